@@ -1,0 +1,389 @@
+package agentcore
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+)
+
+// ErrBusy is reported by [Agent.Prompt], [Agent.Continue] and [Agent.Reset]
+// while a run is active; they then change nothing. Queue input with
+// [Agent.Steer] or [Agent.FollowUp], or wait with [Agent.WaitForIdle].
+var ErrBusy = errors.New("agentcore: agent is already processing a run; use Steer or FollowUp to queue messages, or wait for completion")
+
+// Options configure [New]. The zero value is a working configuration once a
+// stream function is available (Options.StreamFn or [SetDefaultStreamFn]).
+type Options struct {
+	// Hooks are the loop's policy points; see [Hooks]. A nil ConvertToLLM
+	// keeps the four standard roles.
+	Hooks
+
+	// SystemPrompt seeds the leading system message when Messages does not
+	// start with one.
+	SystemPrompt string
+	// Model is the model of future runs.
+	Model Model
+	// ThinkingLevel is the requested reasoning level; empty means off.
+	ThinkingLevel ThinkingLevel
+	// Tools are the executable tools; the slice is copied.
+	Tools []Tool
+	// Messages is the initial transcript; the slice is copied.
+	Messages []Message
+
+	// StreamFn calls the model; nil uses the default stream function.
+	StreamFn StreamFn
+	// StreamOptions are passed to every request (APIKey is the fallback
+	// when GetAPIKey answers nothing).
+	StreamOptions StreamOptions
+	// ToolExecution is the batch mode; empty means [ToolsParallel].
+	ToolExecution ToolExecutionMode
+	// SteeringMode and FollowUpMode are the queue modes; empty means
+	// [QueueOneAtATime].
+	SteeringMode QueueMode
+	FollowUpMode QueueMode
+}
+
+// Listener receives the events of the Agent's runs. Listeners run in
+// subscription order on the run's goroutine, one event at a time, and are
+// awaited: the run does not go on until they return, so a listener is a
+// barrier (a listener of an assistant message_end runs before that
+// message's tool calls are prepared). ctx is the run's abort signal. A
+// listener must not call the Agent's run methods (Prompt, Continue, Reset,
+// WaitForIdle) but may call everything else. A panicking listener fails the
+// run.
+type Listener func(ctx context.Context, ev AgentEvent)
+
+// Agent is the stateful shell around the loop: it owns a transcript, reduces
+// it from the events of its runs, keeps the steering and follow-up queues,
+// broadcasts events to awaited listeners, and runs one run at a time. All
+// methods are safe for concurrent use.
+type Agent struct {
+	mu sync.Mutex
+
+	hooks         Hooks
+	streamFn      StreamFn
+	streamOptions StreamOptions
+	toolExecution ToolExecutionMode
+
+	model     Model
+	level     ThinkingLevel
+	tools     []Tool
+	messages  []Message
+	streaming bool
+	partial   Message
+	pending   []string
+	errorText string
+
+	steering  messageQueue
+	followUp  messageQueue
+	listeners []*listenerEntry
+	run       *activeRun
+}
+
+type listenerEntry struct{ fn Listener }
+
+type activeRun struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// New returns an Agent configured by opts.
+func New(opts Options) *Agent {
+	a := &Agent{
+		hooks:         opts.Hooks,
+		streamFn:      opts.StreamFn,
+		streamOptions: opts.StreamOptions,
+		toolExecution: opts.ToolExecution,
+		model:         opts.Model,
+		level:         opts.ThinkingLevel.orOff(),
+		tools:         slices.Clone(opts.Tools),
+		messages:      slices.Clone(opts.Messages),
+		steering:      messageQueue{mode: orOneAtATime(opts.SteeringMode)},
+		followUp:      messageQueue{mode: orOneAtATime(opts.FollowUpMode)},
+	}
+	if a.hooks.ConvertToLLM == nil {
+		a.hooks.ConvertToLLM = DefaultConvertToLLM
+	}
+	if len(a.messages) == 0 || a.messages[0].Role() != "system" {
+		decls := make([]ToolDeclaration, len(a.tools))
+		for i, t := range a.tools {
+			decls[i] = t.Declaration()
+		}
+		if first := InitialSystemMessage(opts.SystemPrompt, decls); first != nil {
+			a.messages = append([]Message{first}, a.messages...)
+		}
+	}
+	return a
+}
+
+func orOneAtATime(m QueueMode) QueueMode {
+	if m == "" {
+		return QueueOneAtATime
+	}
+	return m
+}
+
+// Subscribe adds a listener and returns the function that removes it.
+// Removing is idempotent; a listener removed during a run gets no further
+// events.
+func (a *Agent) Subscribe(fn Listener) (unsubscribe func()) {
+	entry := &listenerEntry{fn: fn}
+	a.mu.Lock()
+	a.listeners = append(a.listeners, entry)
+	a.mu.Unlock()
+	return func() {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		if i := slices.Index(a.listeners, entry); i >= 0 {
+			a.listeners = slices.Delete(slices.Clone(a.listeners), i, i+1)
+		}
+	}
+}
+
+// Prompt starts a run with a user message holding text and images, and
+// returns when the run has ended and its agent_end listeners have returned.
+// ctx is the run's abort signal, like [Agent.Abort]. It fails with [ErrBusy]
+// while a run is active, or [ErrNoStreamFn]. How the run itself ended (a
+// provider error, an abort, a failing hook) is in the events and in
+// [State].ErrorMessage, not in the error.
+func (a *Agent) Prompt(ctx context.Context, text string, images ...ImageBlock) error {
+	content := make([]ContentBlock, 0, 1+len(images))
+	content = append(content, TextBlock{Text: text})
+	for _, img := range images {
+		content = append(content, img)
+	}
+	return a.PromptMessages(ctx, &UserMessage{Content: Blocks(content...), Timestamp: nowMillis()})
+}
+
+// PromptMessages is [Agent.Prompt] with messages of any role as the prompt.
+// The slice is copied.
+func (a *Agent) PromptMessages(ctx context.Context, messages ...Message) error {
+	prompts := slices.Clone(messages)
+	return a.start(ctx, func() (runKind, []Message, error) { return runPrompt, prompts, nil })
+}
+
+// Continue starts a run from the current transcript without a new message,
+// for retries. When the transcript ends in an assistant message it takes a
+// batch of queued steering (and skips the run's first steering poll), else a
+// batch of follow-ups, as the run's prompt; with both queues empty it fails
+// with [ErrContinueFromAssistant]. An empty transcript, or one of only
+// system messages, fails with [ErrNoMessages]. It returns like Prompt.
+func (a *Agent) Continue(ctx context.Context) error {
+	return a.start(ctx, func() (runKind, []Message, error) {
+		if len(a.messages) == 0 || !slices.ContainsFunc(a.messages, func(m Message) bool { return m.Role() != "system" }) {
+			return 0, nil, ErrNoMessages
+		}
+		if _, ok := a.messages[len(a.messages)-1].(*AssistantMessage); !ok {
+			return runContinue, nil, nil
+		}
+		if steer := a.steering.drain(); len(steer) > 0 {
+			return runPromptSkipSteering, steer, nil
+		}
+		if follow := a.followUp.drain(); len(follow) > 0 {
+			return runPrompt, follow, nil
+		}
+		return 0, nil, ErrContinueFromAssistant
+	})
+}
+
+type runKind int
+
+const (
+	runPrompt runKind = iota + 1
+	runPromptSkipSteering
+	runContinue
+)
+
+// start begins a run if none is active. choose runs under the lock, so that
+// a refused call takes nothing from the queues.
+func (a *Agent) start(ctx context.Context, choose func() (runKind, []Message, error)) error {
+	fn, err := resolveStreamFn(a.streamFn)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	if a.run != nil {
+		a.mu.Unlock()
+		return ErrBusy
+	}
+	kind, prompts, err := choose()
+	if err != nil {
+		a.mu.Unlock()
+		return err
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	r := &activeRun{ctx: runCtx, cancel: cancel, done: make(chan struct{})}
+	a.run = r
+	a.streaming, a.partial, a.errorText = true, nil, ""
+	actx := AgentContext{Messages: slices.Clone(a.messages), Tools: slices.Clone(a.tools)}
+	cfg := a.loopConfig(fn, kind == runPromptSkipSteering)
+	a.mu.Unlock()
+
+	defer a.finishRun(r)
+	e := &engine{ctx: runCtx, cfg: cfg, level: cfg.ThinkingLevel, stream: fn, cur: actx}
+	e.emit = func(ev AgentEvent) error { return a.process(runCtx, ev, false) }
+	if kind == runContinue {
+		_, err = e.runContinue()
+	} else {
+		_, err = e.runPrompts(prompts)
+	}
+	if err != nil {
+		a.failRun(runCtx, err)
+	}
+	return nil
+}
+
+// loopConfig maps the Agent's state and hooks onto a loop configuration;
+// the queue hooks drain the Agent's queues.
+func (a *Agent) loopConfig(fn StreamFn, skipFirstSteering bool) LoopConfig {
+	skip := skipFirstSteering
+	return LoopConfig{
+		Hooks:         a.hooks,
+		Model:         a.model,
+		ThinkingLevel: a.level,
+		StreamFn:      fn,
+		StreamOptions: a.streamOptions,
+		ToolExecution: a.toolExecution,
+		GetSteeringMessages: func(context.Context) []Message {
+			if skip {
+				skip = false
+				return nil
+			}
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			return a.steering.drain()
+		},
+		GetFollowUpMessages: func(context.Context) []Message {
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			return a.followUp.drain()
+		},
+	}
+}
+
+// process reduces the Agent's state for ev, then awaits the listeners.
+// During a failure sequence (quiet) a panicking listener is ignored.
+func (a *Agent) process(ctx context.Context, ev AgentEvent, quiet bool) error {
+	a.mu.Lock()
+	switch ev := ev.(type) {
+	case MessageStartEvent:
+		a.partial = ev.Message
+	case MessageUpdateEvent:
+		a.partial = ev.Message
+	case MessageEndEvent:
+		a.partial = nil
+		a.messages = append(a.messages, ev.Message)
+	case ToolExecutionStartEvent:
+		a.pending = append(slices.Clone(a.pending), ev.ToolCallID)
+	case ToolExecutionEndEvent:
+		if i := slices.Index(a.pending, ev.ToolCallID); i >= 0 {
+			a.pending = slices.Delete(slices.Clone(a.pending), i, i+1)
+		}
+	case TurnEndEvent:
+		if ev.Message != nil && ev.Message.ErrorMessage != "" {
+			a.errorText = ev.Message.ErrorMessage
+		}
+	case AgentEndEvent:
+		a.partial = nil
+	}
+	listeners := a.listeners
+	a.mu.Unlock()
+	for _, l := range listeners {
+		if !a.subscribed(l) {
+			continue
+		}
+		err := guard(func() error { l.fn(ctx, ev); return nil })
+		if err != nil && !quiet {
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *Agent) subscribed(l *listenerEntry) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Contains(a.listeners, l)
+}
+
+// failRun emits the minimal failure sequence for a run that ended with an
+// error: an empty assistant message, then turn_end and agent_end.
+func (a *Agent) failRun(ctx context.Context, err error) {
+	a.mu.Lock()
+	model := a.model
+	a.mu.Unlock()
+	reason := StopError
+	if ctx.Err() != nil {
+		reason = StopAborted
+	}
+	msg := &AssistantMessage{
+		Content: []ContentBlock{TextBlock{Text: ""}}, API: model.API, Provider: model.Provider, Model: model.ID,
+		StopReason: reason, ErrorMessage: err.Error(), Timestamp: nowMillis(),
+	}
+	for _, ev := range []AgentEvent{
+		MessageStartEvent{Message: msg}, MessageEndEvent{Message: msg},
+		TurnEndEvent{Message: msg, ToolResults: []*ToolResultMessage{}}, AgentEndEvent{Messages: []Message{msg}},
+	} {
+		_ = a.process(ctx, ev, true)
+	}
+}
+
+// finishRun clears the run state and releases waiters.
+func (a *Agent) finishRun(r *activeRun) {
+	a.mu.Lock()
+	a.streaming, a.partial, a.pending = false, nil, nil
+	a.run = nil
+	a.mu.Unlock()
+	r.cancel()
+	close(r.done)
+}
+
+// Abort cancels the active run, if any. It is cooperative: the stream
+// function, tools and hooks see their ctx cancelled and wind down, and the
+// run ends with an aborted message. The queues are kept.
+func (a *Agent) Abort() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.run != nil {
+		a.run.cancel()
+	}
+}
+
+// WaitForIdle blocks until no run is active (its agent_end listeners
+// included) or ctx is done, whose error it then returns.
+func (a *Agent) WaitForIdle(ctx context.Context) error {
+	a.mu.Lock()
+	r := a.run
+	a.mu.Unlock()
+	if r == nil {
+		return nil
+	}
+	select {
+	case <-r.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Reset clears the transcript down to its replayed system message (the
+// prompt and tools baseline), the error, and both queues. It fails with
+// [ErrBusy] during a run.
+func (a *Agent) Reset() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.run != nil {
+		return ErrBusy
+	}
+	base := CurrentSystemMessage(a.messages)
+	a.messages = nil
+	if base != nil {
+		a.messages = []Message{base}
+	}
+	a.streaming, a.partial, a.pending, a.errorText = false, nil, nil, ""
+	a.steering.clear()
+	a.followUp.clear()
+	return nil
+}

@@ -1,0 +1,240 @@
+package agentcore
+
+import "encoding/json"
+
+// AssistantEvent is one event of an [AssistantStream], pi-ai's
+// AssistantMessageEvent: [StartEvent]; [TextStartEvent], [TextDeltaEvent],
+// [TextEndEvent]; [ThinkingStartEvent], [ThinkingDeltaEvent],
+// [ThinkingEndEvent]; [ToolCallStartEvent], [ToolCallDeltaEvent],
+// [ToolCallEndEvent]; and the final [DoneEvent] or [ErrorEvent]. The set is
+// closed.
+//
+// Every event but the final ones carries Partial, the message so far. Once
+// pushed through a [StreamWriter], an event and its partial are the
+// consumer's and are never modified again.
+type AssistantEvent interface {
+	// Type is the event's wire type, such as "text_delta".
+	Type() string
+	partial() *AssistantMessage
+}
+
+// StartEvent opens a response.
+type StartEvent struct {
+	Partial *AssistantMessage `json:"partial"`
+}
+
+// TextStartEvent opens text block ContentIndex.
+type TextStartEvent struct {
+	ContentIndex int               `json:"contentIndex"`
+	Partial      *AssistantMessage `json:"partial"`
+}
+
+// TextDeltaEvent appends Delta to text block ContentIndex.
+type TextDeltaEvent struct {
+	ContentIndex int               `json:"contentIndex"`
+	Delta        string            `json:"delta"`
+	Partial      *AssistantMessage `json:"partial"`
+}
+
+// TextEndEvent closes text block ContentIndex, whose text is Content.
+type TextEndEvent struct {
+	ContentIndex int               `json:"contentIndex"`
+	Content      string            `json:"content"`
+	Partial      *AssistantMessage `json:"partial"`
+}
+
+// ThinkingStartEvent opens thinking block ContentIndex.
+type ThinkingStartEvent struct {
+	ContentIndex int               `json:"contentIndex"`
+	Partial      *AssistantMessage `json:"partial"`
+}
+
+// ThinkingDeltaEvent appends Delta to thinking block ContentIndex.
+type ThinkingDeltaEvent struct {
+	ContentIndex int               `json:"contentIndex"`
+	Delta        string            `json:"delta"`
+	Partial      *AssistantMessage `json:"partial"`
+}
+
+// ThinkingEndEvent closes thinking block ContentIndex, whose text is Content.
+type ThinkingEndEvent struct {
+	ContentIndex int               `json:"contentIndex"`
+	Content      string            `json:"content"`
+	Partial      *AssistantMessage `json:"partial"`
+}
+
+// ToolCallStartEvent opens tool call block ContentIndex.
+type ToolCallStartEvent struct {
+	ContentIndex int               `json:"contentIndex"`
+	Partial      *AssistantMessage `json:"partial"`
+}
+
+// ToolCallDeltaEvent streams a piece of the JSON text of tool call
+// ContentIndex's arguments.
+type ToolCallDeltaEvent struct {
+	ContentIndex int               `json:"contentIndex"`
+	Delta        string            `json:"delta"`
+	Partial      *AssistantMessage `json:"partial"`
+}
+
+// ToolCallEndEvent closes tool call block ContentIndex with the complete call.
+type ToolCallEndEvent struct {
+	ContentIndex int               `json:"contentIndex"`
+	ToolCall     ToolCall          `json:"toolCall"`
+	Partial      *AssistantMessage `json:"partial"`
+}
+
+// DoneEvent ends a successful response with its final message.
+type DoneEvent struct {
+	// Reason is the message's stop reason: stop, length, toolUse or deferred.
+	Reason  StopReason        `json:"reason"`
+	Message *AssistantMessage `json:"message"`
+}
+
+// ErrorEvent ends a failed response. Message has stopReason error or
+// aborted and an ErrorMessage.
+type ErrorEvent struct {
+	Reason  StopReason        `json:"reason"`
+	Message *AssistantMessage `json:"error"`
+}
+
+func (StartEvent) Type() string         { return "start" }
+func (TextStartEvent) Type() string     { return "text_start" }
+func (TextDeltaEvent) Type() string     { return "text_delta" }
+func (TextEndEvent) Type() string       { return "text_end" }
+func (ThinkingStartEvent) Type() string { return "thinking_start" }
+func (ThinkingDeltaEvent) Type() string { return "thinking_delta" }
+func (ThinkingEndEvent) Type() string   { return "thinking_end" }
+func (ToolCallStartEvent) Type() string { return "toolcall_start" }
+func (ToolCallDeltaEvent) Type() string { return "toolcall_delta" }
+func (ToolCallEndEvent) Type() string   { return "toolcall_end" }
+func (DoneEvent) Type() string          { return "done" }
+func (ErrorEvent) Type() string         { return "error" }
+
+func (e StartEvent) partial() *AssistantMessage         { return e.Partial }
+func (e TextStartEvent) partial() *AssistantMessage     { return e.Partial }
+func (e TextDeltaEvent) partial() *AssistantMessage     { return e.Partial }
+func (e TextEndEvent) partial() *AssistantMessage       { return e.Partial }
+func (e ThinkingStartEvent) partial() *AssistantMessage { return e.Partial }
+func (e ThinkingDeltaEvent) partial() *AssistantMessage { return e.Partial }
+func (e ThinkingEndEvent) partial() *AssistantMessage   { return e.Partial }
+func (e ToolCallStartEvent) partial() *AssistantMessage { return e.Partial }
+func (e ToolCallDeltaEvent) partial() *AssistantMessage { return e.Partial }
+func (e ToolCallEndEvent) partial() *AssistantMessage   { return e.Partial }
+func (e DoneEvent) partial() *AssistantMessage          { return e.Message }
+func (e ErrorEvent) partial() *AssistantMessage         { return e.Message }
+
+// partialOf returns the message an event carries.
+func partialOf(ev AssistantEvent) *AssistantMessage { return ev.partial() }
+
+// snapshotEvent returns ev with its partial copied.
+func snapshotEvent(ev AssistantEvent) AssistantEvent {
+	p := ev.partial()
+	if p == nil {
+		return ev
+	}
+	c := p.clone()
+	switch e := ev.(type) {
+	case StartEvent:
+		e.Partial = c
+		return e
+	case TextStartEvent:
+		e.Partial = c
+		return e
+	case TextDeltaEvent:
+		e.Partial = c
+		return e
+	case TextEndEvent:
+		e.Partial = c
+		return e
+	case ThinkingStartEvent:
+		e.Partial = c
+		return e
+	case ThinkingDeltaEvent:
+		e.Partial = c
+		return e
+	case ThinkingEndEvent:
+		e.Partial = c
+		return e
+	case ToolCallStartEvent:
+		e.Partial = c
+		return e
+	case ToolCallDeltaEvent:
+		e.Partial = c
+		return e
+	case ToolCallEndEvent:
+		e.Partial = c
+		return e
+	}
+	return ev
+}
+
+// marshalEvent writes v with "type" first.
+func marshalEvent(ev AssistantEvent, v any) ([]byte, error) {
+	return marshalTagged("type", ev.Type(), v)
+}
+
+// MarshalJSON writes the event with its "type".
+func (e StartEvent) MarshalJSON() ([]byte, error) { type p StartEvent; return marshalEvent(e, p(e)) }
+
+// MarshalJSON writes the event with its "type".
+func (e TextStartEvent) MarshalJSON() ([]byte, error) {
+	type p TextStartEvent
+	return marshalEvent(e, p(e))
+}
+
+// MarshalJSON writes the event with its "type".
+func (e TextDeltaEvent) MarshalJSON() ([]byte, error) {
+	type p TextDeltaEvent
+	return marshalEvent(e, p(e))
+}
+
+// MarshalJSON writes the event with its "type".
+func (e TextEndEvent) MarshalJSON() ([]byte, error) {
+	type p TextEndEvent
+	return marshalEvent(e, p(e))
+}
+
+// MarshalJSON writes the event with its "type".
+func (e ThinkingStartEvent) MarshalJSON() ([]byte, error) {
+	type p ThinkingStartEvent
+	return marshalEvent(e, p(e))
+}
+
+// MarshalJSON writes the event with its "type".
+func (e ThinkingDeltaEvent) MarshalJSON() ([]byte, error) {
+	type p ThinkingDeltaEvent
+	return marshalEvent(e, p(e))
+}
+
+// MarshalJSON writes the event with its "type".
+func (e ThinkingEndEvent) MarshalJSON() ([]byte, error) {
+	type p ThinkingEndEvent
+	return marshalEvent(e, p(e))
+}
+
+// MarshalJSON writes the event with its "type".
+func (e ToolCallStartEvent) MarshalJSON() ([]byte, error) {
+	type p ToolCallStartEvent
+	return marshalEvent(e, p(e))
+}
+
+// MarshalJSON writes the event with its "type".
+func (e ToolCallDeltaEvent) MarshalJSON() ([]byte, error) {
+	type p ToolCallDeltaEvent
+	return marshalEvent(e, p(e))
+}
+
+// MarshalJSON writes the event with its "type".
+func (e ToolCallEndEvent) MarshalJSON() ([]byte, error) {
+	type p ToolCallEndEvent
+	return marshalEvent(e, p(e))
+}
+
+// MarshalJSON writes the event with its "type".
+func (e DoneEvent) MarshalJSON() ([]byte, error) { type p DoneEvent; return marshalEvent(e, p(e)) }
+
+// MarshalJSON writes the event with its "type".
+func (e ErrorEvent) MarshalJSON() ([]byte, error) { type p ErrorEvent; return marshalEvent(e, p(e)) }
+
+var _ json.Marshaler = StartEvent{}

@@ -1,0 +1,223 @@
+package agentcore
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// AgentContext is the state a run works on: the transcript and the tools the
+// runtime can execute. Hooks receive it as a view: its slices have no spare
+// capacity, so appending to them copies, and their elements must not be
+// modified.
+type AgentContext struct {
+	Messages []Message
+	Tools    []Tool
+}
+
+// Hooks are the policy points of the loop. Every hook is optional (nil means
+// the default described with it), gets the run's ctx (cancelled on abort),
+// and runs on the goroutine that drives the run, except the tool hooks, which
+// in a parallel batch may run concurrently for different calls. A hook that
+// returns an error or panics where the reference would have thrown is
+// handled the way the reference handles the throw, as each hook says.
+//
+// In one turn the hooks run in this order:
+//
+//	[not first turn] PrepareNextTurn -> (steering poll) -> turn_start
+//	pending messages emitted
+//	PrepareRequest
+//	TransformContext -> ConvertToLLM -> GetAPIKey -> stream function
+//	per tool call: validation -> BeforeToolCall -> execute -> AfterToolCall
+//	FinishTurn
+//	turn_end
+type Hooks struct {
+	// ConvertToLLM turns the transcript into the messages the model
+	// understands before each request: app-defined messages become standard
+	// ones or are dropped. It gets the output of TransformContext and must
+	// not modify it. Nil keeps the four standard roles. An error ends the run.
+	ConvertToLLM func(ctx context.Context, messages []Message) ([]Message, error)
+
+	// TransformContext rewrites the view of one request (pruning, injected
+	// context) without changing the transcript: its result is used for this
+	// request only. It must not modify messages; return them unchanged to
+	// keep them. Nil keeps the context. An error ends the run.
+	TransformContext func(ctx context.Context, messages []Message) ([]Message, error)
+
+	// GetAPIKey resolves the API key for each request, for keys that expire
+	// during long runs. An empty answer falls back to StreamOptions.APIKey.
+	// An error ends the run.
+	GetAPIKey func(ctx context.Context, provider string) (string, error)
+
+	// PrepareRequest runs before every model request, the first included,
+	// after pending messages were emitted. A non-nil update replaces the
+	// context, model or thinking level for this and later requests of the
+	// run; nil keeps them. It does not poll the queues. An error ends the run.
+	PrepareRequest func(ctx context.Context, req RequestContext) (*RequestUpdate, error)
+
+	// PrepareNextTurn runs when the loop continues, after turn_end and before
+	// the next turn_start (never before the first turn). A non-nil update
+	// replaces the context, model or thinking level and may append messages
+	// (emitted like steering). Steering is polled again after it when the
+	// earlier poll found nothing. An error ends the run.
+	PrepareNextTurn func(ctx context.Context, turn TurnContext) (*TurnUpdate, error)
+
+	// FinishTurn runs after the assistant message and its tool results, just
+	// before turn_end, and decides how the run goes on: [TurnDefault] keeps
+	// normal scheduling, [TurnEnd] ends the run after turn_end, and
+	// [TurnContinue] ensures one more request (adding one only when nothing
+	// else would). For error and aborted responses it runs but its decision
+	// is ignored. An error ends the run.
+	FinishTurn func(ctx context.Context, turn TurnContext) (TurnDecision, error)
+
+	// BeforeToolCall runs after a call's arguments were validated and before
+	// it executes; it may block it. It sees the Agent's transcript with the
+	// calling assistant message already appended. Calls of one batch are
+	// prepared in order, one at a time. A nil result or one with Block false
+	// allows the call. An error (or panic) fails the call with its text.
+	BeforeToolCall func(ctx context.Context, call BeforeToolCallContext) (*BeforeToolCallResult, error)
+
+	// AfterToolCall runs after a call executed, before tool_execution_end; its
+	// result overrides the tool's result field by field (see
+	// [AfterToolCallResult]); nil keeps it. In a parallel batch it may run
+	// concurrently for different calls. An error (or panic) replaces the
+	// result with an error result holding its text.
+	AfterToolCall func(ctx context.Context, call AfterToolCallContext) (*AfterToolCallResult, error)
+}
+
+// RequestContext is what [Hooks.PrepareRequest] sees.
+type RequestContext struct {
+	Context       AgentContext
+	Model         Model
+	ThinkingLevel ThinkingLevel
+}
+
+// RequestUpdate replaces parts of the run state; nil or empty fields keep
+// the current value.
+type RequestUpdate struct {
+	Context       *AgentContext
+	Model         *Model
+	ThinkingLevel ThinkingLevel
+}
+
+// TurnContext describes a completed turn.
+type TurnContext struct {
+	// Message is the turn's assistant message.
+	Message *AssistantMessage
+	// ToolResults are the turn's tool results, in call order.
+	ToolResults []*ToolResultMessage
+	// Context is the run's context with the turn appended.
+	Context AgentContext
+	// NewMessages are the messages the run added so far.
+	NewMessages []Message
+}
+
+// TurnUpdate is what [Hooks.PrepareNextTurn] may change; nil or empty
+// fields keep the current value.
+type TurnUpdate struct {
+	Context *AgentContext
+	// Messages are appended before the next request, with events.
+	Messages      []Message
+	Model         *Model
+	ThinkingLevel ThinkingLevel
+}
+
+// TurnDecision is [Hooks.FinishTurn]'s answer.
+type TurnDecision int
+
+// The turn decisions.
+const (
+	// TurnDefault keeps normal scheduling.
+	TurnDefault TurnDecision = iota
+	// TurnContinue ensures at least one more request.
+	TurnContinue
+	// TurnEnd ends the run after turn_end without polling the queues.
+	TurnEnd
+)
+
+// BeforeToolCallContext is what [Hooks.BeforeToolCall] sees.
+type BeforeToolCallContext struct {
+	AssistantMessage *AssistantMessage
+	ToolCall         ToolCall
+	// Args are the validated, coerced arguments.
+	Args    json.RawMessage
+	Context AgentContext
+}
+
+// BeforeToolCallResult is [Hooks.BeforeToolCall]'s answer.
+type BeforeToolCallResult struct {
+	// Block prevents the call; the model gets an error result.
+	Block bool
+	// Reason is that result's text; empty means "Tool execution was blocked".
+	Reason string
+	// Terminate marks the blocked result as terminating.
+	Terminate bool
+}
+
+// AfterToolCallContext is what [Hooks.AfterToolCall] sees.
+type AfterToolCallContext struct {
+	AssistantMessage *AssistantMessage
+	ToolCall         ToolCall
+	Args             json.RawMessage
+	// Result is the executed result before overrides.
+	Result  ToolResult
+	IsError bool
+	Context AgentContext
+}
+
+// AfterToolCallResult overrides a tool result field by field; a nil field
+// keeps the original. There is no deep merge. Replacing Content without
+// StructuredContent drops the structured content, which may no longer match.
+type AfterToolCallResult struct {
+	// Content, when not nil (an empty slice included), replaces the content.
+	Content           []ContentBlock
+	Details           any
+	StructuredContent any
+	IsError           *bool
+	Usage             *Usage
+	Terminate         *bool
+}
+
+// LoopConfig configures [RunLoop] and [RunLoopContinue]. The zero value plus
+// a model and a stream function (or a default, see [SetDefaultStreamFn]) is
+// a working configuration.
+type LoopConfig struct {
+	Hooks
+
+	// Model is the model of the first request.
+	Model Model
+	// ThinkingLevel is the requested reasoning level; empty means off.
+	ThinkingLevel ThinkingLevel
+	// StreamFn calls the model; nil uses the default stream function.
+	StreamFn StreamFn
+	// StreamOptions are passed to every request; APIKey is the fallback
+	// when GetAPIKey answers nothing. APIKey and Reasoning are set per request.
+	StreamOptions StreamOptions
+	// ToolExecution is the batch mode; empty means [ToolsParallel].
+	ToolExecution ToolExecutionMode
+
+	// GetSteeringMessages returns messages to inject before the next request.
+	// It is polled at run start, after every turn unless FinishTurn ended the
+	// run, and after PrepareNextTurn when the earlier poll found nothing. It
+	// runs on the run's goroutine; nil means none.
+	GetSteeringMessages func(ctx context.Context) []Message
+	// GetFollowUpMessages returns messages to process when the run would
+	// otherwise end; nil means none.
+	GetFollowUpMessages func(ctx context.Context) []Message
+}
+
+// DefaultConvertToLLM keeps the messages of the four standard roles.
+func DefaultConvertToLLM(_ context.Context, messages []Message) ([]Message, error) {
+	for i, m := range messages {
+		if !IsStandard(m) {
+			out := make([]Message, i, len(messages))
+			copy(out, messages[:i])
+			for _, m := range messages[i+1:] {
+				if IsStandard(m) {
+					out = append(out, m)
+				}
+			}
+			return out, nil
+		}
+	}
+	return messages, nil
+}

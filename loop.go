@@ -1,0 +1,390 @@
+package agentcore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// sink receives the events of a run, synchronously and in order, on the
+// run's goroutine. An error ends the run with that error.
+type sink func(ev AgentEvent) error
+
+// engine is one run of the loop: the state the reference keeps in
+// runLoop's locals.
+type engine struct {
+	ctx    context.Context
+	cfg    LoopConfig
+	level  ThinkingLevel
+	stream StreamFn
+	emit   sink
+
+	cur         AgentContext
+	newMessages []Message
+	tools       toolState
+}
+
+// errContinueEmpty and errContinueAssistant are RunLoopContinue's refusals.
+var (
+	// ErrNoMessages is reported when a run is continued from an empty
+	// transcript (or one holding only system messages, for an Agent).
+	ErrNoMessages = errors.New("agentcore: no messages to continue from")
+	// ErrContinueFromAssistant is reported when a run is continued from a
+	// transcript ending in an assistant message, with nothing queued.
+	ErrContinueFromAssistant = errors.New("agentcore: cannot continue from message role: assistant")
+)
+
+// newEngine prepares a run. actx.Messages becomes the engine's own: callers
+// pass a copy.
+func newEngine(ctx context.Context, actx AgentContext, cfg LoopConfig, emit sink) (*engine, error) {
+	fn, err := resolveStreamFn(cfg.StreamFn)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.ConvertToLLM == nil {
+		cfg.ConvertToLLM = DefaultConvertToLLM
+	}
+	return &engine{ctx: ctx, cfg: cfg, level: cfg.ThinkingLevel.orOff(), stream: fn, emit: emit, cur: actx}, nil
+}
+
+// checkContinue applies RunLoopContinue's preconditions.
+func checkContinue(messages []Message) error {
+	if len(messages) == 0 {
+		return ErrNoMessages
+	}
+	if _, ok := messages[len(messages)-1].(*AssistantMessage); ok {
+		return ErrContinueFromAssistant
+	}
+	return nil
+}
+
+// runPrompts runs the loop with new prompt messages.
+func (e *engine) runPrompts(prompts []Message) (msgs []Message, err error) {
+	defer e.recoverInto(&err)
+	initial := e.declareToolChanges(prompts)
+	e.newMessages = append(make([]Message, 0, len(initial)+8), initial...)
+	if err := e.emitAll(AgentStartEvent{}, TurnStartEvent{}); err != nil {
+		return e.newMessages, err
+	}
+	for _, m := range initial {
+		e.cur.Messages = append(e.cur.Messages, m)
+		if err := e.emitAll(MessageStartEvent{Message: m}, MessageEndEvent{Message: m}); err != nil {
+			return e.newMessages, err
+		}
+	}
+	return e.newMessages, e.run()
+}
+
+// runContinue runs the loop from the existing context.
+func (e *engine) runContinue() (msgs []Message, err error) {
+	defer e.recoverInto(&err)
+	if err := checkContinue(e.cur.Messages); err != nil {
+		return nil, err
+	}
+	e.newMessages = make([]Message, 0, 8)
+	if err := e.emitAll(AgentStartEvent{}, TurnStartEvent{}); err != nil {
+		return e.newMessages, err
+	}
+	return e.newMessages, e.run()
+}
+
+// recoverInto turns a panic escaping a hook or the stream function into the
+// run's error.
+func (e *engine) recoverInto(err *error) {
+	if r := recover(); r != nil {
+		*err = panicError(r)
+	}
+}
+
+func (e *engine) emitAll(events ...AgentEvent) error {
+	for _, ev := range events {
+		if err := e.emit(ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// view returns s without spare capacity, so that a hook appending to it
+// copies instead of writing into the engine's array.
+func view[T any](s []T) []T { return s[:len(s):len(s)] }
+
+func (e *engine) agentContext() AgentContext {
+	return AgentContext{Messages: view(e.cur.Messages), Tools: view(e.cur.Tools)}
+}
+
+func (e *engine) steering() []Message {
+	if e.cfg.GetSteeringMessages == nil {
+		return nil
+	}
+	return e.cfg.GetSteeringMessages(e.ctx)
+}
+
+func (e *engine) followUps() []Message {
+	if e.cfg.GetFollowUpMessages == nil {
+		return nil
+	}
+	return e.cfg.GetFollowUpMessages(e.ctx)
+}
+
+// setContext adopts a context a hook returned.
+func (e *engine) setContext(c AgentContext) {
+	e.cur = AgentContext{Messages: slices.Clip(c.Messages), Tools: slices.Clip(c.Tools)}
+	e.tools.reset()
+}
+
+// setLevel applies a hook's thinking level; empty keeps the current one.
+func (e *engine) setLevel(l ThinkingLevel) {
+	if l != "" {
+		e.level = l
+	}
+}
+
+func (e *engine) turnContext(msg *AssistantMessage, results []*ToolResultMessage) TurnContext {
+	return TurnContext{Message: msg, ToolResults: results, Context: e.agentContext(), NewMessages: view(e.newMessages)}
+}
+
+// run is the reference's runLoop: the inner loop runs tool calls and
+// steering, the outer loop takes follow-ups when the run would end.
+func (e *engine) run() error {
+	pending := e.steering()
+	var last *TurnContext
+	explicit := false
+	for {
+		moreToolCalls := true
+		for moreToolCalls || len(pending) > 0 {
+			var prepared []Message
+			if last != nil {
+				if h := e.cfg.PrepareNextTurn; h != nil {
+					upd, err := h(e.ctx, *last)
+					if err != nil {
+						return err
+					}
+					if upd != nil {
+						if upd.Context != nil {
+							e.setContext(*upd.Context)
+						}
+						prepared = upd.Messages
+						if upd.Model != nil {
+							e.cfg.Model = *upd.Model
+						}
+						e.setLevel(upd.ThinkingLevel)
+					}
+				}
+				if len(pending) == 0 {
+					pending = e.steering()
+				}
+				if err := e.emit(TurnStartEvent{}); err != nil {
+					return err
+				}
+			}
+			batch := pending
+			if len(prepared) > 0 {
+				batch = append(slices.Clip(prepared), pending...)
+			}
+			for _, m := range e.declareToolChanges(batch) {
+				if err := e.emitAll(MessageStartEvent{Message: m}, MessageEndEvent{Message: m}); err != nil {
+					return err
+				}
+				e.cur.Messages = append(e.cur.Messages, m)
+				e.newMessages = append(e.newMessages, m)
+			}
+			pending = nil
+
+			if h := e.cfg.PrepareRequest; h != nil {
+				upd, err := h(e.ctx, RequestContext{Context: e.agentContext(), Model: e.cfg.Model, ThinkingLevel: e.level})
+				if err != nil {
+					return err
+				}
+				if upd != nil {
+					if upd.Context != nil {
+						e.setContext(*upd.Context)
+					}
+					if upd.Model != nil {
+						e.cfg.Model = *upd.Model
+					}
+					e.setLevel(upd.ThinkingLevel)
+				}
+			}
+
+			msg, err := e.streamResponse()
+			if err != nil {
+				return err
+			}
+			e.newMessages = append(e.newMessages, msg)
+
+			if msg.StopReason.Failed() {
+				turn := e.turnContext(msg, nil)
+				last = &turn
+				if h := e.cfg.FinishTurn; h != nil {
+					if _, err := h(e.ctx, turn); err != nil {
+						return err
+					}
+				}
+				return e.emitAll(TurnEndEvent{Message: msg, ToolResults: []*ToolResultMessage{}}, AgentEndEvent{Messages: e.newMessages})
+			}
+
+			results := []*ToolResultMessage{}
+			moreToolCalls = false
+			if calls := msg.ToolCalls(); len(calls) > 0 {
+				var b toolBatchResult
+				if msg.StopReason == StopLength {
+					b, err = e.failTruncated(calls)
+				} else {
+					b, err = e.executeToolCalls(msg, calls)
+				}
+				if err != nil {
+					return err
+				}
+				results = b.messages
+				moreToolCalls = !b.terminate
+				for _, r := range results {
+					e.cur.Messages = append(e.cur.Messages, r)
+					e.newMessages = append(e.newMessages, r)
+				}
+			}
+
+			turn := e.turnContext(msg, view(results))
+			last = &turn
+			decision := TurnDefault
+			if h := e.cfg.FinishTurn; h != nil {
+				if decision, err = h(e.ctx, turn); err != nil {
+					return err
+				}
+			}
+			if err := e.emit(TurnEndEvent{Message: msg, ToolResults: results}); err != nil {
+				return err
+			}
+			if decision == TurnEnd {
+				return e.emit(AgentEndEvent{Messages: e.newMessages})
+			}
+			explicit = decision == TurnContinue
+			pending = e.steering()
+			if moreToolCalls || len(pending) > 0 {
+				explicit = false
+			}
+		}
+		if follow := e.followUps(); len(follow) > 0 {
+			explicit = false
+			pending = follow
+			continue
+		}
+		if explicit {
+			explicit = false
+			continue
+		}
+		break
+	}
+	return e.emit(AgentEndEvent{Messages: e.newMessages})
+}
+
+// streamResponse makes one model request and emits the assistant message's
+// events. The returned message is in the context and final.
+func (e *engine) streamResponse() (*AssistantMessage, error) {
+	messages := view(e.cur.Messages)
+	var err error
+	if h := e.cfg.TransformContext; h != nil {
+		if messages, err = h(e.ctx, messages); err != nil {
+			return nil, err
+		}
+	}
+	llm, err := e.cfg.ConvertToLLM(e.ctx, view(messages))
+	if err != nil {
+		return nil, err
+	}
+	key := ""
+	if h := e.cfg.GetAPIKey; h != nil {
+		if key, err = h(e.ctx, e.cfg.Model.Provider); err != nil {
+			return nil, err
+		}
+	}
+	opts := e.cfg.StreamOptions
+	if key != "" {
+		opts.APIKey = key
+	}
+	opts.Reasoning = e.level.reasoning()
+	model := e.cfg.Model
+	stream := e.stream(e.ctx, model, Request{Messages: view(llm)}, opts)
+
+	var partial *AssistantMessage
+	finish := func(final *AssistantMessage) (*AssistantMessage, error) {
+		final.ThinkingLevel = e.level
+		if partial != nil {
+			e.cur.Messages[len(e.cur.Messages)-1] = final
+		} else {
+			e.cur.Messages = append(e.cur.Messages, final)
+			if err := e.emit(MessageStartEvent{Message: final}); err != nil {
+				return nil, err
+			}
+		}
+		return final, e.emit(MessageEndEvent{Message: final})
+	}
+	if stream != nil {
+		for ev := range stream {
+			switch ev := ev.(type) {
+			case StartEvent:
+				partial = ev.Partial
+				if partial == nil {
+					partial = e.emptyAssistant()
+				}
+				e.cur.Messages = append(e.cur.Messages, partial)
+				if err := e.emit(MessageStartEvent{Message: partial}); err != nil {
+					return nil, err
+				}
+			case DoneEvent:
+				return finish(e.orEmpty(ev.Message))
+			case ErrorEvent:
+				return finish(e.orEmpty(ev.Message))
+			default:
+				if partial == nil {
+					continue
+				}
+				if p := ev.partial(); p != nil {
+					partial = p
+					e.cur.Messages[len(e.cur.Messages)-1] = p
+				}
+				if err := e.emit(MessageUpdateEvent{Message: partial, AssistantEvent: ev}); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	// A stream that ended without a final event broke its contract.
+	final := e.emptyAssistant()
+	if partial != nil {
+		final = partial.clone()
+	}
+	final.StopReason = StopError
+	if e.ctx.Err() != nil {
+		final.StopReason = StopAborted
+	}
+	final.ErrorMessage = ErrStreamIncomplete.Error()
+	return finish(final)
+}
+
+func (e *engine) orEmpty(m *AssistantMessage) *AssistantMessage {
+	if m != nil {
+		return m
+	}
+	m = e.emptyAssistant()
+	m.StopReason = StopError
+	m.ErrorMessage = "stream function sent a final event without a message"
+	return m
+}
+
+// emptyAssistant is an assistant message with no content for the current model.
+func (e *engine) emptyAssistant() *AssistantMessage {
+	return &AssistantMessage{
+		Content: []ContentBlock{}, API: e.cfg.Model.API, Provider: e.cfg.Model.Provider,
+		Model: e.cfg.Model.ID, StopReason: StopStop, Timestamp: nowMillis(),
+	}
+}
+
+// panicError turns a recovered panic value into an error.
+func panicError(r any) error {
+	if err, ok := r.(error); ok {
+		return err
+	}
+	return fmt.Errorf("%v", r)
+}

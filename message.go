@@ -1,0 +1,416 @@
+package agentcore
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Message is one entry of a transcript. The built-in messages are
+// [*SystemMessage], [*UserMessage], [*AssistantMessage] and
+// [*ToolResultMessage], the four roles a model understands. Any other type
+// implementing Message is an app-defined message (pi's custom agent
+// messages): it lives in the transcript and in events, and a
+// [Hooks.ConvertToLLM] hook decides what the model sees of it. Its JSON must
+// carry its role in a "role" field so that a [MessageRegistry] can decode it.
+// A role nobody registered decodes to a [*CustomMessage] that keeps every field.
+//
+// Messages are shared, not copied, between the loop, events and the
+// [Agent]'s transcript: treat a message as immutable once it has been emitted.
+type Message interface {
+	// Role is the message's role as written in its JSON "role" field.
+	Role() string
+}
+
+// builtin is the marker of the four standard roles.
+type builtin interface {
+	Message
+	builtinMessage()
+}
+
+// IsStandard reports whether m is one of the four built-in messages a model
+// understands.
+func IsStandard(m Message) bool {
+	_, ok := m.(builtin)
+	return ok
+}
+
+// SystemMessage carries the system prompt and the tools the model may call.
+// The leading system message of a transcript is the base prompt; later ones
+// append Content, patch Sections by name, and add or remove tools by name
+// (see [CurrentSystemMessage]).
+type SystemMessage struct {
+	Content      Content           `json:"content"`
+	Sections     Sections          `json:"sections,omitempty"`
+	ToolsAdded   []ToolDeclaration `json:"toolsAdded,omitempty"`
+	ToolsRemoved []ToolReference   `json:"toolsRemoved,omitempty"`
+	Timestamp    int64             `json:"timestamp"`
+}
+
+// UserMessage is user input: text and images.
+type UserMessage struct {
+	Content   Content `json:"content"`
+	Timestamp int64   `json:"timestamp"`
+}
+
+// AssistantMessage is a model response.
+type AssistantMessage struct {
+	Content               []ContentBlock  `json:"content"`
+	API                   string          `json:"api"`
+	Provider              string          `json:"provider"`
+	Model                 string          `json:"model"`
+	ResponseModel         string          `json:"responseModel,omitempty"`
+	ResponseID            string          `json:"responseId,omitempty"`
+	ProviderThinkingLevel string          `json:"providerThinkingLevel,omitempty"`
+	ThinkingLevel         ThinkingLevel   `json:"thinkingLevel,omitempty"`
+	Diagnostics           json.RawMessage `json:"diagnostics,omitempty"`
+	Usage                 Usage           `json:"usage"`
+	StopReason            StopReason      `json:"stopReason"`
+	Deferred              json.RawMessage `json:"deferred,omitempty"`
+	ErrorMessage          string          `json:"errorMessage,omitempty"`
+	RawStopReason         string          `json:"rawStopReason,omitempty"`
+	EndTurn               *bool           `json:"endTurn,omitempty"`
+	Timestamp             int64           `json:"timestamp"`
+	// DurationMs is how long the response took, from a monotonic clock; nil
+	// when not measured.
+	DurationMs *int64 `json:"durationMs,omitempty"`
+}
+
+// ToolResultMessage is the result of one tool call, as the model sees it.
+type ToolResultMessage struct {
+	ToolCallID string `json:"toolCallId"`
+	ToolName   string `json:"toolName"`
+	// Content holds text and image blocks.
+	Content []ContentBlock `json:"content"`
+	// Details is structured data for logs and UIs; the model never sees it.
+	// It holds the tool's own value in a live run and a json.RawMessage in a
+	// decoded transcript; nil is omitted.
+	Details     any             `json:"details,omitempty"`
+	Usage       *Usage          `json:"usage,omitempty"`
+	NestedCalls json.RawMessage `json:"nestedCalls,omitempty"`
+	IsError     bool            `json:"isError"`
+	Timestamp   int64           `json:"timestamp"`
+	// DurationMs is how long Execute took; nil when the tool did not run.
+	DurationMs *int64 `json:"durationMs,omitempty"`
+}
+
+// CustomMessage is an app-defined message whose role no [MessageRegistry]
+// knows. It keeps its JSON object as read, so it round-trips unchanged.
+type CustomMessage struct {
+	// RoleName is the "role" field.
+	RoleName string
+	// Raw is the message's whole JSON object. It must not be modified.
+	Raw json.RawMessage
+}
+
+// ToolDeclaration is a tool as the model sees it.
+type ToolDeclaration struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	// ConstrainedSampling is pi-ai's constrained sampling setting, raw.
+	ConstrainedSampling json.RawMessage `json:"constrainedSampling,omitempty"`
+}
+
+// ToolReference names a tool, in [SystemMessage.ToolsRemoved].
+type ToolReference struct {
+	Name string `json:"name"`
+}
+
+// Role returns "system".
+func (*SystemMessage) Role() string { return "system" }
+
+// Role returns "user".
+func (*UserMessage) Role() string { return "user" }
+
+// Role returns "assistant".
+func (*AssistantMessage) Role() string { return "assistant" }
+
+// Role returns "toolResult".
+func (*ToolResultMessage) Role() string { return "toolResult" }
+
+// Role returns the message's "role" field.
+func (m *CustomMessage) Role() string { return m.RoleName }
+
+func (*SystemMessage) builtinMessage()     {}
+func (*UserMessage) builtinMessage()       {}
+func (*AssistantMessage) builtinMessage()  {}
+func (*ToolResultMessage) builtinMessage() {}
+
+// Field returns the raw JSON of the message's field key, or nil.
+func (m *CustomMessage) Field(key string) json.RawMessage {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(m.Raw, &fields) != nil {
+		return nil
+	}
+	return fields[key]
+}
+
+// MarshalJSON writes the message with "role":"system".
+func (m *SystemMessage) MarshalJSON() ([]byte, error) {
+	type plain SystemMessage
+	return marshalTagged("role", "system", (*plain)(m))
+}
+
+// MarshalJSON writes the message with "role":"user".
+func (m *UserMessage) MarshalJSON() ([]byte, error) {
+	type plain UserMessage
+	return marshalTagged("role", "user", (*plain)(m))
+}
+
+// MarshalJSON writes the message with "role":"assistant".
+func (m *AssistantMessage) MarshalJSON() ([]byte, error) {
+	type plain AssistantMessage
+	p := (*plain)(m)
+	if p.Content == nil {
+		c := *p
+		c.Content = []ContentBlock{}
+		p = &c
+	}
+	return marshalTagged("role", "assistant", p)
+}
+
+// MarshalJSON writes the message with "role":"toolResult".
+func (m *ToolResultMessage) MarshalJSON() ([]byte, error) {
+	type plain ToolResultMessage
+	p := (*plain)(m)
+	if p.Content == nil {
+		c := *p
+		c.Content = []ContentBlock{}
+		p = &c
+	}
+	return marshalTagged("role", "toolResult", p)
+}
+
+// MarshalJSON writes the message as it was read.
+func (m *CustomMessage) MarshalJSON() ([]byte, error) {
+	if len(m.Raw) == 0 {
+		return marshalTagged("role", m.RoleName, struct{}{})
+	}
+	return m.Raw, nil
+}
+
+// UnmarshalJSON reads a system message.
+func (m *SystemMessage) UnmarshalJSON(data []byte) error {
+	var w struct {
+		Content      json.RawMessage   `json:"content"`
+		Sections     Sections          `json:"sections"`
+		ToolsAdded   []ToolDeclaration `json:"toolsAdded"`
+		ToolsRemoved []ToolReference   `json:"toolsRemoved"`
+		Timestamp    int64             `json:"timestamp"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return fmt.Errorf("agentcore: system message: %w", err)
+	}
+	content, err := unmarshalContent(orEmptyString(w.Content), textOnly)
+	if err != nil {
+		return err
+	}
+	*m = SystemMessage{Content: content, Sections: w.Sections, ToolsAdded: w.ToolsAdded, ToolsRemoved: w.ToolsRemoved, Timestamp: w.Timestamp}
+	return nil
+}
+
+// UnmarshalJSON reads a user message.
+func (m *UserMessage) UnmarshalJSON(data []byte) error {
+	var w struct {
+		Content   json.RawMessage `json:"content"`
+		Timestamp int64           `json:"timestamp"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return fmt.Errorf("agentcore: user message: %w", err)
+	}
+	content, err := unmarshalContent(orEmptyString(w.Content), textOrImage)
+	if err != nil {
+		return err
+	}
+	*m = UserMessage{Content: content, Timestamp: w.Timestamp}
+	return nil
+}
+
+// UnmarshalJSON reads an assistant message.
+func (m *AssistantMessage) UnmarshalJSON(data []byte) error {
+	type plain AssistantMessage
+	var w struct {
+		plain
+		Content json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return fmt.Errorf("agentcore: assistant message: %w", err)
+	}
+	*m = AssistantMessage(w.plain)
+	m.Content = []ContentBlock{}
+	if len(w.Content) > 0 && !isNull(w.Content) {
+		blocks, err := decodeBlocks(w.Content, assistantBlock)
+		if err != nil {
+			return err
+		}
+		m.Content = blocks
+	}
+	return nil
+}
+
+// UnmarshalJSON reads a tool result message.
+func (m *ToolResultMessage) UnmarshalJSON(data []byte) error {
+	type plain ToolResultMessage
+	var w struct {
+		plain
+		Content json.RawMessage `json:"content"`
+		Details json.RawMessage `json:"details"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return fmt.Errorf("agentcore: toolResult message: %w", err)
+	}
+	*m = ToolResultMessage(w.plain)
+	m.Details = nil
+	if len(w.Details) > 0 {
+		m.Details = w.Details
+	}
+	m.Content = []ContentBlock{}
+	if len(w.Content) > 0 && !isNull(w.Content) {
+		blocks, err := decodeBlocks(w.Content, textOrImage)
+		if err != nil {
+			return err
+		}
+		m.Content = blocks
+	}
+	return nil
+}
+
+func isNull(data []byte) bool { return bytes.Equal(bytes.TrimSpace(data), []byte("null")) }
+
+func orEmptyString(data json.RawMessage) []byte {
+	if len(data) == 0 || isNull(data) {
+		return []byte(`""`)
+	}
+	return data
+}
+
+// MessageRegistry decodes app-defined messages by role. The zero value and a
+// nil *MessageRegistry are ready to use and know no custom roles. Register
+// roles before decoding concurrently; decoding is safe for concurrent use.
+type MessageRegistry struct {
+	decoders map[string]func(data []byte) (Message, error)
+}
+
+// Register makes r decode messages whose role is role with decode, which gets
+// the whole JSON object. Registering a standard role, an empty role or a
+// nil decode panics: it is a programming error.
+func (r *MessageRegistry) Register(role string, decode func(data []byte) (Message, error)) {
+	switch role {
+	case "", "system", "user", "assistant", "toolResult":
+		panic(fmt.Sprintf("agentcore: cannot register message role %q", role))
+	}
+	if decode == nil {
+		panic("agentcore: nil decode for message role " + role)
+	}
+	if r.decoders == nil {
+		r.decoders = make(map[string]func([]byte) (Message, error))
+	}
+	r.decoders[role] = decode
+}
+
+// UnmarshalMessage decodes one message of any role. A role no decoder is
+// registered for becomes a [*CustomMessage].
+func (r *MessageRegistry) UnmarshalMessage(data []byte) (Message, error) {
+	var head struct {
+		Role *string `json:"role"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("agentcore: message: %w", err)
+	}
+	if head.Role == nil || *head.Role == "" {
+		return nil, fmt.Errorf("agentcore: message without a role")
+	}
+	var m interface {
+		Message
+		json.Unmarshaler
+	}
+	switch *head.Role {
+	case "system":
+		m = new(SystemMessage)
+	case "user":
+		m = new(UserMessage)
+	case "assistant":
+		m = new(AssistantMessage)
+	case "toolResult":
+		m = new(ToolResultMessage)
+	default:
+		if r != nil {
+			if decode := r.decoders[*head.Role]; decode != nil {
+				msg, err := decode(data)
+				if err != nil {
+					return nil, fmt.Errorf("agentcore: %s message: %w", *head.Role, err)
+				}
+				return msg, nil
+			}
+		}
+		return &CustomMessage{RoleName: *head.Role, Raw: compactClone(data)}, nil
+	}
+	if err := m.UnmarshalJSON(data); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// UnmarshalMessages decodes a JSON array of messages.
+func (r *MessageRegistry) UnmarshalMessages(data []byte) ([]Message, error) {
+	var raws []json.RawMessage
+	if err := json.Unmarshal(data, &raws); err != nil {
+		return nil, fmt.Errorf("agentcore: messages: %w", err)
+	}
+	out := make([]Message, 0, len(raws))
+	for i, raw := range raws {
+		m, err := r.UnmarshalMessage(raw)
+		if err != nil {
+			return nil, fmt.Errorf("message %d: %w", i, err)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// UnmarshalMessage decodes one message with no custom roles registered; see
+// [MessageRegistry.UnmarshalMessage].
+func UnmarshalMessage(data []byte) (Message, error) {
+	return (*MessageRegistry)(nil).UnmarshalMessage(data)
+}
+
+// UnmarshalMessages decodes a JSON array of messages with no custom roles
+// registered.
+func UnmarshalMessages(data []byte) ([]Message, error) {
+	return (*MessageRegistry)(nil).UnmarshalMessages(data)
+}
+
+func compactClone(data []byte) json.RawMessage {
+	var buf bytes.Buffer
+	if json.Compact(&buf, data) != nil {
+		return bytes.Clone(data)
+	}
+	return buf.Bytes()
+}
+
+// UserText returns a user message holding text as one text block, stamped now.
+func UserText(text string) *UserMessage {
+	return &UserMessage{Content: Blocks(TextBlock{Text: text}), Timestamp: nowMillis()}
+}
+
+// ToolCalls returns the tool calls of m's content, in order.
+func (m *AssistantMessage) ToolCalls() []ToolCall {
+	var calls []ToolCall
+	for _, b := range m.Content {
+		if c, ok := b.(ToolCall); ok {
+			calls = append(calls, c)
+		}
+	}
+	return calls
+}
+
+// Text joins the text blocks of m's content with newlines.
+func (m *AssistantMessage) Text() string { return joinText(m.Content, "\n") }
+
+// clone returns a shallow copy of m with its own content slice.
+func (m *AssistantMessage) clone() *AssistantMessage {
+	c := *m
+	c.Content = append([]ContentBlock(nil), m.Content...)
+	return &c
+}

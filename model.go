@@ -1,0 +1,128 @@
+package agentcore
+
+import "encoding/json"
+
+// StopReason says why a model response ended. It is the stopReason field of
+// an assistant message on the wire.
+type StopReason string
+
+// The stop reasons of pi-ai. Only [StopStop], [StopLength], [StopToolUse],
+// [StopError] and [StopAborted] are produced by this module; the others
+// round-trip.
+const (
+	StopPending  StopReason = "pending"
+	StopStop     StopReason = "stop"
+	StopLength   StopReason = "length"
+	StopToolUse  StopReason = "toolUse"
+	StopError    StopReason = "error"
+	StopAborted  StopReason = "aborted"
+	StopDeferred StopReason = "deferred"
+)
+
+// Failed reports whether r ends a run: [StopError] or [StopAborted].
+func (r StopReason) Failed() bool { return r == StopError || r == StopAborted }
+
+// ThinkingLevel is a requested reasoning effort. The zero value means
+// [ThinkingOff].
+type ThinkingLevel string
+
+// The thinking levels of pi-ai.
+const (
+	ThinkingOff     ThinkingLevel = "off"
+	ThinkingMinimal ThinkingLevel = "minimal"
+	ThinkingLow     ThinkingLevel = "low"
+	ThinkingMedium  ThinkingLevel = "medium"
+	ThinkingHigh    ThinkingLevel = "high"
+	ThinkingXHigh   ThinkingLevel = "xhigh"
+	ThinkingMax     ThinkingLevel = "max"
+)
+
+// orOff returns l, or [ThinkingOff] when l is empty.
+func (l ThinkingLevel) orOff() ThinkingLevel {
+	if l == "" {
+		return ThinkingOff
+	}
+	return l
+}
+
+// reasoning is the level sent to a stream function: empty for off.
+func (l ThinkingLevel) reasoning() ThinkingLevel {
+	if l == ThinkingOff {
+		return ""
+	}
+	return l
+}
+
+// QueueMode says how many queued messages a drain point takes. The zero
+// value means [QueueOneAtATime].
+type QueueMode string
+
+// The queue modes.
+const (
+	// QueueOneAtATime takes only the oldest queued message at each drain point.
+	QueueOneAtATime QueueMode = "one-at-a-time"
+	// QueueAll takes every queued message at once.
+	QueueAll QueueMode = "all"
+)
+
+// ToolExecutionMode says how the tool calls of one assistant message run.
+// The zero value means [ToolsParallel].
+type ToolExecutionMode string
+
+// The tool execution modes.
+const (
+	// ToolsParallel prepares the calls in order, then executes the allowed
+	// ones concurrently.
+	ToolsParallel ToolExecutionMode = "parallel"
+	// ToolsSequential prepares, executes and finalizes each call before the
+	// next one starts.
+	ToolsSequential ToolExecutionMode = "sequential"
+)
+
+// Model describes the model a request goes to. Its JSON is pi-ai's Model.
+// Fields this package does not interpret are carried for stream functions.
+type Model struct {
+	ID            string            `json:"id"`
+	Name          string            `json:"name"`
+	API           string            `json:"api"`
+	Provider      string            `json:"provider"`
+	BaseURL       string            `json:"baseUrl"`
+	Reasoning     bool              `json:"reasoning"`
+	Input         []string          `json:"input"`
+	Cost          ModelCost         `json:"cost"`
+	ContextWindow int               `json:"contextWindow"`
+	MaxTokens     int               `json:"maxTokens"`
+	Headers       map[string]string `json:"headers,omitempty"`
+	// Compat holds provider-specific compatibility settings, as raw JSON.
+	Compat json.RawMessage `json:"compat,omitempty"`
+}
+
+// ModelCost is the price of a model per million tokens.
+type ModelCost struct {
+	Input      float64 `json:"input"`
+	Output     float64 `json:"output"`
+	CacheRead  float64 `json:"cacheRead"`
+	CacheWrite float64 `json:"cacheWrite"`
+}
+
+// Usage counts the tokens of one response and what they cost.
+type Usage struct {
+	Input        int64 `json:"input"`
+	Output       int64 `json:"output"`
+	CacheRead    int64 `json:"cacheRead"`
+	CacheWrite   int64 `json:"cacheWrite"`
+	CacheWrite1h int64 `json:"cacheWrite1h,omitempty"`
+	Reasoning    int64 `json:"reasoning,omitempty"`
+	TotalTokens  int64 `json:"totalTokens"`
+	Cost         Cost  `json:"cost"`
+}
+
+// Cost is what a response cost, by token kind.
+type Cost struct {
+	Input             float64 `json:"input"`
+	Output            float64 `json:"output"`
+	CacheRead         float64 `json:"cacheRead"`
+	CacheWrite        float64 `json:"cacheWrite"`
+	Total             float64 `json:"total"`
+	TotalFromProvider bool    `json:"totalFromProvider,omitempty"`
+}

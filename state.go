@@ -1,0 +1,171 @@
+package agentcore
+
+import "slices"
+
+// State is a snapshot of an [Agent]. Its slices are copies the caller owns;
+// the messages and tools in them are shared and must not be modified.
+type State struct {
+	// SystemPrompt is the prompt replayed from the transcript's system
+	// messages (see [CurrentSystemPrompt]).
+	SystemPrompt  string
+	Model         Model
+	ThinkingLevel ThinkingLevel
+	// Tools are the executable tools.
+	Tools    []Tool
+	Messages []Message
+	// IsStreaming is true from the start of a run until its agent_end
+	// listeners have returned.
+	IsStreaming bool
+	// StreamingMessage is the message being streamed, if any.
+	StreamingMessage Message
+	// PendingToolCalls are the IDs of the tool calls executing, in start order.
+	PendingToolCalls []string
+	// ErrorMessage is the error of the last failed or aborted turn.
+	ErrorMessage string
+}
+
+// State returns a snapshot of the Agent's state.
+func (a *Agent) State() State {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return State{
+		SystemPrompt:     CurrentSystemPrompt(a.messages),
+		Model:            a.model,
+		ThinkingLevel:    a.level,
+		Tools:            slices.Clone(a.tools),
+		Messages:         slices.Clone(a.messages),
+		IsStreaming:      a.streaming,
+		StreamingMessage: a.partial,
+		PendingToolCalls: slices.Clone(a.pending),
+		ErrorMessage:     a.errorText,
+	}
+}
+
+// Messages returns a copy of the transcript.
+func (a *Agent) Messages() []Message {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.messages)
+}
+
+// MessageCount returns the transcript's length without copying it.
+func (a *Agent) MessageCount() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.messages)
+}
+
+// IsStreaming reports whether a run is active.
+func (a *Agent) IsStreaming() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.streaming
+}
+
+// SetModel sets the model of future runs.
+func (a *Agent) SetModel(m Model) {
+	a.mu.Lock()
+	a.model = m
+	a.mu.Unlock()
+}
+
+// SetThinkingLevel sets the thinking level of future runs; empty means off.
+func (a *Agent) SetThinkingLevel(l ThinkingLevel) {
+	a.mu.Lock()
+	a.level = l.orOff()
+	a.mu.Unlock()
+}
+
+// SetTools replaces the executable tools (copied). A run in progress keeps
+// its own; the difference is declared to the model before the next request
+// of a later run.
+func (a *Agent) SetTools(tools []Tool) {
+	a.mu.Lock()
+	a.tools = slices.Clone(tools)
+	a.mu.Unlock()
+}
+
+// SetMessages replaces the transcript (copied). A run in progress works on
+// its own snapshot and appends its messages to the new transcript.
+func (a *Agent) SetMessages(messages []Message) {
+	a.mu.Lock()
+	a.messages = slices.Clone(messages)
+	a.mu.Unlock()
+}
+
+// AppendMessage appends m to the transcript.
+func (a *Agent) AppendMessage(m Message) {
+	a.mu.Lock()
+	a.messages = append(a.messages, m)
+	a.mu.Unlock()
+}
+
+// Steer queues m for injection after the current turn's tool calls, before
+// the next request. It never interrupts work in progress; use
+// [Agent.Abort] to stop.
+func (a *Agent) Steer(m Message) {
+	a.mu.Lock()
+	a.steering.push(m)
+	a.mu.Unlock()
+}
+
+// FollowUp queues m to be processed when the run would otherwise end.
+func (a *Agent) FollowUp(m Message) {
+	a.mu.Lock()
+	a.followUp.push(m)
+	a.mu.Unlock()
+}
+
+// SetSteeringMode sets how many steering messages a drain point takes.
+func (a *Agent) SetSteeringMode(m QueueMode) {
+	a.mu.Lock()
+	a.steering.mode = orOneAtATime(m)
+	a.mu.Unlock()
+}
+
+// SetFollowUpMode sets how many follow-up messages a drain point takes.
+func (a *Agent) SetFollowUpMode(m QueueMode) {
+	a.mu.Lock()
+	a.followUp.mode = orOneAtATime(m)
+	a.mu.Unlock()
+}
+
+// ClearSteeringQueue drops the queued steering messages.
+func (a *Agent) ClearSteeringQueue() {
+	a.mu.Lock()
+	a.steering.clear()
+	a.mu.Unlock()
+}
+
+// ClearFollowUpQueue drops the queued follow-up messages.
+func (a *Agent) ClearFollowUpQueue() {
+	a.mu.Lock()
+	a.followUp.clear()
+	a.mu.Unlock()
+}
+
+// ClearAllQueues drops every queued message.
+func (a *Agent) ClearAllQueues() {
+	a.mu.Lock()
+	a.steering.clear()
+	a.followUp.clear()
+	a.mu.Unlock()
+}
+
+// HasQueued reports whether either queue holds a message.
+func (a *Agent) HasQueued() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.steering.items) > 0 || len(a.followUp.items) > 0
+}
+
+// PeekQueued returns what the next drain point would take, without taking
+// it: steering first, else follow-ups, by each queue's mode.
+func (a *Agent) PeekQueued() []Message {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if s := a.steering.peek(); len(s) > 0 {
+		return s
+	}
+	return a.followUp.peek()
+}

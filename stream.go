@@ -1,0 +1,195 @@
+package agentcore
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+// StreamFn calls a model. It is the one connection between the loop and a
+// provider; pi-ai's streamSimple has this shape.
+//
+// Contract: a StreamFn never panics and never reports a request failure
+// other than in the stream: a failure is a final [ErrorEvent] whose message
+// has stopReason "error" (or "aborted" when ctx was cancelled) and an
+// ErrorMessage. ctx is the run's abort signal. req and opts belong to the
+// call; the stream function must not modify req.Messages.
+type StreamFn func(ctx context.Context, model Model, req Request, opts StreamOptions) AssistantStream
+
+// Request is what one model call is given: the normalized transcript. The
+// system prompt and the tool declarations travel in its system messages
+// (see [CurrentSystemMessage] and [CollapseSystemMessages]), never beside it.
+type Request struct {
+	// Messages are the messages the model sees, after [Hooks.TransformContext]
+	// and [Hooks.ConvertToLLM]. Shared with the loop: read-only.
+	Messages []Message
+}
+
+// StreamOptions are the per-request options passed to a [StreamFn].
+type StreamOptions struct {
+	// APIKey is the key for this request: [Hooks.GetAPIKey]'s answer, else
+	// the configured key.
+	APIKey string
+	// Reasoning is the requested thinking level; empty means off.
+	Reasoning ThinkingLevel
+	// SessionID identifies the conversation to cache-aware providers.
+	SessionID string
+	// Temperature, when not nil, is the sampling temperature.
+	Temperature *float64
+	// MaxTokens, when positive, caps the response's output tokens.
+	MaxTokens int
+	// Headers are extra HTTP headers for the provider request.
+	Headers map[string]string
+	// ThinkingBudgets maps levels to token budgets for providers that take
+	// budgets instead of levels.
+	ThinkingBudgets map[ThinkingLevel]int
+	// Transport is a provider transport preference such as "sse"; empty
+	// means the provider's default.
+	Transport string
+	// MaxRetryDelay caps provider-requested retry delays; zero means no cap.
+	MaxRetryDelay time.Duration
+}
+
+var defaultStream struct {
+	sync.RWMutex
+	fn StreamFn
+}
+
+// SetDefaultStreamFn installs the process-wide stream function used when
+// neither [Options.StreamFn] nor [LoopConfig.StreamFn] is set; nil removes
+// it. It is the package's only global state.
+func SetDefaultStreamFn(fn StreamFn) {
+	defaultStream.Lock()
+	defaultStream.fn = fn
+	defaultStream.Unlock()
+}
+
+// ErrNoStreamFn is reported when a run starts with no stream function
+// configured and no default installed.
+var ErrNoStreamFn = errors.New("agentcore: no stream function configured: set StreamFn or call SetDefaultStreamFn")
+
+// resolveStreamFn returns fn, else the default, else ErrNoStreamFn.
+func resolveStreamFn(fn StreamFn) (StreamFn, error) {
+	if fn != nil {
+		return fn, nil
+	}
+	defaultStream.RLock()
+	defer defaultStream.RUnlock()
+	if defaultStream.fn == nil {
+		return nil, ErrNoStreamFn
+	}
+	return defaultStream.fn, nil
+}
+
+// AssistantStream is the event stream of one model response: range over it.
+// Producers run on the consumer's goroutine (a push iterator), so a consumer
+// that stops early leaves nothing behind: the producer sees yield return
+// false and returns. The last event is a [DoneEvent] or an [ErrorEvent].
+// Build streams with [NewAssistantStream].
+type AssistantStream func(yield func(AssistantEvent) bool)
+
+// NewAssistantStream returns a stream whose events produce pushes through a
+// [StreamWriter]. produce runs on the goroutine that ranges over the stream,
+// once per range. The writer enforces the stream's contract: events after the
+// final one are dropped, the final message gets DurationMs (measured from the
+// start of the range, on a monotonic clock) unless it has one, and a
+// producer that returns without a final event yields an [ErrorEvent] with
+// [ErrStreamIncomplete]'s text. A panic in produce becomes a final error
+// event too.
+func NewAssistantStream(produce func(w *StreamWriter)) AssistantStream {
+	return func(yield func(AssistantEvent) bool) {
+		w := &StreamWriter{yield: yield, started: time.Now()}
+		func() {
+			defer func() {
+				if r := recover(); r != nil && !w.ended {
+					w.fail(panicError(r).Error())
+				}
+			}()
+			produce(w)
+		}()
+		if !w.ended && !w.stopped {
+			w.fail(ErrStreamIncomplete.Error())
+		}
+	}
+}
+
+// ErrStreamIncomplete is the error text of a stream whose producer returned
+// without a done or error event.
+var ErrStreamIncomplete = errors.New("stream ended without a done or error event")
+
+// StreamWriter is the producer side of an [AssistantStream]. It is used by
+// one goroutine, the one [NewAssistantStream]'s produce runs on.
+type StreamWriter struct {
+	yield   func(AssistantEvent) bool
+	started time.Time
+	last    *AssistantMessage
+	ended   bool
+	stopped bool
+}
+
+// Push sends ev to the consumer. The partial message of a content event is
+// copied (its content slice), so the producer may keep appending to its own
+// message. It returns false when the consumer has stopped or the stream has
+// ended: the producer should then return.
+func (w *StreamWriter) Push(ev AssistantEvent) bool {
+	if w.ended || w.stopped {
+		return false
+	}
+	switch e := ev.(type) {
+	case DoneEvent:
+		e.Message = w.finish(e.Message)
+		ev = e
+	case ErrorEvent:
+		e.Message = w.finish(e.Message)
+		ev = e
+	default:
+		ev = snapshotEvent(ev)
+		if p := partialOf(ev); p != nil {
+			w.last = p
+		}
+	}
+	if !w.yield(ev) {
+		w.stopped = true
+		return false
+	}
+	return !w.ended
+}
+
+// Done ends the stream with a [DoneEvent] for msg.
+func (w *StreamWriter) Done(msg *AssistantMessage) bool {
+	return w.Push(DoneEvent{Reason: msg.StopReason, Message: msg})
+}
+
+// Error ends the stream with an [ErrorEvent] for msg, whose StopReason
+// should be [StopError] or [StopAborted].
+func (w *StreamWriter) Error(msg *AssistantMessage) bool {
+	return w.Push(ErrorEvent{Reason: msg.StopReason, Message: msg})
+}
+
+// Ended reports whether the final event was pushed or the consumer stopped.
+func (w *StreamWriter) Ended() bool { return w.ended || w.stopped }
+
+// finish marks the end and times msg.
+func (w *StreamWriter) finish(msg *AssistantMessage) *AssistantMessage {
+	w.ended = true
+	if msg == nil {
+		msg = &AssistantMessage{Content: []ContentBlock{}, StopReason: StopError, ErrorMessage: "stream ended with no message", Timestamp: nowMillis()}
+	}
+	if msg.DurationMs == nil {
+		d := time.Since(w.started).Round(time.Millisecond).Milliseconds()
+		msg.DurationMs = &d
+	}
+	return msg
+}
+
+// fail ends the stream with an error built from the last partial.
+func (w *StreamWriter) fail(text string) {
+	msg := &AssistantMessage{Content: []ContentBlock{}, Timestamp: nowMillis()}
+	if w.last != nil {
+		msg = w.last.clone()
+	}
+	msg.StopReason = StopError
+	msg.ErrorMessage = text
+	w.Error(msg)
+}

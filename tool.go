@@ -1,0 +1,134 @@
+package agentcore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/invopop/jsonschema"
+)
+
+// Tool is a capability the model may call. Name, Description and Parameters
+// are declared to the model; the rest is runtime behavior. A Tool is a value:
+// copying it is cheap and safe (its byte slices must not be modified).
+type Tool struct {
+	// Name identifies the tool to the model; unique within a tool set.
+	Name string
+	// Label is a human-readable name for UIs; it defaults to Name.
+	Label string
+	// Description tells the model what the tool does.
+	Description string
+	// Parameters is the JSON Schema of the arguments object. Nil means an
+	// object with no declared properties.
+	Parameters json.RawMessage
+	// OutputSchema, optional, is the JSON Schema of ToolResult.StructuredContent.
+	OutputSchema json.RawMessage
+	// ExecutionMode, when [ToolsSequential], makes every batch holding a call
+	// of this tool run one call at a time. Empty keeps the loop's mode.
+	ExecutionMode ToolExecutionMode
+	// PrepareArguments, optional, rewrites the raw arguments before
+	// validation (a compatibility shim for old argument shapes). It gets the
+	// model's arguments, which it must not modify, and returns the arguments
+	// to validate. An error fails the call with its text.
+	PrepareArguments func(args json.RawMessage) (json.RawMessage, error)
+	// Execute runs the call. ctx is the run's abort signal; args are the
+	// coerced, validated arguments (the tool's own copy); callID is the
+	// call's ID. onUpdate reports partial results as tool_execution_update
+	// events; it is safe to call from any goroutine, and calls after Execute
+	// returns are ignored. A failure is an error (its text is what the model
+	// sees) or a result with IsError; a panic is a failure too. In a
+	// parallel batch Execute runs concurrently with other calls.
+	Execute func(ctx context.Context, callID string, args json.RawMessage, onUpdate func(ToolResult)) (ToolResult, error)
+}
+
+// ToolResult is what a tool call produced.
+type ToolResult struct {
+	// Content is what the model sees: text and image blocks.
+	Content []ContentBlock `json:"content"`
+	// Details is structured data for logs and UIs; the model never sees it.
+	Details any `json:"details,omitempty"`
+	// StructuredContent is a machine-readable result matching the tool's
+	// OutputSchema, for programmatic callers; never sent to the model.
+	StructuredContent any `json:"structuredContent,omitempty"`
+	// Usage is the tool's own model usage, if it used a model.
+	Usage *Usage `json:"usage,omitempty"`
+	// IsError reports a failure without an error value: the model sees
+	// Content as an error result.
+	IsError bool `json:"isError,omitempty"`
+	// Terminate hints that the run should stop after this batch; it takes
+	// effect only when every result of the batch sets it.
+	Terminate bool `json:"terminate,omitempty"`
+}
+
+// MarshalJSON writes the result; nil Content is written as [].
+func (r ToolResult) MarshalJSON() ([]byte, error) {
+	type plain ToolResult
+	if r.Content == nil {
+		r.Content = []ContentBlock{}
+	}
+	return json.Marshal(plain(r))
+}
+
+// TextResult returns a result whose content is one text block.
+func TextResult(text string) ToolResult {
+	return ToolResult{Content: []ContentBlock{TextBlock{Text: text}}, Details: emptyObject}
+}
+
+// emptyObject is the JSON {} used as default details.
+var emptyObject = json.RawMessage("{}")
+
+// defaultParameters is the schema of a tool that declares none.
+var defaultParameters = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// Declaration returns what the model is told about t.
+func (t Tool) Declaration() ToolDeclaration {
+	params := t.Parameters
+	if len(params) == 0 {
+		params = defaultParameters
+	}
+	return ToolDeclaration{Name: t.Name, Description: t.Description, Parameters: compactClone(params)}
+}
+
+// NewTool builds a tool whose arguments decode into A. The parameter schema
+// is reflected from A by github.com/invopop/jsonschema (json tags name the
+// properties; `jsonschema:"required"` and `jsonschema_description` tags
+// work as that package documents). execute gets the decoded arguments; the
+// other fields of [Tool] can be set on the result. It panics if A is not a
+// struct type: that is a programming error found at startup.
+func NewTool[A any](name, description string, execute func(ctx context.Context, callID string, args A, onUpdate func(ToolResult)) (ToolResult, error)) Tool {
+	var zero A
+	if reflect.TypeOf(zero) == nil || reflect.TypeOf(zero).Kind() != reflect.Struct {
+		panic(fmt.Sprintf("agentcore: NewTool %q: argument type must be a struct, got %T", name, zero))
+	}
+	r := jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true}
+	schema := r.Reflect(zero)
+	schema.Version = ""
+	params, err := json.Marshal(schema)
+	if err != nil {
+		panic(fmt.Sprintf("agentcore: NewTool %q: schema: %v", name, err))
+	}
+	return Tool{
+		Name:        name,
+		Label:       name,
+		Description: description,
+		Parameters:  params,
+		Execute: func(ctx context.Context, callID string, raw json.RawMessage, onUpdate func(ToolResult)) (ToolResult, error) {
+			var args A
+			if err := json.Unmarshal(raw, &args); err != nil {
+				return ToolResult{}, fmt.Errorf("decoding arguments of %s: %w", name, err)
+			}
+			return execute(ctx, callID, args, onUpdate)
+		},
+	}
+}
+
+// findTool returns the tool named name in tools.
+func findTool(tools []Tool, name string) (Tool, bool) {
+	for _, t := range tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tool{}, false
+}
