@@ -1,0 +1,318 @@
+// Package agentcoretest provides a scripted fake model for testing code
+// built on agentcore, in the manner of net/http/httptest: no network, no key,
+// deterministic answers.
+//
+// A [Fake] answers each model request with the next scripted [Response] (or
+// with what a responder function returns), streams it as a real provider
+// would (start, per-block start/delta/end events, done or error), records
+// every request it saw, and honors abort: a cancelled ctx ends the response
+// with stopReason "aborted" and errorMessage "Request was aborted".
+//
+//	fake := agentcoretest.New(
+//		agentcoretest.ToolCallResponse(agentcoretest.ToolCall("c1", "read", map[string]any{"path": "a.txt"})),
+//		agentcoretest.TextResponse("done"),
+//	)
+//	agent := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: tools})
+package agentcoretest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/pi-go/agentcore"
+)
+
+// ErrNoResponse is the error text of a request past the end of the script.
+const ErrNoResponse = "fake model: no scripted response"
+
+// AbortedText is the errorMessage of an aborted response.
+const AbortedText = "Request was aborted"
+
+// Response is one scripted model response.
+type Response struct {
+	// Content is streamed block by block: text, thinking and tool calls.
+	Content []agentcore.ContentBlock
+	// StopReason defaults to "stop", or "toolUse" when Content holds a
+	// tool call.
+	StopReason agentcore.StopReason
+	// ErrorMessage is the error text of an "error" or "aborted" response;
+	// empty means "fake model error".
+	ErrorMessage string
+	// Usage is reported on the final message.
+	Usage agentcore.Usage
+	// Chunks splits each text and thinking block into that many deltas
+	// (at most one per character); zero means one.
+	Chunks int
+	// ChunkDelay is slept before every content event, honoring ctx.
+	ChunkDelay time.Duration
+	// Hang, after the content, waits for the request to be aborted.
+	Hang bool
+	// NoStart makes a failing response fail before its start event.
+	NoStart bool
+	// OnStart, optional, runs when the response starts streaming, before
+	// any event; tests use it to steer or abort at that moment.
+	OnStart func(ctx context.Context)
+}
+
+// Call is one request the fake received.
+type Call struct {
+	// Index counts requests from 1.
+	Index   int
+	Model   agentcore.Model
+	Request agentcore.Request
+	Options agentcore.StreamOptions
+}
+
+// Fake is a scripted model. It is safe for concurrent use.
+type Fake struct {
+	mu        sync.Mutex
+	responses []Response
+	respond   func(ctx context.Context, call Call) Response
+	calls     []Call
+}
+
+// New returns a fake that answers requests with responses, in order. A
+// request past the end fails with [ErrNoResponse] before its start event.
+func New(responses ...Response) *Fake {
+	return &Fake{responses: slices.Clone(responses)}
+}
+
+// NewFunc returns a fake that asks respond for each response. respond runs
+// on the goroutine that consumes the stream.
+func NewFunc(respond func(ctx context.Context, call Call) Response) *Fake {
+	return &Fake{respond: respond}
+}
+
+// Append adds responses to the end of the script.
+func (f *Fake) Append(responses ...Response) {
+	f.mu.Lock()
+	f.responses = append(f.responses, responses...)
+	f.mu.Unlock()
+}
+
+// Calls returns the requests seen so far, in order.
+func (f *Fake) Calls() []Call {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.calls)
+}
+
+// CallCount returns how many requests the fake has seen.
+func (f *Fake) CallCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.calls)
+}
+
+// Stream is the fake's [agentcore.StreamFn]: pass f.Stream.
+func (f *Fake) Stream(ctx context.Context, model agentcore.Model, req agentcore.Request, opts agentcore.StreamOptions) agentcore.AssistantStream {
+	f.mu.Lock()
+	call := Call{Index: len(f.calls) + 1, Model: model, Request: req, Options: opts}
+	f.calls = append(f.calls, call)
+	var resp Response
+	scripted := f.respond == nil
+	if scripted {
+		if call.Index <= len(f.responses) {
+			resp = f.responses[call.Index-1]
+		} else {
+			resp = Response{StopReason: agentcore.StopError, ErrorMessage: ErrNoResponse, NoStart: true}
+		}
+	}
+	f.mu.Unlock()
+	return agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
+		if !scripted {
+			resp = f.respond(ctx, call)
+		}
+		play(ctx, w, model, resp)
+	})
+}
+
+// play streams resp.
+func play(ctx context.Context, w *agentcore.StreamWriter, model agentcore.Model, resp Response) {
+	msg := &agentcore.AssistantMessage{
+		Content: []agentcore.ContentBlock{}, API: model.API, Provider: model.Provider, Model: model.ID,
+		Usage: resp.Usage, StopReason: agentcore.StopStop, Timestamp: time.Now().UnixMilli(),
+	}
+	if resp.OnStart != nil {
+		resp.OnStart(ctx)
+	}
+	aborted := func() bool {
+		msg.StopReason, msg.ErrorMessage = agentcore.StopAborted, AbortedText
+		return w.Error(msg)
+	}
+	if ctx.Err() != nil {
+		msg.Content = []agentcore.ContentBlock{}
+		aborted()
+		return
+	}
+	reason := resp.StopReason
+	if reason == "" {
+		reason = agentcore.StopStop
+		for _, b := range resp.Content {
+			if _, ok := b.(agentcore.ToolCall); ok {
+				reason = agentcore.StopToolUse
+			}
+		}
+	}
+	failing := reason == agentcore.StopError || reason == agentcore.StopAborted
+	if !(failing && resp.NoStart) {
+		if !w.Push(agentcore.StartEvent{Partial: msg}) {
+			return
+		}
+		for _, block := range resp.Content {
+			if !streamBlock(ctx, w, msg, block, resp) {
+				if ctx.Err() != nil {
+					aborted()
+				}
+				return
+			}
+		}
+		if resp.Hang {
+			<-ctx.Done()
+			aborted()
+			return
+		}
+	}
+	msg.StopReason = reason
+	if failing {
+		msg.ErrorMessage = resp.ErrorMessage
+		if msg.ErrorMessage == "" {
+			msg.ErrorMessage = "fake model error"
+		}
+		w.Error(msg)
+		return
+	}
+	w.Done(msg)
+}
+
+// pause sleeps d unless ctx ends first; it reports whether to go on.
+func pause(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// streamBlock streams one content block into msg.
+func streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *agentcore.AssistantMessage, block agentcore.ContentBlock, resp Response) bool {
+	i := len(msg.Content)
+	step := func(ev agentcore.AssistantEvent) bool {
+		return pause(ctx, resp.ChunkDelay) && w.Push(ev)
+	}
+	switch b := block.(type) {
+	case agentcore.TextBlock:
+		msg.Content = append(msg.Content, agentcore.TextBlock{})
+		if !step(agentcore.TextStartEvent{ContentIndex: i, Partial: msg}) {
+			return false
+		}
+		text := ""
+		for _, piece := range SplitText(b.Text, resp.Chunks) {
+			text += piece
+			msg.Content[i] = agentcore.TextBlock{Text: text}
+			if !step(agentcore.TextDeltaEvent{ContentIndex: i, Delta: piece, Partial: msg}) {
+				return false
+			}
+		}
+		msg.Content[i] = b
+		return step(agentcore.TextEndEvent{ContentIndex: i, Content: b.Text, Partial: msg})
+	case agentcore.ThinkingBlock:
+		msg.Content = append(msg.Content, agentcore.ThinkingBlock{})
+		if !step(agentcore.ThinkingStartEvent{ContentIndex: i, Partial: msg}) {
+			return false
+		}
+		text := ""
+		for _, piece := range SplitText(b.Thinking, resp.Chunks) {
+			text += piece
+			msg.Content[i] = agentcore.ThinkingBlock{Thinking: text}
+			if !step(agentcore.ThinkingDeltaEvent{ContentIndex: i, Delta: piece, Partial: msg}) {
+				return false
+			}
+		}
+		msg.Content[i] = b
+		return step(agentcore.ThinkingEndEvent{ContentIndex: i, Content: b.Thinking, Partial: msg})
+	case agentcore.ToolCall:
+		msg.Content = append(msg.Content, agentcore.ToolCall{ID: b.ID, Name: b.Name, Arguments: json.RawMessage("{}")})
+		if !step(agentcore.ToolCallStartEvent{ContentIndex: i, Partial: msg}) {
+			return false
+		}
+		if !step(agentcore.ToolCallDeltaEvent{ContentIndex: i, Delta: CanonicalJSON(b.Arguments), Partial: msg}) {
+			return false
+		}
+		if len(b.Arguments) == 0 {
+			b.Arguments = json.RawMessage("{}")
+		}
+		msg.Content[i] = b
+		return step(agentcore.ToolCallEndEvent{ContentIndex: i, ToolCall: b, Partial: msg})
+	default:
+		msg.Content = append(msg.Content, block)
+		return true
+	}
+}
+
+// SplitText splits text into min(chunks, length) consecutive pieces of
+// ceil(length/n) characters; none for empty text.
+func SplitText(text string, chunks int) []string {
+	n := utf8.RuneCountInString(text)
+	if n == 0 {
+		return nil
+	}
+	parts := max(1, min(chunks, n))
+	size := int(math.Ceil(float64(n) / float64(parts)))
+	out := make([]string, 0, parts)
+	start, count := 0, 0
+	for i := range text {
+		if count == size {
+			out = append(out, text[start:i])
+			start, count = i, 0
+		}
+		count++
+	}
+	return append(out, text[start:])
+}
+
+// CanonicalJSON returns data compact, object keys sorted, without HTML
+// escaping: how a JavaScript object with sorted keys prints. Invalid JSON
+// comes back unchanged.
+func CanonicalJSON(data json.RawMessage) string {
+	if len(data) == 0 {
+		return "{}"
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return string(data)
+	}
+	return MarshalJS(v)
+}
+
+// MarshalJS marshals v compactly without HTML escaping (maps sort their
+// keys), as JSON.stringify would print it.
+func MarshalJS(v any) string {
+	var buf jsonBuffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprintf("%q", err.Error())
+	}
+	b := buf.b
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	return string(b)
+}
+
+type jsonBuffer struct{ b []byte }
+
+func (j *jsonBuffer) Write(p []byte) (int, error) { j.b = append(j.b, p...); return len(p), nil }
