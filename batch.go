@@ -138,9 +138,14 @@ func (e *engine) runTasks(assistant *AssistantMessage, tasks []toolTask, h toolH
 			if ctx.Err() != nil {
 				out = *immediateError(p.call, textAborted).immediate
 			} else {
+				// Like the reference, a call is finalized only once its
+				// updates have been delivered.
+				var delivered sync.WaitGroup
 				out = executeCall(ctx, p, func(r ToolResult) {
-					mb.put(mail{event: ToolExecutionUpdateEvent{ToolCallID: p.call.ID, ToolName: p.call.Name, Args: p.call.Arguments, PartialResult: r}})
+					delivered.Add(1)
+					mb.put(mail{delivered: &delivered, event: ToolExecutionUpdateEvent{ToolCallID: p.call.ID, ToolName: p.call.Name, Args: p.call.Arguments, PartialResult: r}})
 				})
+				delivered.Wait()
 				out = finalizeCall(ctx, assistant, p, out, h)
 			}
 			mb.put(mail{done: true, index: i, outcome: out})
@@ -162,6 +167,9 @@ func (e *engine) runTasks(assistant *AssistantMessage, tasks []toolTask, h toolH
 					cancel()
 				}
 			}
+			if m.delivered != nil {
+				m.delivered.Done()
+			}
 		}
 	}
 	wg.Wait()
@@ -170,10 +178,12 @@ func (e *engine) runTasks(assistant *AssistantMessage, tasks []toolTask, h toolH
 
 // mail is an event from a tool goroutine: an update, or a finished call.
 type mail struct {
-	event   AgentEvent
-	done    bool
-	index   int
-	outcome ToolOutcome
+	event AgentEvent
+	// delivered, for an update, is marked done once the event was emitted.
+	delivered *sync.WaitGroup
+	done      bool
+	index     int
+	outcome   ToolOutcome
 }
 
 // mailbox is an unbounded queue from tool goroutines to the engine, so that a

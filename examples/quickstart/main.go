@@ -1,0 +1,160 @@
+// Command quickstart runs an agent on the built-in fake model (no network,
+// no key) and prints its events as a readable log: streaming text, a
+// parallel batch of two tool calls, a steering message typed while the tools
+// run, and a follow-up taken when the agent would otherwise stop.
+//
+//	go run ./examples/quickstart
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/agentcoretest"
+)
+
+func main() {
+	if err := run(context.Background(), os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "quickstart:", err)
+		os.Exit(1)
+	}
+}
+
+// files is the pretend workspace the tools read.
+var files = map[string]string{
+	"notes.txt": "ship the agent loop on friday",
+	"todo.txt":  "write docs, add examples, measure",
+}
+
+type readArgs struct {
+	Path string `json:"path" jsonschema:"required,description=file to read"`
+}
+
+type countArgs struct {
+	Text string `json:"text" jsonschema:"required"`
+}
+
+func tools() []agentcore.Tool {
+	read := agentcore.NewTool("read_file", "Read a file of the workspace.",
+		func(ctx context.Context, _ string, args readArgs, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+			// notes.txt is slow, so the batch finishes out of order.
+			delay := 10 * time.Millisecond
+			if args.Path == "notes.txt" {
+				delay = 40 * time.Millisecond
+			}
+			select {
+			case <-time.After(delay):
+			case <-ctx.Done():
+				return agentcore.ToolResult{}, ctx.Err()
+			}
+			text, ok := files[args.Path]
+			if !ok {
+				return agentcore.ToolResult{}, fmt.Errorf("no such file: %s", args.Path)
+			}
+			return agentcore.TextResult(text), nil
+		})
+	count := agentcore.NewTool("word_count", "Count the words of a text.",
+		func(_ context.Context, _ string, args countArgs, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+			return agentcore.TextResult(fmt.Sprint(len(strings.Fields(args.Text)))), nil
+		})
+	return []agentcore.Tool{read, count}
+}
+
+// script is what the fake model answers, request by request.
+func script() []agentcoretest.Response {
+	tc := agentcoretest.ToolCall
+	return []agentcoretest.Response{
+		{Content: []agentcore.ContentBlock{
+			agentcore.TextBlock{Text: "Reading both files."},
+			tc("c1", "read_file", map[string]string{"path": "notes.txt"}),
+			tc("c2", "read_file", map[string]string{"path": "todo.txt"}),
+		}, StopReason: agentcore.StopToolUse, Chunks: 3},
+		{Content: []agentcore.ContentBlock{
+			agentcore.TextBlock{Text: "Counting, as you asked."},
+			tc("c3", "word_count", map[string]string{"text": files["todo.txt"]}),
+		}, StopReason: agentcore.StopToolUse, Chunks: 2},
+		{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "The notes say to ship on Friday; the todo list has 5 words."}}, Chunks: 4},
+		{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "Summary: ship Friday, then docs."}}, Chunks: 2},
+	}
+}
+
+func run(ctx context.Context, w io.Writer) error {
+	fake := agentcoretest.New(script()...)
+	agent := agentcore.New(agentcore.Options{
+		SystemPrompt: "You are a careful assistant.",
+		Model:        agentcoretest.Model(),
+		StreamFn:     fake.Stream,
+		Tools:        tools(),
+	})
+	steered := false
+	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
+		logEvent(w, ev)
+		// A user types while the first tool batch runs: steering waits for
+		// the batch to finish, then goes in before the next request.
+		if start, ok := ev.(agentcore.ToolExecutionStartEvent); ok && !steered && start.ToolCallID == "c2" {
+			steered = true
+			agent.Steer(agentcore.UserText("Also count the words of todo.txt."))
+		}
+	})
+	// A follow-up runs only when the agent would otherwise stop.
+	agent.FollowUp(agentcore.UserText("Then summarize in one line."))
+	if err := agent.Prompt(ctx, "What do my files say?"); err != nil {
+		return err
+	}
+	st := agent.State()
+	fmt.Fprintf(w, "done: %d messages, %d model requests\n", len(st.Messages), fake.CallCount())
+	return nil
+}
+
+// logEvent prints one event as a line of the log.
+func logEvent(w io.Writer, ev agentcore.AgentEvent) {
+	switch ev := ev.(type) {
+	case agentcore.AgentStartEvent:
+		fmt.Fprintln(w, "agent start")
+	case agentcore.TurnStartEvent:
+		fmt.Fprintln(w, "── turn")
+	case agentcore.MessageEndEvent:
+		switch m := ev.Message.(type) {
+		case *agentcore.UserMessage:
+			fmt.Fprintf(w, "user: %s\n", m.Content.Text())
+		case *agentcore.AssistantMessage:
+			fmt.Fprintf(w, "   [%s]\n", m.StopReason)
+		case *agentcore.ToolResultMessage:
+			fmt.Fprintf(w, "tool result %s: %s\n", m.ToolCallID, agentcore.Blocks(m.Content...).Text())
+		case *agentcore.SystemMessage:
+			fmt.Fprintf(w, "system: %q (+%d tools)\n", agentcore.SystemPromptText(m), len(m.ToolsAdded))
+		}
+	case agentcore.MessageUpdateEvent:
+		switch e := ev.AssistantEvent.(type) {
+		case agentcore.TextStartEvent:
+			fmt.Fprint(w, "assistant: ")
+		case agentcore.TextDeltaEvent:
+			fmt.Fprintf(w, "%s|", e.Delta)
+		case agentcore.TextEndEvent:
+			fmt.Fprintln(w)
+		case agentcore.ToolCallEndEvent:
+			fmt.Fprintf(w, "   calls %s %s\n", e.ToolCall.Name, compact(e.ToolCall.Arguments))
+		}
+	case agentcore.ToolExecutionStartEvent:
+		fmt.Fprintf(w, "tool start %s %s\n", ev.ToolCallID, ev.ToolName)
+	case agentcore.ToolExecutionEndEvent:
+		fmt.Fprintf(w, "tool end   %s error=%v\n", ev.ToolCallID, ev.IsError)
+	case agentcore.AgentEndEvent:
+		fmt.Fprintf(w, "agent end: %d new messages\n", len(ev.Messages))
+	}
+}
+
+func compact(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}

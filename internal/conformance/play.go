@@ -1,0 +1,310 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/agentcoretest"
+)
+
+// player is one playing of a scenario.
+type player struct {
+	s        *Scenario
+	rec      *recorder
+	agent    *agentcore.Agent
+	fake     *agentcoretest.Fake
+	mu       sync.Mutex
+	requests int
+	counters map[string]int
+}
+
+// Play plays s on a fresh Agent. With record false no trace is kept (the
+// benchmark mode): one subscriber only counts events.
+func Play(ctx context.Context, s *Scenario, record bool) (Result, error) {
+	p := &player{s: s, rec: &recorder{enabled: record}, counters: map[string]int{}}
+	opts, err := p.options()
+	if err != nil {
+		return Result{}, err
+	}
+	p.agent = agentcore.New(opts)
+	events := 0
+	p.agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
+		events++
+		if record {
+			p.recordEvent(ev)
+		}
+		if d := s.ListenerDelayMs[ev.Type()]; d > 0 {
+			time.Sleep(time.Duration(d) * time.Millisecond)
+		}
+	})
+	var running sync.WaitGroup
+	start := time.Now()
+	for i, step := range s.Steps {
+		p.step(ctx, i, step, &running)
+	}
+	running.Wait()
+	elapsed := time.Since(start)
+	p.rec.out(p.snapshot())
+	return Result{Trace: p.rec.lines, Elapsed: elapsed, Events: events, Requests: p.requests}, nil
+}
+
+// count increments and returns the counter of a hook.
+func (p *player) count(hook string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.counters[hook]++
+	return p.counters[hook]
+}
+
+func (p *player) recordEvent(ev agentcore.AgentEvent) {
+	switch ev := ev.(type) {
+	case agentcore.MessageUpdateEvent:
+		rec := map[string]any{"type": ev.Type(), "event": ev.AssistantEvent.Type()}
+		switch ae := ev.AssistantEvent.(type) {
+		case agentcore.TextStartEvent:
+			rec["contentIndex"] = ae.ContentIndex
+		case agentcore.TextDeltaEvent:
+			rec["contentIndex"], rec["delta"] = ae.ContentIndex, ae.Delta
+		case agentcore.TextEndEvent:
+			rec["contentIndex"] = ae.ContentIndex
+		case agentcore.ThinkingStartEvent:
+			rec["contentIndex"] = ae.ContentIndex
+		case agentcore.ThinkingDeltaEvent:
+			rec["contentIndex"], rec["delta"] = ae.ContentIndex, ae.Delta
+		case agentcore.ThinkingEndEvent:
+			rec["contentIndex"] = ae.ContentIndex
+		case agentcore.ToolCallStartEvent:
+			rec["contentIndex"] = ae.ContentIndex
+		case agentcore.ToolCallDeltaEvent:
+			rec["contentIndex"], rec["delta"] = ae.ContentIndex, ae.Delta
+		case agentcore.ToolCallEndEvent:
+			rec["contentIndex"] = ae.ContentIndex
+		}
+		p.rec.out(rec)
+	case agentcore.MessageStartEvent:
+		if ev.Message.Role() == "assistant" {
+			p.rec.out(map[string]any{"type": ev.Type(), "message": map[string]any{"role": "assistant"}})
+			return
+		}
+		p.rec.out(ev)
+	default:
+		p.rec.out(ev)
+	}
+}
+
+// doActions performs a scripted action set.
+func (p *player) doActions(a *Actions) {
+	if a == nil {
+		return
+	}
+	for _, s := range a.Steer {
+		p.agent.Steer(userText(s))
+	}
+	for _, f := range a.FollowUp {
+		p.agent.FollowUp(userText(f))
+	}
+	if a.Abort {
+		p.agent.Abort()
+	}
+}
+
+// options builds the Agent's options from the scenario.
+func (p *player) options() (agentcore.Options, error) {
+	cfg := p.s.Agent
+	msgs, err := decodeMessages(cfg.Messages)
+	if err != nil {
+		return agentcore.Options{}, err
+	}
+	tools, err := p.makeTools(cfg.Tools)
+	if err != nil {
+		return agentcore.Options{}, err
+	}
+	responses := make([]agentcoretest.Response, len(p.s.Model))
+	for i, spec := range p.s.Model {
+		actions := spec.Actions
+		if responses[i], err = spec.response(func(context.Context) { p.doActions(actions) }); err != nil {
+			return agentcore.Options{}, err
+		}
+	}
+	p.fake = agentcoretest.New(responses...)
+	opts := agentcore.Options{
+		SystemPrompt:  cfg.SystemPrompt,
+		Model:         cfg.Model.model(),
+		ThinkingLevel: agentcore.ThinkingLevel(cfg.ThinkingLevel),
+		Tools:         tools,
+		Messages:      msgs,
+		StreamFn:      p.stream,
+		ToolExecution: agentcore.ToolExecutionMode(cfg.ToolExecution),
+		SteeringMode:  agentcore.QueueMode(cfg.SteeringMode),
+		FollowUpMode:  agentcore.QueueMode(cfg.FollowUpMode),
+	}
+	if err := p.installHooks(&opts.Hooks); err != nil {
+		return agentcore.Options{}, err
+	}
+	return opts, nil
+}
+
+// stream records the request, then lets the fake answer it.
+func (p *player) stream(ctx context.Context, model agentcore.Model, req agentcore.Request, opts agentcore.StreamOptions) agentcore.AssistantStream {
+	p.mu.Lock()
+	p.requests++
+	index := p.requests
+	p.mu.Unlock()
+	var reasoning, key any
+	if opts.Reasoning != "" {
+		reasoning = opts.Reasoning
+	}
+	if opts.APIKey != "" {
+		key = opts.APIKey
+	}
+	p.rec.out(map[string]any{"type": "request", "index": index, "model": model.ID, "reasoning": reasoning, "apiKey": key, "messages": req.Messages})
+	return p.fake.Stream(ctx, model, req, opts)
+}
+
+// snapshot is a state record.
+func (p *player) snapshot() map[string]any {
+	st := p.agent.State()
+	var errText any
+	if st.ErrorMessage != "" {
+		errText = st.ErrorMessage
+	}
+	pending := st.PendingToolCalls
+	if pending == nil {
+		pending = []string{}
+	}
+	msgs := st.Messages
+	if msgs == nil {
+		msgs = []agentcore.Message{}
+	}
+	return map[string]any{
+		"type": "state", "systemPrompt": st.SystemPrompt, "thinkingLevel": st.ThinkingLevel,
+		"model": st.Model.ID, "isStreaming": st.IsStreaming, "errorMessage": errText,
+		"pendingToolCalls": pending, "hasQueued": p.agent.HasQueued(), "messages": msgs,
+	}
+}
+
+// step runs one step; a failure is recorded as a step_error.
+func (p *player) step(ctx context.Context, i int, s Step, running *sync.WaitGroup) {
+	fail := func(err error) {
+		if err != nil {
+			p.rec.out(map[string]any{"type": "step_error", "step": i, "error": err.Error()})
+		}
+	}
+	background := func(run func() error) {
+		if s.Wait != nil && !*s.Wait {
+			running.Add(1)
+			go func() {
+				defer running.Done()
+				fail(run())
+			}()
+			return
+		}
+		fail(run())
+	}
+	a := p.agent
+	switch {
+	case len(s.Prompt) > 0:
+		prompt, err := p.promptInput(s.Prompt)
+		if err != nil {
+			fail(err)
+			return
+		}
+		background(prompt)
+	case s.Continue:
+		background(func() error { return a.Continue(ctx) })
+	case len(s.Steer) > 0:
+		m, err := userMessage(s.Steer)
+		if err != nil {
+			fail(err)
+			return
+		}
+		a.Steer(m)
+	case len(s.FollowUp) > 0:
+		m, err := userMessage(s.FollowUp)
+		if err != nil {
+			fail(err)
+			return
+		}
+		a.FollowUp(m)
+	case s.Abort:
+		a.Abort()
+	case s.WaitForIdle:
+		fail(a.WaitForIdle(ctx))
+	case s.SleepMs > 0:
+		time.Sleep(time.Duration(s.SleepMs) * time.Millisecond)
+	case s.Reset:
+		fail(a.Reset())
+	case s.SetTools != nil:
+		tools, err := p.makeTools(s.SetTools)
+		if err != nil {
+			fail(err)
+			return
+		}
+		a.SetTools(tools)
+	case s.SetModel != nil:
+		a.SetModel(s.SetModel.model())
+	case s.SetThinkingLevel != "":
+		a.SetThinkingLevel(agentcore.ThinkingLevel(s.SetThinkingLevel))
+	case s.SetMessages != nil:
+		msgs, err := decodeMessages(s.SetMessages)
+		if err != nil {
+			fail(err)
+			return
+		}
+		a.SetMessages(msgs)
+	case len(s.AppendMessage) > 0:
+		m, err := decodeMessage(s.AppendMessage)
+		if err != nil {
+			fail(err)
+			return
+		}
+		a.AppendMessage(m)
+	case s.SetSteeringMode != "":
+		a.SetSteeringMode(agentcore.QueueMode(s.SetSteeringMode))
+	case s.SetFollowUpMode != "":
+		a.SetFollowUpMode(agentcore.QueueMode(s.SetFollowUpMode))
+	case s.ClearQueues != "":
+		switch s.ClearQueues {
+		case "steering":
+			a.ClearSteeringQueue()
+		case "followUp":
+			a.ClearFollowUpQueue()
+		default:
+			a.ClearAllQueues()
+		}
+	case s.Peek:
+		peek := a.PeekQueued()
+		if peek == nil {
+			peek = []agentcore.Message{}
+		}
+		p.rec.out(map[string]any{"type": "peek", "hasQueued": a.HasQueued(), "messages": peek})
+	case s.State:
+		p.rec.out(p.snapshot())
+	}
+}
+
+// promptInput returns the prompt call for a prompt step: text, a message,
+// or a list of messages.
+func (p *player) promptInput(raw json.RawMessage) (func() error, error) {
+	ctx := context.Background()
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		return func() error { return p.agent.Prompt(ctx, text) }, nil
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) == nil {
+		msgs, err := decodeMessages(list)
+		if err != nil {
+			return nil, err
+		}
+		return func() error { return p.agent.PromptMessages(ctx, msgs...) }, nil
+	}
+	m, err := decodeMessage(raw)
+	if err != nil {
+		return nil, err
+	}
+	return func() error { return p.agent.PromptMessages(ctx, m) }, nil
+}
