@@ -1,0 +1,357 @@
+package schema
+
+import (
+	"github.com/pi-go/agentcore/internal/jsonv"
+)
+
+// coercer coerces one value towards a schema in the reference's three passes:
+//
+//  1. an optional property set to null, whose schema rejects null, is dropped;
+//  2. TypeBox's conversion rules, keyed on the schema's structure (convert.go);
+//  3. primitive coercion by type, as Ajv's coerceTypes (type arrays included).
+//
+// Every pass is copy-on-write: arrays and objects are copied only along the
+// paths that change, so the input is never modified. A value that cannot be
+// coerced is left as it is for the check to report. A coercer serves one
+// coerce call; its state (re-entry stack, memo) is not shared.
+type coercer struct {
+	vd      *Validator
+	entered []enteredPair
+	cuts    int
+	memo    map[memoKey]jsonv.Value
+}
+
+type enteredPair struct{ node, value jsonv.Value }
+
+type memoKey struct{ node, value jsonv.Value }
+
+func (c *coercer) coerce(v jsonv.Value) jsonv.Value {
+	root := c.vd.doc.root
+	v = c.dropOptionalNulls(v, root, defaultBase)
+	v = c.convert(root, defaultBase, v)
+	c.memo = nil
+	c.cuts = 0
+	return c.coerceTypes(v, root, defaultBase)
+}
+
+// schemaMap returns a map keyword of a schema (properties, patternProperties)
+// when it is an object.
+func schemaMap(node jsonv.Value, key string) (jsonv.Value, bool) {
+	m, ok := node.Get(key)
+	return m, ok && m.Kind() == jsonv.Object
+}
+
+// schemaObject returns a keyword's value when it is a schema object.
+func schemaObject(node jsonv.Value, key string) (jsonv.Value, bool) {
+	s, ok := node.Get(key)
+	return s, ok && s.Kind() == jsonv.Object
+}
+
+// itemSchemaAt returns the schema of an array item at index: a tuple's for
+// its prefix (prefixItems, or an items list), items after prefixItems, or
+// items for every item.
+func itemSchemaAt(node jsonv.Value, index int) (jsonv.Value, bool) {
+	items, hasItems := node.Get("items")
+	if hasItems && items.Kind() == jsonv.Array {
+		if index < items.Len() {
+			return items.Items()[index], true
+		}
+		return jsonv.Value{}, false
+	}
+	if prefix, ok := node.Get("prefixItems"); ok && prefix.Kind() == jsonv.Array && index < prefix.Len() {
+		return prefix.Items()[index], true
+	}
+	return items, hasItems
+}
+
+// matchesPattern tests a property name against a patternProperties key.
+func (vd *Validator) matchesPattern(pattern, key string) bool {
+	re := vd.regex(pattern)
+	return re != nil && re.MatchString(key)
+}
+
+// mapItems maps the items of an array, copying it only when one changes.
+func mapItems(v jsonv.Value, f func(item jsonv.Value, i int) jsonv.Value) jsonv.Value {
+	e := jsonv.Edit(v)
+	for i, it := range v.Items() {
+		e.Set(i, f(it, i))
+	}
+	return e.Result()
+}
+
+// requiredSet reports whether key is listed in the schema's required.
+func requiredHas(node jsonv.Value, key string) bool {
+	req, ok := node.Get("required")
+	if !ok || req.Kind() != jsonv.Array {
+		return false
+	}
+	for _, r := range req.Items() {
+		if r.Kind() == jsonv.String && r.Str() == key {
+			return true
+		}
+	}
+	return false
+}
+
+// dropOptionalNulls is pass 1.
+func (c *coercer) dropOptionalNulls(v, node jsonv.Value, base string) jsonv.Value {
+	if node.Kind() != jsonv.Object {
+		return v
+	}
+	b := c.vd.doc.baseOf(node, base)
+	if v.Kind() == jsonv.Array {
+		return mapItems(v, func(item jsonv.Value, i int) jsonv.Value {
+			s, ok := itemSchemaAt(node, i)
+			if !ok {
+				return item
+			}
+			return c.dropOptionalNulls(item, s, b)
+		})
+	}
+	if v.Kind() != jsonv.Object {
+		return v
+	}
+	properties, hasProps := schemaMap(node, "properties")
+	patterns, hasPatterns := schemaMap(node, "patternProperties")
+	additional, hasAdditional := schemaObject(node, "additionalProperties")
+	if !hasPatterns && !hasAdditional && !hasProps {
+		return v
+	}
+	e := jsonv.Edit(v)
+	for _, p := range properties.Members() {
+		i := v.IndexOf(p.Key)
+		if i < 0 {
+			continue
+		}
+		cur := v.Members()[i].Value
+		_, isRef := p.Value.Get("$ref")
+		isRef = isRef && p.Value.Kind() == jsonv.Object && isStringKeyword(p.Value, "$ref")
+		if cur.IsNull() && !requiredHas(node, p.Key) && !isRef && c.vd.passesFalse(p.Value, jsonv.NullValue()) {
+			e.Delete(i)
+			continue
+		}
+		e.Set(i, c.dropOptionalNulls(cur, p.Value, b))
+	}
+	if hasPatterns || hasAdditional {
+		for i, m := range v.Members() {
+			matched := properties.Has(m.Key)
+			for _, p := range patterns.Members() {
+				if !c.vd.matchesPattern(p.Key, m.Key) {
+					continue
+				}
+				matched = true
+				if !e.Deleted(i) {
+					e.Set(i, c.dropOptionalNulls(e.Get(i), p.Value, b))
+				}
+			}
+			if !matched && hasAdditional {
+				e.Set(i, c.dropOptionalNulls(m.Value, additional, b))
+			}
+		}
+	}
+	return e.Result()
+}
+
+func isStringKeyword(node jsonv.Value, key string) bool {
+	v, ok := node.Get(key)
+	return ok && v.Kind() == jsonv.String
+}
+
+// coerceTypes is pass 3.
+func (c *coercer) coerceTypes(v, node jsonv.Value, base string) jsonv.Value {
+	if node.Kind() != jsonv.Object {
+		return v
+	}
+	b := c.vd.doc.baseOf(node, base)
+	next := v
+	if all, ok := node.Get("allOf"); ok && all.Kind() == jsonv.Array {
+		for _, s := range all.Items() {
+			next = c.coerceTypes(next, s, b)
+		}
+	}
+	if anyOf, ok := node.Get("anyOf"); ok && anyOf.Kind() == jsonv.Array {
+		next = c.coerceUnion(next, anyOf.Items(), b)
+	}
+	if oneOf, ok := node.Get("oneOf"); ok && oneOf.Kind() == jsonv.Array {
+		next = c.coerceUnion(next, oneOf.Items(), b)
+	}
+	types := typesOf(node)
+	matchesMember := false
+	if len(types) > 1 {
+		for _, t := range types {
+			if matchesType(next, t) {
+				matchesMember = true
+				break
+			}
+		}
+	}
+	if len(types) > 0 && !matchesMember {
+		for _, t := range types {
+			if cand := coercePrimitive(next, t); !jsonv.StrictEqual(cand, next) {
+				next = cand
+				break
+			}
+		}
+	}
+	if hasType(types, "object") && next.Kind() == jsonv.Object {
+		next = c.coerceProperties(next, node, b)
+	}
+	if hasType(types, "array") && next.Kind() == jsonv.Array {
+		next = mapItems(next, func(item jsonv.Value, i int) jsonv.Value {
+			s, ok := itemSchemaAt(node, i)
+			if !ok || s.Kind() != jsonv.Object {
+				return item
+			}
+			return c.coerceTypes(item, s, b)
+		})
+	}
+	return next
+}
+
+func (c *coercer) coerceUnion(v jsonv.Value, branches []jsonv.Value, base string) jsonv.Value {
+	for _, s := range branches {
+		if c.vd.passesTrue(s, v) {
+			return v
+		}
+	}
+	for _, s := range branches {
+		if coerced := c.coerceTypes(v, s, base); c.vd.passesTrue(s, coerced) {
+			return coerced
+		}
+	}
+	return v
+}
+
+func (c *coercer) coerceProperties(v, node jsonv.Value, base string) jsonv.Value {
+	properties, _ := schemaMap(node, "properties")
+	patterns, hasPatterns := schemaMap(node, "patternProperties")
+	additional, hasAdditional := schemaObject(node, "additionalProperties")
+	e := jsonv.Edit(v)
+	for _, p := range properties.Members() {
+		if i := v.IndexOf(p.Key); i >= 0 {
+			e.Set(i, c.coerceTypes(v.Members()[i].Value, p.Value, base))
+		}
+	}
+	for i, m := range v.Members() {
+		matched := properties.Has(m.Key)
+		if hasPatterns {
+			for _, p := range patterns.Members() {
+				if !c.vd.matchesPattern(p.Key, m.Key) {
+					continue
+				}
+				matched = true
+				e.Set(i, c.coerceTypes(e.Get(i), p.Value, base))
+			}
+		}
+		if !matched && hasAdditional {
+			e.Set(i, c.coerceTypes(m.Value, additional, base))
+		}
+	}
+	return e.Result()
+}
+
+// typesOf returns the type names of a schema's type (a name or a list).
+func typesOf(node jsonv.Value) []string {
+	t, ok := node.Get("type")
+	if !ok {
+		return nil
+	}
+	switch t.Kind() {
+	case jsonv.String:
+		return []string{t.Str()}
+	case jsonv.Array:
+		out := make([]string, 0, t.Len())
+		for _, x := range t.Items() {
+			if x.Kind() == jsonv.String {
+				out = append(out, x.Str())
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func hasType(types []string, t string) bool {
+	for _, x := range types {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// matchesType reports whether v has the JSON Schema type t.
+func matchesType(v jsonv.Value, t string) bool {
+	switch t {
+	case "number":
+		return v.IsFinite()
+	case "integer":
+		return v.IsInteger()
+	case "boolean":
+		return v.Kind() == jsonv.Bool
+	case "string":
+		return v.Kind() == jsonv.String
+	case "null":
+		return v.IsNull()
+	case "array":
+		return v.Kind() == jsonv.Array
+	case "object":
+		return v.Kind() == jsonv.Object
+	}
+	return false
+}
+
+// coercePrimitive is Ajv's coercion of a scalar to type t; v itself when it
+// does not coerce.
+func coercePrimitive(v jsonv.Value, t string) jsonv.Value {
+	switch t {
+	case "number", "integer":
+		switch v.Kind() {
+		case jsonv.Null:
+			return jsonv.NumberValue(0)
+		case jsonv.String:
+			if jsonv.TrimSpace(v.Str()) != "" {
+				n := jsonv.NumberValue(jsonv.StringToNumber(v.Str()))
+				if (t == "number" && n.IsFinite()) || (t == "integer" && n.IsInteger()) {
+					return n
+				}
+			}
+		case jsonv.Bool:
+			if v.Bool() {
+				return jsonv.NumberValue(1)
+			}
+			return jsonv.NumberValue(0)
+		}
+	case "boolean":
+		switch {
+		case v.IsNull():
+			return jsonv.BoolValue(false)
+		case v.Kind() == jsonv.String && v.Str() == "true", v.Kind() == jsonv.Number && v.Num() == 1:
+			return jsonv.BoolValue(true)
+		case v.Kind() == jsonv.String && v.Str() == "false", v.Kind() == jsonv.Number && v.Num() == 0:
+			return jsonv.BoolValue(false)
+		}
+	case "string":
+		switch v.Kind() {
+		case jsonv.Null:
+			return jsonv.StringValue("")
+		case jsonv.Number:
+			return jsonv.StringValue(jsonv.FormatNumber(v.Num()))
+		case jsonv.Bool:
+			return jsonv.StringValue(boolString(v.Bool()))
+		}
+	case "null":
+		if (v.Kind() == jsonv.String && v.Str() == "") || (v.Kind() == jsonv.Number && v.Num() == 0) ||
+			(v.Kind() == jsonv.Bool && !v.Bool()) {
+			return jsonv.NullValue()
+		}
+	}
+	return v
+}
+
+func boolString(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
