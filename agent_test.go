@@ -1,0 +1,502 @@
+package agentcore_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/agentcoretest"
+)
+
+// echoTool returns its arguments; it sleeps d first, honoring ctx.
+func echoTool(name string, d time.Duration) agentcore.Tool {
+	return agentcore.Tool{Name: name, Execute: func(ctx context.Context, _ string, args json.RawMessage, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+		select {
+		case <-time.After(d):
+		case <-ctx.Done():
+			return agentcore.ToolResult{}, ctx.Err()
+		}
+		return agentcore.TextResult(string(args)), nil
+	}}
+}
+
+// eventLog records event types (and the tool call ID of tool events).
+type eventLog struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (l *eventLog) listen(_ context.Context, ev agentcore.AgentEvent) {
+	s := ev.Type()
+	switch e := ev.(type) {
+	case agentcore.ToolExecutionStartEvent:
+		s += ":" + e.ToolCallID
+	case agentcore.ToolExecutionEndEvent:
+		s += ":" + e.ToolCallID
+	case agentcore.MessageEndEvent:
+		s += ":" + e.Message.Role()
+	case agentcore.MessageUpdateEvent:
+		return
+	}
+	l.mu.Lock()
+	l.events = append(l.events, s)
+	l.mu.Unlock()
+}
+
+func (l *eventLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.events, " ")
+}
+
+func newAgent(fake *agentcoretest.Fake, tools ...agentcore.Tool) (*agentcore.Agent, *eventLog) {
+	a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: tools})
+	log := &eventLog{}
+	a.Subscribe(log.listen)
+	return a, log
+}
+
+func lastAssistant(t *testing.T, a *agentcore.Agent) *agentcore.AssistantMessage {
+	t.Helper()
+	msgs := a.Messages()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if m, ok := msgs[i].(*agentcore.AssistantMessage); ok {
+			return m
+		}
+	}
+	t.Fatal("no assistant message")
+	return nil
+}
+
+func TestQueueDraining(t *testing.T) {
+	tests := []struct {
+		name           string
+		mode           agentcore.QueueMode
+		steer, follow  []string
+		wantRequests   int
+		wantUserPerReq []int // user messages new in each request
+	}{
+		{name: "one at a time", mode: agentcore.QueueOneAtATime, steer: []string{"s1", "s2"}, follow: []string{"f1"}, wantRequests: 3, wantUserPerReq: []int{2, 1, 1}},
+		{name: "all", mode: agentcore.QueueAll, steer: []string{"s1", "s2"}, follow: []string{"f1", "f2"}, wantRequests: 2, wantUserPerReq: []int{3, 2}},
+		{name: "nothing queued", mode: agentcore.QueueAll, wantRequests: 1, wantUserPerReq: []int{1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := agentcoretest.NewFunc(func(context.Context, agentcoretest.Call) agentcoretest.Response {
+				return agentcoretest.TextResponse("ok")
+			})
+			a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, SteeringMode: tt.mode, FollowUpMode: tt.mode})
+			for _, s := range tt.steer {
+				a.Steer(agentcore.UserText(s))
+			}
+			for _, f := range tt.follow {
+				a.FollowUp(agentcore.UserText(f))
+			}
+			if err := a.Prompt(context.Background(), "go"); err != nil {
+				t.Fatal(err)
+			}
+			calls := fake.Calls()
+			if len(calls) != tt.wantRequests {
+				t.Fatalf("%d requests, want %d", len(calls), tt.wantRequests)
+			}
+			prev := 0
+			for i, c := range calls {
+				users := 0
+				for _, m := range c.Request.Messages {
+					if m.Role() == "user" {
+						users++
+					}
+				}
+				if users-prev != tt.wantUserPerReq[i] {
+					t.Fatalf("request %d has %d new user messages, want %d", i+1, users-prev, tt.wantUserPerReq[i])
+				}
+				prev = users
+			}
+			if a.HasQueued() {
+				t.Fatal("queues not drained")
+			}
+		})
+	}
+}
+
+func TestHookOrder(t *testing.T) {
+	var mu sync.Mutex
+	var order []string
+	note := func(s string) {
+		mu.Lock()
+		order = append(order, s)
+		mu.Unlock()
+	}
+	fake := agentcoretest.New(
+		agentcoretest.ToolCallResponse(agentcoretest.ToolCall("c1", "echo", map[string]int{"n": 1})),
+		agentcoretest.TextResponse("done"),
+	)
+	a := agentcore.New(agentcore.Options{
+		Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{echoTool("echo", 0)},
+		Hooks: agentcore.Hooks{
+			PrepareNextTurn: func(context.Context, agentcore.TurnContext) (*agentcore.TurnUpdate, error) {
+				note("prepareNextTurn")
+				return nil, nil
+			},
+			PrepareRequest: func(context.Context, agentcore.RequestContext) (*agentcore.RequestUpdate, error) {
+				note("prepareRequest")
+				return nil, nil
+			},
+			TransformContext: func(_ context.Context, m []agentcore.Message) ([]agentcore.Message, error) {
+				note("transformContext")
+				return m, nil
+			},
+			ConvertToLLM: func(ctx context.Context, m []agentcore.Message) ([]agentcore.Message, error) {
+				note("convertToLLM")
+				return agentcore.DefaultConvertToLLM(ctx, m)
+			},
+			GetAPIKey: func(context.Context, string) (string, error) { note("getAPIKey"); return "k", nil },
+			BeforeToolCall: func(context.Context, agentcore.BeforeToolCallContext) (*agentcore.BeforeToolCallResult, error) {
+				note("beforeToolCall")
+				return nil, nil
+			},
+			AfterToolCall: func(context.Context, agentcore.AfterToolCallContext) (*agentcore.AfterToolCallResult, error) {
+				note("afterToolCall")
+				return nil, nil
+			},
+			FinishTurn: func(context.Context, agentcore.TurnContext) (agentcore.TurnDecision, error) {
+				note("finishTurn")
+				return agentcore.TurnDefault, nil
+			},
+		},
+	})
+	a.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
+		switch ev.(type) {
+		case agentcore.TurnStartEvent, agentcore.TurnEndEvent:
+			note(ev.Type())
+		}
+	})
+	if err := a.Prompt(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	want := "turn_start prepareRequest transformContext convertToLLM getAPIKey beforeToolCall afterToolCall finishTurn turn_end " +
+		"prepareNextTurn turn_start prepareRequest transformContext convertToLLM getAPIKey finishTurn turn_end"
+	if got := strings.Join(order, " "); got != want {
+		t.Fatalf("order:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestAbortStages aborts at each stage of a turn: the run ends, the
+// transcript records how, and nothing is left running.
+func TestAbortStages(t *testing.T) {
+	tests := []struct {
+		name       string
+		hang       bool
+		before     bool
+		executing  bool
+		after      bool
+		wantResult string // text of the tool result, "" when none
+		wantStop   agentcore.StopReason
+	}{
+		{name: "while streaming", hang: true, wantStop: agentcore.StopAborted},
+		{name: "in beforeToolCall", before: true, wantResult: "Operation aborted", wantStop: agentcore.StopAborted},
+		{name: "while executing", executing: true, wantResult: "context canceled", wantStop: agentcore.StopAborted},
+		{name: "in afterToolCall", after: true, wantResult: "{}", wantStop: agentcore.StopAborted},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var a *agentcore.Agent
+			first := agentcoretest.ToolCallResponse(agentcoretest.ToolCall("c1", "slow", nil))
+			if tt.hang {
+				first = agentcoretest.Response{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "thinking..."}}, Hang: true}
+			}
+			fake := agentcoretest.New(first, agentcoretest.TextResponse("unreached"))
+			slow := agentcore.Tool{Name: "slow", Execute: func(ctx context.Context, _ string, args json.RawMessage, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+				if tt.executing {
+					a.Abort()
+					<-ctx.Done()
+					return agentcore.ToolResult{}, ctx.Err()
+				}
+				return agentcore.TextResult(string(args)), nil
+			}}
+			a = agentcore.New(agentcore.Options{
+				Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{slow},
+				Hooks: agentcore.Hooks{
+					BeforeToolCall: func(context.Context, agentcore.BeforeToolCallContext) (*agentcore.BeforeToolCallResult, error) {
+						if tt.before {
+							a.Abort()
+						}
+						return nil, nil
+					},
+					AfterToolCall: func(context.Context, agentcore.AfterToolCallContext) (*agentcore.AfterToolCallResult, error) {
+						if tt.after {
+							a.Abort()
+						}
+						return nil, nil
+					},
+				},
+			})
+			a.FollowUp(agentcore.UserText("kept"))
+			if tt.hang {
+				a.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
+					if u, ok := ev.(agentcore.MessageUpdateEvent); ok && u.AssistantEvent.Type() == "text_end" {
+						a.Abort()
+					}
+				})
+			}
+			if err := a.Prompt(context.Background(), "go"); err != nil {
+				t.Fatal(err)
+			}
+			if got := lastAssistant(t, a).StopReason; got != tt.wantStop {
+				t.Fatalf("last stop reason %s, want %s", got, tt.wantStop)
+			}
+			var result string
+			for _, m := range a.Messages() {
+				if r, ok := m.(*agentcore.ToolResultMessage); ok {
+					result = agentcore.Blocks(r.Content...).Text()
+				}
+			}
+			if result != tt.wantResult {
+				t.Fatalf("tool result %q, want %q", result, tt.wantResult)
+			}
+			st := a.State()
+			if st.IsStreaming || len(st.PendingToolCalls) != 0 || !a.HasQueued() {
+				t.Fatalf("state after abort: streaming=%v pending=%v queued=%v", st.IsStreaming, st.PendingToolCalls, a.HasQueued())
+			}
+			if st.ErrorMessage != agentcoretest.AbortedText {
+				t.Fatalf("error message %q", st.ErrorMessage)
+			}
+		})
+	}
+}
+
+func TestBusy(t *testing.T) {
+	release := make(chan struct{})
+	fake := agentcoretest.NewFunc(func(ctx context.Context, _ agentcoretest.Call) agentcoretest.Response {
+		<-release
+		return agentcoretest.TextResponse("ok")
+	})
+	a, _ := newAgent(fake)
+	a.FollowUp(agentcore.UserText("queued"))
+	done := make(chan error, 1)
+	go func() { done <- a.Prompt(context.Background(), "first") }()
+	for !a.IsStreaming() {
+		time.Sleep(time.Millisecond)
+	}
+	before := a.MessageCount()
+	for name, call := range map[string]func() error{
+		"prompt":   func() error { return a.Prompt(context.Background(), "second") },
+		"continue": func() error { return a.Continue(context.Background()) },
+		"reset":    a.Reset,
+	} {
+		if err := call(); !errors.Is(err, agentcore.ErrBusy) {
+			t.Errorf("%s during a run: %v, want ErrBusy", name, err)
+		}
+	}
+	if a.MessageCount() != before || !a.HasQueued() {
+		t.Fatal("a refused call changed the state")
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := a.WaitForIdle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestContinueRules(t *testing.T) {
+	ctx := context.Background()
+	fake := agentcoretest.NewFunc(func(context.Context, agentcoretest.Call) agentcoretest.Response {
+		return agentcoretest.TextResponse("ok")
+	})
+	a, _ := newAgent(fake)
+	if err := a.Continue(ctx); !errors.Is(err, agentcore.ErrNoMessages) {
+		t.Fatalf("empty: %v", err)
+	}
+	a.SetMessages([]agentcore.Message{&agentcore.SystemMessage{Content: agentcore.Text("only system")}})
+	if err := a.Continue(ctx); !errors.Is(err, agentcore.ErrNoMessages) {
+		t.Fatalf("only system: %v", err)
+	}
+	if err := a.Prompt(ctx, "hi"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Continue(ctx); !errors.Is(err, agentcore.ErrContinueFromAssistant) {
+		t.Fatalf("assistant tail: %v", err)
+	}
+	a.Steer(agentcore.UserText("steer"))
+	if err := a.Continue(ctx); err != nil {
+		t.Fatalf("assistant tail with steering: %v", err)
+	}
+	a.FollowUp(agentcore.UserText("follow"))
+	if err := a.Continue(ctx); err != nil {
+		t.Fatalf("assistant tail with follow-up: %v", err)
+	}
+	a.AppendMessage(agentcore.UserText("retry me"))
+	if err := a.Continue(ctx); err != nil {
+		t.Fatalf("user tail: %v", err)
+	}
+	if got := fake.CallCount(); got != 4 {
+		t.Fatalf("%d requests, want 4", got)
+	}
+}
+
+// TestHookFailure: a failing hook ends the run with the minimal failure
+// sequence; what was already in the transcript stays.
+func TestHookFailure(t *testing.T) {
+	for _, panics := range []bool{false, true} {
+		t.Run(fmt.Sprintf("panic=%v", panics), func(t *testing.T) {
+			fake := agentcoretest.New(agentcoretest.TextResponse("unreached"))
+			a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Hooks: agentcore.Hooks{
+				PrepareRequest: func(context.Context, agentcore.RequestContext) (*agentcore.RequestUpdate, error) {
+					if panics {
+						panic("boom")
+					}
+					return nil, errors.New("boom")
+				},
+			}})
+			log := &eventLog{}
+			a.Subscribe(log.listen)
+			if err := a.Prompt(context.Background(), "hi"); err != nil {
+				t.Fatal(err)
+			}
+			want := "agent_start turn_start message_start message_end:user message_start message_end:assistant turn_end agent_end"
+			if got := log.String(); got != want {
+				t.Fatalf("events:\n got %s\nwant %s", got, want)
+			}
+			if m := lastAssistant(t, a); m.StopReason != agentcore.StopError || m.ErrorMessage != "boom" {
+				t.Fatalf("failure message %+v", m)
+			}
+			if fake.CallCount() != 0 || a.IsStreaming() {
+				t.Fatal("the model was called or the agent is still streaming")
+			}
+		})
+	}
+}
+
+func TestToolPanicIsAnErrorResult(t *testing.T) {
+	fake := agentcoretest.New(agentcoretest.ToolCallResponse(agentcoretest.ToolCall("c1", "bad", nil)), agentcoretest.TextResponse("ok"))
+	bad := agentcore.Tool{Name: "bad", Execute: func(context.Context, string, json.RawMessage, func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+		panic("tool bug")
+	}}
+	a, _ := newAgent(fake, bad)
+	if err := a.Prompt(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	r := a.Messages()[len(a.Messages())-2].(*agentcore.ToolResultMessage)
+	if !r.IsError || agentcore.Blocks(r.Content...).Text() != "tool bug" {
+		t.Fatalf("result %+v", r)
+	}
+}
+
+func TestParallelOrdering(t *testing.T) {
+	fake := agentcoretest.New(agentcoretest.ToolCallResponse(
+		agentcoretest.ToolCall("slow", "slow", nil), agentcoretest.ToolCall("fast", "fast", nil),
+	), agentcoretest.TextResponse("ok"))
+	a, log := newAgent(fake, echoTool("slow", 60*time.Millisecond), echoTool("fast", 0))
+	if err := a.Prompt(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	got := log.String()
+	want := "tool_execution_start:slow tool_execution_start:fast tool_execution_end:fast tool_execution_end:slow"
+	if !strings.Contains(got, want) {
+		t.Fatalf("events %s\nwant them to contain %s", got, want)
+	}
+	var ids []string
+	for _, m := range a.Messages() {
+		if r, ok := m.(*agentcore.ToolResultMessage); ok {
+			ids = append(ids, r.ToolCallID)
+		}
+	}
+	if !slices.Equal(ids, []string{"slow", "fast"}) {
+		t.Fatalf("results in order %v, want call order", ids)
+	}
+}
+
+// TestConcurrentUse hammers an Agent from many goroutines; run with -race.
+func TestConcurrentUse(t *testing.T) {
+	fake := agentcoretest.NewFunc(func(ctx context.Context, c agentcoretest.Call) agentcoretest.Response {
+		if c.Index%3 == 0 {
+			return agentcoretest.ToolCallResponse(agentcoretest.ToolCall(fmt.Sprint("c", c.Index), "echo", nil))
+		}
+		return agentcoretest.Response{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "some streamed text"}}, Chunks: 4, ChunkDelay: time.Millisecond}
+	})
+	a, _ := newAgent(fake, echoTool("echo", time.Millisecond))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 25 {
+				switch (g + i) % 6 {
+				case 0:
+					if err := a.Prompt(ctx, "p"); err != nil && !errors.Is(err, agentcore.ErrBusy) {
+						t.Error(err)
+					}
+				case 1:
+					a.Steer(agentcore.UserText("s"))
+				case 2:
+					a.FollowUp(agentcore.UserText("f"))
+				case 3:
+					a.Abort()
+				case 4:
+					_ = a.State()
+					_ = a.PeekQueued()
+				case 5:
+					if err := a.Continue(ctx); err != nil && !errors.Is(err, agentcore.ErrBusy) &&
+						!errors.Is(err, agentcore.ErrContinueFromAssistant) && !errors.Is(err, agentcore.ErrNoMessages) {
+						t.Error(err)
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := a.WaitForIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if a.IsStreaming() {
+		t.Fatal("still streaming")
+	}
+}
+
+func TestResetKeepsBaseline(t *testing.T) {
+	fake := agentcoretest.New(agentcoretest.TextResponse("ok"))
+	a := agentcore.New(agentcore.Options{SystemPrompt: "Base.", Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{echoTool("echo", 0)}})
+	if err := a.Prompt(context.Background(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	a.Steer(agentcore.UserText("x"))
+	if err := a.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	st := a.State()
+	if len(st.Messages) != 1 || st.SystemPrompt != "Base." || a.HasQueued() {
+		t.Fatalf("after reset: %d messages, prompt %q, queued %v", len(st.Messages), st.SystemPrompt, a.HasQueued())
+	}
+	if tools := agentcore.CurrentTools(st.Messages); len(tools) != 1 || tools[0].Name != "echo" {
+		t.Fatalf("baseline tools %v", tools)
+	}
+}
+
+func TestWaitForIdleContext(t *testing.T) {
+	fake := agentcoretest.New(agentcoretest.Response{Hang: true})
+	a, _ := newAgent(fake)
+	go a.Prompt(context.Background(), "hang")
+	for !a.IsStreaming() {
+		time.Sleep(time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	if err := a.WaitForIdle(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("WaitForIdle: %v", err)
+	}
+	a.Abort()
+	if err := a.WaitForIdle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}

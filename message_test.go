@@ -1,0 +1,213 @@
+package agentcore_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/pi-go/agentcore"
+)
+
+// traceMessages collects every message object of the reference traces.
+func traceMessages(t testing.TB) []json.RawMessage {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "conformance", "expected", "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no traces: %v", err)
+	}
+	var out []json.RawMessage
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		for sc.Scan() {
+			var rec map[string]json.RawMessage
+			if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			for _, key := range []string{"message"} {
+				if m, ok := rec[key]; ok {
+					out = append(out, m)
+				}
+			}
+			for _, key := range []string{"messages", "toolResults"} {
+				var list []json.RawMessage
+				if m, ok := rec[key]; ok && json.Unmarshal(m, &list) == nil {
+					out = append(out, list...)
+				}
+			}
+		}
+		fh.Close()
+	}
+	return out
+}
+
+// plain decodes JSON into generic values, durationMs "*" made a number and
+// timestamps dropped (the traces have neither).
+func plain(t testing.TB, data []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatalf("%v: %s", err, data)
+	}
+	var walk func(any) any
+	walk = func(v any) any {
+		switch v := v.(type) {
+		case map[string]any:
+			delete(v, "timestamp")
+			for k, x := range v {
+				if k == "durationMs" && x == "*" {
+					v[k] = float64(7)
+					continue
+				}
+				v[k] = walk(x)
+			}
+		case []any:
+			for i, x := range v {
+				v[i] = walk(x)
+			}
+		}
+		return v
+	}
+	return walk(v)
+}
+
+// TestMessageRoundTrip decodes every message of the reference traces and
+// marshals it back to equal JSON.
+func TestMessageRoundTrip(t *testing.T) {
+	msgs := traceMessages(t)
+	checked := 0
+	for _, raw := range msgs {
+		want := plain(t, raw)
+		if m, ok := want.(map[string]any); ok && len(m) == 1 {
+			continue // an assistant message_start records only its role
+		}
+		input, _ := json.Marshal(want)
+		m, err := agentcore.UnmarshalMessage(input)
+		if err != nil {
+			t.Fatalf("decode %s: %v", input, err)
+		}
+		out, err := json.Marshal(m)
+		if err != nil {
+			t.Fatalf("encode %T: %v", m, err)
+		}
+		if got := plain(t, out); !reflect.DeepEqual(got, want) {
+			t.Fatalf("round trip of %T differs\nwant %s\ngot  %s", m, input, out)
+		}
+		checked++
+	}
+	if checked < 100 {
+		t.Fatalf("only %d messages checked", checked)
+	}
+}
+
+func TestUnmarshalMessageKinds(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      string
+		want    string // Go type
+		wantErr bool
+	}{
+		{name: "system string", in: `{"role":"system","content":"hi","timestamp":1}`, want: "*agentcore.SystemMessage"},
+		{name: "system sections", in: `{"role":"system","content":[{"type":"text","text":"a"}],"sections":{"b":"x","a":null},"timestamp":1}`, want: "*agentcore.SystemMessage"},
+		{name: "user string", in: `{"role":"user","content":"hi","timestamp":1}`, want: "*agentcore.UserMessage"},
+		{name: "user image", in: `{"role":"user","content":[{"type":"image","data":"AA==","mimeType":"image/png"}],"timestamp":1}`, want: "*agentcore.UserMessage"},
+		{name: "assistant", in: `{"role":"assistant","content":[{"type":"thinking","thinking":"t","redacted":true},{"type":"toolCall","id":"1","name":"x","arguments":{"a":1}}],"api":"a","provider":"p","model":"m","usage":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"totalTokens":0,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"toolUse","timestamp":1}`, want: "*agentcore.AssistantMessage"},
+		{name: "tool result", in: `{"role":"toolResult","toolCallId":"1","toolName":"x","content":[],"details":{"k":[1]},"isError":false,"timestamp":1}`, want: "*agentcore.ToolResultMessage"},
+		{name: "custom", in: `{"role":"artifact","path":"a.svg","nested":{"x":[1,2]}}`, want: "*agentcore.CustomMessage"},
+		{name: "unknown block kept", in: `{"role":"assistant","content":[{"type":"future","x":1}],"api":"","provider":"","model":"","usage":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"totalTokens":0,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"stop","timestamp":0}`, want: "*agentcore.AssistantMessage"},
+		{name: "no role", in: `{"content":"x"}`, wantErr: true},
+		{name: "not an object", in: `[1]`, wantErr: true},
+		{name: "tool call args not object", in: `{"role":"assistant","content":[{"type":"toolCall","id":"1","name":"x","arguments":[1]}]}`, wantErr: true},
+		{name: "image in system", in: `{"role":"system","content":[{"type":"image","data":"","mimeType":""}]}`, wantErr: true},
+		{name: "bad sections", in: `{"role":"system","content":"","sections":{"a":1}}`, wantErr: true},
+		{name: "truncated", in: `{"role":"user","content":[{"type":"text","te`, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := agentcore.UnmarshalMessage([]byte(tt.in))
+			if tt.wantErr {
+				if err == nil {
+					t.Fatalf("want an error, got %T", m)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := reflect.TypeOf(m).String(); got != tt.want {
+				t.Fatalf("type %s, want %s", got, tt.want)
+			}
+			out, err := json.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(plain(t, out), plain(t, []byte(tt.in))) {
+				t.Fatalf("round trip differs\nwant %s\ngot  %s", tt.in, out)
+			}
+		})
+	}
+}
+
+type artifact struct {
+	Path string `json:"path"`
+}
+
+func (artifact) Role() string { return "artifact" }
+
+func (a artifact) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]string{"role": "artifact", "path": a.Path})
+}
+
+func TestMessageRegistry(t *testing.T) {
+	var reg agentcore.MessageRegistry
+	reg.Register("artifact", func(data []byte) (agentcore.Message, error) {
+		var a artifact
+		err := json.Unmarshal(data, &a)
+		return a, err
+	})
+	msgs, err := reg.UnmarshalMessages([]byte(`[{"role":"artifact","path":"x.svg"},{"role":"note","text":"n"},{"role":"user","content":"hi","timestamp":3}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, ok := msgs[0].(artifact); !ok || a.Path != "x.svg" {
+		t.Fatalf("registered role decoded as %#v", msgs[0])
+	}
+	if c, ok := msgs[1].(*agentcore.CustomMessage); !ok || string(c.Field("text")) != `"n"` {
+		t.Fatalf("unknown role decoded as %#v", msgs[1])
+	}
+	out, _ := json.Marshal(msgs)
+	if string(out) != `[{"path":"x.svg","role":"artifact"},{"role":"note","text":"n"},{"role":"user","content":"hi","timestamp":3}]` {
+		t.Fatalf("marshal: %s", out)
+	}
+	if agentcore.IsStandard(msgs[0]) || !agentcore.IsStandard(msgs[2]) {
+		t.Fatal("IsStandard")
+	}
+}
+
+func FuzzUnmarshalMessage(f *testing.F) {
+	for _, raw := range traceMessages(f)[:40] {
+		f.Add([]byte(raw))
+	}
+	f.Add([]byte(`{"role":"system","sections":{"a":null}}`))
+	f.Add([]byte(`{"role":"x"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := agentcore.UnmarshalMessage(data)
+		if err != nil {
+			return
+		}
+		out, err := json.Marshal(m)
+		if err != nil {
+			return // e.g. invalid UTF-8 kept in a custom message
+		}
+		if _, err := agentcore.UnmarshalMessage(out); err != nil {
+			t.Fatalf("re-decoding %s: %v", out, err)
+		}
+	})
+}

@@ -1,0 +1,138 @@
+package agentcore_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/agentcoretest"
+)
+
+func TestRunLoop(t *testing.T) {
+	fake := agentcoretest.New(
+		agentcoretest.ToolCallResponse(agentcoretest.ToolCall("c1", "echo", map[string]int{"x": 1})),
+		agentcoretest.TextResponse("done"),
+	)
+	actx := agentcore.AgentContext{Tools: []agentcore.Tool{echoTool("echo", 0)}}
+	cfg := agentcore.LoopConfig{Model: agentcoretest.Model(), StreamFn: fake.Stream}
+	run, err := agentcore.RunLoop(context.Background(), []agentcore.Message{agentcore.UserText("go")}, actx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for ev := range run.Events() {
+		if _, ok := ev.(agentcore.MessageUpdateEvent); !ok {
+			types = append(types, ev.Type())
+		}
+	}
+	msgs, err := run.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if types[0] != "agent_start" || types[len(types)-1] != "agent_end" {
+		t.Fatalf("events %v", types)
+	}
+	// prompt, tool declaration (the tools differ from the empty transcript),
+	// assistant, tool result, assistant.
+	roles := []string{}
+	for _, m := range msgs {
+		roles = append(roles, m.Role())
+	}
+	want := []string{"system", "user", "assistant", "toolResult", "assistant"}
+	if len(roles) != len(want) {
+		t.Fatalf("new messages %v, want %v", roles, want)
+	}
+	for i := range want {
+		if roles[i] != want[i] {
+			t.Fatalf("new messages %v, want %v", roles, want)
+		}
+	}
+	if len(actx.Messages) != 0 {
+		t.Fatal("RunLoop modified the caller's context")
+	}
+}
+
+func TestRunLoopContinueRefusals(t *testing.T) {
+	cfg := agentcore.LoopConfig{StreamFn: agentcoretest.New().Stream}
+	if _, err := agentcore.RunLoopContinue(context.Background(), agentcore.AgentContext{}, cfg); !errors.Is(err, agentcore.ErrNoMessages) {
+		t.Fatalf("empty: %v", err)
+	}
+	tail := agentcore.AgentContext{Messages: []agentcore.Message{&agentcore.AssistantMessage{}}}
+	if _, err := agentcore.RunLoopContinue(context.Background(), tail, cfg); !errors.Is(err, agentcore.ErrContinueFromAssistant) {
+		t.Fatalf("assistant tail: %v", err)
+	}
+	if _, err := agentcore.RunLoop(context.Background(), nil, agentcore.AgentContext{}, agentcore.LoopConfig{}); !errors.Is(err, agentcore.ErrNoStreamFn) {
+		t.Fatalf("no stream function: %v", err)
+	}
+}
+
+// TestRunLoopReaderGone cancels a run whose reader stopped reading: the
+// run's goroutines must end anyway.
+func TestRunLoopReaderGone(t *testing.T) {
+	fake := agentcoretest.New(agentcoretest.Response{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "abcdefghij"}}, Chunks: 10, Hang: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	run, err := agentcore.RunLoop(ctx, []agentcore.Message{agentcore.UserText("go")}, agentcore.AgentContext{}, agentcore.LoopConfig{StreamFn: fake.Stream})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-run.Events() // read one event, then walk away
+	time.Sleep(10 * time.Millisecond)
+	cancel()
+	msgs, err := run.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := msgs[len(msgs)-1].(*agentcore.AssistantMessage)
+	if last.StopReason != agentcore.StopAborted {
+		t.Fatalf("stop reason %s", last.StopReason)
+	}
+}
+
+func TestRunLoopHookError(t *testing.T) {
+	cfg := agentcore.LoopConfig{StreamFn: agentcoretest.New().Stream, Hooks: agentcore.Hooks{
+		ConvertToLLM: func(context.Context, []agentcore.Message) ([]agentcore.Message, error) { return nil, errors.New("nope") },
+	}}
+	run, err := agentcore.RunLoop(context.Background(), []agentcore.Message{agentcore.UserText("go")}, agentcore.AgentContext{}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last agentcore.AgentEvent
+	for ev := range run.Events() {
+		last = ev
+	}
+	if _, err := run.Wait(); err == nil || err.Error() != "nope" {
+		t.Fatalf("Wait: %v", err)
+	}
+	if _, ok := last.(agentcore.AgentEndEvent); ok {
+		t.Fatal("a failed loop run must not claim agent_end")
+	}
+}
+
+func TestRunToolCall(t *testing.T) {
+	tools := []agentcore.Tool{echoTool("echo", 0)}
+	blocked := func(context.Context, agentcore.BeforeToolCallContext) (*agentcore.BeforeToolCallResult, error) {
+		return &agentcore.BeforeToolCallResult{Block: true}, nil
+	}
+	tests := []struct {
+		name    string
+		call    agentcore.ToolCall
+		before  func(context.Context, agentcore.BeforeToolCallContext) (*agentcore.BeforeToolCallResult, error)
+		want    string
+		wantErr bool
+	}{
+		{name: "runs", call: agentcoretest.ToolCall("1", "echo", map[string]int{"a": 1}), want: `{"a":1}`},
+		{name: "not found", call: agentcoretest.ToolCall("2", "nope", nil), want: "Tool nope not found", wantErr: true},
+		{name: "blocked", call: agentcoretest.ToolCall("3", "echo", nil), before: blocked, want: "Tool execution was blocked", wantErr: true},
+		{name: "bad arguments", call: agentcore.ToolCall{ID: "4", Name: "echo", ArgumentsError: "bad json"}, want: `Invalid arguments for tool "echo": bad json`, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := agentcore.RunToolCall(context.Background(), tt.call, agentcore.RunToolCallOptions{Tools: tools, BeforeToolCall: tt.before})
+			if got := agentcore.Blocks(out.Result.Content...).Text(); got != tt.want || out.IsError != tt.wantErr {
+				t.Fatalf("got %q (error %v), want %q (error %v)", got, out.IsError, tt.want, tt.wantErr)
+			}
+		})
+	}
+}

@@ -1,0 +1,138 @@
+package agentcore_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/agentcoretest"
+)
+
+func newMsg() *agentcore.AssistantMessage {
+	return &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{}, StopReason: agentcore.StopStop}
+}
+
+func TestStreamWriterContract(t *testing.T) {
+	tests := []struct {
+		name      string
+		produce   func(w *agentcore.StreamWriter)
+		wantTypes []string
+		wantLast  agentcore.StopReason
+		wantError string
+	}{
+		{
+			name: "done once, later events dropped",
+			produce: func(w *agentcore.StreamWriter) {
+				m := newMsg()
+				w.Push(agentcore.StartEvent{Partial: m})
+				w.Done(m)
+				if w.Push(agentcore.TextStartEvent{Partial: m}) {
+					panic("push after done accepted")
+				}
+				w.Done(m)
+			},
+			wantTypes: []string{"start", "done"}, wantLast: agentcore.StopStop,
+		},
+		{
+			name:      "no final event becomes an error",
+			produce:   func(w *agentcore.StreamWriter) { w.Push(agentcore.StartEvent{Partial: newMsg()}) },
+			wantTypes: []string{"start", "error"}, wantLast: agentcore.StopError, wantError: agentcore.ErrStreamIncomplete.Error(),
+		},
+		{
+			name:      "panic becomes an error",
+			produce:   func(w *agentcore.StreamWriter) { panic(errors.New("provider bug")) },
+			wantTypes: []string{"error"}, wantLast: agentcore.StopError, wantError: "provider bug",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var types []string
+			var last *agentcore.AssistantMessage
+			for ev := range agentcore.NewAssistantStream(tt.produce) {
+				types = append(types, ev.Type())
+				switch e := ev.(type) {
+				case agentcore.DoneEvent:
+					last = e.Message
+				case agentcore.ErrorEvent:
+					last = e.Message
+				}
+			}
+			if len(types) != len(tt.wantTypes) {
+				t.Fatalf("events %v, want %v", types, tt.wantTypes)
+			}
+			for i := range types {
+				if types[i] != tt.wantTypes[i] {
+					t.Fatalf("events %v, want %v", types, tt.wantTypes)
+				}
+			}
+			if last == nil || last.StopReason != tt.wantLast || last.ErrorMessage != tt.wantError {
+				t.Fatalf("final %+v", last)
+			}
+			if last.DurationMs == nil {
+				t.Fatal("final message has no durationMs")
+			}
+		})
+	}
+}
+
+// TestStreamEarlyStop stops consuming mid-stream: the producer must see
+// Push return false and nothing may be left running.
+func TestStreamEarlyStop(t *testing.T) {
+	stopped := make(chan bool, 1)
+	stream := agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
+		m := newMsg()
+		ok := w.Push(agentcore.StartEvent{Partial: m})
+		ok = ok && w.Push(agentcore.TextStartEvent{Partial: m})
+		stopped <- !ok && w.Ended()
+	})
+	for range stream {
+		break
+	}
+	if !<-stopped {
+		t.Fatal("producer was not told the consumer stopped")
+	}
+}
+
+// TestStreamPartialSnapshots checks that a pushed partial does not change
+// when the producer keeps appending.
+func TestStreamPartialSnapshots(t *testing.T) {
+	var seen []*agentcore.AssistantMessage
+	stream := agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
+		m := newMsg()
+		m.Content = append(m.Content, agentcore.TextBlock{Text: "a"})
+		w.Push(agentcore.TextDeltaEvent{Delta: "a", Partial: m})
+		m.Content[0] = agentcore.TextBlock{Text: "ab"}
+		m.Content = append(m.Content, agentcore.TextBlock{Text: "c"})
+		w.Push(agentcore.TextDeltaEvent{Delta: "b", Partial: m})
+		w.Done(m)
+	})
+	for ev := range stream {
+		if d, ok := ev.(agentcore.TextDeltaEvent); ok {
+			seen = append(seen, d.Partial)
+		}
+	}
+	if got := seen[0].Text(); got != "a" || len(seen[0].Content) != 1 {
+		t.Fatalf("first partial changed: %q %d", got, len(seen[0].Content))
+	}
+	if got := seen[1].Text(); got != "ab\nc" {
+		t.Fatalf("second partial: %q", got)
+	}
+}
+
+func TestDefaultStreamFn(t *testing.T) {
+	agent := agentcore.New(agentcore.Options{})
+	if err := agent.Prompt(context.Background(), "hi"); !errors.Is(err, agentcore.ErrNoStreamFn) {
+		t.Fatalf("without a stream function: %v", err)
+	}
+	fake := agentcoretest.New(agentcoretest.TextResponse("from default"))
+	agentcore.SetDefaultStreamFn(fake.Stream)
+	defer agentcore.SetDefaultStreamFn(nil)
+	if err := agent.Prompt(context.Background(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	msgs := agent.Messages()
+	if got := msgs[len(msgs)-1].(*agentcore.AssistantMessage).Text(); got != "from default" {
+		t.Fatalf("answer %q", got)
+	}
+}

@@ -1,0 +1,129 @@
+package agentcore_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/pi-go/agentcore"
+)
+
+func decl(name, params string) agentcore.ToolDeclaration {
+	return agentcore.ToolDeclaration{Name: name, Parameters: json.RawMessage(params)}
+}
+
+func names(tools []agentcore.ToolDeclaration) []string {
+	out := []string{}
+	for _, t := range tools {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+func sys(js string) *agentcore.SystemMessage {
+	var m agentcore.SystemMessage
+	if err := json.Unmarshal([]byte(js), &m); err != nil {
+		panic(err)
+	}
+	return &m
+}
+
+func TestReplay(t *testing.T) {
+	tests := []struct {
+		name       string
+		messages   []agentcore.Message
+		wantPrompt string
+		wantTools  []string
+	}{
+		{name: "empty", wantTools: []string{}},
+		{
+			name:       "base prompt and tools",
+			messages:   []agentcore.Message{sys(`{"role":"system","content":"Base.","toolsAdded":[{"name":"a","description":"","parameters":{}},{"name":"b","description":"","parameters":{}}]}`)},
+			wantPrompt: "Base.", wantTools: []string{"a", "b"},
+		},
+		{
+			name: "content appends, sections patch in order, null removes",
+			messages: []agentcore.Message{
+				sys(`{"role":"system","content":"Base.","sections":{"rules":"R1","env":"E1"}}`),
+				agentcore.UserText("hi"),
+				sys(`{"role":"system","content":[{"type":"text","text":"More."}],"sections":{"rules":"R2","env":null,"extra":""}}`),
+				sys(`{"role":"system","content":"","sections":{"env":"E2"}}`),
+			},
+			wantPrompt: "Base.\n\nMore.\n\nR2\n\nE2", wantTools: []string{},
+		},
+		{
+			name: "removal then re-add goes last; redefinition stays in place",
+			messages: []agentcore.Message{
+				sys(`{"role":"system","content":"","toolsAdded":[{"name":"a","description":"","parameters":{}},{"name":"b","description":"","parameters":{}},{"name":"c","description":"","parameters":{}}]}`),
+				sys(`{"role":"system","content":"","toolsRemoved":[{"name":"a"}],"toolsAdded":[{"name":"a","description":"v2","parameters":{}},{"name":"b","description":"v2","parameters":{}}]}`),
+			},
+			wantTools: []string{"b", "c", "a"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := agentcore.CurrentSystemPrompt(tt.messages); got != tt.wantPrompt {
+				t.Errorf("prompt %q, want %q", got, tt.wantPrompt)
+			}
+			got := names(agentcore.CurrentTools(tt.messages))
+			if len(got) != len(tt.wantTools) {
+				t.Fatalf("tools %v, want %v", got, tt.wantTools)
+			}
+			for i := range got {
+				if got[i] != tt.wantTools[i] {
+					t.Fatalf("tools %v, want %v", got, tt.wantTools)
+				}
+			}
+		})
+	}
+}
+
+func TestCurrentSystemMessageSections(t *testing.T) {
+	m := agentcore.CurrentSystemMessage([]agentcore.Message{
+		sys(`{"role":"system","content":"A","sections":{"x":"1","y":"2"},"timestamp":5}`),
+		sys(`{"role":"system","content":"","sections":{"x":null,"z":"3"},"timestamp":9}`),
+		sys(`{"role":"system","content":"","sections":{"x":"4"}}`),
+	})
+	out, _ := json.Marshal(m)
+	if string(out) != `{"role":"system","content":"A","sections":{"y":"2","z":"3","x":"4"},"timestamp":5}` {
+		t.Fatalf("replayed: %s", out)
+	}
+	if agentcore.CurrentSystemMessage([]agentcore.Message{agentcore.UserText("x")}) != nil {
+		t.Fatal("no system message should replay to nil")
+	}
+}
+
+func TestDiffTools(t *testing.T) {
+	tests := []struct {
+		name                 string
+		prev, cur            []agentcore.ToolDeclaration
+		wantAdded, wantRemov []string
+	}{
+		{name: "same", prev: []agentcore.ToolDeclaration{decl("a", `{"type":"object"}`)}, cur: []agentcore.ToolDeclaration{decl("a", `{ "type" : "object" }`)}, wantAdded: []string{}, wantRemov: []string{}},
+		{name: "added and removed", prev: []agentcore.ToolDeclaration{decl("a", `{}`)}, cur: []agentcore.ToolDeclaration{decl("b", `{}`)}, wantAdded: []string{"b"}, wantRemov: []string{"a"}},
+		{name: "changed is removal plus addition", prev: []agentcore.ToolDeclaration{decl("a", `{"x":1}`)}, cur: []agentcore.ToolDeclaration{decl("a", `{"x":2}`)}, wantAdded: []string{"a"}, wantRemov: []string{"a"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := agentcore.DiffTools(tt.prev, tt.cur)
+			if got := names(c.Added); len(got) != len(tt.wantAdded) || (len(got) > 0 && got[0] != tt.wantAdded[0]) {
+				t.Fatalf("added %v, want %v", got, tt.wantAdded)
+			}
+			var removed []string
+			for _, r := range c.Removed {
+				removed = append(removed, r.Name)
+			}
+			if len(removed) != len(tt.wantRemov) || (len(removed) > 0 && removed[0] != tt.wantRemov[0]) {
+				t.Fatalf("removed %v, want %v", removed, tt.wantRemov)
+			}
+		})
+	}
+}
+
+func TestCollapseSystemMessages(t *testing.T) {
+	out := agentcore.CollapseSystemMessages([]agentcore.Message{
+		sys(`{"role":"system","content":"A"}`), agentcore.UserText("u"), sys(`{"role":"system","content":"B"}`),
+	})
+	if len(out) != 2 || agentcore.SystemPromptText(out[0].(*agentcore.SystemMessage)) != "A\n\nB" || out[1].Role() != "user" {
+		t.Fatalf("collapsed: %v", out)
+	}
+}
