@@ -3,6 +3,7 @@ package agentcoretest_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/pi-go/agentcore"
@@ -124,7 +125,7 @@ func Example() {
 		case *agentcore.ToolResultMessage:
 			fmt.Println("tool:", agentcore.Blocks(m.Content...).Text())
 		case *agentcore.AssistantMessage:
-			fmt.Printf("assistant: [%s] %s\n", m.StopReason, m.Text())
+			fmt.Println(strings.TrimSpace(fmt.Sprintf("assistant: [%s] %s", m.StopReason, m.Text())))
 		}
 	}
 	fmt.Println("requests:", fake.CallCount())
