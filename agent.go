@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // ErrBusy is reported by [Agent.Prompt], [Agent.Continue] and [Agent.Reset]
@@ -81,7 +82,10 @@ type Agent struct {
 	run       *activeRun
 }
 
-type listenerEntry struct{ fn Listener }
+type listenerEntry struct {
+	fn      Listener
+	removed atomic.Bool
+}
 
 type activeRun struct {
 	ctx    context.Context
@@ -134,6 +138,7 @@ func (a *Agent) Subscribe(fn Listener) (unsubscribe func()) {
 	a.listeners = append(a.listeners, entry)
 	a.mu.Unlock()
 	return func() {
+		entry.removed.Store(true)
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		if i := slices.Index(a.listeners, entry); i >= 0 {
@@ -276,10 +281,10 @@ func (a *Agent) process(ctx context.Context, ev AgentEvent, quiet bool) error {
 		a.partial = nil
 		a.messages = append(a.messages, ev.Message)
 	case ToolExecutionStartEvent:
-		a.pending = append(slices.Clone(a.pending), ev.ToolCallID)
+		a.pending = append(a.pending, ev.ToolCallID)
 	case ToolExecutionEndEvent:
 		if i := slices.Index(a.pending, ev.ToolCallID); i >= 0 {
-			a.pending = slices.Delete(slices.Clone(a.pending), i, i+1)
+			a.pending = slices.Delete(a.pending, i, i+1)
 		}
 	case TurnEndEvent:
 		if ev.Message != nil && ev.Message.ErrorMessage != "" {
@@ -291,21 +296,25 @@ func (a *Agent) process(ctx context.Context, ev AgentEvent, quiet bool) error {
 	listeners := a.listeners
 	a.mu.Unlock()
 	for _, l := range listeners {
-		if !a.subscribed(l) {
+		if l.removed.Load() {
 			continue
 		}
-		err := guard(func() error { l.fn(ctx, ev); return nil })
-		if err != nil && !quiet {
+		if err := callListener(ctx, l.fn, ev); err != nil && !quiet {
 			return err
 		}
 	}
 	return nil
 }
 
-func (a *Agent) subscribed(l *listenerEntry) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return slices.Contains(a.listeners, l)
+// callListener calls fn, turning a panic into an error.
+func callListener(ctx context.Context, fn Listener, ev AgentEvent) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = panicError(r)
+		}
+	}()
+	fn(ctx, ev)
+	return nil
 }
 
 // failRun emits the minimal failure sequence for a run that ended with an

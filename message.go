@@ -408,8 +408,17 @@ func (m *AssistantMessage) ToolCalls() []ToolCall {
 // Text joins the text blocks of m's content with newlines.
 func (m *AssistantMessage) Text() string { return joinText(m.Content, "\n") }
 
-// clone returns a shallow copy of m with its own content slice.
+// clone returns a shallow copy of m with its own content slice. Messages of
+// up to four blocks, the common case while streaming, cost one allocation.
 func (m *AssistantMessage) clone() *AssistantMessage {
+	if len(m.Content) <= 4 {
+		box := &struct {
+			msg    AssistantMessage
+			blocks [4]ContentBlock
+		}{msg: *m}
+		box.msg.Content = append(box.blocks[:0:4], m.Content...)
+		return &box.msg
+	}
 	c := *m
 	c.Content = append([]ContentBlock(nil), m.Content...)
 	return &c

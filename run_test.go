@@ -92,7 +92,9 @@ func TestRunLoopReaderGone(t *testing.T) {
 
 func TestRunLoopHookError(t *testing.T) {
 	cfg := agentcore.LoopConfig{StreamFn: agentcoretest.New().Stream, Hooks: agentcore.Hooks{
-		ConvertToLLM: func(context.Context, []agentcore.Message) ([]agentcore.Message, error) { return nil, errors.New("nope") },
+		ConvertToLLM: func(context.Context, []agentcore.Message) ([]agentcore.Message, error) {
+			return nil, errors.New("nope")
+		},
 	}}
 	run, err := agentcore.RunLoop(context.Background(), []agentcore.Message{agentcore.UserText("go")}, agentcore.AgentContext{}, cfg)
 	if err != nil {

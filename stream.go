@@ -149,6 +149,46 @@ func (w *StreamWriter) Push(ev AssistantEvent) bool {
 			w.last = p
 		}
 	}
+	return w.send(ev)
+}
+
+// TextDelta pushes a [TextDeltaEvent]; it is Push without the copy of an
+// event value, for the hot path of providers.
+func (w *StreamWriter) TextDelta(index int, delta string, partial *AssistantMessage) bool {
+	if w.ended || w.stopped {
+		return false
+	}
+	return w.send(TextDeltaEvent{ContentIndex: index, Delta: delta, Partial: w.snapshot(partial)})
+}
+
+// ThinkingDelta pushes a [ThinkingDeltaEvent], like [StreamWriter.TextDelta].
+func (w *StreamWriter) ThinkingDelta(index int, delta string, partial *AssistantMessage) bool {
+	if w.ended || w.stopped {
+		return false
+	}
+	return w.send(ThinkingDeltaEvent{ContentIndex: index, Delta: delta, Partial: w.snapshot(partial)})
+}
+
+// ToolCallDelta pushes a [ToolCallDeltaEvent], like [StreamWriter.TextDelta].
+func (w *StreamWriter) ToolCallDelta(index int, delta string, partial *AssistantMessage) bool {
+	if w.ended || w.stopped {
+		return false
+	}
+	return w.send(ToolCallDeltaEvent{ContentIndex: index, Delta: delta, Partial: w.snapshot(partial)})
+}
+
+// snapshot copies a partial and remembers it for a failure message.
+func (w *StreamWriter) snapshot(p *AssistantMessage) *AssistantMessage {
+	if p == nil {
+		return nil
+	}
+	c := p.clone()
+	w.last = c
+	return c
+}
+
+// send yields ev.
+func (w *StreamWriter) send(ev AssistantEvent) bool {
 	if !w.yield(ev) {
 		w.stopped = true
 		return false

@@ -218,11 +218,11 @@ func streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *agentcore.
 		if !step(agentcore.TextStartEvent{ContentIndex: i, Partial: msg}) {
 			return false
 		}
-		text := ""
+		end := 0
 		for _, piece := range SplitText(b.Text, resp.Chunks) {
-			text += piece
-			msg.Content[i] = agentcore.TextBlock{Text: text}
-			if !step(agentcore.TextDeltaEvent{ContentIndex: i, Delta: piece, Partial: msg}) {
+			end += len(piece)
+			msg.Content[i] = agentcore.TextBlock{Text: b.Text[:end]}
+			if !pause(ctx, resp.ChunkDelay) || !w.TextDelta(i, piece, msg) {
 				return false
 			}
 		}
@@ -233,11 +233,11 @@ func streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *agentcore.
 		if !step(agentcore.ThinkingStartEvent{ContentIndex: i, Partial: msg}) {
 			return false
 		}
-		text := ""
+		end := 0
 		for _, piece := range SplitText(b.Thinking, resp.Chunks) {
-			text += piece
-			msg.Content[i] = agentcore.ThinkingBlock{Thinking: text}
-			if !step(agentcore.ThinkingDeltaEvent{ContentIndex: i, Delta: piece, Partial: msg}) {
+			end += len(piece)
+			msg.Content[i] = agentcore.ThinkingBlock{Thinking: b.Thinking[:end]}
+			if !pause(ctx, resp.ChunkDelay) || !w.ThinkingDelta(i, piece, msg) {
 				return false
 			}
 		}
@@ -248,7 +248,7 @@ func streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *agentcore.
 		if !step(agentcore.ToolCallStartEvent{ContentIndex: i, Partial: msg}) {
 			return false
 		}
-		if !step(agentcore.ToolCallDeltaEvent{ContentIndex: i, Delta: CanonicalJSON(b.Arguments), Partial: msg}) {
+		if !pause(ctx, resp.ChunkDelay) || !w.ToolCallDelta(i, CanonicalJSON(b.Arguments), msg) {
 			return false
 		}
 		if len(b.Arguments) == 0 {
@@ -290,6 +290,9 @@ func CanonicalJSON(data json.RawMessage) string {
 	if len(data) == 0 {
 		return "{}"
 	}
+	if isCanonical(data) {
+		return string(data)
+	}
 	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
 		return string(data)
@@ -316,3 +319,56 @@ func MarshalJS(v any) string {
 type jsonBuffer struct{ b []byte }
 
 func (j *jsonBuffer) Write(p []byte) (int, error) { j.b = append(j.b, p...); return len(p), nil }
+
+// isCanonical reports whether data is already compact JSON with sorted
+// object keys and no escapes that JavaScript would print differently; it
+// answers false when unsure.
+func isCanonical(data []byte) bool {
+	type frame struct {
+		object  bool
+		lastKey []byte
+		wantKey bool
+	}
+	var stack []frame
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			return false
+		case '{':
+			stack = append(stack, frame{object: true, wantKey: true})
+		case '[':
+			stack = append(stack, frame{})
+		case '}', ']':
+			if len(stack) == 0 {
+				return false
+			}
+			stack = stack[:len(stack)-1]
+		case ',':
+			if n := len(stack); n > 0 && stack[n-1].object {
+				stack[n-1].wantKey = true
+			}
+		case '"':
+			j := i + 1
+			for ; j < len(data) && data[j] != '"'; j++ {
+				if data[j] == '\\' || data[j] < 0x20 || data[j] >= 0x80 {
+					return false
+				}
+			}
+			if j >= len(data) {
+				return false
+			}
+			if n := len(stack); n > 0 && stack[n-1].object && stack[n-1].wantKey {
+				key := data[i+1 : j]
+				if stack[n-1].lastKey != nil && string(key) <= string(stack[n-1].lastKey) {
+					return false
+				}
+				stack[n-1].lastKey, stack[n-1].wantKey = key, false
+			}
+			i = j
+		case '.', 'e', 'E':
+			return false
+		}
+	}
+	return len(stack) == 0
+}

@@ -135,3 +135,19 @@ func Example() {
 	// assistant: [stop] I greeted Go.
 	// requests: 2
 }
+
+func TestCanonicalJSON(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"b":1,"a":[1,{"d":"x","c":null}]}`, `{"a":[1,{"c":null,"d":"x"}],"b":1}`},
+		{`{"a":1,"b":"<&>"}`, `{"a":1,"b":"<&>"}`},
+		{`{ "a" : 1.50 }`, `{"a":1.5}`},
+		{`{"a":"é"}`, `{"a":"é"}`},
+		{`{"a":1,"b":{"a":2}}`, `{"a":1,"b":{"a":2}}`},
+		{``, `{}`},
+	}
+	for _, tt := range tests {
+		if got := agentcoretest.CanonicalJSON([]byte(tt.in)); got != tt.want {
+			t.Errorf("CanonicalJSON(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}

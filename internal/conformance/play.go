@@ -122,12 +122,15 @@ func (p *player) options() (agentcore.Options, error) {
 	if err != nil {
 		return agentcore.Options{}, err
 	}
-	responses := make([]agentcoretest.Response, len(p.s.Model))
-	for i, spec := range p.s.Model {
-		actions := spec.Actions
-		if responses[i], err = spec.response(func(context.Context) { p.doActions(actions) }); err != nil {
-			return agentcore.Options{}, err
-		}
+	script, err := p.s.script()
+	if err != nil {
+		return agentcore.Options{}, err
+	}
+	responses := make([]agentcoretest.Response, len(script))
+	for i, r := range script {
+		actions := p.s.Model[i].Actions
+		r.OnStart = func(context.Context) { p.doActions(actions) }
+		responses[i] = r
 	}
 	p.fake = agentcoretest.New(responses...)
 	opts := agentcore.Options{

@@ -4,9 +4,11 @@
 package conformance
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/pi-go/agentcore"
@@ -33,6 +35,25 @@ type Scenario struct {
 	Model           []ResponseSpec                        `json:"model"`
 	ListenerDelayMs map[string]int                        `json:"listenerDelayMs"`
 	Steps           []Step                                `json:"steps"`
+
+	behaviors  sync.Map // tool and call ID -> *Behavior
+	scriptOnce sync.Once
+	scripted   []agentcoretest.Response
+	scriptErr  error
+}
+
+// script returns the fake model's responses, converted once per scenario
+// (tool call arguments made canonical); OnStart is left for each play.
+func (s *Scenario) script() ([]agentcoretest.Response, error) {
+	s.scriptOnce.Do(func() {
+		s.scripted = make([]agentcoretest.Response, len(s.Model))
+		for i, spec := range s.Model {
+			if s.scripted[i], s.scriptErr = spec.response(nil); s.scriptErr != nil {
+				return
+			}
+		}
+	})
+	return s.scripted, s.scriptErr
 }
 
 // ModelSpec is a model in a scenario; absent fields take the defaults.
@@ -202,9 +223,13 @@ func (r ResponseSpec) response(onStart func(context.Context)) (agentcoretest.Res
 		case "thinking":
 			out.Content = append(out.Content, agentcore.ThinkingBlock{Thinking: b.Thinking})
 		case "toolCall":
-			args := b.Arguments
-			if len(args) == 0 {
-				args = json.RawMessage("{}")
+			args := json.RawMessage("{}")
+			if len(b.Arguments) > 0 {
+				var buf bytes.Buffer
+				if err := json.Compact(&buf, b.Arguments); err != nil {
+					return out, err
+				}
+				args = buf.Bytes()
 			}
 			out.Content = append(out.Content, agentcore.ToolCall{ID: b.ID, Name: b.Name, Arguments: args, ArgumentsError: b.ArgumentsError})
 		default:

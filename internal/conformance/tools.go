@@ -14,12 +14,12 @@ import (
 
 // ToolDef is a scripted tool.
 type ToolDef struct {
-	Description      string                     `json:"description"`
-	Label            string                     `json:"label"`
-	Parameters       json.RawMessage            `json:"parameters"`
-	ExecutionMode    string                     `json:"executionMode"`
+	Description      string                       `json:"description"`
+	Label            string                       `json:"label"`
+	Parameters       json.RawMessage              `json:"parameters"`
+	ExecutionMode    string                       `json:"executionMode"`
 	PrepareArguments *struct{ Rename orderedMap } `json:"prepareArguments"`
-	Behavior         map[string]json.RawMessage `json:"behavior"`
+	Behavior         map[string]json.RawMessage   `json:"behavior"`
 }
 
 // Behavior is what a scripted tool's execute does, in FORMAT.md's order.
@@ -34,6 +34,29 @@ type Behavior struct {
 	Throw        string          `json:"throw"`
 	Result       json.RawMessage `json:"result"`
 	Echo         *bool           `json:"echo"`
+}
+
+// behavior returns the tool's behavior merged with the call's, decoded once
+// per scenario.
+func (s *Scenario) behavior(name string, def ToolDef, id string) (*Behavior, error) {
+	key := name + "\x00" + id
+	if b, ok := s.behaviors.Load(key); ok {
+		return b.(*Behavior), nil
+	}
+	merged := map[string]json.RawMessage{}
+	for k, v := range def.Behavior {
+		merged[k] = v
+	}
+	for k, v := range s.Calls[id] {
+		merged[k] = v
+	}
+	raw, _ := json.Marshal(merged)
+	var b Behavior
+	if err := json.Unmarshal(raw, &b); err != nil {
+		return nil, fmt.Errorf("behavior of %s: %w", id, err)
+	}
+	actual, _ := s.behaviors.LoadOrStore(key, &b)
+	return actual.(*Behavior), nil
 }
 
 func (p *player) makeTools(names []string) ([]agentcore.Tool, error) {
@@ -72,18 +95,12 @@ func (p *player) makeTool(name string) (agentcore.Tool, error) {
 
 // execute plays a tool's behavior merged with its call's.
 func (p *player) execute(ctx context.Context, name string, def ToolDef, id string, args json.RawMessage, onUpdate func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
-	p.rec.out(map[string]any{"type": "exec", "toolCallId": id, "toolName": name, "args": args})
-	merged := map[string]json.RawMessage{}
-	for k, v := range def.Behavior {
-		merged[k] = v
+	if p.rec.enabled {
+		p.rec.out(map[string]any{"type": "exec", "toolCallId": id, "toolName": name, "args": args})
 	}
-	for k, v := range p.s.Calls[id] {
-		merged[k] = v
-	}
-	raw, _ := json.Marshal(merged)
-	var b Behavior
-	if err := json.Unmarshal(raw, &b); err != nil {
-		return agentcore.ToolResult{}, fmt.Errorf("behavior of %s: %w", id, err)
+	b, err := p.s.behavior(name, def, id)
+	if err != nil {
+		return agentcore.ToolResult{}, err
 	}
 	if b.SleepMs > 0 {
 		time.Sleep(time.Duration(b.SleepMs) * time.Millisecond)

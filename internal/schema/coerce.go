@@ -175,28 +175,36 @@ func (c *coercer) coerceTypes(v, node jsonv.Value, base string) jsonv.Value {
 	if oneOf, ok := node.Get("oneOf"); ok && oneOf.Kind() == jsonv.Array {
 		next = c.coerceUnion(next, oneOf.Items(), b)
 	}
-	types := typesOf(node)
+	var one [1]jsonv.Value
+	types := typeNames(node, &one)
 	matchesMember := false
 	if len(types) > 1 {
 		for _, t := range types {
-			if matchesType(next, t) {
+			if t.Kind() == jsonv.String && matchesType(next, t.Str()) {
 				matchesMember = true
 				break
 			}
 		}
 	}
-	if len(types) > 0 && !matchesMember {
-		for _, t := range types {
-			if cand := coercePrimitive(next, t); !jsonv.StrictEqual(cand, next) {
+	hasObject, hasArray := false, false
+	coerced := matchesMember
+	for _, t := range types {
+		if t.Kind() != jsonv.String {
+			continue
+		}
+		if !coerced {
+			if cand := coercePrimitive(next, t.Str()); !jsonv.StrictEqual(cand, next) {
 				next = cand
-				break
+				coerced = true
 			}
 		}
+		hasObject = hasObject || t.Str() == "object"
+		hasArray = hasArray || t.Str() == "array"
 	}
-	if hasType(types, "object") && next.Kind() == jsonv.Object {
+	if hasObject && next.Kind() == jsonv.Object {
 		next = c.coerceProperties(next, node, b)
 	}
-	if hasType(types, "array") && next.Kind() == jsonv.Array {
+	if hasArray && next.Kind() == jsonv.Array {
 		next = mapItems(next, func(item jsonv.Value, i int) jsonv.Value {
 			s, ok := itemSchemaAt(node, i)
 			if !ok || s.Kind() != jsonv.Object {
@@ -250,34 +258,22 @@ func (c *coercer) coerceProperties(v, node jsonv.Value, base string) jsonv.Value
 	return e.Result()
 }
 
-// typesOf returns the type names of a schema's type (a name or a list).
-func typesOf(node jsonv.Value) []string {
+// typeNames returns a schema's type as a list (one name, or the list it
+// has), using one for a single name so that nothing is allocated; entries
+// that are not strings are the caller's to skip.
+func typeNames(node jsonv.Value, one *[1]jsonv.Value) []jsonv.Value {
 	t, ok := node.Get("type")
 	if !ok {
 		return nil
 	}
 	switch t.Kind() {
 	case jsonv.String:
-		return []string{t.Str()}
+		one[0] = t
+		return one[:]
 	case jsonv.Array:
-		out := make([]string, 0, t.Len())
-		for _, x := range t.Items() {
-			if x.Kind() == jsonv.String {
-				out = append(out, x.Str())
-			}
-		}
-		return out
+		return t.Items()
 	}
 	return nil
-}
-
-func hasType(types []string, t string) bool {
-	for _, x := range types {
-		if x == t {
-			return true
-		}
-	}
-	return false
 }
 
 // matchesType reports whether v has the JSON Schema type t.

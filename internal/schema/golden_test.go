@@ -14,6 +14,7 @@ type goldenCase struct {
 	Name         string            `json:"name"`
 	Schema       json.RawMessage   `json:"schema"`
 	Args         json.RawMessage   `json:"args"`
+	ArgsText     *string           `json:"argsText"`
 	Want         *string           `json:"want"`
 	WantErr      []ValidationError `json:"wantErr"`
 	Text         string            `json:"text"`
@@ -35,11 +36,14 @@ func loadGolden(t *testing.T) []goldenCase {
 
 func TestGoldenAgainstReference(t *testing.T) {
 	for _, tc := range loadGolden(t) {
+		if tc.ArgsText != nil {
+			tc.Args = json.RawMessage(*tc.ArgsText)
+		}
 		t.Run(tc.Name, func(t *testing.T) {
 			vd, err := Compile(tc.Schema)
 			if tc.CompileError != "" {
-				if err == nil {
-					t.Fatalf("compiled; the reference fails with %q", tc.CompileError)
+				if err == nil || err.Error() != tc.CompileError {
+					t.Fatalf("compile error %v; the reference fails with %q", err, tc.CompileError)
 				}
 				return
 			}

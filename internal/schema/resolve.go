@@ -27,6 +27,7 @@ var (
 type target struct {
 	node       jsonv.Value
 	base       string
+	loc        string // the target's location in the checker's document
 	unresolved bool
 }
 
@@ -227,7 +228,7 @@ func (d *document) find(ref, base string) target {
 		return target{base: base, unresolved: true}
 	}
 	if fragment == "" {
-		return target{node: root, base: doc}
+		return target{node: root, base: doc, loc: d.loc[root]}
 	}
 	if strings.HasPrefix(fragment, "/") {
 		return d.pointer(root, doc, fragment)
@@ -236,7 +237,7 @@ func (d *document) find(ref, base string) target {
 	if !ok {
 		return target{base: base, unresolved: true}
 	}
-	return target{node: node, base: d.baseOf(node, doc)}
+	return target{node: node, base: d.baseOf(node, doc), loc: d.loc[node]}
 }
 
 // pointer follows a JSON Pointer from a resource root. A target outside the
@@ -275,7 +276,10 @@ func (d *document) pointer(root jsonv.Value, base, fragment string) target {
 		// to compile such a schema; it rejects every value here.
 		return target{base: base, unresolved: true}
 	}
-	return target{node: node, base: b}
+	if l, ok := d.loc[node]; ok {
+		loc = l
+	}
+	return target{node: node, base: b, loc: loc}
 }
 
 // escapeToken escapes one JSON Pointer token as the checker's locations do.

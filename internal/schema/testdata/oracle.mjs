@@ -15,7 +15,9 @@ const { validateToolArguments } = await import(pathToFileURL(join(modules, "@ear
 const cases = JSON.parse(readFileSync(join(here, "cases.json"), "utf8"));
 const out = [];
 for (const c of cases) {
-	const r = { name: c.name, schema: c.schema, args: c.args };
+	// argsText carries arguments whose JSON text matters (duplicate keys, literals JSON.parse rounds).
+	const args = c.argsText !== undefined ? JSON.parse(c.argsText) : c.args;
+	const r = c.argsText !== undefined ? { name: c.name, schema: c.schema, argsText: c.argsText } : { name: c.name, schema: c.schema, args: c.args };
 	let validator;
 	try {
 		validator = compile(c.schema, { formats, coerce: true, unresolvedRefs: "reject" });
@@ -24,13 +26,13 @@ for (const c of cases) {
 		out.push(r);
 		continue;
 	}
-	const result = validator.parse(structuredClone(c.args));
+	const result = validator.parse(structuredClone(args));
 	if (result.ok) {
 		r.want = JSON.stringify(result.value);
 	} else {
 		r.wantErr = result.errors.map((e) => ({ path: e.path, message: e.message }));
 		try {
-			validateToolArguments({ name: "tool", parameters: c.schema }, { name: "tool", arguments: c.args });
+			validateToolArguments({ name: "tool", parameters: c.schema }, { name: "tool", arguments: args });
 			r.text = "(no error)";
 		} catch (e) {
 			r.text = e.message;
