@@ -107,9 +107,6 @@ func New(opts Options) *Agent {
 		steering:      messageQueue{mode: orOneAtATime(opts.SteeringMode)},
 		followUp:      messageQueue{mode: orOneAtATime(opts.FollowUpMode)},
 	}
-	if a.hooks.ConvertToLLM == nil {
-		a.hooks.ConvertToLLM = DefaultConvertToLLM
-	}
 	if len(a.messages) == 0 || a.messages[0].Role() != "system" {
 		decls := make([]ToolDeclaration, len(a.tools))
 		for i, t := range a.tools {

@@ -23,6 +23,7 @@ type engine struct {
 	cur         AgentContext
 	newMessages []Message
 	tools       toolState
+	llm         llmView
 }
 
 // errContinueEmpty and errContinueAssistant are RunLoopContinue's refusals.
@@ -41,9 +42,6 @@ func newEngine(ctx context.Context, actx AgentContext, cfg LoopConfig, emit sink
 	fn, err := resolveStreamFn(cfg.StreamFn)
 	if err != nil {
 		return nil, err
-	}
-	if cfg.ConvertToLLM == nil {
-		cfg.ConvertToLLM = DefaultConvertToLLM
 	}
 	return &engine{ctx: ctx, cfg: cfg, level: cfg.ThinkingLevel.orOff(), stream: fn, emit: emit, cur: actx}, nil
 }
@@ -132,6 +130,7 @@ func (e *engine) followUps() []Message {
 func (e *engine) setContext(c AgentContext) {
 	e.cur = AgentContext{Messages: slices.Clip(c.Messages), Tools: slices.Clip(c.Tools)}
 	e.tools.reset()
+	e.llm = llmView{}
 }
 
 // setLevel applies a hook's thinking level; empty keeps the current one.
@@ -289,9 +288,16 @@ func (e *engine) streamResponse() (*AssistantMessage, error) {
 			return nil, err
 		}
 	}
-	llm, err := e.cfg.ConvertToLLM(e.ctx, view(messages))
-	if err != nil {
-		return nil, err
+	var llm []Message
+	switch {
+	case e.cfg.ConvertToLLM != nil:
+		if llm, err = e.cfg.ConvertToLLM(e.ctx, view(messages)); err != nil {
+			return nil, err
+		}
+	case e.cfg.TransformContext != nil:
+		llm, _ = DefaultConvertToLLM(e.ctx, messages)
+	default:
+		llm = e.llm.update(e.cur.Messages)
 	}
 	key := ""
 	if h := e.cfg.GetAPIKey; h != nil {
