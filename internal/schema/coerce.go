@@ -79,7 +79,7 @@ func mapItems(v jsonv.Value, f func(item jsonv.Value, i int) jsonv.Value) jsonv.
 	return e.Result()
 }
 
-// requiredSet reports whether key is listed in the schema's required.
+// requiredHas reports whether key is listed in the schema's required.
 func requiredHas(node jsonv.Value, key string) bool {
 	req, ok := node.Get("required")
 	if !ok || req.Kind() != jsonv.Array {
@@ -124,8 +124,7 @@ func (c *coercer) dropOptionalNulls(v, node jsonv.Value, base string) jsonv.Valu
 			continue
 		}
 		cur := v.Members()[i].Value
-		_, isRef := p.Value.Get("$ref")
-		isRef = isRef && p.Value.Kind() == jsonv.Object && isStringKeyword(p.Value, "$ref")
+		isRef := p.Value.Kind() == jsonv.Object && isStringKeyword(p.Value, "$ref")
 		if cur.IsNull() && !requiredHas(node, p.Key) && !isRef && c.vd.passesFalse(p.Value, jsonv.NullValue()) {
 			e.Delete(i)
 			continue

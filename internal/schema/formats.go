@@ -3,6 +3,7 @@ package schema
 import (
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
@@ -54,8 +55,11 @@ func referenceFormat(name string) func(string) bool {
 }
 
 // checkerFormats returns the format checks the checker compiles with: the
-// reference's formats, and every other format it knows turned off.
-func checkerFormats() map[string]func(any) bool {
+// reference's formats, and every other format it knows turned off. The map is
+// built once and only read.
+var checkerFormats = sync.OnceValue(buildCheckerFormats)
+
+func buildCheckerFormats() map[string]func(any) bool {
 	out := map[string]func(any) bool{}
 	for name := range jsonschema.Formats {
 		out[name] = func(any) bool { return true }

@@ -1,0 +1,303 @@
+package schema
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pi-go/agentcore/internal/jsonv"
+)
+
+// searchSchema is the conformance scenario argument-coercion's tool schema.
+const searchSchema = `{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer"},` +
+	`"exact":{"type":"boolean"},"tags":{"type":"array","items":{"type":"string"}},"lang":{"type":"string"},` +
+	`"score":{"type":"number"}},"required":["query"]}`
+
+// TestParse holds the cases the brief and the public conformance trace name;
+// every value was checked against the reference (testdata/golden.json has
+// these and many more, computed by testdata/oracle.mjs).
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name    string
+		schema  string
+		args    string
+		want    string // the coerced arguments, compact, in received order
+		wantErr string // FormatError of the failure, tool name "t"
+	}{
+		{
+			name:   "conformance k1",
+			schema: searchSchema,
+			args:   `{"query":"go agents","limit":"10","exact":"true","tags":"runtime","lang":null,"score":"0.5"}`,
+			want:   `{"query":"go agents","limit":10,"exact":true,"tags":["runtime"],"score":0.5}`,
+		},
+		{
+			name:   "conformance k2",
+			schema: searchSchema,
+			args:   `{"query":42,"limit":3.9}`,
+			want:   `{"query":"42","limit":3}`,
+		},
+		{
+			name:    "conformance k3",
+			schema:  searchSchema,
+			args:    `{"query":"x","limit":"many"}`,
+			wantErr: "Validation failed for tool \"t\":\n  - limit: expected integer, got string\n\nReceived arguments:\n{\n  \"query\": \"x\",\n  \"limit\": \"many\"\n}",
+		},
+		{
+			name:    "missing required",
+			schema:  `{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}`,
+			args:    `{"b":2}`,
+			wantErr: "Validation failed for tool \"t\":\n  - a: missing\n\nReceived arguments:\n{\n  \"b\": 2\n}",
+		},
+		{
+			name:   "integer string truncates",
+			schema: `{"type":"object","properties":{"n":{"type":"integer"}}}`,
+			args:   `{"n":"1.5"}`,
+			want:   `{"n":1}`,
+		},
+		{
+			name:    "nested path and root",
+			schema:  `{"type":"object","properties":{"edits":{"type":"array","items":{"type":"object","properties":{"oldText":{"type":"string"}},"required":["oldText"]}}}}`,
+			args:    `{"edits":[{"x":1}]}`,
+			wantErr: "Validation failed for tool \"t\":\n  - edits.0.oldText: missing\n\nReceived arguments:\n{\n  \"edits\": [\n    {\n      \"x\": 1\n    }\n  ]\n}",
+		},
+		{
+			name:    "non-object arguments",
+			schema:  `{"type":"object"}`,
+			args:    `[1]`,
+			wantErr: "Validation failed for tool \"t\":\n  - root: expected object, got array\n\nReceived arguments:\n[\n  1\n]",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ValidateToolArguments("t", json.RawMessage(tt.schema), json.RawMessage(tt.args))
+			if tt.wantErr != "" {
+				var ae *ArgumentsError
+				if !errors.As(err, &ae) {
+					t.Fatalf("got %s, %v; want an *ArgumentsError", got, err)
+				}
+				if err.Error() != tt.wantErr {
+					t.Fatalf("error\n got  %q\n want %q", err.Error(), tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Fatalf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseLeavesInputAlone(t *testing.T) {
+	vd, err := Compile(json.RawMessage(searchSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := jsonv.ParseString(`{"query":1,"tags":"x","lang":null}`)
+	before := in.JSON()
+	if _, errs := vd.ParseValue(in); errs != nil {
+		t.Fatal(errs)
+	}
+	if in.JSON() != before {
+		t.Fatalf("input changed to %s", in.JSON())
+	}
+	valid, _ := jsonv.ParseString(`{"query":"q","limit":2}`)
+	if out, _ := vd.ParseValue(valid); !jsonv.Same(out, valid) {
+		t.Fatal("a value that needs no coercion should come back as itself")
+	}
+}
+
+func TestFormatPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                 "root",
+		"/a":               "a",
+		"/edits/0/oldText": "edits.0.oldText",
+		"/a~1b/c~0d":       "a/b.c~d",
+		"/":                "",
+	} {
+		if got := FormatPath(in); got != want {
+			t.Errorf("FormatPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestFormatErrorRawReceived(t *testing.T) {
+	got := FormatError("x", []ValidationError{{Path: "", Message: "invalid"}, {Path: "/a", Message: "missing"}}, json.RawMessage(`not json`))
+	want := "Validation failed for tool \"x\":\n  - root: invalid\n  - a: missing\n\nReceived arguments:\nnot json"
+	if got != want {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestCompileErrors(t *testing.T) {
+	tests := []struct {
+		name, schema, want string
+	}{
+		{"not JSON", `{"type":`, "invalid tool schema"},
+		{"not a schema", `"x"`, `A schema must be an object or a boolean, got "x"`},
+		{"property not a schema", `{"properties":{"a":1}}`, "A schema must be an object or a boolean, got 1"},
+		{"lookahead pattern", `{"type":"string","pattern":"^(?!x)"}`, "is not supported"},
+		{"ref cycle", `{"$defs":{"a":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`, "invalid tool schema"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Compile(json.RawMessage(tt.schema))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestBooleanSchemaQuirk(t *testing.T) {
+	// The reference caches validators in a WeakMap, which rejects booleans.
+	for _, s := range []string{"true", "false"} {
+		_, err := ValidateToolArguments("t", json.RawMessage(s), json.RawMessage(`{}`))
+		if err == nil || err.Error() != "Invalid value used as weak map key" {
+			t.Fatalf("schema %s: %v", s, err)
+		}
+	}
+}
+
+func TestInvalidArgumentsJSON(t *testing.T) {
+	vd, err := Compile(json.RawMessage(searchSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := vd.Parse(json.RawMessage(`{"query":`)); err == nil {
+		t.Fatal("invalid JSON arguments accepted")
+	}
+}
+
+func TestCompileCacheConcurrent(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`)
+	var wg sync.WaitGroup
+	results := make([]*Validator, 16)
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			vd, err := Compile(schema)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			results[i] = vd
+			for j := 0; j < 50; j++ {
+				out, errs, err := vd.Parse(json.RawMessage(`{"n":"7"}`))
+				if err != nil || errs != nil || string(out) != `{"n":7}` {
+					t.Errorf("got %s %v %v", out, errs, err)
+				}
+				if _, errs, _ := vd.Parse(json.RawMessage(`{}`)); len(errs) != 1 {
+					t.Errorf("errors %v", errs)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, vd := range results {
+		if vd != results[0] {
+			t.Fatal("the same schema compiled twice")
+		}
+	}
+}
+
+// FuzzCoerce checks that coercion and explanation never panic and always
+// answer: coerced arguments that are JSON and pass the schema, or at least
+// one error with a message.
+func FuzzCoerce(f *testing.F) {
+	schemas := []string{
+		searchSchema,
+		`{"type":"object","properties":{"v":{"anyOf":[{"type":"integer"},{"type":"array","items":{"$ref":"#"}}]},"o":{"oneOf":[{"type":"object","properties":{"k":{"const":"a"}},"required":["k"]},{"type":"object","properties":{"k":{"const":"b"},"n":{"type":"number","minimum":1}},"required":["k","n"]}]},"e":{"enum":[1,"x",true,null]},"t":{"type":["integer","null"]},"p":{"type":"array","prefixItems":[{"type":"boolean"}],"items":{"type":"string","pattern":"^[a-z]+$"}}},"patternProperties":{"^x":{"type":"integer"}},"additionalProperties":{"type":"object","properties":{"q":{"type":"string"}}}}`,
+		`{"$defs":{"t":{"type":"object","properties":{"v":{"type":"integer"},"kids":{"type":"array","items":{"$ref":"#/$defs/t"}}},"required":["v"],"unevaluatedProperties":false}},"$ref":"#/$defs/t"}`,
+	}
+	var validators []*Validator
+	for _, s := range schemas {
+		vd, err := Compile(json.RawMessage(s))
+		if err != nil {
+			f.Fatal(err)
+		}
+		validators = append(validators, vd)
+	}
+	for _, s := range []string{`{"query":"q","limit":"3"}`, `{"v":["1",["x"]],"o":{"k":"b","n":"0"},"t":"","p":"q","xa":"1","z":{"q":null}}`, `{"v":"1","kids":{"v":"2"}}`, `[]`, `null`, `"x"`} {
+		for i := range schemas {
+			f.Add(uint8(i), []byte(s))
+		}
+	}
+	f.Fuzz(func(t *testing.T, which uint8, args []byte) {
+		vd := validators[int(which)%len(validators)]
+		out, errs, err := vd.Parse(args)
+		if err != nil {
+			return
+		}
+		if errs == nil {
+			v, err := jsonv.Parse(out)
+			if err != nil {
+				t.Fatalf("coerced %q is not JSON: %v", out, err)
+			}
+			if !vd.rootCheck(v) {
+				t.Fatalf("coerced %q does not pass", out)
+			}
+			return
+		}
+		for _, e := range errs {
+			if e.Message == "" {
+				t.Fatalf("empty message in %v", errs)
+			}
+		}
+		_ = FormatError("t", errs, args)
+	})
+}
+
+// FuzzSchema checks that compiling and using arbitrary schemas never panics.
+func FuzzSchema(f *testing.F) {
+	f.Add([]byte(searchSchema), []byte(`{"query":1}`))
+	f.Add([]byte(`{"type":["integer","any"],"minLength":1.5,"required":true,"items":[{"type":"string"}],"additionalItems":false}`), []byte(`["x",1]`))
+	f.Add([]byte(`{"properties":{"a":{"$ref":"#/nope"},"b":{"$ref":"#a"}},"$defs":{"x":{"$anchor":"a","type":"integer"}},"unevaluatedProperties":false}`), []byte(`{"a":1,"b":"2","c":3}`))
+	f.Add([]byte(`{"anyOf":[{"const":1},{"enum":["1",2]}],"not":{"type":"null"},"if":{"type":"string"},"then":{"format":"date"}}`), []byte(`"2024-02-30"`))
+	f.Fuzz(func(t *testing.T, schema, args []byte) {
+		vd, err := Compile(schema)
+		if err != nil {
+			return
+		}
+		_, _, _ = vd.Parse(args)
+	})
+}
+
+func BenchmarkParse(b *testing.B) {
+	vd, err := Compile(json.RawMessage(searchSchema))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("coerce", func(b *testing.B) {
+		args := json.RawMessage(`{"query":"go agents","limit":"10","exact":"true","tags":"runtime","lang":null,"score":"0.5"}`)
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, errs, err := vd.Parse(args); err != nil || errs != nil {
+				b.Fatal(errs, err)
+			}
+		}
+	})
+	b.Run("valid", func(b *testing.B) {
+		args := json.RawMessage(`{"query":"go agents","limit":10,"exact":true,"tags":["runtime"],"lang":"en","score":0.5}`)
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, errs, err := vd.Parse(args); err != nil || errs != nil {
+				b.Fatal(errs, err)
+			}
+		}
+	})
+	b.Run("invalid", func(b *testing.B) {
+		args := json.RawMessage(`{"query":"x","limit":"many"}`)
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, errs, _ := vd.Parse(args); errs == nil {
+				b.Fatal("valid")
+			}
+		}
+	})
+}
