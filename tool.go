@@ -93,26 +93,16 @@ func (t Tool) Declaration() ToolDeclaration {
 // NewTool builds a tool whose arguments decode into A. The parameter schema
 // is reflected from A by github.com/invopop/jsonschema (json tags name the
 // properties; `jsonschema:"required"` and `jsonschema_description` tags
-// work as that package documents). execute gets the decoded arguments; the
-// other fields of [Tool] can be set on the result. It panics if A is not a
-// struct type: that is a programming error found at startup.
+// work as that package documents). A should be a struct: the model always
+// sends an object. execute gets the decoded arguments; the other fields of
+// [Tool] can be set on the result. Arguments that do not decode into A fail
+// the call with the decoding error.
 func NewTool[A any](name, description string, execute func(ctx context.Context, callID string, args A, onUpdate func(ToolResult)) (ToolResult, error)) Tool {
-	var zero A
-	if reflect.TypeOf(zero) == nil || reflect.TypeOf(zero).Kind() != reflect.Struct {
-		panic(fmt.Sprintf("agentcore: NewTool %q: argument type must be a struct, got %T", name, zero))
-	}
-	r := jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true}
-	schema := r.Reflect(zero)
-	schema.Version = ""
-	params, err := json.Marshal(schema)
-	if err != nil {
-		panic(fmt.Sprintf("agentcore: NewTool %q: schema: %v", name, err))
-	}
 	return Tool{
 		Name:        name,
 		Label:       name,
 		Description: description,
-		Parameters:  params,
+		Parameters:  schemaOf[A](),
 		Execute: func(ctx context.Context, callID string, raw json.RawMessage, onUpdate func(ToolResult)) (ToolResult, error) {
 			var args A
 			if err := json.Unmarshal(raw, &args); err != nil {
@@ -121,6 +111,23 @@ func NewTool[A any](name, description string, execute func(ctx context.Context, 
 			return execute(ctx, callID, args, onUpdate)
 		},
 	}
+}
+
+// schemaOf reflects the JSON Schema of A; a type the reflector cannot
+// describe gets the schema of an object with no declared properties.
+func schemaOf[A any]() json.RawMessage {
+	var zero A
+	if reflect.TypeOf(zero) == nil {
+		return defaultParameters
+	}
+	r := jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true}
+	schema := r.Reflect(zero)
+	schema.Version = ""
+	params, err := json.Marshal(schema)
+	if err != nil {
+		return defaultParameters
+	}
+	return params
 }
 
 // findTool returns the tool named name in tools.

@@ -3,10 +3,14 @@ package agentcore
 import (
 	"encoding/json"
 	"errors"
+
+	"github.com/pi-go/agentcore/internal/schema"
 )
 
 // validateToolArguments fails a call whose arguments could not be parsed,
-// then coerces and validates a copy of args against the tool's schema.
+// then coerces a copy of args to the tool's schema and validates it, as
+// pi-ai's validateToolArguments does. The error's text is what the model
+// sees; the schema of each tool compiles once.
 func validateToolArguments(tool Tool, call ToolCall, args json.RawMessage) (json.RawMessage, error) {
 	if call.ArgumentsError != "" {
 		return nil, errors.New(`Invalid arguments for tool "` + call.Name + `": ` + call.ArgumentsError)
@@ -14,5 +18,9 @@ func validateToolArguments(tool Tool, call ToolCall, args json.RawMessage) (json
 	if len(args) == 0 {
 		args = emptyObject
 	}
-	return append(json.RawMessage(nil), args...), nil
+	params := tool.Parameters
+	if len(params) == 0 {
+		params = defaultParameters
+	}
+	return schema.ValidateToolArguments(call.Name, params, args)
 }

@@ -23,9 +23,6 @@ func TestScenarios(t *testing.T) {
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".json")
 		t.Run(name, func(t *testing.T) {
-			if pendingValidation[name] {
-				t.Skip("needs schema coercion and validation (in progress)")
-			}
 			t.Parallel()
 			data, err := os.ReadFile(file)
 			if err != nil {
@@ -47,9 +44,6 @@ func TestScenarios(t *testing.T) {
 		})
 	}
 }
-
-// pendingValidation lists the scenarios that need argument coercion.
-var pendingValidation = map[string]bool{"argument-coercion": true, "tool-failures": true}
 
 func compareTraces(t *testing.T, want, got string) {
 	t.Helper()

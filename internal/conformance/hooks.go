@@ -76,7 +76,9 @@ func (p *player) installHooks(h *agentcore.Hooks) error {
 		return err
 	} else if ok {
 		h.BeforeToolCall = func(_ context.Context, c agentcore.BeforeToolCallContext) (*agentcore.BeforeToolCallResult, error) {
-			p.rec.out(map[string]any{"type": "hook", "hook": "beforeToolCall", "toolCallId": c.ToolCall.ID, "args": c.Args, "transcript": p.agent.MessageCount()})
+			if p.rec.enabled {
+				p.rec.out(map[string]any{"type": "hook", "hook": "beforeToolCall", "toolCallId": c.ToolCall.ID, "args": c.Args, "transcript": p.agent.MessageCount()})
+			}
 			r := t[c.ToolCall.ID]
 			if r == nil {
 				r = t[c.ToolCall.Name]
@@ -108,7 +110,9 @@ func (p *player) installHooks(h *agentcore.Hooks) error {
 		return err
 	} else if ok {
 		h.AfterToolCall = func(_ context.Context, c agentcore.AfterToolCallContext) (*agentcore.AfterToolCallResult, error) {
-			p.rec.out(map[string]any{"type": "hook", "hook": "afterToolCall", "toolCallId": c.ToolCall.ID, "isError": c.IsError, "result": c.Result})
+			if p.rec.enabled {
+				p.rec.out(map[string]any{"type": "hook", "hook": "afterToolCall", "toolCallId": c.ToolCall.ID, "isError": c.IsError, "result": c.Result})
+			}
 			r := t[c.ToolCall.ID]
 			if r == nil {
 				r = t[c.ToolCall.Name]
@@ -138,7 +142,9 @@ func (p *player) installHooks(h *agentcore.Hooks) error {
 	} else if ok {
 		h.FinishTurn = func(_ context.Context, turn agentcore.TurnContext) (agentcore.TurnDecision, error) {
 			n := p.count("finishTurn")
-			p.rec.out(map[string]any{"type": "hook", "hook": "finishTurn", "call": n, "stopReason": turn.Message.StopReason, "toolResults": len(turn.ToolResults), "newMessages": len(turn.NewMessages)})
+			if p.rec.enabled {
+				p.rec.out(map[string]any{"type": "hook", "hook": "finishTurn", "call": n, "stopReason": turn.Message.StopReason, "toolResults": len(turn.ToolResults), "newMessages": len(turn.NewMessages)})
+			}
 			r := t.pick(strconv.Itoa(n))
 			if r == nil {
 				return agentcore.TurnDefault, nil
@@ -160,7 +166,9 @@ func (p *player) installHooks(h *agentcore.Hooks) error {
 	} else if ok {
 		h.PrepareNextTurn = func(_ context.Context, turn agentcore.TurnContext) (*agentcore.TurnUpdate, error) {
 			n := p.count("prepareNextTurn")
-			p.rec.out(map[string]any{"type": "hook", "hook": "prepareNextTurn", "call": n, "context": len(turn.Context.Messages)})
+			if p.rec.enabled {
+				p.rec.out(map[string]any{"type": "hook", "hook": "prepareNextTurn", "call": n, "context": len(turn.Context.Messages)})
+			}
 			r := t.pick(strconv.Itoa(n))
 			if r == nil {
 				return nil, nil
@@ -189,7 +197,9 @@ func (p *player) installHooks(h *agentcore.Hooks) error {
 	} else if ok {
 		h.PrepareRequest = func(_ context.Context, req agentcore.RequestContext) (*agentcore.RequestUpdate, error) {
 			n := p.count("prepareRequest")
-			p.rec.out(map[string]any{"type": "hook", "hook": "prepareRequest", "call": n, "model": req.Model.ID, "thinkingLevel": req.ThinkingLevel, "context": len(req.Context.Messages)})
+			if p.rec.enabled {
+				p.rec.out(map[string]any{"type": "hook", "hook": "prepareRequest", "call": n, "model": req.Model.ID, "thinkingLevel": req.ThinkingLevel, "context": len(req.Context.Messages)})
+			}
 			r := t.pick(strconv.Itoa(n))
 			if r == nil {
 				return nil, nil
@@ -213,7 +223,9 @@ func (p *player) installHooks(h *agentcore.Hooks) error {
 	} else if ok {
 		h.TransformContext = func(_ context.Context, msgs []agentcore.Message) ([]agentcore.Message, error) {
 			n := p.count("transformContext")
-			p.rec.out(map[string]any{"type": "hook", "hook": "transformContext", "call": n, "messages": len(msgs)})
+			if p.rec.enabled {
+				p.rec.out(map[string]any{"type": "hook", "hook": "transformContext", "call": n, "messages": len(msgs)})
+			}
 			if r.Throw != "" {
 				return nil, errors.New(r.Throw)
 			}
@@ -257,7 +269,9 @@ func (p *player) installHooks(h *agentcore.Hooks) error {
 	} else if ok {
 		h.GetAPIKey = func(_ context.Context, provider string) (string, error) {
 			n := p.count("getApiKey")
-			p.rec.out(map[string]any{"type": "hook", "hook": "getApiKey", "call": n, "provider": provider})
+			if p.rec.enabled {
+				p.rec.out(map[string]any{"type": "hook", "hook": "getApiKey", "call": n, "provider": provider})
+			}
 			if len(r.Keys) == 0 {
 				return "", nil
 			}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Plays the benchmark scenarios of ../shared/bench on both runners, this
+# port's and the TypeScript reference's, and prints the medians and ratios.
+#
+#   scripts/bench-vs-reference.sh [RUNS]      (default 7)
+#
+# Needs python3, node and npm (the reference is installed in a temp folder).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-7}
+shared=$(cd ../shared && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 "$shared/bench/gen.py" "$work" >/dev/null
+oracle=${ORACLE:-}
+if [ -z "$oracle" ]; then
+  oracle="$work/oracle"
+  cp -r "$shared/conformance/oracle/." "$oracle"
+  (cd "$oracle" && npm install --silent >/dev/null 2>&1)
+fi
+go build -o "$work/scenario" ./internal/conformance/cmd/scenario
+median() { python3 -c 'import json,sys; ns=sorted(json.load(sys.stdin)["ns"]); print(ns[len(ns)//2])'; }
+declare -A go ts
+for s in bench-turns bench-short-transcript bench-long-transcript; do
+  go[$s]=$("$work/scenario" -bench "$runs" "$work/$s.json" | median)
+  ts[$s]=$(node "$oracle/runner.mjs" --bench "$runs" "$work/$s.json" | median)
+  python3 -c "print(f'$s: go {${go[$s]}/1e6:.2f} ms, reference {${ts[$s]}/1e6:.2f} ms, {${ts[$s]}/${go[$s]}:.1f}x faster')"
+done
+python3 -c "print(f'per-turn growth short -> long: go {${go[bench-long-transcript]}/${go[bench-short-transcript]}:.1f}x, reference {${ts[bench-long-transcript]}/${ts[bench-short-transcript]}:.1f}x')"
