@@ -66,6 +66,7 @@ func TestFakeResponses(t *testing.T) {
 func TestFakeAbortAndScriptEnd(t *testing.T) {
 	fake := agentcoretest.New(agentcoretest.Response{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "partial"}}, Hang: true})
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	stream := fake.Stream(ctx, agentcoretest.Model(), agentcore.Request{}, agentcore.StreamOptions{APIKey: "k"})
 	var final *agentcore.AssistantMessage
 	for ev := range stream {
