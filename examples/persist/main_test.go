@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pi-go/agentcore"
+	"go.uber.org/goleak"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden output")
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func TestRun(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), t.TempDir(), &out); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "output.golden")
+	if *update {
+		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out.Bytes(), want) {
+		t.Errorf("output differs from %s (run with -update to accept)\ngot:\n%s", golden, out.String())
+	}
+}
+
+// TestFileRoundTrip checks that the file holds the transcript exactly: what
+// was written marshals back to the same JSON after loading, custom
+// messages included.
+func TestFileRoundTrip(t *testing.T) {
+	f := &SessionFile{Path: filepath.Join(t.TempDir(), "s.jsonl")}
+	custom, err := agentcore.UnmarshalMessage([]byte(`{"role":"compactionSummary","summary":"earlier work","tokensBefore":1200,"timestamp":5}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := []agentcore.Message{
+		agentcore.InitialSystemMessage("prompt", []agentcore.ToolDeclaration{noteTool().Declaration()}),
+		&agentcore.UserMessage{Content: agentcore.Text("hi"), Timestamp: 1},
+		custom,
+	}
+	if err := f.Append(written...); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := f.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(written)
+	b, _ := json.Marshal(loaded)
+	if !bytes.Equal(a, b) {
+		t.Fatalf("round trip:\nwrote  %s\nloaded %s", a, b)
+	}
+}
+
+// TestUnwritableFileEndsTheRun: when the session cannot be written, the
+// next request fails the run instead of going on without persistence.
+func TestUnwritableFileEndsTheRun(t *testing.T) {
+	dir := t.TempDir()
+	f := &SessionFile{Path: filepath.Join(dir, "s.jsonl")}
+	agent, err := NewAgent(f, agentcore.Options{Model: agentcore.Model{ID: "m"}, StreamFn: model().Stream, Tools: []agentcore.Tool{noteTool()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Path = filepath.Join(dir, "missing", "s.jsonl") // appends now fail
+	if err := agent.Prompt(context.Background(), "My name is Ada."); err != nil {
+		t.Fatal(err)
+	}
+	if got := agent.State().ErrorMessage; !strings.HasPrefix(got, "session file:") {
+		t.Fatalf("error message %q", got)
+	}
+}

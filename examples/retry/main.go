@@ -1,0 +1,210 @@
+// Command retry shows the retry policy a product builds above the Agent, the
+// way the pi coding agent does. agentcore never retries: a failed model
+// request ends the run with an assistant message whose stopReason is
+// "error", and the layer above decides. This one
+//
+//   - classifies the error text: overloaded, rate limits, 5xx, dropped
+//     connections are retryable; bad keys and exhausted quotas are not;
+//   - waits with exponential backoff, honoring ctx (an abort during the wait
+//     ends the retry);
+//   - removes the failed reply from the Agent's transcript (SetMessages)
+//     while keeping it in its own history, and calls Continue;
+//   - excludes a failure it gave up on from later requests with
+//     TransformContext, so the model never sees an empty error reply.
+//
+// Run it with
+//
+//	go run ./examples/retry
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/agentcoretest"
+)
+
+func main() {
+	policy := Policy{MaxRetries: 3, BaseDelay: 200 * time.Millisecond, MaxDelay: 5 * time.Second}
+	if err := run(context.Background(), os.Stdout, policy); err != nil {
+		fmt.Fprintln(os.Stderr, "retry:", err)
+		os.Exit(1)
+	}
+}
+
+// Policy is how often and how patiently to retry.
+type Policy struct {
+	MaxRetries int
+	BaseDelay  time.Duration
+	MaxDelay   time.Duration
+}
+
+// Delay is the wait before retry number attempt (from 1): BaseDelay doubled
+// for every earlier attempt, capped at MaxDelay.
+func (p Policy) Delay(attempt int) time.Duration {
+	d := p.BaseDelay << (attempt - 1)
+	if d <= 0 || (p.MaxDelay > 0 && d > p.MaxDelay) {
+		return p.MaxDelay
+	}
+	return d
+}
+
+var (
+	// Account and credential problems: retrying only burns time.
+	permanent = regexp.MustCompile(`(?i)insufficient_quota|quota exceeded|billing|out of budget|invalid.?(x-)?api.?key|unauthori[sz]ed|forbidden|(^|[^a-z0-9])(401|403)([^a-z0-9]|$)`)
+	// Load, throttling, server and transport failures: worth another try.
+	transient = regexp.MustCompile(`(?i)overloaded|server_busy|at capacity|rate.?limit|too many requests|` +
+		`(^|[^a-z0-9])(429|500|502|503|504|520|524|529)([^a-z0-9]|$)|service.?(is.?)?(temporarily.?)?unavailable|` +
+		`server.?error|internal.?error|connection.?(error|refused|reset|lost)|socket hang up|fetch failed|` +
+		`timed? out|timeout|ended without|stream was interrupted`)
+)
+
+// Retryable reports whether a failed response is worth retrying: a
+// provider error (not an abort) whose text says the failure is transient.
+func Retryable(m *agentcore.AssistantMessage) bool {
+	return m.StopReason == agentcore.StopError && transient.MatchString(m.ErrorMessage) && !permanent.MatchString(m.ErrorMessage)
+}
+
+// Session is the layer above the Agent: it keeps the complete history (a
+// session file would; here a slice) and applies the retry policy after
+// each run. The Agent's transcript is its working copy.
+type Session struct {
+	Agent   *agentcore.Agent
+	Policy  Policy
+	History []agentcore.Message
+	Log     io.Writer
+}
+
+// NewSession wraps an Agent configured by opts.
+func NewSession(opts agentcore.Options, policy Policy, log io.Writer) *Session {
+	s := &Session{Policy: policy, Log: log}
+	opts.TransformContext = withoutFailures
+	s.Agent = agentcore.New(opts)
+	s.History = s.Agent.Messages() // the leading system message is not an event
+	s.Agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
+		if end, ok := ev.(agentcore.MessageEndEvent); ok {
+			s.History = append(s.History, end.Message)
+		}
+	})
+	return s
+}
+
+// withoutFailures drops failed replies from the view of a request: the
+// model should not see an empty error answer it never gave.
+func withoutFailures(_ context.Context, messages []agentcore.Message) ([]agentcore.Message, error) {
+	out := make([]agentcore.Message, 0, len(messages))
+	for _, m := range messages {
+		if a, ok := m.(*agentcore.AssistantMessage); ok && a.StopReason == agentcore.StopError {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// Prompt runs text, then retries the run while it failed retryably. The
+// error is the Agent's (busy, no stream function) or ctx's during a wait;
+// a run that failed for good is reported in the log and in the transcript.
+func (s *Session) Prompt(ctx context.Context, text string) error {
+	if err := s.Agent.Prompt(ctx, text); err != nil {
+		return err
+	}
+	for attempt := 1; ; attempt++ {
+		msgs := s.Agent.Messages()
+		last, ok := msgs[len(msgs)-1].(*agentcore.AssistantMessage)
+		if !ok || !last.StopReason.Failed() {
+			return nil
+		}
+		if !Retryable(last) {
+			fmt.Fprintf(s.Log, "  not retryable: %s\n", last.ErrorMessage)
+			return nil
+		}
+		if attempt > s.Policy.MaxRetries {
+			fmt.Fprintf(s.Log, "  giving up after %d retries: %s\n", s.Policy.MaxRetries, last.ErrorMessage)
+			return nil
+		}
+		delay := s.Policy.Delay(attempt)
+		fmt.Fprintf(s.Log, "  retry %d/%d in %v: %s\n", attempt, s.Policy.MaxRetries, delay, last.ErrorMessage)
+		if err := sleep(ctx, delay); err != nil {
+			return err
+		}
+		// A run cannot continue from an assistant message: the failed reply
+		// leaves the transcript (it stays in History), then the run resumes
+		// from the user message before it.
+		s.Agent.SetMessages(msgs[:len(msgs)-1])
+		if err := s.Agent.Continue(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+// sleep waits d, or returns ctx's error if it ends first.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// run plays three prompts against a flaky fake provider.
+func run(ctx context.Context, out io.Writer, policy Policy) error {
+	fake := agentcoretest.New(
+		agentcoretest.ErrorResponse(`529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`),
+		agentcoretest.ErrorResponse("429 Too Many Requests: rate limit exceeded"),
+		agentcoretest.TextResponse("The design splits a stateless loop from a stateful agent."),
+		agentcoretest.ErrorResponse("401 invalid x-api-key"),
+		agentcoretest.TextResponse("Open questions: retries and compaction live above the core."),
+	)
+	s := NewSession(agentcore.Options{
+		SystemPrompt: "You answer questions about design documents.",
+		Model:        agentcoretest.Model(),
+		StreamFn:     fake.Stream,
+	}, policy, out)
+
+	for _, text := range []string{
+		"Summarize the design.",
+		"And the open questions?",
+		"The key is fixed; the open questions, please.",
+	} {
+		fmt.Fprintln(out, "user:", text)
+		if err := s.Prompt(ctx, text); err != nil {
+			return err
+		}
+		msgs := s.Agent.Messages()
+		last := msgs[len(msgs)-1].(*agentcore.AssistantMessage)
+		if last.StopReason.Failed() {
+			fmt.Fprintf(out, "  (failed: %s)\n", last.ErrorMessage)
+		} else {
+			fmt.Fprintln(out, "model:", last.Text())
+		}
+	}
+
+	calls := fake.Calls()
+	fmt.Fprintf(out, "requests: %d; the last one showed the model: %s\n", len(calls), roles(calls[len(calls)-1].Request.Messages))
+	fmt.Fprintf(out, "agent transcript: %s\n", roles(s.Agent.Messages()))
+	fmt.Fprintf(out, "session history:  %s\n", roles(s.History))
+	return nil
+}
+
+// roles lists the roles of messages, failed replies marked with "!".
+func roles(messages []agentcore.Message) string {
+	var out []string
+	for _, m := range messages {
+		r := m.Role()
+		if a, ok := m.(*agentcore.AssistantMessage); ok && a.StopReason.Failed() {
+			r += "!"
+		}
+		out = append(out, r)
+	}
+	return strings.Join(out, " ")
+}

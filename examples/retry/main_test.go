@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/agentcoretest"
+	"go.uber.org/goleak"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden output")
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+var fast = Policy{MaxRetries: 3, BaseDelay: time.Millisecond, MaxDelay: 10 * time.Millisecond}
+
+func TestRun(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), &out, fast); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "output.golden")
+	if *update {
+		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out.Bytes(), want) {
+		t.Errorf("output differs from %s (run with -update to accept)\ngot:\n%s", golden, out.String())
+	}
+}
+
+func TestRetryable(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{`529 {"type":"overloaded_error"}`, true},
+		{"Rate limit reached for requests", true},
+		{"503 Service Unavailable", true},
+		{"The service is temporarily unavailable", true},
+		{"request timed out", true},
+		{"connection reset by peer", true},
+		{"stream ended without a done or error event", true},
+		{"401 invalid x-api-key", false},
+		{"429 insufficient_quota: check your plan and billing", false},
+		{"400 prompt is too long", false},
+		{"request id req_5003", false}, // a number inside a word is no status code
+	}
+	for _, tt := range tests {
+		m := &agentcore.AssistantMessage{StopReason: agentcore.StopError, ErrorMessage: tt.text}
+		if got := Retryable(m); got != tt.want {
+			t.Errorf("Retryable(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+	aborted := &agentcore.AssistantMessage{StopReason: agentcore.StopAborted, ErrorMessage: "timeout"}
+	if Retryable(aborted) {
+		t.Error("an aborted run is the user's decision, not a retry")
+	}
+}
+
+func TestDelay(t *testing.T) {
+	p := Policy{BaseDelay: 100 * time.Millisecond, MaxDelay: time.Second}
+	var got []time.Duration
+	for attempt := 1; attempt <= 6; attempt++ {
+		got = append(got, p.Delay(attempt))
+	}
+	want := []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond, 800 * time.Millisecond, time.Second, time.Second}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("delays %v, want %v", got, want)
+		}
+	}
+}
+
+func TestGivesUp(t *testing.T) {
+	fake := agentcoretest.NewFunc(func(context.Context, agentcoretest.Call) agentcoretest.Response {
+		return agentcoretest.ErrorResponse("503 service unavailable")
+	})
+	var log bytes.Buffer
+	s := NewSession(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream}, fast, &log)
+	if err := s.Prompt(context.Background(), "hi"); err != nil {
+		t.Fatal(err)
+	}
+	if fake.CallCount() != 1+fast.MaxRetries || !strings.Contains(log.String(), "giving up after 3 retries") {
+		t.Fatalf("%d requests, log:\n%s", fake.CallCount(), log.String())
+	}
+	// The last failure stays in the transcript; the retried ones do not.
+	if got := roles(s.Agent.Messages()); got != "user assistant!" {
+		t.Fatalf("transcript %s", got)
+	}
+}
+
+func TestAbortDuringBackoff(t *testing.T) {
+	fake := agentcoretest.New(agentcoretest.ErrorResponse("overloaded"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	slow := Policy{MaxRetries: 3, BaseDelay: time.Hour, MaxDelay: time.Hour}
+	s := NewSession(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream}, slow, io.Discard)
+	time.AfterFunc(10*time.Millisecond, cancel)
+	if err := s.Prompt(ctx, "hi"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Prompt = %v, want context.Canceled", err)
+	}
+	if fake.CallCount() != 1 {
+		t.Fatalf("%d requests after the abort", fake.CallCount())
+	}
+}
