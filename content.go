@@ -135,20 +135,11 @@ func decodeBlock(data []byte) (ContentBlock, error) {
 	}
 	switch head.Type {
 	case "text":
-		type plain TextBlock
-		var b TextBlock
-		err := json.Unmarshal(data, (*plain)(&b))
-		return b, wrapBlockErr(head.Type, err)
+		return decodeAs[TextBlock](head.Type, data)
 	case "thinking":
-		type plain ThinkingBlock
-		var b ThinkingBlock
-		err := json.Unmarshal(data, (*plain)(&b))
-		return b, wrapBlockErr(head.Type, err)
+		return decodeAs[ThinkingBlock](head.Type, data)
 	case "image":
-		type plain ImageBlock
-		var b ImageBlock
-		err := json.Unmarshal(data, (*plain)(&b))
-		return b, wrapBlockErr(head.Type, err)
+		return decodeAs[ImageBlock](head.Type, data)
 	case "toolCall":
 		type plain ToolCall
 		var b plain
@@ -164,6 +155,18 @@ func decodeBlock(data []byte) (ContentBlock, error) {
 	default:
 		return UnknownBlock{Type: head.Type, Raw: bytes.Clone(data)}, nil
 	}
+}
+
+// decodeAs decodes a block without MarshalJSON-style methods of its own.
+func decodeAs[B interface {
+	TextBlock | ThinkingBlock | ImageBlock
+	ContentBlock
+}](typ string, data []byte) (ContentBlock, error) {
+	var b B
+	if err := json.Unmarshal(data, &b); err != nil {
+		return nil, wrapBlockErr(typ, err)
+	}
+	return b, nil
 }
 
 func wrapBlockErr(typ string, err error) error {

@@ -238,15 +238,9 @@ func (m *AssistantMessage) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("agentcore: assistant message: %w", err)
 	}
 	*m = AssistantMessage(w.plain)
-	m.Content = []ContentBlock{}
-	if len(w.Content) > 0 && !isNull(w.Content) {
-		blocks, err := decodeBlocks(w.Content, assistantBlock)
-		if err != nil {
-			return err
-		}
-		m.Content = blocks
-	}
-	return nil
+	var err error
+	m.Content, err = decodeBlockField(w.Content, assistantBlock)
+	return err
 }
 
 // UnmarshalJSON reads a tool result message.
@@ -265,15 +259,18 @@ func (m *ToolResultMessage) UnmarshalJSON(data []byte) error {
 	if len(w.Details) > 0 {
 		m.Details = w.Details
 	}
-	m.Content = []ContentBlock{}
-	if len(w.Content) > 0 && !isNull(w.Content) {
-		blocks, err := decodeBlocks(w.Content, textOrImage)
-		if err != nil {
-			return err
-		}
-		m.Content = blocks
+	var err error
+	m.Content, err = decodeBlockField(w.Content, textOrImage)
+	return err
+}
+
+// decodeBlockField decodes a content field that holds blocks; absent or
+// null is an empty list.
+func decodeBlockField(raw json.RawMessage, allowed func(ContentBlock) bool) ([]ContentBlock, error) {
+	if len(raw) == 0 || isNull(raw) {
+		return []ContentBlock{}, nil
 	}
-	return nil
+	return decodeBlocks(raw, allowed)
 }
 
 func isNull(data []byte) bool { return bytes.Equal(bytes.TrimSpace(data), []byte("null")) }

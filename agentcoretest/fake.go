@@ -214,35 +214,25 @@ func streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *agentcore.
 	}
 	switch b := block.(type) {
 	case agentcore.TextBlock:
-		msg.Content = append(msg.Content, agentcore.TextBlock{})
-		if !step(agentcore.TextStartEvent{ContentIndex: i, Partial: msg}) {
-			return false
-		}
-		end := 0
-		for _, piece := range SplitText(b.Text, resp.Chunks) {
-			end += len(piece)
-			msg.Content[i] = agentcore.TextBlock{Text: b.Text[:end]}
-			if !pause(ctx, resp.ChunkDelay) || !w.TextDelta(i, piece, msg) {
-				return false
-			}
-		}
-		msg.Content[i] = b
-		return step(agentcore.TextEndEvent{ContentIndex: i, Content: b.Text, Partial: msg})
+		return streamText(ctx, w, msg, resp, b.Text, textKind{
+			start: func() agentcore.AssistantEvent { return agentcore.TextStartEvent{ContentIndex: i, Partial: msg} },
+			block: func(s string) agentcore.ContentBlock { return agentcore.TextBlock{Text: s} },
+			delta: w.TextDelta,
+			end: func() agentcore.AssistantEvent {
+				return agentcore.TextEndEvent{ContentIndex: i, Content: b.Text, Partial: msg}
+			},
+			final: b,
+		})
 	case agentcore.ThinkingBlock:
-		msg.Content = append(msg.Content, agentcore.ThinkingBlock{})
-		if !step(agentcore.ThinkingStartEvent{ContentIndex: i, Partial: msg}) {
-			return false
-		}
-		end := 0
-		for _, piece := range SplitText(b.Thinking, resp.Chunks) {
-			end += len(piece)
-			msg.Content[i] = agentcore.ThinkingBlock{Thinking: b.Thinking[:end]}
-			if !pause(ctx, resp.ChunkDelay) || !w.ThinkingDelta(i, piece, msg) {
-				return false
-			}
-		}
-		msg.Content[i] = b
-		return step(agentcore.ThinkingEndEvent{ContentIndex: i, Content: b.Thinking, Partial: msg})
+		return streamText(ctx, w, msg, resp, b.Thinking, textKind{
+			start: func() agentcore.AssistantEvent { return agentcore.ThinkingStartEvent{ContentIndex: i, Partial: msg} },
+			block: func(s string) agentcore.ContentBlock { return agentcore.ThinkingBlock{Thinking: s} },
+			delta: w.ThinkingDelta,
+			end: func() agentcore.AssistantEvent {
+				return agentcore.ThinkingEndEvent{ContentIndex: i, Content: b.Thinking, Partial: msg}
+			},
+			final: b,
+		})
 	case agentcore.ToolCall:
 		msg.Content = append(msg.Content, agentcore.ToolCall{ID: b.ID, Name: b.Name, Arguments: json.RawMessage("{}")})
 		if !step(agentcore.ToolCallStartEvent{ContentIndex: i, Partial: msg}) {
@@ -260,6 +250,35 @@ func streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *agentcore.
 		msg.Content = append(msg.Content, block)
 		return true
 	}
+}
+
+// textKind is what differs between streaming a text and a thinking block.
+type textKind struct {
+	start func() agentcore.AssistantEvent
+	block func(text string) agentcore.ContentBlock
+	delta func(index int, delta string, partial *agentcore.AssistantMessage) bool
+	end   func() agentcore.AssistantEvent
+	final agentcore.ContentBlock
+}
+
+// streamText streams one text-like block: start, a delta per chunk (the
+// partial holding the text so far), end with the complete block.
+func streamText(ctx context.Context, w *agentcore.StreamWriter, msg *agentcore.AssistantMessage, resp Response, text string, k textKind) bool {
+	i := len(msg.Content)
+	msg.Content = append(msg.Content, k.block(""))
+	if !pause(ctx, resp.ChunkDelay) || !w.Push(k.start()) {
+		return false
+	}
+	end := 0
+	for _, piece := range SplitText(text, resp.Chunks) {
+		end += len(piece)
+		msg.Content[i] = k.block(text[:end])
+		if !pause(ctx, resp.ChunkDelay) || !k.delta(i, piece, msg) {
+			return false
+		}
+	}
+	msg.Content[i] = k.final
+	return pause(ctx, resp.ChunkDelay) && w.Push(k.end())
 }
 
 // SplitText splits text into min(chunks, length) consecutive pieces of

@@ -66,6 +66,20 @@ func (p *player) single(name string) (*rule, bool, error) {
 	return &r, true, nil
 }
 
+// request is the model, thinking level and context (the last keepLast
+// messages of c) a rule replaces.
+func (r *rule) request(c agentcore.AgentContext) *agentcore.RequestUpdate {
+	upd := &agentcore.RequestUpdate{ThinkingLevel: agentcore.ThinkingLevel(r.ThinkingLevel)}
+	if r.Model != nil {
+		m := r.Model.model()
+		upd.Model = &m
+	}
+	if r.KeepLast > 0 {
+		upd.Context = &agentcore.AgentContext{Messages: keepLast(c.Messages, r.KeepLast), Tools: c.Tools}
+	}
+	return upd
+}
+
 // keepLast returns the last k messages of msgs.
 func keepLast(msgs []agentcore.Message, k int) []agentcore.Message {
 	return msgs[max(0, len(msgs)-k):]
@@ -174,20 +188,14 @@ func (p *player) installHooks(h *agentcore.Hooks) error {
 				return nil, nil
 			}
 			p.doActions(r.Actions)
-			upd := &agentcore.TurnUpdate{ThinkingLevel: agentcore.ThinkingLevel(r.ThinkingLevel)}
+			req := r.request(turn.Context)
+			upd := &agentcore.TurnUpdate{Context: req.Context, Model: req.Model, ThinkingLevel: req.ThinkingLevel}
 			if r.Messages != nil {
 				msgs, err := decodeMessages(r.Messages)
 				if err != nil {
 					return nil, err
 				}
 				upd.Messages = msgs
-			}
-			if r.Model != nil {
-				m := r.Model.model()
-				upd.Model = &m
-			}
-			if r.KeepLast > 0 {
-				upd.Context = &agentcore.AgentContext{Messages: keepLast(turn.Context.Messages, r.KeepLast), Tools: turn.Context.Tools}
 			}
 			return upd, nil
 		}
@@ -207,15 +215,7 @@ func (p *player) installHooks(h *agentcore.Hooks) error {
 			if r.Throw != "" {
 				return nil, errors.New(r.Throw)
 			}
-			upd := &agentcore.RequestUpdate{ThinkingLevel: agentcore.ThinkingLevel(r.ThinkingLevel)}
-			if r.Model != nil {
-				m := r.Model.model()
-				upd.Model = &m
-			}
-			if r.KeepLast > 0 {
-				upd.Context = &agentcore.AgentContext{Messages: keepLast(req.Context.Messages, r.KeepLast), Tools: req.Context.Tools}
-			}
-			return upd, nil
+			return r.request(req.Context), nil
 		}
 	}
 	if r, ok, err := p.single("transformContext"); err != nil {

@@ -219,19 +219,9 @@ func (p *player) step(ctx context.Context, i int, s Step, running *sync.WaitGrou
 	case s.Continue:
 		background(func() error { return a.Continue(ctx) })
 	case len(s.Steer) > 0:
-		m, err := userMessage(s.Steer)
-		if err != nil {
-			fail(err)
-			return
-		}
-		a.Steer(m)
+		applier[agentcore.Message]{fail, a.Steer}.with(userMessage(s.Steer))
 	case len(s.FollowUp) > 0:
-		m, err := userMessage(s.FollowUp)
-		if err != nil {
-			fail(err)
-			return
-		}
-		a.FollowUp(m)
+		applier[agentcore.Message]{fail, a.FollowUp}.with(userMessage(s.FollowUp))
 	case s.Abort:
 		a.Abort()
 	case s.WaitForIdle:
@@ -241,30 +231,15 @@ func (p *player) step(ctx context.Context, i int, s Step, running *sync.WaitGrou
 	case s.Reset:
 		fail(a.Reset())
 	case s.SetTools != nil:
-		tools, err := p.makeTools(s.SetTools)
-		if err != nil {
-			fail(err)
-			return
-		}
-		a.SetTools(tools)
+		applier[[]agentcore.Tool]{fail, a.SetTools}.with(p.makeTools(s.SetTools))
 	case s.SetModel != nil:
 		a.SetModel(s.SetModel.model())
 	case s.SetThinkingLevel != "":
 		a.SetThinkingLevel(agentcore.ThinkingLevel(s.SetThinkingLevel))
 	case s.SetMessages != nil:
-		msgs, err := decodeMessages(s.SetMessages)
-		if err != nil {
-			fail(err)
-			return
-		}
-		a.SetMessages(msgs)
+		applier[[]agentcore.Message]{fail, a.SetMessages}.with(decodeMessages(s.SetMessages))
 	case len(s.AppendMessage) > 0:
-		m, err := decodeMessage(s.AppendMessage)
-		if err != nil {
-			fail(err)
-			return
-		}
-		a.AppendMessage(m)
+		applier[agentcore.Message]{fail, a.AppendMessage}.with(decodeMessage(s.AppendMessage))
 	case s.SetSteeringMode != "":
 		a.SetSteeringMode(agentcore.QueueMode(s.SetSteeringMode))
 	case s.SetFollowUpMode != "":
@@ -310,4 +285,18 @@ func (p *player) promptInput(raw json.RawMessage) (func() error, error) {
 		return nil, err
 	}
 	return func() error { return p.agent.PromptMessages(ctx, m) }, nil
+}
+
+// applier applies a decoded step argument, or records the decoding failure.
+type applier[T any] struct {
+	fail  func(error)
+	apply func(T)
+}
+
+func (ap applier[T]) with(v T, err error) {
+	if err != nil {
+		ap.fail(err)
+		return
+	}
+	ap.apply(v)
 }
