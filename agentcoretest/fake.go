@@ -21,11 +21,13 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/jsonv"
 )
 
 // ErrNoResponse is the error text of a request past the end of the script.
@@ -312,11 +314,40 @@ func CanonicalJSON(data json.RawMessage) string {
 	if isCanonical(data) {
 		return string(data)
 	}
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
+	v, err := jsonv.Parse(data)
+	if err != nil {
 		return string(data)
 	}
-	return MarshalJS(v)
+	return string(appendSorted(make([]byte, 0, len(data)), v))
+}
+
+// appendSorted writes v with the members of every object sorted by key.
+func appendSorted(dst []byte, v jsonv.Value) []byte {
+	switch v.Kind() {
+	case jsonv.Array:
+		dst = append(dst, '[')
+		for i, item := range v.Items() {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendSorted(dst, item)
+		}
+		return append(dst, ']')
+	case jsonv.Object:
+		members := slices.Clone(v.Members())
+		slices.SortFunc(members, func(a, b jsonv.Member) int { return strings.Compare(a.Key, b.Key) })
+		dst = append(dst, '{')
+		for i, m := range members {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = jsonv.AppendQuote(dst, m.Key)
+			dst = append(dst, ':')
+			dst = appendSorted(dst, m.Value)
+		}
+		return append(dst, '}')
+	}
+	return v.AppendJSON(dst)
 }
 
 // MarshalJS marshals v compactly without HTML escaping (maps sort their
