@@ -1,7 +1,289 @@
 // Package agentcore is an embeddable agent runtime: the loop that calls a
-// model, executes the tools it asks for, and decides whether to call it
-// again, plus a stateful [Agent] with a transcript, steering and follow-up
-// queues, awaited subscribers and abort. It is a Go port of pi-agent-core
-// 1.5, the runtime under the pi coding agent, and keeps its behavior and
-// its JSON.
+// model, executes the tools it asks for and decides whether to call it
+// again, and a stateful [Agent] around it with a transcript, steering and
+// follow-up queues, awaited listeners and abort. It is a Go port of the
+// TypeScript package @earendil-works/pi-agent-core 1.5.2, the runtime
+// under the pi coding agent, and keeps its behavior (the same events in the
+// same order, the same hook points) and its JSON (a transcript written by
+// one reads in the other).
+//
+// The package knows nothing about coding, sessions or files. It has no I/O
+// of its own and leaves no goroutine behind. Everything a product decides
+// (where the transcript is stored, when to compact it, which tool calls
+// need the user's permission, whether to retry) comes in through [Hooks],
+// and everything that happens goes out as an [AgentEvent]. The examples of
+// this package and the programs under examples/ show the layers above:
+// examples/permissions, examples/retry and examples/persist.
+//
+// # Two layers: RunLoop and Agent
+//
+// [RunLoop] and [RunLoopContinue] are the stateless engine. Give them a
+// context (the transcript and the executable tools, an [AgentContext]) and
+// a [LoopConfig] (model, stream function, hooks), and they run the loop on
+// a goroutine of their own and return a [LoopRun] whose events arrive on a
+// channel. That stream is observational: the loop does not wait for the
+// reader, the channel is closed after agent_end, and [LoopRun.Wait]
+// returns the messages the run added. The caller's context is copied, never
+// modified: keeping the result is the caller's business. The reader must
+// drain the channel or cancel ctx; either way the run's goroutines are gone
+// when Wait returns.
+//
+// [Agent] is the stateful shell. It owns the transcript; during a run it
+// changes only by reducing the run's events (a message_end appends the
+// message), and the loop never touches the Agent's state; between runs,
+// [Agent.SetMessages], [Agent.AppendMessage] and [Agent.Reset] edit it.
+// It keeps the steering
+// and follow-up queues, broadcasts every event to its listeners, and runs
+// one run at a time: [Agent.Prompt] and [Agent.Continue] run on the calling
+// goroutine and return when the run is over. Use the Agent when event
+// handling must be a barrier (see "Events observe, hooks decide" below), or
+// simply when you want the state kept for you.
+//
+// Both layers talk to a model through one function type, [StreamFn]. The
+// package has no provider catalog: pass a provider's stream function (the
+// module github.com/pi-go/agentcore/providers/openai has one for
+// OpenAI-compatible APIs), [StreamProxy] for a proxy server (whose server
+// half, [NewProxyHandler], serves any StreamFn over HTTP), or the fake of
+// package agentcoretest in tests. [SetDefaultStreamFn] installs a process
+// default, the package's only global state; with neither, a run fails with
+// [ErrNoStreamFn].
+//
+// # Turns, runs and sessions
+//
+// A turn is one model request and the execution of the tool calls of its
+// response: a turn_start / turn_end pair of events, turn_end carrying the
+// assistant message and its tool results ([TurnEndEvent]). A run is what
+// one Prompt or Continue starts, from agent_start to agent_end: any number
+// of turns, including those caused by steering and follow-up messages,
+// under one ctx. A session, a conversation over many runs, is not a
+// concept of this package; storing, resuming and branching transcripts
+// belong to the layer above (examples/persist).
+//
+// Take the task "fix the failing tests". [Agent.Prompt] emits agent_start,
+// turn_start and the user message (message_start, message_end: the Agent
+// appends it). The model asks to read two files: both calls are prepared in
+// order (argument validation, [Hooks.BeforeToolCall]) and then execute
+// concurrently; their tool_execution_end events come in completion order,
+// their tool-result messages in call order. FinishTurn, turn_end. Turn 2:
+// the model edits a file, and while the edit runs the user types "don't
+// change the public API" ([Agent.Steer]): the edit is not interrupted; the
+// message is taken after the turn and goes into the context before the next
+// request. Turn 3: the model runs the tests; BeforeToolCall may ask the
+// user for permission, and a refusal becomes an error result the model
+// reads. While the tests run, the user adds "then update the CHANGELOG"
+// ([Agent.FollowUp]); it waits. Turn 4: the model says the tests pass and
+// calls no tool, so the run would end: now the follow-up is taken, and
+// turns 5 and 6 handle it. Then agent_end, once, and Prompt returns after
+// the agent_end listeners. One run, six turns. Retrying a failure or
+// compacting the transcript afterwards is again the caller's decision
+// ([Agent.Continue]).
+//
+// # Steering, follow-ups and abort
+//
+// There are three ways to intervene in a running agent. [Agent.Steer] queues
+// a message that changes direction: it is injected at the next safe point,
+// after every tool call of the current assistant message has finished and
+// before the next request. It never skips or interrupts a tool call.
+// [Agent.FollowUp] queues more work: it is taken only when the run would
+// otherwise end (the model answered without tool calls and no steering is
+// queued), and it runs in the same run. [Agent.Abort] stops: it cancels the
+// run's ctx, which the stream function, every hook and every tool receive;
+// the provider ends its response with stopReason "aborted" and the run ends.
+// Abort never clears the queues; [Agent.ClearAllQueues] and its siblings
+// do, and [Agent.PeekQueued] shows what the next drain point would take.
+//
+// Steering is polled at the start of a run, after every turn (unless
+// FinishTurn ended the run), and once more after PrepareNextTurn when the
+// earlier poll found nothing. Follow-ups are polled only when the inner
+// loop would end. Both queues have a mode: [QueueOneAtATime] (the default)
+// takes the oldest message per drain point, [QueueAll] takes all of them.
+//
+// [Agent.Continue] starts a run without a new message, from the transcript
+// as it is, for retries. From a transcript ending in a user or tool-result
+// message it requests again; from one ending in an assistant message
+// (providers refuse to continue their own turn) it takes a batch of queued
+// steering, else a batch of follow-ups, as the run's input, and fails with
+// [ErrContinueFromAssistant] when both queues are empty. While a run is
+// active, Prompt, Continue and [Agent.Reset] fail with [ErrBusy] (test with
+// [errors.Is]) and change nothing; [Agent.WaitForIdle] waits for the run to
+// end.
+//
+// # The hooks of one turn
+//
+// [Hooks] are function fields, every one optional, each with its contract
+// documented on the field. In a turn they run in this order:
+//
+//	[not the first turn] PrepareNextTurn -> steering poll if none pending -> turn_start
+//	pending messages (prompt, steering, follow-ups, PrepareNextTurn's) -> message_start/end
+//	PrepareRequest
+//	TransformContext -> ConvertToLLM -> GetAPIKey -> StreamFn -> message_start/update/end
+//	for each tool call: tool_execution_start -> find tool -> PrepareArguments ->
+//	    coerce and validate -> BeforeToolCall -> Execute (tool_execution_update...) ->
+//	    AfterToolCall -> tool_execution_end -> tool result message_start/end
+//	FinishTurn
+//	turn_end
+//	-> FinishTurn said end: agent_end
+//	-> else poll steering; when the inner loop ends, poll follow-ups; none: agent_end
+//
+// In a parallel batch every call is prepared first, in order (a call that
+// fails preparation gets its tool_execution_end at once), then the allowed
+// calls execute concurrently, and the tool-result messages follow in call
+// order once all of them have ended.
+//
+// PrepareRequest runs before every request, the first included, after the
+// pending messages were emitted; it may replace the context, model or
+// thinking level for this and later requests (the coding agent rebuilds
+// the context from its session file here). A context returned by a hook
+// replaces the run's working context only: the Agent's transcript is still
+// what the events append. TransformContext rewrites the
+// view of one request only (pruning, injected retrieval) and
+// ConvertToLLM turns app-defined messages into standard ones or drops them
+// ([DefaultConvertToLLM] keeps the four standard roles). GetAPIKey resolves
+// a key per request, for tokens that expire during long runs.
+// PrepareNextTurn runs between turns, never before the first, and may also
+// append messages. FinishTurn decides after the turn's tool results:
+// [TurnDefault], [TurnEnd] (end after turn_end, polling nothing) or
+// [TurnContinue] (at least one more request; the loop adds a context-only
+// one when nothing else would cause a request).
+//
+// Hooks, listeners and the queue polls run on the run's goroutine: the
+// caller's for an Agent, the loop's for RunLoop. BeforeToolCall runs there
+// too, one call at a time, so permission prompts never overlap. A tool's
+// Execute and AfterToolCall run on a goroutine per call, concurrently with
+// the other calls of a parallel batch.
+//
+// # Events observe, hooks decide
+//
+// Events flow out of the loop: they tell the world what happened, for UIs,
+// logs and persistence, and any number of listeners may watch. Hooks are
+// the loop asking one question at a fixed point: their return value is the
+// decision. A listener cannot block a tool call; BeforeToolCall returning
+// Block can.
+//
+// Every message, whatever its role, gets message_start and message_end;
+// only assistant messages get message_update, carrying the provider's
+// [AssistantEvent] (a [TextDeltaEvent], say) and the partial message. So a
+// UI renders message_update and a store appends on message_end.
+// tool_execution_end has DurationMs, the time Execute took, hooks excluded.
+//
+// An Agent's listeners ([Agent.Subscribe]) run in subscription order and are
+// awaited: the run does not go on until they return. That makes them
+// barriers. A listener of an assistant message's message_end runs after the
+// message is in the transcript and before its tool calls are prepared;
+// agent_end listeners are part of the run (Prompt and WaitForIdle wait for
+// them). A slow listener slows the loop. A listener gets the run's ctx and
+// may call any method except the run methods (Prompt, Continue, Reset,
+// WaitForIdle); a panicking listener fails the run.
+//
+// # Tools
+//
+// A [Tool] is a name, a description and a JSON Schema the model sees, plus
+// Execute. [NewTool] builds one from a typed argument struct, reflecting the
+// schema from its tags. Every call goes through one pipeline: find the tool
+// ("Tool NAME not found"), PrepareArguments, coerce and validate a copy of
+// the arguments against the schema (the transcript's arguments are never
+// modified), BeforeToolCall, an abort check ("Operation aborted"), Execute
+// with an update callback, AfterToolCall (a field-by-field override of the
+// result, see [AfterToolCallResult]).
+//
+// Tool failures are conversation, not crashes: an unknown tool, invalid
+// arguments, a blocked call, an error or a panic in Execute, PrepareArguments,
+// BeforeToolCall or AfterToolCall all become an error tool result the model
+// reads and can recover from. A tool reports failure by returning an error
+// (its text is what the model sees) or a result with IsError.
+//
+// The calls of one response run in parallel by default ([ToolsParallel]):
+// preparation in call order, execution concurrent. [ToolsSequential], in
+// the configuration or as one called tool's ExecutionMode, runs the batch
+// one call at a time; an abort then stops after the current call, and the
+// calls after it get no result. A batch
+// whose every result sets [ToolResult].Terminate ends the run without
+// another request. A response cut off by the output limit ([StopLength])
+// executes none of its calls, since their arguments may be truncated.
+// [RunToolCall] runs one call through the same pipeline without events or
+// messages, for tools that call tools: nested calls then pass the same
+// permission checks. The content of a result goes to the model; Details go
+// only to events, logs and UIs.
+//
+// # Errors and abort
+//
+// Failures are handled in three layers, as in the reference. A failed
+// model request is not a Go error: the [StreamFn] contract is to end the
+// stream with an assistant message whose stopReason is "error" (or
+// "aborted") and whose ErrorMessage says why. The loop treats it as a turn
+// that ended and exits at once: FinishTurn runs (its decision ignored),
+// then turn_end and agent_end; no queue is polled. The Agent records the
+// text in [State].ErrorMessage. Retrying is above the package: classify
+// the error, wait, drop or hide the failed reply, call Continue
+// (examples/retry). Tool failures are error results (above). A hook that
+// fails where the reference would have thrown (an error from PrepareRequest,
+// TransformContext, ConvertToLLM, GetAPIKey, PrepareNextTurn or FinishTurn,
+// or a panic in one of them, a queue poll or a listener) ends the run. For
+// RunLoop, [LoopRun.Wait] returns the error and there is no agent_end. The
+// Agent emits its minimal failure sequence instead: an assistant message
+// with empty text, stopReason "error" ("aborted" when the run was aborted)
+// and the error as ErrorMessage, then its message_start, message_end,
+// turn_end and agent_end, so listeners always see a run end. What earlier
+// message_end events appended stays in the transcript. Prompt and Continue
+// themselves fail only when a run cannot start ([ErrBusy], [ErrNoStreamFn],
+// and for Continue [ErrNoMessages] and [ErrContinueFromAssistant]).
+//
+// Abort is cooperative. While the model streams, the provider ends the
+// response as aborted. While tools run, each should return soon after its
+// ctx is cancelled; in a parallel batch the prepared calls not yet started
+// get "Operation aborted", and calls not yet prepared are dropped. The loop
+// then goes on to the next request, which a provider ends as aborted at
+// once. Hooks that run after an abort see their ctx cancelled.
+//
+// # The transcript's system messages
+//
+// There is no separate system prompt or tool list beside the transcript:
+// both live in it, as [SystemMessage] entries, so that replaying a prefix of
+// the transcript shows what the model saw at that point. The leading
+// system message is the base prompt ([Options].SystemPrompt and the
+// initial tools seed it, see [InitialSystemMessage]); a later one appends
+// content, patches named [Sections] (ordered; a removed section is null on
+// the wire) and adds or removes tools by name. [CurrentSystemMessage] and
+// [CurrentSystemPrompt] replay the prompt, [CurrentTools] the declared
+// tools, and [CollapseSystemMessages] gives providers that take one system
+// prompt a single leading message. [State].SystemPrompt is such a replay.
+//
+// The executable tools ([AgentContext].Tools, [Agent.SetTools]) are a
+// separate thing from the declared ones. Before every request the loop
+// diffs them ([DiffTools]) and declares the difference in a system message
+// with ToolsAdded and ToolsRemoved, placed before the first non-system
+// pending message; a
+// pending system message's own tool fields count as intent and are
+// replaced by the real difference. Changing tools between runs is therefore
+// visible in the history, like any other message.
+//
+// # Messages and JSON
+//
+// [Message] has the four standard roles ([*SystemMessage], [*UserMessage],
+// [*AssistantMessage], [*ToolResultMessage]) and any app-defined type with a
+// Role method, such as a UI notice or a compaction summary: it lives in the
+// transcript and events, and ConvertToLLM decides what the model sees of
+// it. Every message, block and event marshals to pi's JSON. A
+// [MessageRegistry] decodes app-defined roles; a role nobody registered
+// becomes a [*CustomMessage] that keeps every field. Messages are shared
+// between the loop, events and the transcript: treat them as immutable.
+//
+// # Writing a stream function
+//
+// A [StreamFn] returns an [AssistantStream], a push iterator of
+// [AssistantEvent]: start, the text_*, thinking_* and toolcall_* events,
+// and a final [DoneEvent] or [ErrorEvent]. [NewAssistantStream] and its
+// [StreamWriter] are the producer side: they copy partials, time the final
+// message, end the stream exactly once, and turn a panic or a missing final
+// event into an error event. The producer runs on the consumer's goroutine,
+// so a consumer that stops early leaves nothing running.
+//
+// # Testing
+//
+// Package agentcoretest is the fake model, in the manner of httptest: a
+// scripted [StreamFn] (agentcoretest.New with responses built by
+// TextResponse, ToolCallResponse, ErrorResponse and ToolCall, or NewFunc
+// with a function of the request) that streams like a provider, records
+// every request it saw (Calls), and honors abort. Every example of this
+// package runs on it, offline and deterministically.
 package agentcore
