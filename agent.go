@@ -21,7 +21,8 @@ type Options struct {
 	Hooks
 
 	// SystemPrompt seeds the leading system message when Messages does not
-	// start with one.
+	// start with one (together with the declarations of Tools). That message
+	// is part of the initial transcript, not of a run: no event announces it.
 	SystemPrompt string
 	// Model is the model of future runs.
 	Model Model
@@ -39,9 +40,11 @@ type Options struct {
 	StreamOptions StreamOptions
 	// ToolExecution is the batch mode; empty means [ToolsParallel].
 	ToolExecution ToolExecutionMode
-	// SteeringMode and FollowUpMode are the queue modes; empty means
-	// [QueueOneAtATime].
+	// SteeringMode is how many steering messages a drain point takes; empty
+	// means [QueueOneAtATime].
 	SteeringMode QueueMode
+	// FollowUpMode is how many follow-up messages a drain point takes; empty
+	// means [QueueOneAtATime].
 	FollowUpMode QueueMode
 }
 
@@ -50,9 +53,10 @@ type Options struct {
 // awaited: the run does not go on until they return, so a listener is a
 // barrier (a listener of an assistant message_end runs before that
 // message's tool calls are prepared). ctx is the run's abort signal. A
-// listener must not call the Agent's run methods (Prompt, Continue, Reset,
-// WaitForIdle) but may call everything else. A panicking listener fails the
-// run.
+// listener may call every method except WaitForIdle, which would wait for
+// itself; Prompt, Continue and Reset answer [ErrBusy] during the run. A
+// listener cannot veto anything (hooks decide); a panicking listener fails
+// the run with the minimal failure sequence.
 type Listener func(ctx context.Context, ev AgentEvent)
 
 // Agent is the stateful shell around the loop: it owns a transcript, reduces

@@ -16,10 +16,11 @@ type AgentContext struct {
 
 // Hooks are the policy points of the loop. Every hook is optional (nil means
 // the default described with it), gets the run's ctx (cancelled on abort),
-// and runs on the goroutine that drives the run, except the tool hooks, which
-// in a parallel batch may run concurrently for different calls. A hook that
-// returns an error or panics where the reference would have thrown is
-// handled the way the reference handles the throw, as each hook says.
+// and runs on the goroutine that drives the run, except AfterToolCall, which
+// runs on the goroutine executing its call: in a parallel batch, concurrently
+// for different calls. A hook that returns an error or panics where the
+// reference would have thrown is handled the way the reference handles the
+// throw, as each hook says. Hooks decide; to observe, subscribe to events.
 //
 // In one turn the hooks run in this order:
 //
@@ -51,14 +52,19 @@ type Hooks struct {
 	// PrepareRequest runs before every model request, the first included,
 	// after pending messages were emitted. A non-nil update replaces the
 	// context, model or thinking level for this and later requests of the
-	// run; nil keeps them. It does not poll the queues. An error ends the run.
+	// run; nil keeps them. A replaced context is the run's working context,
+	// not an Agent's transcript (which keeps being reduced from events); tool
+	// declarations were already computed for this request, so a context with
+	// other declarations is declared before the next one. It does not poll
+	// the queues. An error ends the run.
 	PrepareRequest func(ctx context.Context, req RequestContext) (*RequestUpdate, error)
 
 	// PrepareNextTurn runs when the loop continues, after turn_end and before
 	// the next turn_start (never before the first turn). A non-nil update
 	// replaces the context, model or thinking level and may append messages
-	// (emitted like steering). Steering is polled again after it when the
-	// earlier poll found nothing. An error ends the run.
+	// (emitted like steering). A replaced context is the run's working
+	// context, as for PrepareRequest. Steering is polled again after it when
+	// the earlier poll found nothing. An error ends the run.
 	PrepareNextTurn func(ctx context.Context, turn TurnContext) (*TurnUpdate, error)
 
 	// FinishTurn runs after the assistant message and its tool results, just
@@ -66,14 +72,18 @@ type Hooks struct {
 	// normal scheduling, [TurnEnd] ends the run after turn_end, and
 	// [TurnContinue] ensures one more request (adding one only when nothing
 	// else would). For error and aborted responses it runs but its decision
-	// is ignored. An error ends the run.
+	// is ignored. Answering TurnContinue unconditionally never ends the run.
+	// An error ends the run.
 	FinishTurn func(ctx context.Context, turn TurnContext) (TurnDecision, error)
 
 	// BeforeToolCall runs after a call's arguments were validated and before
-	// it executes; it may block it. It sees the Agent's transcript with the
-	// calling assistant message already appended. Calls of one batch are
-	// prepared in order, one at a time. A nil result or one with Block false
-	// allows the call. An error (or panic) fails the call with its text.
+	// it executes; it may block it. Calls of one batch are prepared in order,
+	// one at a time, on the run's goroutine, so confirmations never overlap.
+	// Under an Agent, the calling assistant message is already in the
+	// transcript (its message_end listeners have returned). A nil result or
+	// one with Block false allows the call. When ctx is cancelled by the time
+	// it returns, the call fails with "Operation aborted" whatever it
+	// answered. An error (or panic) fails the call with its text.
 	BeforeToolCall func(ctx context.Context, call BeforeToolCallContext) (*BeforeToolCallResult, error)
 
 	// AfterToolCall runs after a call executed, before tool_execution_end; its
@@ -92,7 +102,7 @@ type RequestContext struct {
 }
 
 // RequestUpdate replaces parts of the run state; nil or empty fields keep
-// the current value.
+// the current value (use [ThinkingOff] to turn reasoning off).
 type RequestUpdate struct {
 	Context       *AgentContext
 	Model         *Model
@@ -112,7 +122,7 @@ type TurnContext struct {
 }
 
 // TurnUpdate is what [Hooks.PrepareNextTurn] may change; nil or empty
-// fields keep the current value.
+// fields keep the current value (use [ThinkingOff] to turn reasoning off).
 type TurnUpdate struct {
 	Context *AgentContext
 	// Messages are appended before the next request, with events.
@@ -139,7 +149,8 @@ type BeforeToolCallContext struct {
 	AssistantMessage *AssistantMessage
 	ToolCall         ToolCall
 	// Args are the validated, coerced arguments.
-	Args    json.RawMessage
+	Args json.RawMessage
+	// Context is the run's context as the batch started.
 	Context AgentContext
 }
 
@@ -159,8 +170,10 @@ type AfterToolCallContext struct {
 	ToolCall         ToolCall
 	Args             json.RawMessage
 	// Result is the executed result before overrides.
-	Result  ToolResult
+	Result ToolResult
+	// IsError is whether the call counts as failed so far.
 	IsError bool
+	// Context is the run's context as the batch started.
 	Context AgentContext
 }
 
@@ -169,12 +182,18 @@ type AfterToolCallContext struct {
 // StructuredContent drops the structured content, which may no longer match.
 type AfterToolCallResult struct {
 	// Content, when not nil (an empty slice included), replaces the content.
-	Content           []ContentBlock
-	Details           any
+	Content []ContentBlock
+	// Details, when not nil, replaces the details (nil cannot clear them:
+	// set an empty object instead).
+	Details any
+	// StructuredContent, when not nil, replaces the structured content.
 	StructuredContent any
-	IsError           *bool
-	Usage             *Usage
-	Terminate         *bool
+	// IsError, when not nil, replaces whether the call failed.
+	IsError *bool
+	// Usage, when not nil, replaces the tool's usage.
+	Usage *Usage
+	// Terminate, when not nil, replaces the result's terminate hint.
+	Terminate *bool
 }
 
 // LoopConfig configures [RunLoop] and [RunLoopContinue]. The zero value plus

@@ -26,7 +26,7 @@ type engine struct {
 	llm         llmView
 }
 
-// errContinueEmpty and errContinueAssistant are RunLoopContinue's refusals.
+// The refusals of RunLoopContinue and Agent.Continue.
 var (
 	// ErrNoMessages is reported when a run is continued from an empty
 	// transcript (or one holding only system messages, for an Agent).

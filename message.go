@@ -55,22 +55,32 @@ type UserMessage struct {
 
 // AssistantMessage is a model response.
 type AssistantMessage struct {
-	Content               []ContentBlock  `json:"content"`
-	API                   string          `json:"api"`
-	Provider              string          `json:"provider"`
-	Model                 string          `json:"model"`
-	ResponseModel         string          `json:"responseModel,omitempty"`
-	ResponseID            string          `json:"responseId,omitempty"`
-	ProviderThinkingLevel string          `json:"providerThinkingLevel,omitempty"`
-	ThinkingLevel         ThinkingLevel   `json:"thinkingLevel,omitempty"`
-	Diagnostics           json.RawMessage `json:"diagnostics,omitempty"`
-	Usage                 Usage           `json:"usage"`
-	StopReason            StopReason      `json:"stopReason"`
-	Deferred              json.RawMessage `json:"deferred,omitempty"`
-	ErrorMessage          string          `json:"errorMessage,omitempty"`
-	RawStopReason         string          `json:"rawStopReason,omitempty"`
-	EndTurn               *bool           `json:"endTurn,omitempty"`
-	Timestamp             int64           `json:"timestamp"`
+	Content  []ContentBlock `json:"content"`
+	API      string         `json:"api"`
+	Provider string         `json:"provider"`
+	Model    string         `json:"model"`
+	// ResponseModel is the model the provider says answered, when it differs.
+	ResponseModel string `json:"responseModel,omitempty"`
+	// ResponseID is the provider's response ID.
+	ResponseID string `json:"responseId,omitempty"`
+	// ProviderThinkingLevel is the provider's own name for the level used.
+	ProviderThinkingLevel string `json:"providerThinkingLevel,omitempty"`
+	// ThinkingLevel is the level the request asked for; the loop sets it on
+	// every final message, whatever the stream function wrote.
+	ThinkingLevel ThinkingLevel `json:"thinkingLevel,omitempty"`
+	// Diagnostics are provider diagnostics, raw.
+	Diagnostics json.RawMessage `json:"diagnostics,omitempty"`
+	Usage       Usage           `json:"usage"`
+	StopReason  StopReason      `json:"stopReason"`
+	// Deferred is the handle of a deferred (batch) response, raw.
+	Deferred json.RawMessage `json:"deferred,omitempty"`
+	// ErrorMessage says why, when StopReason is error or aborted.
+	ErrorMessage string `json:"errorMessage,omitempty"`
+	// RawStopReason is the provider's own stop reason.
+	RawStopReason string `json:"rawStopReason,omitempty"`
+	// EndTurn is the provider's end-of-turn flag, when it sends one.
+	EndTurn   *bool `json:"endTurn,omitempty"`
+	Timestamp int64 `json:"timestamp"`
 	// DurationMs is how long the response took, from a monotonic clock; nil
 	// when not measured.
 	DurationMs *int64 `json:"durationMs,omitempty"`
@@ -85,8 +95,10 @@ type ToolResultMessage struct {
 	// Details is structured data for logs and UIs; the model never sees it.
 	// It holds the tool's own value in a live run and a json.RawMessage in a
 	// decoded transcript; nil is omitted.
-	Details     any             `json:"details,omitempty"`
-	Usage       *Usage          `json:"usage,omitempty"`
+	Details any    `json:"details,omitempty"`
+	Usage   *Usage `json:"usage,omitempty"`
+	// NestedCalls records tool calls made inside this one (pi's codemode),
+	// raw; this package keeps it but never sets it.
 	NestedCalls json.RawMessage `json:"nestedCalls,omitempty"`
 	IsError     bool            `json:"isError"`
 	Timestamp   int64           `json:"timestamp"`
@@ -404,6 +416,9 @@ func (m *AssistantMessage) ToolCalls() []ToolCall {
 
 // Text joins the text blocks of m's content with newlines.
 func (m *AssistantMessage) Text() string { return joinText(m.Content, "\n") }
+
+// Text joins the text blocks of m's content with newlines.
+func (m *ToolResultMessage) Text() string { return joinText(m.Content, "\n") }
 
 // clone returns a shallow copy of m with its own content slice. Messages of
 // up to four blocks, the common case while streaming, cost one allocation.

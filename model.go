@@ -7,8 +7,9 @@ import "encoding/json"
 type StopReason string
 
 // The stop reasons of pi-ai. Only [StopStop], [StopLength], [StopToolUse],
-// [StopError] and [StopAborted] are produced by this module; the others
-// round-trip.
+// [StopError] and [StopAborted] are produced by this module; [StopPending]
+// (a response still open) and [StopDeferred] (a batch response to fetch
+// later) come from providers that have them and round-trip.
 const (
 	StopPending  StopReason = "pending"
 	StopStop     StopReason = "stop"
@@ -82,17 +83,22 @@ const (
 // Model describes the model a request goes to. Its JSON is pi-ai's Model.
 // Fields this package does not interpret are carried for stream functions.
 type Model struct {
-	ID            string            `json:"id"`
-	Name          string            `json:"name"`
-	API           string            `json:"api"`
-	Provider      string            `json:"provider"`
-	BaseURL       string            `json:"baseUrl"`
-	Reasoning     bool              `json:"reasoning"`
-	Input         []string          `json:"input"`
-	Cost          ModelCost         `json:"cost"`
-	ContextWindow int               `json:"contextWindow"`
-	MaxTokens     int               `json:"maxTokens"`
-	Headers       map[string]string `json:"headers,omitempty"`
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	API      string `json:"api"`
+	Provider string `json:"provider"`
+	BaseURL  string `json:"baseUrl"`
+	// Reasoning says whether the model takes a thinking level.
+	Reasoning bool `json:"reasoning"`
+	// Input lists the input modalities it takes: "text", "image".
+	Input []string  `json:"input"`
+	Cost  ModelCost `json:"cost"`
+	// ContextWindow is its context size in tokens; 0 when unknown.
+	ContextWindow int `json:"contextWindow"`
+	// MaxTokens is its output limit in tokens; 0 when unknown.
+	MaxTokens int `json:"maxTokens"`
+	// Headers are extra HTTP headers its provider needs.
+	Headers map[string]string `json:"headers,omitempty"`
 	// Compat holds provider-specific compatibility settings, as raw JSON.
 	Compat json.RawMessage `json:"compat,omitempty"`
 }

@@ -22,8 +22,9 @@ type LoopRun struct {
 func (r *LoopRun) Events() <-chan AgentEvent { return r.events }
 
 // Wait blocks until the run has ended and its goroutines are gone, and
-// returns the messages the run added. The error is non-nil when a hook or a
-// listener failed; the run then ended without agent_end.
+// returns the messages the run added. The error is non-nil when a hook
+// failed or panicked, or the stream function panicked; the run then ended
+// without agent_end.
 func (r *LoopRun) Wait() ([]Message, error) {
 	<-r.done
 	return r.messages, r.err

@@ -16,11 +16,14 @@ type State struct {
 	// IsStreaming is true from the start of a run until its agent_end
 	// listeners have returned.
 	IsStreaming bool
-	// StreamingMessage is the message being streamed, if any.
+	// StreamingMessage is the message between its message_start and
+	// message_end events, if any: a partial assistant message while it
+	// streams (an immutable snapshot), or briefly a user or tool result.
 	StreamingMessage Message
 	// PendingToolCalls are the IDs of the tool calls executing, in start order.
 	PendingToolCalls []string
-	// ErrorMessage is the error of the last failed or aborted turn.
+	// ErrorMessage is the error of the last failed or aborted turn of the
+	// current or last run; it is cleared when a run starts.
 	ErrorMessage string
 }
 
@@ -53,6 +56,17 @@ func (a *Agent) MessageCount() int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return len(a.messages)
+}
+
+// LastMessage returns the transcript's last message, or nil; after a run it
+// tells how the run ended without copying the transcript.
+func (a *Agent) LastMessage() Message {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.messages) == 0 {
+		return nil
+	}
+	return a.messages[len(a.messages)-1]
 }
 
 // IsStreaming reports whether a run is active.
@@ -114,6 +128,20 @@ func (a *Agent) FollowUp(m Message) {
 	a.mu.Lock()
 	a.followUp.push(m)
 	a.mu.Unlock()
+}
+
+// SteeringMode returns how many steering messages a drain point takes.
+func (a *Agent) SteeringMode() QueueMode {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.steering.mode
+}
+
+// FollowUpMode returns how many follow-up messages a drain point takes.
+func (a *Agent) FollowUpMode() QueueMode {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.followUp.mode
 }
 
 // SetSteeringMode sets how many steering messages a drain point takes.

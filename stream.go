@@ -196,13 +196,15 @@ func (w *StreamWriter) send(ev AssistantEvent) bool {
 	return !w.ended
 }
 
-// Done ends the stream with a [DoneEvent] for msg.
+// Done ends the stream with a [DoneEvent] for msg. msg then belongs to the
+// consumer (DurationMs is set on it): the producer must not touch it again.
 func (w *StreamWriter) Done(msg *AssistantMessage) bool {
 	return w.Push(DoneEvent{Reason: msg.StopReason, Message: msg})
 }
 
 // Error ends the stream with an [ErrorEvent] for msg, whose StopReason
-// should be [StopError] or [StopAborted].
+// should be [StopError] or [StopAborted] and whose ErrorMessage says why.
+// msg then belongs to the consumer, as with [StreamWriter.Done].
 func (w *StreamWriter) Error(msg *AssistantMessage) bool {
 	return w.Push(ErrorEvent{Reason: msg.StopReason, Message: msg})
 }

@@ -70,7 +70,11 @@ func (r ToolResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(r))
 }
 
-// TextResult returns a result whose content is one text block.
+// Text joins the text blocks of r's content with newlines.
+func (r ToolResult) Text() string { return joinText(r.Content, "\n") }
+
+// TextResult returns a result whose content is one text block and whose
+// details are the empty object {}.
 func TextResult(text string) ToolResult {
 	return ToolResult{Content: []ContentBlock{TextBlock{Text: text}}, Details: emptyObject}
 }
@@ -92,8 +96,9 @@ func (t Tool) Declaration() ToolDeclaration {
 
 // NewTool builds a tool whose arguments decode into A. The parameter schema
 // is reflected from A by github.com/invopop/jsonschema (json tags name the
-// properties; `jsonschema:"required"` and `jsonschema_description` tags
-// work as that package documents). A should be a struct: the model always
+// properties; a field without omitempty is required; `jsonschema:"..."`
+// tags such as description and enum work as that package documents). A
+// should be a struct: the model always
 // sends an object. execute gets the decoded arguments; the other fields of
 // [Tool] can be set on the result. Arguments that do not decode into A fail
 // the call with the decoding error.
@@ -120,7 +125,7 @@ func schemaOf[A any]() json.RawMessage {
 	if reflect.TypeOf(zero) == nil {
 		return defaultParameters
 	}
-	r := jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true}
+	r := jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true, Anonymous: true}
 	schema := r.Reflect(zero)
 	schema.Version = ""
 	params, err := json.Marshal(schema)

@@ -22,9 +22,13 @@ type toolBatchResult struct {
 
 // ToolOutcome is the final outcome of one tool call, after the hooks.
 type ToolOutcome struct {
+	// ToolCall is the call as the model sent it.
 	ToolCall ToolCall
-	Result   ToolResult
-	IsError  bool
+	// Result is the final result, overrides applied.
+	Result ToolResult
+	// IsError is whether the call failed; it, not Result.IsError, is what
+	// the tool-result message says.
+	IsError bool
 	// DurationMs is how long Execute took; nil when the tool did not run.
 	DurationMs *int64
 }

@@ -65,7 +65,8 @@ type Response struct {
 // Call is one request the fake received.
 type Call struct {
 	// Index counts requests from 1.
-	Index   int
+	Index int
+	// Model, Request and Options are what the stream function was given.
 	Model   agentcore.Model
 	Request agentcore.Request
 	Options agentcore.StreamOptions
