@@ -1,0 +1,322 @@
+package agentcore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/pi-go/agentcore/internal/sse"
+)
+
+// DefaultMaxProxyRequestBytes is the request body limit of a [ProxyHandler]
+// whose MaxRequestBytes is zero.
+const DefaultMaxProxyRequestBytes = 8 << 20
+
+// ProxyHandlerOptions configure [NewProxyHandler].
+type ProxyHandlerOptions struct {
+	// StreamFn answers the proxied requests; nil uses the default stream
+	// function ([SetDefaultStreamFn]), and a request then fails with 500
+	// when none is installed. It runs on the request's goroutine with a ctx
+	// that is cancelled when the client goes away or the answer cannot be
+	// written.
+	StreamFn StreamFn
+
+	// Authorize decides whether a request may use the proxy. token is the
+	// bearer token of its Authorization header ("" when there is none); r
+	// is the request, whose body it must not read. It runs first, on the
+	// request's goroutine, for every request. A nil error admits the
+	// request; an error refuses it with 401 (or the status of a
+	// [*ProxyHTTPError]) and the error's text. A nil Authorize refuses every
+	// request: a proxy that holds keys is closed until told otherwise.
+	Authorize func(r *http.Request, token string) error
+
+	// Prepare, when not nil, applies the server's policy to a decoded
+	// request before it is streamed: it may check or change the model, the
+	// messages and the options (set Options.APIKey, cap MaxTokens, replace
+	// the model by an allowed one). It runs on the request's goroutine and
+	// may keep call. An error refuses the request with 403 (or the status
+	// of a [*ProxyHTTPError]) and the error's text.
+	//
+	// Everything in call comes from the client. A server that adds its own
+	// key should not trust the client's Model (its BaseURL and Headers
+	// would send the key wherever the client says) or Options.Headers:
+	// look the model up by ID in the server's own list and replace it.
+	Prepare func(r *http.Request, call *ProxyCall) error
+
+	// MaxRequestBytes caps the request body; zero means
+	// [DefaultMaxProxyRequestBytes]. A larger body is refused with 413.
+	MaxRequestBytes int64
+
+	// Messages decodes the request's messages; nil knows only the standard
+	// roles, and any other role arrives as a [*CustomMessage].
+	Messages *MessageRegistry
+}
+
+// ProxyCall is one decoded proxy request, as [ProxyHandlerOptions.Prepare]
+// sees it and the stream function gets it.
+type ProxyCall struct {
+	Model   Model
+	Request Request
+	// Options are the request's stream options; APIKey is always empty on
+	// arrival (clients never send keys).
+	Options StreamOptions
+	// RawOptions is the request's options object as sent, for the fields
+	// StreamOptions has no room for (samplingParams, cacheRetention,
+	// disableContinuation, metadata). Read-only.
+	RawOptions json.RawMessage
+}
+
+// ProxyHTTPError is an error with the HTTP status a [ProxyHandler] answers
+// with, for Authorize and Prepare to choose it.
+type ProxyHTTPError struct {
+	// Status is the HTTP status code, 4xx or 5xx.
+	Status int
+	// Message is the text of the answer's "error" field.
+	Message string
+}
+
+// Error returns the message.
+func (e *ProxyHTTPError) Error() string { return e.Message }
+
+// ProxyHandler serves a [StreamFn] over HTTP in the wire format of pi's
+// proxy, for [StreamProxy] and the TypeScript streamProxy: mount it at
+// /api/stream. A request is a POST of {model, context: {messages},
+// options} as JSON with "Authorization: Bearer TOKEN"; the answer is an
+// event stream of the model's events without their partial message. Before
+// streaming, failures answer with a JSON {"error": "..."} and a fitting
+// status: 405 for a method other than POST, 401 when Authorize refuses, 415
+// for a body that is not JSON, 413 over the size limit, 400 for a body that
+// does not decode, 403 when Prepare refuses, 500 without a stream function.
+// Once streaming, failures are error events, like any model failure.
+//
+// Each request's stream runs on the request's goroutine: when the client
+// goes away the stream function's ctx is cancelled, and ServeHTTP returns
+// once the stream has ended; it leaves no goroutine behind. A ProxyHandler
+// is safe for concurrent use.
+type ProxyHandler struct {
+	opts ProxyHandlerOptions
+}
+
+// NewProxyHandler returns a handler configured by opts.
+func NewProxyHandler(opts ProxyHandlerOptions) *ProxyHandler {
+	if opts.MaxRequestBytes <= 0 {
+		opts.MaxRequestBytes = DefaultMaxProxyRequestBytes
+	}
+	return &ProxyHandler{opts: opts}
+}
+
+// ServeHTTP answers one proxy request.
+func (h *ProxyHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeProxyError(w, http.StatusMethodNotAllowed, "method not allowed: use POST")
+		return
+	}
+	if err := h.authorize(r); err != nil {
+		w.Header().Set("WWW-Authenticate", "Bearer")
+		writeProxyHookError(w, err, http.StatusUnauthorized)
+		return
+	}
+	call, status, err := h.decode(w, r)
+	if err != nil {
+		writeProxyError(w, status, err.Error())
+		return
+	}
+	if h.opts.Prepare != nil {
+		if err := guard(func() error { return h.opts.Prepare(r, call) }); err != nil {
+			writeProxyHookError(w, err, http.StatusForbidden)
+			return
+		}
+	}
+	fn, err := resolveStreamFn(h.opts.StreamFn)
+	if err != nil {
+		writeProxyError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	serveProxyStream(w, r, fn, call)
+}
+
+// authorize runs the Authorize hook on the request's bearer token.
+func (h *ProxyHandler) authorize(r *http.Request) error {
+	if h.opts.Authorize == nil {
+		return errors.New("unauthorized")
+	}
+	token := ""
+	if scheme, rest, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
+		token = strings.TrimSpace(rest)
+	}
+	return guard(func() error { return h.opts.Authorize(r, token) })
+}
+
+// decode reads and decodes the request body; on failure it returns the
+// status to answer with.
+func (h *ProxyHandler) decode(w http.ResponseWriter, r *http.Request) (*ProxyCall, int, error) {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			return nil, http.StatusUnsupportedMediaType, fmt.Errorf("unsupported content type %q: send application/json", ct)
+		}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxRequestBytes))
+	if err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("request body too large: the limit is %d bytes", h.opts.MaxRequestBytes)
+		}
+		return nil, http.StatusBadRequest, fmt.Errorf("reading the request: %v", err)
+	}
+	var wire proxyRequestWire
+	if err := json.Unmarshal(body, &wire); err != nil {
+		return nil, http.StatusBadRequest, fmt.Errorf("invalid request: %v", err)
+	}
+	if wire.Model == nil {
+		return nil, http.StatusBadRequest, errors.New("invalid request: model is required")
+	}
+	call := &ProxyCall{Model: *wire.Model, RawOptions: wire.Options}
+	if wire.Context != nil && len(wire.Context.Messages) > 0 && !isNull(wire.Context.Messages) {
+		if call.Request.Messages, err = h.opts.Messages.UnmarshalMessages(wire.Context.Messages); err != nil {
+			return nil, http.StatusBadRequest, fmt.Errorf("invalid request: context: %v", err)
+		}
+	}
+	if call.Request.Messages == nil {
+		call.Request.Messages = []Message{}
+	}
+	if len(wire.Options) > 0 && !isNull(wire.Options) {
+		var o proxyOptions
+		if err := json.Unmarshal(wire.Options, &o); err != nil {
+			return nil, http.StatusBadRequest, fmt.Errorf("invalid request: options: %v", err)
+		}
+		call.Options = o.streamOptions()
+	}
+	return call, 0, nil
+}
+
+// serveProxyStream streams fn's answer to call as server-sent events until
+// the final event, the end of the stream, or a failed write.
+func serveProxyStream(w http.ResponseWriter, r *http.Request, fn StreamFn, call *ProxyCall) {
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	hdr := w.Header()
+	hdr.Set("Content-Type", "text/event-stream")
+	hdr.Set("Cache-Control", "no-cache")
+	hdr.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	out := &proxyEventWriter{sse: sse.NewWriter(w), rc: http.NewResponseController(w)}
+	_ = out.flush()
+
+	var last *AssistantMessage
+	err := guard(func() error {
+		stream := fn(ctx, call.Model, call.Request, call.Options)
+		if stream == nil {
+			return errors.New("stream function returned no stream")
+		}
+		for ev := range stream {
+			if p := partialOf(ev); p != nil {
+				last = p
+			}
+			final, err := out.write(ev)
+			if err != nil {
+				cancel() // the client is gone: stop the model before the range ends
+				return nil
+			}
+			if final {
+				return nil
+			}
+		}
+		return nil
+	})
+	if out.ended || out.broken || r.Context().Err() != nil {
+		return
+	}
+	// The stream ended without a final event (or panicked): end it here,
+	// so the client does not report a dropped connection.
+	msg := &AssistantMessage{Content: []ContentBlock{}, API: call.Model.API, Provider: call.Model.Provider, Model: call.Model.ID, Timestamp: nowMillis()}
+	if last != nil {
+		msg = last.clone()
+	}
+	msg.StopReason, msg.ErrorMessage = StopError, ErrStreamIncomplete.Error()
+	if err != nil {
+		msg.ErrorMessage = err.Error()
+	}
+	_, _ = out.write(ErrorEvent{Reason: StopError, Message: msg})
+}
+
+// proxyEventWriter writes events to one answer and flushes each.
+type proxyEventWriter struct {
+	sse    *sse.Writer
+	rc     *http.ResponseController
+	ended  bool // the final event was written
+	broken bool // a write failed
+}
+
+// write sends ev; it reports whether ev was the final event, and a write
+// error (after which nothing more is written).
+func (o *proxyEventWriter) write(ev AssistantEvent) (final bool, err error) {
+	if o.broken || o.ended {
+		return true, nil
+	}
+	data, ok, err := encodeProxyEvent(ev)
+	if err != nil {
+		// An event that cannot be encoded (a custom message value that
+		// fails to marshal) ends the answer as an error.
+		msg := &AssistantMessage{Content: []ContentBlock{}, StopReason: StopError, ErrorMessage: "proxy: " + err.Error()}
+		if p := partialOf(ev); p != nil {
+			msg = p.clone()
+			msg.StopReason, msg.ErrorMessage = StopError, "proxy: "+err.Error()
+		}
+		data, ok, err = encodeProxyEvent(ErrorEvent{Reason: StopError, Message: msg})
+		if err != nil {
+			o.broken = true
+			return true, err
+		}
+		ev = ErrorEvent{}
+	}
+	if !ok {
+		return false, nil
+	}
+	if err := o.sse.WriteData(data); err != nil {
+		o.broken = true
+		return true, err
+	}
+	if err := o.flush(); err != nil {
+		o.broken = true
+		return true, err
+	}
+	switch ev.(type) {
+	case DoneEvent, ErrorEvent:
+		o.ended = true
+		return true, nil
+	}
+	return false, nil
+}
+
+func (o *proxyEventWriter) flush() error {
+	if err := o.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return err
+	}
+	return nil
+}
+
+// writeProxyError answers with status and {"error": text}.
+func writeProxyError(w http.ResponseWriter, status int, text string) {
+	body, _ := json.Marshal(struct {
+		Error string `json:"error"`
+	}{text})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(body, '\n'))
+}
+
+// writeProxyHookError answers for a hook's error: its status when it is a
+// [*ProxyHTTPError], else fallback.
+func writeProxyHookError(w http.ResponseWriter, err error, fallback int) {
+	status := fallback
+	if he, ok := errors.AsType[*ProxyHTTPError](err); ok && he.Status >= 400 && he.Status <= 599 {
+		status = he.Status
+	}
+	writeProxyError(w, status, err.Error())
+}

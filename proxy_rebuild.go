@@ -1,0 +1,225 @@
+package agentcore
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/pi-go/agentcore/internal/partialjson"
+)
+
+// proxyRebuilder rebuilds an assistant message from proxy wire events, as
+// the reference client's processProxyEvent does. It is used by one
+// goroutine; the message it builds is pushed through a [StreamWriter],
+// which copies it, so blocks are replaced, never modified in place.
+type proxyRebuilder struct {
+	msg *AssistantMessage
+	// open holds, by content index, the text of a text or thinking block
+	// and the argument parser of a streaming tool call.
+	open []*openBlock
+}
+
+type openBlock struct {
+	text strings.Builder
+	args *partialjson.Parser
+}
+
+// newProxyRebuilder returns a rebuilder whose message starts empty and
+// pending, for model, stamped now.
+func newProxyRebuilder(model Model) *proxyRebuilder {
+	return &proxyRebuilder{msg: &AssistantMessage{
+		Content: []ContentBlock{}, API: model.API, Provider: model.Provider, Model: model.ID,
+		StopReason: StopPending, Timestamp: nowMillis(),
+	}}
+}
+
+// errInvalidEvent wraps what is wrong with a wire event.
+func errInvalidEvent(format string, args ...any) error {
+	return fmt.Errorf("Invalid proxy event: "+format, args...)
+}
+
+// apply reads one wire event (its JSON) into the message and returns the
+// assistant event to push, or nil for an event the reference ignores. An
+// error is the text the response fails with.
+func (r *proxyRebuilder) apply(data []byte) (AssistantEvent, error) {
+	var e wireEvent
+	if err := decodeProxyEvent(data, &e); err != nil {
+		return nil, errInvalidEvent("%v", err)
+	}
+	switch e.Type {
+	case "start":
+		return StartEvent{Partial: r.msg}, nil
+	case "done":
+		r.final(&e)
+		return DoneEvent{Reason: r.msg.StopReason, Message: r.msg}, nil
+	case "error":
+		r.final(&e)
+		if r.msg.StopReason != StopAborted {
+			r.msg.StopReason = StopError
+		}
+		r.msg.ErrorMessage = e.ErrorMessage
+		return ErrorEvent{Reason: r.msg.StopReason, Message: r.msg}, nil
+	case "text_start", "text_delta", "text_end", "thinking_start", "thinking_delta", "thinking_end",
+		"toolcall_start", "toolcall_delta", "toolcall_end":
+		if !e.HasIndex {
+			return nil, errInvalidEvent("%s without contentIndex", e.Type)
+		}
+		return r.content(&e, e.Index)
+	}
+	// Unknown event types are skipped, as the reference skips them.
+	return nil, nil
+}
+
+// final records the stop reason, usage and thinking level of a done or
+// error event.
+func (r *proxyRebuilder) final(e *wireEvent) {
+	r.msg.StopReason = e.Reason
+	if e.Usage != nil {
+		r.msg.Usage = *e.Usage
+	}
+	if e.HasThinkingLevel {
+		r.msg.ProviderThinkingLevel = e.ThinkingLevel
+	}
+}
+
+// content applies a content event for block i.
+func (r *proxyRebuilder) content(e *wireEvent, i int) (AssistantEvent, error) {
+	delta := e.Delta
+	switch e.Type {
+	case "text_start":
+		if err := r.start(e.Type, i, TextBlock{}); err != nil {
+			return nil, err
+		}
+		return TextStartEvent{ContentIndex: i, Partial: r.msg}, nil
+	case "thinking_start":
+		if err := r.start(e.Type, i, ThinkingBlock{}); err != nil {
+			return nil, err
+		}
+		return ThinkingStartEvent{ContentIndex: i, Partial: r.msg}, nil
+	case "toolcall_start":
+		call := ToolCall{ID: e.ID, Name: e.ToolName, Arguments: json.RawMessage("{}")}
+		if err := r.start(e.Type, i, call); err != nil {
+			return nil, err
+		}
+		r.open[i].args = new(partialjson.Parser)
+		return ToolCallStartEvent{ContentIndex: i, Partial: r.msg}, nil
+	case "text_delta", "text_end":
+		b, ok := blockAt(r.msg, i).(TextBlock)
+		if !ok {
+			return nil, fmt.Errorf("Received %s for non-text content", e.Type)
+		}
+		if e.Type == "text_end" {
+			b.TextSignature = e.ContentSignature
+			r.msg.Content[i] = b
+			return TextEndEvent{ContentIndex: i, Content: b.Text, Partial: r.msg}, nil
+		}
+		b.Text = r.grow(i, b.Text, delta)
+		r.msg.Content[i] = b
+		return TextDeltaEvent{ContentIndex: i, Delta: delta, Partial: r.msg}, nil
+	case "thinking_delta", "thinking_end":
+		b, ok := blockAt(r.msg, i).(ThinkingBlock)
+		if !ok {
+			return nil, fmt.Errorf("Received %s for non-thinking content", e.Type)
+		}
+		if e.Type == "thinking_end" {
+			b.ThinkingSignature = e.ContentSignature
+			r.msg.Content[i] = b
+			return ThinkingEndEvent{ContentIndex: i, Content: b.Thinking, Partial: r.msg}, nil
+		}
+		b.Thinking = r.grow(i, b.Thinking, delta)
+		r.msg.Content[i] = b
+		return ThinkingDeltaEvent{ContentIndex: i, Delta: delta, Partial: r.msg}, nil
+	case "toolcall_delta":
+		b, ok := blockAt(r.msg, i).(ToolCall)
+		if !ok || r.open[i] == nil || r.open[i].args == nil {
+			return nil, fmt.Errorf("Received toolcall_delta for non-toolCall content")
+		}
+		p := r.open[i].args
+		p.Append(delta)
+		// Tool arguments are an object; anything else shows as none yet.
+		if snap := p.Snapshot(); len(snap) > 0 && snap[0] == '{' {
+			b.Arguments = snap
+		} else {
+			b.Arguments = json.RawMessage("{}")
+		}
+		r.msg.Content[i] = b
+		return ToolCallDeltaEvent{ContentIndex: i, Delta: delta, Partial: r.msg}, nil
+	default: // toolcall_end
+		b, ok := blockAt(r.msg, i).(ToolCall)
+		if !ok {
+			return nil, nil // the reference skips it
+		}
+		b, err := mergeToolCall(b, e.ToolCall)
+		if err != nil {
+			return nil, err
+		}
+		r.msg.Content[i] = b
+		r.open[i].args = nil
+		return ToolCallEndEvent{ContentIndex: i, ToolCall: b, Partial: r.msg}, nil
+	}
+}
+
+// start puts a new block at index i: over an existing block, or appended
+// right after the last one.
+func (r *proxyRebuilder) start(typ string, i int, b ContentBlock) error {
+	if i < 0 || i > len(r.msg.Content) {
+		return errInvalidEvent("%s at contentIndex %d of %d blocks", typ, i, len(r.msg.Content))
+	}
+	if i == len(r.msg.Content) {
+		r.msg.Content = append(r.msg.Content, b)
+		r.open = append(r.open, nil)
+	} else {
+		r.msg.Content[i] = b
+	}
+	r.open[i] = new(openBlock)
+	return nil
+}
+
+// grow appends delta to the text of block i, whose text is now cur, and
+// returns the new text. The builder makes a long stream of deltas cost
+// linear time: earlier strings share its memory and stay unchanged.
+func (r *proxyRebuilder) grow(i int, cur, delta string) string {
+	o := r.open[i]
+	if o.text.Len() != len(cur) {
+		o.text.Reset()
+		o.text.WriteString(cur)
+	}
+	o.text.WriteString(delta)
+	return o.text.String()
+}
+
+// mergeToolCall applies the fields present in the toolCall object of a
+// toolcall_end event to b, as the reference's Object.assign does.
+func mergeToolCall(b ToolCall, raw json.RawMessage) (ToolCall, error) {
+	if len(raw) == 0 || isNull(raw) {
+		return b, nil
+	}
+	var f struct {
+		ID               *string         `json:"id"`
+		Name             *string         `json:"name"`
+		Arguments        json.RawMessage `json:"arguments"`
+		ThoughtSignature *string         `json:"thoughtSignature"`
+		Namespace        *string         `json:"namespace"`
+		ArgumentsError   *string         `json:"argumentsError"`
+	}
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return b, errInvalidEvent("toolcall_end: %v", err)
+	}
+	set := func(dst *string, src *string) {
+		if src != nil {
+			*dst = *src
+		}
+	}
+	set(&b.ID, f.ID)
+	set(&b.Name, f.Name)
+	set(&b.ThoughtSignature, f.ThoughtSignature)
+	set(&b.Namespace, f.Namespace)
+	set(&b.ArgumentsError, f.ArgumentsError)
+	if len(f.Arguments) > 0 && !isNull(f.Arguments) {
+		if !isJSONObject(f.Arguments) {
+			return b, errInvalidEvent("toolcall_end: arguments must be a JSON object")
+		}
+		b.Arguments = f.Arguments
+	}
+	return b, nil
+}

@@ -1,0 +1,190 @@
+package agentcore
+
+import (
+	"encoding/json"
+	"math"
+	"time"
+)
+
+// The proxy's wire format, shared by [StreamProxy] and [ProxyHandler]: the
+// JSON body of a POST to /api/stream, and the events of the server-sent
+// answer, which are pi-ai's assistant events without their partial message.
+
+// proxyRequestBody is the body [StreamProxy] posts, field for field the
+// reference client's: {model, context: {messages}, options}.
+type proxyRequestBody struct {
+	Model   Model        `json:"model"`
+	Context proxyContext `json:"context"`
+	Options proxyOptions `json:"options"`
+}
+
+type proxyContext struct {
+	Messages []Message `json:"messages"`
+}
+
+// proxyRequestWire is the body as [ProxyHandler] reads it.
+type proxyRequestWire struct {
+	Model   *Model `json:"model"`
+	Context *struct {
+		Messages json.RawMessage `json:"messages"`
+	} `json:"context"`
+	Options json.RawMessage `json:"options"`
+}
+
+// proxyOptions are the request options the reference client forwards (its
+// buildProxyRequestOptions). Fields [StreamOptions] has no room for are
+// carried raw on the server side and never set by the Go client. The API
+// key is never part of it: the proxy server holds the keys.
+type proxyOptions struct {
+	Temperature         *float64              `json:"temperature,omitempty"`
+	SamplingParams      json.RawMessage       `json:"samplingParams,omitempty"`
+	MaxTokens           *int                  `json:"maxTokens,omitempty"`
+	Reasoning           ThinkingLevel         `json:"reasoning,omitempty"`
+	CacheRetention      json.RawMessage       `json:"cacheRetention,omitempty"`
+	SessionID           string                `json:"sessionId,omitempty"`
+	DisableContinuation json.RawMessage       `json:"disableContinuation,omitempty"`
+	Headers             map[string]string     `json:"headers,omitempty"`
+	Metadata            json.RawMessage       `json:"metadata,omitempty"`
+	Transport           string                `json:"transport,omitempty"`
+	ThinkingBudgets     map[ThinkingLevel]int `json:"thinkingBudgets,omitempty"`
+	MaxRetryDelayMs     *int64                `json:"maxRetryDelayMs,omitempty"`
+}
+
+// wireOptions returns the options of o that go on the wire; zero values are
+// left out, as JSON.stringify leaves out undefined ones.
+func wireOptions(o StreamOptions) proxyOptions {
+	w := proxyOptions{
+		Temperature:     o.Temperature,
+		Reasoning:       o.Reasoning,
+		SessionID:       o.SessionID,
+		Headers:         o.Headers,
+		Transport:       o.Transport,
+		ThinkingBudgets: o.ThinkingBudgets,
+	}
+	if o.MaxTokens > 0 {
+		n := o.MaxTokens
+		w.MaxTokens = &n
+	}
+	if o.MaxRetryDelay > 0 {
+		ms := o.MaxRetryDelay.Milliseconds()
+		w.MaxRetryDelayMs = &ms
+	}
+	return w
+}
+
+// streamOptions returns the stream options w carries; APIKey stays empty.
+func (w proxyOptions) streamOptions() StreamOptions {
+	o := StreamOptions{
+		Reasoning:       w.Reasoning,
+		SessionID:       w.SessionID,
+		Temperature:     w.Temperature,
+		Headers:         w.Headers,
+		ThinkingBudgets: w.ThinkingBudgets,
+		Transport:       w.Transport,
+	}
+	if w.MaxTokens != nil && *w.MaxTokens > 0 {
+		o.MaxTokens = *w.MaxTokens
+	}
+	if w.MaxRetryDelayMs != nil && *w.MaxRetryDelayMs > 0 {
+		o.MaxRetryDelay = time.Duration(min(*w.MaxRetryDelayMs, math.MaxInt64/int64(time.Millisecond))) * time.Millisecond
+	}
+	return o
+}
+
+// proxyEvent is one event on the wire: an [AssistantEvent] without its
+// partial message. Pointer fields distinguish absent from zero.
+type proxyEvent struct {
+	Type                  string          `json:"type"`
+	ContentIndex          *int            `json:"contentIndex,omitempty"`
+	Delta                 *string         `json:"delta,omitempty"`
+	ContentSignature      string          `json:"contentSignature,omitempty"`
+	ID                    *string         `json:"id,omitempty"`
+	ToolName              *string         `json:"toolName,omitempty"`
+	ToolCall              json.RawMessage `json:"toolCall,omitempty"`
+	Reason                StopReason      `json:"reason,omitempty"`
+	ErrorMessage          *string         `json:"errorMessage,omitempty"`
+	Usage                 *Usage          `json:"usage,omitempty"`
+	ProviderThinkingLevel *string         `json:"providerThinkingLevel,omitempty"`
+}
+
+// encodeProxyEvent returns the wire JSON of ev, as a pi proxy server sends
+// it: the partial is dropped, and what the client needs from it (a block's
+// signature at its end, a tool call's id and name at its start, usage and
+// the error text at the end) is sent instead. ok is false for an event
+// that has no wire form.
+func encodeProxyEvent(ev AssistantEvent) (data []byte, ok bool, err error) {
+	var w proxyEvent
+	w.Type = ev.Type()
+	index := func(i int) { w.ContentIndex = &i }
+	delta := func(s string) { w.Delta = &s }
+	switch e := ev.(type) {
+	case StartEvent:
+	case TextStartEvent:
+		index(e.ContentIndex)
+	case TextDeltaEvent:
+		index(e.ContentIndex)
+		delta(e.Delta)
+	case TextEndEvent:
+		index(e.ContentIndex)
+		if b, ok := blockAt(e.Partial, e.ContentIndex).(TextBlock); ok {
+			w.ContentSignature = b.TextSignature
+		}
+	case ThinkingStartEvent:
+		index(e.ContentIndex)
+	case ThinkingDeltaEvent:
+		index(e.ContentIndex)
+		delta(e.Delta)
+	case ThinkingEndEvent:
+		index(e.ContentIndex)
+		if b, ok := blockAt(e.Partial, e.ContentIndex).(ThinkingBlock); ok {
+			w.ContentSignature = b.ThinkingSignature
+		}
+	case ToolCallStartEvent:
+		index(e.ContentIndex)
+		b, _ := blockAt(e.Partial, e.ContentIndex).(ToolCall)
+		w.ID, w.ToolName = &b.ID, &b.Name
+	case ToolCallDeltaEvent:
+		index(e.ContentIndex)
+		delta(e.Delta)
+	case ToolCallEndEvent:
+		index(e.ContentIndex)
+		if w.ToolCall, err = json.Marshal(e.ToolCall); err != nil {
+			return nil, false, err
+		}
+	case DoneEvent:
+		w.finalFields(e.Reason, e.Message, false)
+	case ErrorEvent:
+		w.finalFields(e.Reason, e.Message, true)
+	default:
+		return nil, false, nil
+	}
+	data, err = json.Marshal(w)
+	return data, err == nil, err
+}
+
+// finalFields fills the fields of a done or error event from its message.
+func (w *proxyEvent) finalFields(reason StopReason, msg *AssistantMessage, failed bool) {
+	var m AssistantMessage
+	if msg != nil {
+		m = *msg
+	}
+	if reason == "" {
+		reason = m.StopReason
+	}
+	w.Reason = reason
+	w.Usage = &m.Usage
+	if failed {
+		w.ErrorMessage = &m.ErrorMessage
+	}
+	if m.ProviderThinkingLevel != "" {
+		w.ProviderThinkingLevel = &m.ProviderThinkingLevel
+	}
+}
+
+// blockAt returns block i of msg's content, or nil.
+func blockAt(msg *AssistantMessage, i int) ContentBlock {
+	if msg == nil || i < 0 || i >= len(msg.Content) {
+		return nil
+	}
+	return msg.Content[i]
+}
