@@ -1,0 +1,171 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pi-go/agentcore"
+)
+
+// scriptedServer answers the n-th request with bodies[n] and records the
+// requests. A request past the script gets a 500.
+type scriptedServer struct {
+	mu       sync.Mutex
+	bodies   [][]byte
+	requests []recordedRequest
+}
+
+type recordedRequest struct {
+	auth string
+	body map[string]any
+}
+
+func (s *scriptedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	data, _ := io.ReadAll(r.Body)
+	var body map[string]any
+	json.Unmarshal(data, &body)
+	s.mu.Lock()
+	n := len(s.requests)
+	s.requests = append(s.requests, recordedRequest{auth: r.Header.Get("Authorization"), body: body})
+	s.mu.Unlock()
+	if n >= len(s.bodies) {
+		http.Error(w, `{"error":{"message":"no scripted response"}}`, http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Write(s.bodies[n])
+}
+
+// textStream is an event stream answering text in pieces.
+func textStream(pieces ...string) []byte {
+	var b strings.Builder
+	for _, p := range pieces {
+		chunk, _ := json.Marshal(map[string]any{"id": "chatcmpl-final", "choices": []any{map[string]any{"index": 0, "delta": map[string]any{"content": p}}}})
+		fmt.Fprintf(&b, "data: %s\n\n", chunk)
+	}
+	b.WriteString(`data: {"id":"chatcmpl-final","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":300,"completion_tokens":12}}` + "\n\ndata: [DONE]\n\n")
+	return []byte(b.String())
+}
+
+type nowArgs struct {
+	Zone string `json:"zone" jsonschema:"required"`
+}
+
+type calcArgs struct {
+	Expr    string `json:"expr" jsonschema:"required"`
+	Precise bool   `json:"precise"`
+	Digits  int    `json:"digits"`
+}
+
+// testTools are the two tools of the agent run; calls records their
+// arguments.
+func testTools(calls *sync.Map) []agentcore.Tool {
+	return []agentcore.Tool{
+		agentcore.NewTool("now", "The current time in a time zone.", func(_ context.Context, id string, a nowArgs, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+			calls.Store(id, a)
+			return agentcore.TextResult("2026-12-02T14:00:00+01:00"), nil
+		}),
+		agentcore.NewTool("calc", "Evaluates an arithmetic expression.", func(_ context.Context, id string, a calcArgs, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+			calls.Store(id, a)
+			return agentcore.TextResult("42"), nil
+		}),
+	}
+}
+
+// TestAgentRun runs a whole agent against a server that first calls both
+// tools, in parallel and interleaved, then answers.
+func TestAgentRun(t *testing.T) {
+	script := &scriptedServer{bodies: [][]byte{
+		readTestdata(t, "stream", "tool-calls-parallel.sse"),
+		textStream("In Paris it is 14:00", "; 6*7 = 42."),
+	}}
+	srv := serve(t, script.ServeHTTP)
+	var calls sync.Map
+	agent := agentcore.New(agentcore.Options{
+		Model:        agentcore.Model{ID: "gpt-test", API: "openai-completions", Provider: "test", Input: []string{"text"}},
+		StreamFn:     StreamFn(Options{BaseURL: srv.URL, HTTPClient: srv.Client()}),
+		SystemPrompt: "You are terse.",
+		Tools:        testTools(&calls),
+		Hooks: agentcore.Hooks{GetAPIKey: func(context.Context, string) (string, error) {
+			return "sk-hook", nil
+		}},
+	})
+	var mu sync.Mutex
+	var ended []string
+	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
+		if e, ok := ev.(agentcore.ToolExecutionEndEvent); ok {
+			mu.Lock()
+			ended = append(ended, e.ToolName)
+			mu.Unlock()
+		}
+	})
+	if err := agent.Prompt(t.Context(), "What time is it in Paris, and what is 6*7?"); err != nil {
+		t.Fatal(err)
+	}
+	state := agent.State()
+	if state.ErrorMessage != "" {
+		t.Fatalf("run failed: %s", state.ErrorMessage)
+	}
+
+	var roles []string
+	for _, m := range state.Messages {
+		roles = append(roles, m.Role())
+	}
+	if want := "system user assistant toolResult toolResult assistant"; strings.Join(roles, " ") != want {
+		t.Fatalf("transcript roles %v, want %s", roles, want)
+	}
+	if got := state.Messages[len(state.Messages)-1].(*agentcore.AssistantMessage).Text(); got != "In Paris it is 14:00; 6*7 = 42." {
+		t.Errorf("answer %q", got)
+	}
+	if now, _ := calls.Load("call_now"); now != (nowArgs{Zone: "Europe/Paris"}) {
+		t.Errorf("now got %+v", now)
+	}
+	if calc, _ := calls.Load("call_calc"); calc != (calcArgs{Expr: "6*7", Precise: true, Digits: 12}) {
+		t.Errorf("calc got %+v", calc)
+	}
+	slices.Sort(ended)
+	if !slices.Equal(ended, []string{"calc", "now"}) {
+		t.Errorf("tool executions ended: %v", ended)
+	}
+
+	if len(script.requests) != 2 {
+		t.Fatalf("%d requests, want 2", len(script.requests))
+	}
+	for i, r := range script.requests {
+		if r.auth != "Bearer sk-hook" {
+			t.Errorf("request %d: Authorization %q, want the hook's key", i, r.auth)
+		}
+		if got := toolNames(r.body); !slices.Equal(got, []string{"now", "calc"}) {
+			t.Errorf("request %d declares tools %v", i, got)
+		}
+	}
+	second := jsonText(t, script.requests[1].body["messages"])
+	for _, want := range []string{
+		`{"content":"You are terse.","role":"system"}`,
+		`{"content":"2026-12-02T14:00:00+01:00","role":"tool","tool_call_id":"call_now"}`,
+		`{"content":"42","role":"tool","tool_call_id":"call_calc"}`,
+		`"arguments":"{\"expr\":\"6*7\",\"precise\":true,\"digits\":12}"`,
+	} {
+		if !strings.Contains(second, want) {
+			t.Errorf("second request lacks %s:\n%s", want, second)
+		}
+	}
+}
+
+func toolNames(body map[string]any) []string {
+	var names []string
+	tools, _ := body["tools"].([]any)
+	for _, tool := range tools {
+		fn, _ := tool.(map[string]any)["function"].(map[string]any)
+		name, _ := fn["name"].(string)
+		names = append(names, name)
+	}
+	return names
+}

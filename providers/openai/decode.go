@@ -1,0 +1,276 @@
+package openai
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/pi-go/agentcore"
+)
+
+// previewFree is the argument length up to which the preview of a
+// streaming tool call is recomputed at every delta. Beyond it the preview
+// is recomputed when the text grew by an eighth, so that previewing costs
+// time linear in the arguments' length: a long argument's preview lags a
+// little behind its text, as pi-ai's does.
+const previewFree = 8 << 10
+
+// responseDecoder turns the events of one response into assistant stream
+// events, building the message as pi-ai does: one text block and one
+// thinking block, created when their first delta arrives, and one tool-call
+// block per call, found by the call's stream index (or its ID); blocks end
+// together, in content order, when the stream ends.
+type responseDecoder struct {
+	w     *agentcore.StreamWriter
+	model agentcore.Model
+	out   *agentcore.AssistantMessage
+
+	text, thinking *blockText
+	calls          []*callState
+	byIndex        map[int]*callState
+	byID           map[string]*callState
+
+	// finished is set once a finish_reason arrived; stopped once the
+	// consumer stopped reading.
+	finished bool
+	stopped  bool
+}
+
+// blockText accumulates a text or thinking block. strings.Builder never
+// changes bytes it has handed out, so each partial shares them.
+type blockText struct {
+	index int
+	b     strings.Builder
+}
+
+// callState is a streaming tool call: its block's position, and
+// its arguments text (kept out of the block: only the parsed value is).
+type callState struct {
+	index      int
+	indexed    bool // it has a stream index (its first one)
+	args       strings.Builder
+	previewLen int
+}
+
+func newResponseDecoder(w *agentcore.StreamWriter, model agentcore.Model, out *agentcore.AssistantMessage) *responseDecoder {
+	return &responseDecoder{w: w, model: model, out: out, byIndex: map[int]*callState{}, byID: map[string]*callState{}}
+}
+
+// push sends ev and notes when the consumer stopped.
+func (d *responseDecoder) push(ev agentcore.AssistantEvent) bool {
+	if d.stopped {
+		return false
+	}
+	if !d.w.Push(ev) {
+		d.stopped = true
+	}
+	return !d.stopped
+}
+
+// event handles one server-sent event. It reports done at the [DONE]
+// sentinel, and the error text of an event that fails the response.
+func (d *responseDecoder) event(ev sseEvent) (done bool, failure string) {
+	if strings.HasPrefix(ev.name, "thread.") || strings.TrimSpace(ev.data) == "" {
+		return false, ""
+	}
+	if ev.data == "[DONE]" {
+		return true, ""
+	}
+	data := []byte(ev.data)
+	if !json.Valid(data) {
+		return false, MalformedChunkText
+	}
+	if ev.name == "error" {
+		var wrapped struct {
+			Error json.RawMessage `json:"error"`
+		}
+		if json.Unmarshal(data, &wrapped) == nil && truthy(wrapped.Error) {
+			return false, streamErrorText(wrapped.Error)
+		}
+		return false, streamErrorText(data)
+	}
+	var c chunk
+	if json.Unmarshal(data, &c) != nil {
+		return false, "" // JSON but not an object: nothing to read
+	}
+	if truthy(c.Error) {
+		return false, streamErrorText(c.Error)
+	}
+	d.chunk(c)
+	return false, ""
+}
+
+// chunk applies one completion chunk.
+func (d *responseDecoder) chunk(c chunk) {
+	if d.out.ResponseID == "" {
+		d.out.ResponseID = c.ID.v
+	}
+	if d.out.ResponseModel == "" && c.Model.v != "" && c.Model.v != d.model.ID {
+		d.out.ResponseModel = c.Model.v
+	}
+	if c.Usage.ok {
+		d.out.Usage = toUsage(c.Usage.v, d.model)
+	}
+	if len(c.Choices.v) == 0 || !c.Choices.v[0].ok {
+		return
+	}
+	ch := c.Choices.v[0].v
+	if !c.Usage.ok && ch.Usage.ok {
+		d.out.Usage = toUsage(ch.Usage.v, d.model)
+	}
+	if reason := ch.FinishReason.v; reason != "" {
+		d.out.RawStopReason = reason
+		stop, text := mapFinishReason(reason)
+		d.out.StopReason = stop
+		if text != "" {
+			d.out.ErrorMessage = text
+		}
+		d.finished = true
+	}
+	if !ch.Delta.ok {
+		return
+	}
+	dl := ch.Delta.v
+	// Reasoning first: a proxy may put reasoning and answer in one delta,
+	// and the thinking block goes before the text.
+	if field, text := dl.reasoning(); text != "" {
+		if !d.thinkingDelta(field, text) {
+			return
+		}
+	}
+	if text := dl.Content.v; text != "" {
+		if !d.textDelta(text) {
+			return
+		}
+	}
+	for _, tc := range dl.ToolCalls.v {
+		if !tc.ok || !d.toolCallDelta(tc.v) {
+			return
+		}
+	}
+}
+
+// textDelta appends to the text block, opening it first.
+func (d *responseDecoder) textDelta(text string) bool {
+	if d.text == nil {
+		d.text = &blockText{index: len(d.out.Content)}
+		d.out.Content = append(d.out.Content, agentcore.TextBlock{})
+		if !d.push(agentcore.TextStartEvent{ContentIndex: d.text.index, Partial: d.out}) {
+			return false
+		}
+	}
+	d.text.b.WriteString(text)
+	d.out.Content[d.text.index] = agentcore.TextBlock{Text: d.text.b.String()}
+	return d.push(agentcore.TextDeltaEvent{ContentIndex: d.text.index, Delta: text, Partial: d.out})
+}
+
+// thinkingDelta appends to the thinking block, opening it first with the
+// reasoning field's name as its signature.
+func (d *responseDecoder) thinkingDelta(field, text string) bool {
+	if d.thinking == nil {
+		d.thinking = &blockText{index: len(d.out.Content)}
+		d.out.Content = append(d.out.Content, agentcore.ThinkingBlock{ThinkingSignature: field})
+		if !d.push(agentcore.ThinkingStartEvent{ContentIndex: d.thinking.index, Partial: d.out}) {
+			return false
+		}
+	}
+	d.thinking.b.WriteString(text)
+	block := d.out.Content[d.thinking.index].(agentcore.ThinkingBlock)
+	block.Thinking = d.thinking.b.String()
+	d.out.Content[d.thinking.index] = block
+	return d.push(agentcore.ThinkingDeltaEvent{ContentIndex: d.thinking.index, Delta: text, Partial: d.out})
+}
+
+// toolCallDelta applies one entry of a delta's tool_calls: it finds or
+// opens the call's block, fills in its ID and name when they first come,
+// appends the arguments piece and previews the arguments so far. Every
+// entry yields a toolcall_delta event, with an empty delta when it carried
+// no arguments.
+func (d *responseDecoder) toolCallDelta(tc toolCallDelta) bool {
+	st, ok := d.findCall(tc)
+	if !ok {
+		st = &callState{index: len(d.out.Content)}
+		d.calls = append(d.calls, st)
+		d.out.Content = append(d.out.Content, agentcore.ToolCall{ID: tc.ID.v, Name: tc.Function.v.Name.v, Arguments: emptyArguments})
+		if !d.push(agentcore.ToolCallStartEvent{ContentIndex: st.index, Partial: d.out}) {
+			return false
+		}
+	}
+	if tc.Index.ok && !st.indexed {
+		st.indexed = true
+		d.byIndex[int(tc.Index.v)] = st
+	}
+	if id := tc.ID.v; id != "" {
+		d.byID[id] = st
+	}
+	block := d.out.Content[st.index].(agentcore.ToolCall)
+	if block.ID == "" {
+		block.ID = tc.ID.v
+	}
+	if block.Name == "" {
+		block.Name = tc.Function.v.Name.v
+	}
+	piece := tc.Function.v.Arguments.v
+	if piece != "" {
+		st.args.WriteString(piece)
+		if args := st.preview(); args != nil {
+			block.Arguments = args
+		}
+	}
+	d.out.Content[st.index] = block
+	return d.push(agentcore.ToolCallDeltaEvent{ContentIndex: st.index, Delta: piece, Partial: d.out})
+}
+
+// findCall returns the open call a delta entry continues: by its stream
+// index, else by its ID.
+func (d *responseDecoder) findCall(tc toolCallDelta) (*callState, bool) {
+	if tc.Index.ok {
+		if st, ok := d.byIndex[int(tc.Index.v)]; ok {
+			return st, true
+		}
+	}
+	if tc.ID.v != "" {
+		if st, ok := d.byID[tc.ID.v]; ok {
+			return st, true
+		}
+	}
+	return nil, false
+}
+
+// preview returns the arguments the text so far shows, or nil to keep the
+// previous preview (unchanged, unreadable, or not yet due; see previewFree).
+func (st *callState) preview() json.RawMessage {
+	n := st.args.Len()
+	if n > previewFree && n < st.previewLen+st.previewLen/8 {
+		return nil
+	}
+	st.previewLen = n
+	return partialArguments(st.args.String())
+}
+
+// finishBlocks ends every block in content order: text and thinking with
+// their whole text, tool calls with their arguments parsed (a parse
+// failure sets ArgumentsError). It reports false when the consumer stopped.
+func (d *responseDecoder) finishBlocks() bool {
+	next := 0
+	for i, b := range d.out.Content {
+		var ev agentcore.AssistantEvent
+		switch b := b.(type) {
+		case agentcore.TextBlock:
+			ev = agentcore.TextEndEvent{ContentIndex: i, Content: b.Text, Partial: d.out}
+		case agentcore.ThinkingBlock:
+			ev = agentcore.ThinkingEndEvent{ContentIndex: i, Content: b.Thinking, Partial: d.out}
+		case agentcore.ToolCall:
+			st := d.calls[next]
+			next++
+			b.Arguments, b.ArgumentsError = parseArguments(st.args.String())
+			d.out.Content[i] = b
+			ev = agentcore.ToolCallEndEvent{ContentIndex: i, ToolCall: b, Partial: d.out}
+		default:
+			continue
+		}
+		if !d.push(ev) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,80 @@
+// Package openai is an OpenAI-compatible Chat Completions client for
+// agentcore: [StreamFn] returns the [agentcore.StreamFn] that puts a model
+// behind an [agentcore.Agent]. It talks to api.openai.com and to any server
+// that speaks the same streaming API (vLLM, llama.cpp, Ollama, LM Studio,
+// OpenRouter, LiteLLM and others), and behaves as pi-ai 1.5's
+// openai-completions provider does: the same request body for a
+// transcript, the same events for a response, the same error texts.
+//
+// It is plain net/http and a small server-sent-events reader, no SDK: the
+// module depends on nothing but agentcore, and the package controls every
+// error text and the abort path. It never logs or prints.
+//
+// # Use
+//
+//	agent := agentcore.New(agentcore.Options{
+//		Model:         agentcore.Model{ID: "gpt-4.1-mini", Provider: "openai", API: "openai-completions", Input: []string{"text", "image"}},
+//		StreamFn:      openai.StreamFn(openai.Options{}),
+//		StreamOptions: agentcore.StreamOptions{APIKey: os.Getenv("OPENAI_API_KEY")},
+//		SystemPrompt:  "You are terse.",
+//		Tools:         tools,
+//	})
+//	err := agent.Prompt(ctx, "What time is it?")
+//
+// For another server set [Options.BaseURL] (or the model's BaseURL), for
+// example "http://localhost:11434/v1". The per-request key is
+// [agentcore.StreamOptions.APIKey], so [agentcore.Hooks.GetAPIKey] can
+// rotate keys; [Options.APIKey] is the fallback, and with no key the
+// request has no Authorization header.
+//
+// # The request
+//
+// The transcript is the only input. Its system messages give the prompt
+// (rendered with [agentcore.SystemPromptText]) and the tools
+// ([agentcore.CurrentTools]), sent as "tools" of type function. By default
+// every system message is collapsed into one leading prompt, which every
+// server accepts; [SystemMessagesInPlace] keeps later ones where they are.
+// Reasoning models get the prompt as role "developer" unless the model's
+// Compat says otherwise. User text and images (as data URLs) become user
+// messages; assistant text and tool calls are replayed, and thinking is
+// sent back in the field it came in (reasoning_content, reasoning or
+// reasoning_text) when it came from the same model, else dropped. Tool
+// results become role "tool" messages; their images follow in a user
+// message. Images are replaced by a placeholder text when the model's
+// Input does not list "image", so list it for vision models. Failed or
+// aborted assistant messages are not replayed, and a tool call without a
+// result gets an error result, as the API requires.
+//
+// The request asks for a stream with usage; StreamOptions.MaxTokens is
+// sent as max_completion_tokens (or max_tokens, see [Options]),
+// Temperature as temperature, and Reasoning as reasoning_effort when the
+// model has Reasoning (xhigh and max are sent as high).
+//
+// # The response
+//
+// Text deltas, reasoning deltas (as a thinking block whose signature names
+// the field) and tool calls stream as events. Tool calls may stream in
+// parallel, their argument pieces interleaved by index; while they stream
+// the partial message shows the arguments parsed so far, and when the
+// stream ends every block ends and the arguments are parsed for good (text
+// that is no JSON object sets [agentcore.ToolCall.ArgumentsError]). Usage
+// counts prompt, completion and cached tokens and is priced with the
+// model's Cost. The finish reason stop gives stopReason "stop", length
+// "length", tool_calls "toolUse"; any other (content_filter, say) ends the
+// stream with an error "Provider finish_reason: REASON".
+//
+// Failures end the stream with an error event, never a panic: an HTTP
+// error status ("429: {...the server's error object...}"), a network
+// error ("Connection error.: ..."), an error the server sent mid-stream
+// (its message), a malformed chunk ([MalformedChunkText]), a stream that
+// ended without a finish reason ([NoFinishReasonText]). Cancelling ctx
+// aborts: stopReason "aborted" with [AbortedBeforeResponseText] or
+// [AbortedText], the content streamed so far kept.
+//
+// # Not done
+//
+// Retries (pi's are off by default too), OpenRouter reasoning_details and
+// reported costs, provider-specific thinking formats (zai, qwen, ...), grammar
+// and strict tools, and the context-window clamp of max tokens are not
+// implemented.
+package openai

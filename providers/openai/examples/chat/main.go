@@ -1,0 +1,223 @@
+// Command chat is a terminal chat with an agent whose model is behind any
+// OpenAI-compatible server, with two small tools: now (the time in a zone)
+// and calc (arithmetic).
+//
+//	OPENAI_API_KEY=sk-... go run ./examples/chat
+//	OPENAI_BASE_URL=http://localhost:11434/v1 MODEL=qwen3 go run ./examples/chat
+//
+// Type a message and press Enter. While the answer streams, a line you
+// enter steers the agent: it is queued and sent after the current step.
+// Ctrl-C aborts the answer; Ctrl-C when idle, or end of input, quits.
+//
+// Environment: OPENAI_BASE_URL (default https://api.openai.com/v1),
+// OPENAI_API_KEY (none for local servers), MODEL (default gpt-4.1-mini).
+package main
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/providers/openai"
+)
+
+func main() {
+	if err := run(context.Background(), os.Stdin, os.Stdout, os.Getenv); err != nil {
+		fmt.Fprintln(os.Stderr, "chat:", err)
+		os.Exit(1)
+	}
+}
+
+// run chats over in and out until in ends, ctx is done, or Ctrl-C arrives
+// while no answer is streaming; Ctrl-C during an answer aborts it. env
+// reads the configuration. The goroutine reading in ends when in reports
+// EOF or an error; for a terminal that is when the process exits.
+func run(ctx context.Context, in io.Reader, out io.Writer, env func(string) string) error {
+	interrupts := make(chan os.Signal, 1)
+	signal.Notify(interrupts, os.Interrupt)
+	defer signal.Stop(interrupts)
+	return chat(ctx, in, out, env, interrupts)
+}
+
+// chat is run with the interrupts as a channel, for tests.
+func chat(ctx context.Context, in io.Reader, out io.Writer, env func(string) string, interrupts <-chan os.Signal) error {
+	out = &syncWriter{w: out}
+	model, baseURL := config(env)
+	agent := agentcore.New(agentcore.Options{
+		Model:         model,
+		StreamFn:      openai.StreamFn(openai.Options{BaseURL: baseURL}),
+		StreamOptions: agentcore.StreamOptions{APIKey: env("OPENAI_API_KEY")},
+		SystemPrompt:  "You are a helpful assistant in a terminal chat. Use the tools for the current time and for arithmetic. Be brief.",
+		Tools:         []agentcore.Tool{nowTool(), calcTool()},
+	})
+	agent.Subscribe(printer(out))
+	fmt.Fprintf(out, "chat with %s at %s. Enter sends; Enter during an answer steers; Ctrl-C aborts it; Ctrl-C when idle quits.\n> ", model.ID, baseURL)
+
+	quit := make(chan struct{})
+	defer close(quit)
+	lines := make(chan string)
+	go readLines(in, lines, quit)
+
+	var running chan error // the active run's result; nil when idle
+	finish := func() {
+		if running != nil {
+			<-running
+		}
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			agent.Abort()
+			finish()
+			return ctx.Err()
+		case line, ok := <-lines:
+			switch {
+			case !ok:
+				finish()
+				return nil
+			case running != nil:
+				if strings.TrimSpace(line) != "" {
+					agent.Steer(agentcore.UserText(line))
+					fmt.Fprintln(out, "(steering: sent after the current step)")
+				}
+			case strings.TrimSpace(line) == "":
+				fmt.Fprint(out, "> ")
+			default:
+				running = make(chan error, 1)
+				go func() { running <- agent.Prompt(ctx, line) }()
+			}
+		case err := <-running:
+			running = nil
+			if err != nil {
+				fmt.Fprintln(out, "error:", err)
+			}
+			fmt.Fprint(out, "> ")
+		case <-interrupts:
+			if running == nil {
+				fmt.Fprintln(out)
+				return nil
+			}
+			agent.Abort()
+		}
+	}
+}
+
+// config reads the model and the server from env.
+func config(env func(string) string) (agentcore.Model, string) {
+	baseURL := cmp.Or(env("OPENAI_BASE_URL"), openai.DefaultBaseURL)
+	provider := "openai-compatible"
+	if strings.Contains(baseURL, "api.openai.com") {
+		provider = "openai"
+	}
+	model := agentcore.Model{ID: cmp.Or(env("MODEL"), "gpt-4.1-mini"), Provider: provider, API: "openai-completions", Input: []string{"text"}}
+	return model, baseURL
+}
+
+// readLines sends the lines of in until it ends or quit is closed.
+func readLines(in io.Reader, lines chan<- string, quit <-chan struct{}) {
+	defer close(lines)
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		select {
+		case lines <- sc.Text():
+		case <-quit:
+			return
+		}
+	}
+}
+
+// printer shows the run as it happens: the answer as it streams, thinking,
+// each tool call and its result, and how a failed answer ended.
+func printer(out io.Writer) agentcore.Listener {
+	return func(_ context.Context, ev agentcore.AgentEvent) {
+		switch e := ev.(type) {
+		case agentcore.MessageUpdateEvent:
+			switch d := e.AssistantEvent.(type) {
+			case agentcore.TextDeltaEvent:
+				fmt.Fprint(out, d.Delta)
+			case agentcore.ThinkingStartEvent:
+				fmt.Fprint(out, "[thinking] ")
+			case agentcore.ThinkingDeltaEvent:
+				fmt.Fprint(out, d.Delta)
+			case agentcore.ThinkingEndEvent:
+				fmt.Fprintln(out)
+			}
+		case agentcore.MessageEndEvent:
+			m, ok := e.Message.(*agentcore.AssistantMessage)
+			if !ok {
+				return
+			}
+			if m.Text() != "" {
+				fmt.Fprintln(out)
+			}
+			switch m.StopReason {
+			case agentcore.StopAborted:
+				fmt.Fprintln(out, "(aborted)")
+			case agentcore.StopError:
+				fmt.Fprintf(out, "(error: %s)\n", m.ErrorMessage)
+			}
+		case agentcore.ToolExecutionStartEvent:
+			fmt.Fprintf(out, "  -> %s %s\n", e.ToolName, e.Args)
+		case agentcore.ToolExecutionEndEvent:
+			var texts []string
+			for _, b := range e.Result.Content {
+				if t, ok := b.(agentcore.TextBlock); ok {
+					texts = append(texts, t.Text)
+				}
+			}
+			fmt.Fprintf(out, "  <- %s\n", strings.Join(texts, " "))
+		}
+	}
+}
+
+type nowArgs struct {
+	Zone string `json:"zone,omitempty" jsonschema_description:"IANA time zone such as Europe/Paris; empty for the local zone"`
+}
+
+func nowTool() agentcore.Tool {
+	return agentcore.NewTool("now", "Returns the current date and time in a time zone.",
+		func(_ context.Context, _ string, a nowArgs, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+			loc, err := time.LoadLocation(a.Zone)
+			if err != nil {
+				return agentcore.ToolResult{}, err
+			}
+			return agentcore.TextResult(time.Now().In(loc).Format(time.RFC3339)), nil
+		})
+}
+
+type calcArgs struct {
+	Expr string `json:"expr" jsonschema:"required" jsonschema_description:"an arithmetic expression such as (2+3)*4/7"`
+}
+
+func calcTool() agentcore.Tool {
+	return agentcore.NewTool("calc", "Evaluates an arithmetic expression with + - * / and parentheses.",
+		func(_ context.Context, _ string, a calcArgs, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+			v, err := evaluate(a.Expr)
+			if err != nil {
+				return agentcore.ToolResult{}, err
+			}
+			return agentcore.TextResult(strconv.FormatFloat(v, 'g', -1, 64)), nil
+		})
+}
+
+// syncWriter serializes writes: the run's events and the input loop both
+// print.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}

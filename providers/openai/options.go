@@ -1,0 +1,149 @@
+package openai
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/pi-go/agentcore"
+)
+
+// DefaultBaseURL is the API root used when neither [Options.BaseURL] nor
+// [agentcore.Model.BaseURL] is set.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// SystemMessageMode says how the transcript's system messages reach the
+// server. The zero value is [SystemMessagesAuto].
+type SystemMessageMode int
+
+const (
+	// SystemMessagesAuto follows the model, as pi-ai does: in place when
+	// Model.Compat sets "supportsMidConvoSystemMessages": true, else
+	// collapsed. It is the zero value.
+	SystemMessagesAuto SystemMessageMode = iota
+	// SystemMessagesCollapse replays every system message into one leading
+	// system prompt ([agentcore.CollapseSystemMessages]) and drops the
+	// others: the form every Chat Completions server accepts.
+	SystemMessagesCollapse
+	// SystemMessagesInPlace sends each system message where it is in the
+	// transcript. The leading one carries the whole prompt; a later one
+	// carries its appended text and its section changes, framed by name
+	// ("Updated system prompt section ..."). For servers that take system
+	// messages mid-conversation.
+	SystemMessagesInPlace
+)
+
+// Options configure [StreamFn]. The zero value talks to api.openai.com with
+// the per-request key and pi-ai's defaults for a standard server.
+//
+// Server differences that belong to a model (pi-ai keeps them in the
+// model's compat settings) are read from [agentcore.Model.Compat], a JSON
+// object with pi-ai's keys; absent keys take pi-ai's defaults for a
+// standard server. The keys read are:
+//
+//	supportsMidConvoSystemMessages  bool    system messages in place (see SystemMessages); default false
+//	supportsDeveloperRole           bool    the prompt as role "developer" for reasoning models; default true
+//	supportsStore                   bool    send "store": false; default true
+//	supportsReasoningEffort         bool    send "reasoning_effort" for reasoning models; default true
+//	supportsUsageInStreaming        bool    send "stream_options": {"include_usage": true}; default true
+//	maxTokensField                  string  "max_completion_tokens" (default) or "max_tokens"
+//	requiresToolResultName          bool    send the tool name with each tool result; default false
+//
+// Other keys are ignored; Compat that is not a JSON object fails every
+// request with an error message.
+type Options struct {
+	// BaseURL is the API root, such as "http://localhost:8080/v1"; requests
+	// go to BaseURL + "/chat/completions". Empty uses the model's BaseURL,
+	// else [DefaultBaseURL].
+	BaseURL string
+	// APIKey is the fallback key, used when a request's
+	// [agentcore.StreamOptions.APIKey] (set from [agentcore.Hooks.GetAPIKey]
+	// or the agent's stream options) is empty. With no key at all the
+	// request carries no Authorization header, for local servers.
+	APIKey string
+	// Headers are added to every request, after the model's Headers and
+	// before the request's [agentcore.StreamOptions.Headers]; later ones
+	// win, and any of them may replace Authorization. The map is copied.
+	Headers map[string]string
+	// HTTPClient sends the requests; nil means [http.DefaultClient]. Its
+	// Timeout, if any, bounds a whole streamed response: prefer ctx.
+	HTTPClient *http.Client
+	// SystemMessages says how system messages are sent; the zero value
+	// follows the model's Compat, else collapses them.
+	SystemMessages SystemMessageMode
+}
+
+// settings are the resolved per-request switches: the Options and the
+// model's compat, with defaults applied.
+type settings struct {
+	inPlace         bool
+	developerRole   bool
+	store           bool
+	reasoningEffort bool
+	usageInStream   bool
+	legacyMaxTokens bool
+	toolResultName  bool
+	promptCacheKey  bool
+}
+
+// compatJSON is the subset of pi-ai's compat settings this package reads.
+type compatJSON struct {
+	SupportsMidConvoSystemMessages *bool  `json:"supportsMidConvoSystemMessages"`
+	SupportsDeveloperRole          *bool  `json:"supportsDeveloperRole"`
+	SupportsStore                  *bool  `json:"supportsStore"`
+	SupportsReasoningEffort        *bool  `json:"supportsReasoningEffort"`
+	SupportsUsageInStreaming       *bool  `json:"supportsUsageInStreaming"`
+	MaxTokensField                 string `json:"maxTokensField"`
+	RequiresToolResultName         *bool  `json:"requiresToolResultName"`
+}
+
+// resolveSettings combines opts, the model's compat and the base URL.
+func resolveSettings(opts Options, model agentcore.Model, baseURL string) (settings, error) {
+	var c compatJSON
+	if len(model.Compat) > 0 && string(model.Compat) != "null" {
+		if err := json.Unmarshal(model.Compat, &c); err != nil {
+			return settings{}, fmt.Errorf("invalid model compat settings: %v", err)
+		}
+	}
+	s := settings{
+		inPlace:         or(c.SupportsMidConvoSystemMessages, false),
+		developerRole:   or(c.SupportsDeveloperRole, true),
+		store:           or(c.SupportsStore, true),
+		reasoningEffort: or(c.SupportsReasoningEffort, true),
+		usageInStream:   or(c.SupportsUsageInStreaming, true),
+		legacyMaxTokens: c.MaxTokensField == "max_tokens",
+		toolResultName:  or(c.RequiresToolResultName, false),
+		promptCacheKey:  strings.Contains(baseURL, "api.openai.com"),
+	}
+	switch opts.SystemMessages {
+	case SystemMessagesCollapse:
+		s.inPlace = false
+	case SystemMessagesInPlace:
+		s.inPlace = true
+	}
+	return s, nil
+}
+
+func or(b *bool, def bool) bool {
+	if b == nil {
+		return def
+	}
+	return *b
+}
+
+// baseURL is the API root for model.
+func (o Options) baseURL(model agentcore.Model) string {
+	switch {
+	case o.BaseURL != "":
+		return o.BaseURL
+	case model.BaseURL != "":
+		return model.BaseURL
+	}
+	return DefaultBaseURL
+}
+
+// endpoint is the chat completions URL under base.
+func endpoint(base string) string {
+	return strings.TrimRight(base, "/") + "/chat/completions"
+}

@@ -1,0 +1,179 @@
+package openai
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"maps"
+	"net/http"
+	"time"
+
+	"github.com/pi-go/agentcore"
+)
+
+// StreamFn returns a stream function that calls an OpenAI-compatible Chat
+// Completions endpoint. opts are copied; the zero Options talk to
+// api.openai.com.
+//
+// Each call makes one streaming POST to BaseURL + "/chat/completions" when
+// its stream is ranged over, on the ranging goroutine; it starts no
+// goroutine. The request is built from the transcript alone: the system
+// prompt and the tools come from its system messages, the model ID from
+// [agentcore.Model.ID], the key, token cap, temperature and reasoning
+// level from [agentcore.StreamOptions]. The response streams as start,
+// text/thinking/tool-call deltas and block ends, then done. ctx aborts
+// the request and the stream; a consumer that stops ranging closes the
+// connection.
+//
+// As every [agentcore.StreamFn], it never panics and reports every failure
+// as the stream's final error event: the message has stopReason "error"
+// (or "aborted" when ctx was cancelled) and an ErrorMessage holding the
+// HTTP status and the server's error, the network error, or the texts
+// documented with [AbortedText] and its siblings.
+func StreamFn(opts Options) agentcore.StreamFn {
+	opts.Headers = maps.Clone(opts.Headers)
+	return func(ctx context.Context, model agentcore.Model, req agentcore.Request, so agentcore.StreamOptions) agentcore.AssistantStream {
+		return agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
+			call{opts: opts, model: model, req: req, so: so, w: w}.run(ctx)
+		})
+	}
+}
+
+// call is one model request and its response.
+type call struct {
+	opts  Options
+	model agentcore.Model
+	req   agentcore.Request
+	so    agentcore.StreamOptions
+	w     *agentcore.StreamWriter
+	out   *agentcore.AssistantMessage
+}
+
+func (c call) run(ctx context.Context) {
+	c.out = &agentcore.AssistantMessage{
+		Content: []agentcore.ContentBlock{}, API: c.model.API, Provider: c.model.Provider, Model: c.model.ID,
+		StopReason: agentcore.StopPending, Timestamp: time.Now().UnixMilli(),
+	}
+	resp, failure := c.send(ctx)
+	if resp == nil {
+		c.fail(ctx, failure)
+		return
+	}
+	defer resp.Body.Close()
+	if !c.w.Push(agentcore.StartEvent{Partial: c.out}) {
+		return
+	}
+	d := newResponseDecoder(c.w, c.model, c.out)
+	if failure := c.read(ctx, d, resp.Body); failure != "" {
+		c.fail(ctx, failure)
+		return
+	}
+	if d.stopped || !d.finishBlocks() {
+		return
+	}
+	switch {
+	case ctx.Err() != nil:
+		c.fail(ctx, AbortedText)
+	case c.out.StopReason == agentcore.StopError:
+		c.fail(ctx, cmp.Or(c.out.ErrorMessage, errorStopText))
+	case !d.finished || c.out.StopReason == agentcore.StopPending:
+		c.fail(ctx, NoFinishReasonText)
+	default:
+		c.w.Done(c.out)
+	}
+}
+
+// send posts the request. It returns the response when the server
+// accepted it (2xx), else the failure's text.
+func (c call) send(ctx context.Context) (*http.Response, string) {
+	base := c.opts.baseURL(c.model)
+	s, err := resolveSettings(c.opts, c.model, base)
+	if err != nil {
+		return nil, err.Error()
+	}
+	body, err := json.Marshal(buildRequest(c.model, c.req.Messages, c.so, s))
+	if err != nil {
+		return nil, "Could not encode the request: " + err.Error()
+	}
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint(base), bytes.NewReader(body))
+	if err != nil {
+		return nil, err.Error()
+	}
+	c.setHeaders(hreq.Header)
+	client := c.opts.HTTPClient
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(hreq)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, AbortedBeforeResponseText
+		}
+		return nil, connectionErrorText(err)
+	}
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return resp, ""
+	}
+	defer resp.Body.Close()
+	text, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	if err != nil && ctx.Err() != nil {
+		return nil, AbortedBeforeResponseText
+	}
+	return nil, statusErrorText(resp.StatusCode, text)
+}
+
+// setHeaders sets the request's headers: content type, the bearer key,
+// then the model's, the Options' and the request's headers, later ones
+// winning.
+func (c call) setHeaders(h http.Header) {
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "text/event-stream")
+	if key := cmp.Or(c.so.APIKey, c.opts.APIKey); key != "" {
+		h.Set("Authorization", "Bearer "+key)
+	}
+	for _, set := range []map[string]string{c.model.Headers, c.opts.Headers, c.so.Headers} {
+		for k, v := range set {
+			h.Set(k, v)
+		}
+	}
+}
+
+// read feeds the body's events to d until [DONE], the end of the body, a
+// failure, or the consumer stopping. It returns the failure's text; an
+// abort is no failure here (the caller checks ctx after ending the blocks).
+func (c call) read(ctx context.Context, d *responseDecoder, body io.Reader) string {
+	events := newSSEReader(body)
+	for !d.stopped {
+		ev, err := events.next()
+		switch {
+		case errors.Is(err, io.EOF):
+			return ""
+		case err != nil && ctx.Err() != nil:
+			return ""
+		case errors.Is(err, bufio.ErrTooLong):
+			return MalformedChunkText
+		case err != nil:
+			return connectionErrorText(err)
+		}
+		done, failure := d.event(ev)
+		if failure != "" || done {
+			return failure
+		}
+	}
+	return ""
+}
+
+// fail ends the stream with the message so far as an error, or as aborted
+// when ctx was cancelled.
+func (c call) fail(ctx context.Context, text string) {
+	c.out.StopReason = agentcore.StopError
+	if ctx.Err() != nil {
+		c.out.StopReason = agentcore.StopAborted
+	}
+	c.out.ErrorMessage = text
+	c.w.Error(c.out)
+}

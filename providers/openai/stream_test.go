@@ -1,0 +1,157 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/pi-go/agentcore"
+)
+
+// TestStreamOutcomes states, per recorded response, what a caller sees in
+// the final message (TestRecordedResponsesMatchReference checks every
+// event against pi-ai; this test says what matters in words).
+func TestStreamOutcomes(t *testing.T) {
+	tests := []struct {
+		name, body  string
+		status      int
+		stop        agentcore.StopReason
+		text        string
+		errorText   string // a substring of ErrorMessage; "" for none
+		calls       []string
+		usageInput  int64
+		usageCached int64
+	}{
+		{name: "text answer", body: "text.sse", status: 200, stop: agentcore.StopStop, text: "Hello, world! ✓", usageInput: 20, usageCached: 100},
+		{name: "reasoning then answer", body: "reasoning.sse", status: 200, stop: agentcore.StopStop, text: "It is 42.", usageInput: 30},
+		{name: "parallel tool calls", body: "tool-calls-parallel.sse", status: 200, stop: agentcore.StopToolUse, text: "Checking both.",
+			calls: []string{`call_now now {"zone":"Europe/Paris"}`, `call_calc calc {"expr":"6*7","precise":true,"digits":12}`}, usageInput: 200},
+		{name: "malformed arguments", body: "bad-arguments.sse", status: 200, stop: agentcore.StopToolUse, calls: []string{`call_x calc {} !`}},
+		{name: "length", body: "length.sse", status: 200, stop: agentcore.StopLength, text: "A very long ans"},
+		{name: "content filter", body: "content-filter.sse", status: 200, stop: agentcore.StopError, text: "I can", errorText: "Provider finish_reason: content_filter"},
+		{name: "cut off", body: "cut-off.sse", status: 200, stop: agentcore.StopError, text: "Half an ans", errorText: NoFinishReasonText, calls: []string{`call_cut calc {} !`}},
+		{name: "malformed chunk", body: "malformed.sse", status: 200, stop: agentcore.StopError, text: "Fine so far", errorText: MalformedChunkText},
+		{name: "error in the stream", body: "stream-error.sse", status: 200, stop: agentcore.StopError, text: "Partial", errorText: "The server is overloaded, please retry"},
+		{name: "400 with error JSON", body: "http-400.json", status: 400, stop: agentcore.StopError, errorText: `400: {"message":"Invalid 'messages[2].tool_calls[0].id': string too long.`},
+		{name: "429", body: "http-429.json", status: 429, stop: agentcore.StopError, errorText: `429: {"message":"Rate limit reached for gpt-test`},
+		{name: "502 text", body: "http-502.txt", status: 502, stop: agentcore.StopError, errorText: "502 upstream connect error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := serveBody(t, tt.status, "text/event-stream", readTestdata(t, "stream", tt.body))
+			_, final := run(t, t.Context(), streamFrom(srv), nil)
+			if final.StopReason != tt.stop {
+				t.Errorf("stopReason %s, want %s (%s)", final.StopReason, tt.stop, final.ErrorMessage)
+			}
+			if got := final.Text(); got != tt.text {
+				t.Errorf("text %q, want %q", got, tt.text)
+			}
+			if tt.errorText == "" && final.ErrorMessage != "" || !strings.Contains(final.ErrorMessage, tt.errorText) {
+				t.Errorf("errorMessage %q, want it to contain %q", final.ErrorMessage, tt.errorText)
+			}
+			var calls []string
+			for _, c := range final.ToolCalls() {
+				s := c.ID + " " + c.Name + " " + string(c.Arguments)
+				if c.ArgumentsError != "" {
+					s += " !"
+				}
+				calls = append(calls, s)
+			}
+			if strings.Join(calls, "\n") != strings.Join(tt.calls, "\n") {
+				t.Errorf("tool calls %q, want %q", calls, tt.calls)
+			}
+			if final.Usage.Input != tt.usageInput || final.Usage.CacheRead != tt.usageCached {
+				t.Errorf("usage input %d cached %d, want %d %d", final.Usage.Input, final.Usage.CacheRead, tt.usageInput, tt.usageCached)
+			}
+			if final.DurationMs == nil {
+				t.Error("no durationMs on the final message")
+			}
+		})
+	}
+}
+
+// TestStreamEdges covers server behaviors the recordings do not.
+func TestStreamEdges(t *testing.T) {
+	const stop = `data: {"id":"c","choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop"}]}` + "\n\n"
+	tests := []struct {
+		name, body string
+		stop       agentcore.StopReason
+		text       string
+		errorText  string
+	}{
+		{name: "no [DONE] after the finish reason", body: stop, stop: agentcore.StopStop, text: "ok"},
+		{name: "events after [DONE] ignored", body: stop + "data: [DONE]\n\ndata: {broken\n\n", stop: agentcore.StopStop, text: "ok"},
+		{name: "error event", body: "event: error\ndata: {\"error\":{\"message\":\"quota\"}}\n\n", stop: agentcore.StopError, errorText: "quota"},
+		{name: "empty and non-object events skipped", body: "event: ping\n\ndata: 42\n\ndata: null\n\n" + stop, stop: agentcore.StopStop, text: "ok"},
+		{name: "fields of unexpected types ignored", stop: agentcore.StopStop, text: "ok",
+			body: `data: {"id":7,"model":null,"choices":[{"delta":{"content":"ok","reasoning":{"x":1},"tool_calls":"no"},"finish_reason":"stop","usage":[]}],"usage":"none"}` + "\n\n"},
+		{name: "usage in the choice", stop: agentcore.StopStop, text: "ok",
+			body: `data: {"choices":[{"delta":{"content":"ok"},"finish_reason":"stop","usage":{"prompt_tokens":5,"cached_tokens":2}}]}` + "\n\n"},
+		{name: "unknown finish reason", body: `data: {"choices":[{"delta":{},"finish_reason":"network_error"}]}` + "\n\n",
+			stop: agentcore.StopError, errorText: "Provider finish_reason: network_error"},
+		{name: "empty body", body: "", stop: agentcore.StopError, errorText: NoFinishReasonText},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := serveBody(t, 200, "text/event-stream", []byte(tt.body))
+			_, final := run(t, t.Context(), streamFrom(srv), nil)
+			if final.StopReason != tt.stop || final.Text() != tt.text || !strings.Contains(final.ErrorMessage, tt.errorText) {
+				t.Errorf("final = %s %q %q, want %s %q %q", final.StopReason, final.Text(), final.ErrorMessage, tt.stop, tt.text, tt.errorText)
+			}
+		})
+	}
+}
+
+// TestConsumerStopsEarly checks that breaking out of the stream closes the
+// connection and leaves nothing running.
+func TestConsumerStopsEarly(t *testing.T) {
+	fn, gone := hangingServer(t, firstChunks(t))
+	model, _ := streamCases(t)
+	n := 0
+	for ev := range fn(t.Context(), model, hiRequest(), agentcore.StreamOptions{}) {
+		n++
+		if _, ok := ev.(agentcore.TextDeltaEvent); ok {
+			break
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d events before the break, want 3", n)
+	}
+	waitGone(t, gone)
+}
+
+// TestPartialsAreSnapshots checks that a partial message handed to the
+// consumer never changes afterwards.
+func TestPartialsAreSnapshots(t *testing.T) {
+	srv := serveBody(t, 200, "text/event-stream", readTestdata(t, "stream", "tool-calls-parallel.sse"))
+	type seen struct {
+		p    *agentcore.AssistantMessage
+		json string
+	}
+	var partials []seen
+	run(t, context.Background(), streamFrom(srv), func(ev agentcore.AssistantEvent) {
+		if e, ok := ev.(agentcore.ToolCallDeltaEvent); ok {
+			data, _ := json.Marshal(e.Partial)
+			partials = append(partials, seen{e.Partial, string(data)})
+		}
+	})
+	for i, s := range partials {
+		if data, _ := json.Marshal(s.p); string(data) != s.json {
+			t.Errorf("partial %d changed after it was pushed:\n was %s\n now %s", i, s.json, data)
+		}
+	}
+}
+
+func TestBadRequestBody(t *testing.T) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) { t.Error("no request expected") })
+	req := agentcore.Request{Messages: []agentcore.Message{
+		&agentcore.SystemMessage{ToolsAdded: []agentcore.ToolDeclaration{{Name: "t", Parameters: json.RawMessage(`{broken`)}}},
+		agentcore.UserText("hi"),
+	}}
+	_, final := collect(streamFrom(srv)(t.Context(), agentcore.Model{ID: "m"}, req, agentcore.StreamOptions{}), nil)
+	if final.StopReason != agentcore.StopError || !strings.HasPrefix(final.ErrorMessage, "Could not encode the request") {
+		t.Errorf("final = %s %q", final.StopReason, final.ErrorMessage)
+	}
+}
