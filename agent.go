@@ -282,7 +282,9 @@ func (a *Agent) process(ctx context.Context, ev AgentEvent, quiet bool) error {
 		a.partial = nil
 		a.messages = append(a.messages, ev.Message)
 	case ToolExecutionStartEvent:
-		a.pending = append(a.pending, ev.ToolCallID)
+		if !slices.Contains(a.pending, ev.ToolCallID) {
+			a.pending = append(a.pending, ev.ToolCallID)
+		}
 	case ToolExecutionEndEvent:
 		if i := slices.Index(a.pending, ev.ToolCallID); i >= 0 {
 			a.pending = slices.Delete(a.pending, i, i+1)

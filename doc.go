@@ -171,9 +171,13 @@
 // barriers. A listener of an assistant message's message_end runs after the
 // message is in the transcript and before its tool calls are prepared;
 // agent_end listeners are part of the run (Prompt and WaitForIdle wait for
-// them). A slow listener slows the loop. A listener gets the run's ctx and
-// may call any method except the run methods (Prompt, Continue, Reset,
-// WaitForIdle); a panicking listener fails the run.
+// them). A slow listener slows the loop. Events are delivered one at a
+// time, so listeners never run concurrently, even for the events of a
+// parallel tool batch; the reference interleaves the listeners of concurrent
+// tool events, so there a slow update listener does not hold back the next
+// update, here it does. A listener gets the run's ctx and may call any
+// method except WaitForIdle (Prompt, Continue and Reset answer ErrBusy
+// during the run); a panicking listener fails the run.
 //
 // # Tools
 //

@@ -59,15 +59,87 @@ type ToolResult struct {
 	// Terminate hints that the run should stop after this batch; it takes
 	// effect only when every result of the batch sets it.
 	Terminate bool `json:"terminate,omitempty"`
+
+	// explicit records the flags a decoded result or an AfterToolCall
+	// override stated even as false, so that they stay on the wire.
+	explicit resultFlags
 }
 
-// MarshalJSON writes the result; nil Content is written as [].
+// resultFlags are the boolean fields of a ToolResult stated explicitly.
+type resultFlags uint8
+
+const (
+	explicitIsError resultFlags = 1 << iota
+	explicitTerminate
+)
+
+// toolResultWire is a ToolResult on the wire: nil Content is omitted (the
+// tool-result message has [] instead), and a flag appears when true or
+// stated.
+type toolResultWire struct {
+	Content           []ContentBlock `json:"content,omitempty"`
+	Details           any            `json:"details,omitempty"`
+	StructuredContent any            `json:"structuredContent,omitempty"`
+	Usage             *Usage         `json:"usage,omitempty"`
+	IsError           *bool          `json:"isError,omitempty"`
+	Terminate         *bool          `json:"terminate,omitempty"`
+}
+
+// MarshalJSON writes the result as pi does.
 func (r ToolResult) MarshalJSON() ([]byte, error) {
-	type plain ToolResult
-	if r.Content == nil {
-		r.Content = []ContentBlock{}
+	w := toolResultWire{Content: r.Content, Details: r.Details, StructuredContent: r.StructuredContent, Usage: r.Usage}
+	if r.IsError || r.explicit&explicitIsError != 0 {
+		w.IsError = &r.IsError
 	}
-	return json.Marshal(plain(r))
+	if r.Terminate || r.explicit&explicitTerminate != 0 {
+		w.Terminate = &r.Terminate
+	}
+	if r.Content != nil && len(r.Content) == 0 {
+		return marshalWithEmptyContent(w)
+	}
+	return json.Marshal(w)
+}
+
+// marshalWithEmptyContent writes w with "content":[].
+func marshalWithEmptyContent(w toolResultWire) ([]byte, error) {
+	body, err := json.Marshal(w)
+	if err != nil {
+		return nil, err
+	}
+	if len(body) == 2 {
+		return []byte(`{"content":[]}`), nil
+	}
+	return append([]byte(`{"content":[],`), body[1:]...), nil
+}
+
+// UnmarshalJSON reads a result; flags stated as false are remembered.
+func (r *ToolResult) UnmarshalJSON(data []byte) error {
+	var w struct {
+		toolResultWire
+		Content json.RawMessage `json:"content"`
+		Details json.RawMessage `json:"details"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return fmt.Errorf("agentcore: tool result: %w", err)
+	}
+	*r = ToolResult{StructuredContent: w.StructuredContent, Usage: w.Usage}
+	if len(w.Content) > 0 && !isNull(w.Content) {
+		blocks, err := decodeBlocks(w.Content, textOrImage)
+		if err != nil {
+			return err
+		}
+		r.Content = blocks
+	}
+	if len(w.Details) > 0 {
+		r.Details = w.Details
+	}
+	if w.IsError != nil {
+		r.IsError, r.explicit = *w.IsError, r.explicit|explicitIsError
+	}
+	if w.Terminate != nil {
+		r.Terminate, r.explicit = *w.Terminate, r.explicit|explicitTerminate
+	}
+	return nil
 }
 
 // Text joins the text blocks of r's content with newlines.

@@ -188,6 +188,7 @@ func finalizeCall(ctx context.Context, assistant *AssistantMessage, p preparedCa
 	}
 	if res.Terminate != nil {
 		r.Terminate = *res.Terminate
+		r.explicit |= explicitTerminate
 	}
 	r.StructuredContent = structured
 	if res.IsError != nil {

@@ -23,6 +23,9 @@ func TestScenarios(t *testing.T) {
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".json")
 		t.Run(name, func(t *testing.T) {
+			if why := deviations[name]; why != "" {
+				t.Skip("deliberate deviation: " + why)
+			}
 			t.Parallel()
 			data, err := os.ReadFile(file)
 			if err != nil {
@@ -43,6 +46,15 @@ func TestScenarios(t *testing.T) {
 			compareTraces(t, string(want), strings.Join(res.Trace, "\n"))
 		})
 	}
+}
+
+// deviations are the scenarios where this port differs from the reference
+// on purpose, with the reason.
+var deviations = map[string]string{
+	"x-update-listener-delay": "the reference runs the listeners of concurrent tool events " +
+		"interleaved, so a slow listener of one update does not delay the next; an Agent " +
+		"delivers events one at a time, so listeners never run concurrently, and a slow " +
+		"update listener delays that call's end",
 }
 
 func compareTraces(t *testing.T, want, got string) {

@@ -106,7 +106,11 @@ func (p *player) execute(ctx context.Context, name string, def ToolDef, id strin
 		time.Sleep(time.Duration(b.SleepMs) * time.Millisecond)
 	}
 	for _, u := range b.Updates {
-		r, err := toolResult(map[string]json.RawMessage{"content": u.Content, "details": u.Details})
+		content := u.Content
+		if len(content) == 0 {
+			content = json.RawMessage("[]")
+		}
+		r, err := toolResult(map[string]json.RawMessage{"content": content, "details": u.Details})
 		if err != nil {
 			return agentcore.ToolResult{}, err
 		}
@@ -135,28 +139,18 @@ func (p *player) execute(ctx context.Context, name string, def ToolDef, id strin
 }
 
 // toolResult builds a result from scripted fields; details default to {}.
+// An absent content stays absent, as the reference's object spread leaves it.
 func toolResult(fields map[string]json.RawMessage) (agentcore.ToolResult, error) {
+	if len(fields["details"]) == 0 {
+		fields["details"] = json.RawMessage("{}")
+	}
+	raw, err := json.Marshal(fields)
+	if err != nil {
+		return agentcore.ToolResult{}, err
+	}
 	var r agentcore.ToolResult
-	r.Details = json.RawMessage("{}")
-	if d := fields["details"]; len(d) > 0 {
-		r.Details = d
-	}
-	if c := fields["content"]; len(c) > 0 && !bytes.Equal(c, []byte("null")) {
-		blocks, err := decodeBlocks(c)
-		if err != nil {
-			return r, err
-		}
-		r.Content = blocks
-	} else {
-		r.Content = []agentcore.ContentBlock{}
-	}
-	if v := fields["isError"]; len(v) > 0 {
-		_ = json.Unmarshal(v, &r.IsError)
-	}
-	if v := fields["terminate"]; len(v) > 0 {
-		_ = json.Unmarshal(v, &r.Terminate)
-	}
-	return r, nil
+	err = json.Unmarshal(raw, &r)
+	return r, err
 }
 
 // decodeBlocks reads a block list through a user message, which takes text
