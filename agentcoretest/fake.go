@@ -241,11 +241,13 @@ func streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *agentcore.
 		if !step(agentcore.ToolCallStartEvent{ContentIndex: i, Partial: msg}) {
 			return false
 		}
-		if !pause(ctx, resp.ChunkDelay) || !w.ToolCallDelta(i, CanonicalJSON(b.Arguments), msg) {
-			return false
-		}
 		if len(b.Arguments) == 0 {
 			b.Arguments = json.RawMessage("{}")
+		}
+		// The arguments arrive in one delta, so the partial shows them whole.
+		msg.Content[i] = agentcore.ToolCall{ID: b.ID, Name: b.Name, Arguments: b.Arguments}
+		if !pause(ctx, resp.ChunkDelay) || !w.ToolCallDelta(i, CanonicalJSON(b.Arguments), msg) {
+			return false
 		}
 		msg.Content[i] = b
 		return step(agentcore.ToolCallEndEvent{ContentIndex: i, ToolCall: b, Partial: msg})
