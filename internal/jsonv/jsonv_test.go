@@ -162,6 +162,51 @@ func TestEditor(t *testing.T) {
 	}
 }
 
+func TestEditorDeletes(t *testing.T) {
+	tests := []struct {
+		name    string
+		members int
+		delete  []int
+	}{
+		{"none", 3, nil},
+		{"first and last of a small object", 3, []int{0, 2}},
+		{"around the 64th member", 70, []int{0, 62, 63, 64, 69}},
+		{"twice the same", 5, []int{1, 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			members := make([]Member, tt.members)
+			for i := range members {
+				members[i] = Member{Key: "k" + FormatNumber(float64(i)), Value: NumberValue(float64(i))}
+			}
+			v := ObjectValue(members)
+			e := Edit(v)
+			gone := map[int]bool{}
+			for _, i := range tt.delete {
+				e.Delete(i)
+				gone[i] = true
+			}
+			for i := 0; i < tt.members; i++ {
+				if e.Deleted(i) != gone[i] {
+					t.Fatalf("Deleted(%d) = %v", i, e.Deleted(i))
+				}
+			}
+			r := e.Result()
+			if r.Len() != tt.members-len(gone) {
+				t.Fatalf("%d members left, want %d", r.Len(), tt.members-len(gone))
+			}
+			for i := 0; i < tt.members; i++ {
+				if r.Has("k"+FormatNumber(float64(i))) == gone[i] {
+					t.Fatalf("member %d present: %v", i, !gone[i])
+				}
+			}
+			if len(tt.delete) == 0 && !Same(r, v) {
+				t.Fatal("an edit without changes must return the original")
+			}
+		})
+	}
+}
+
 func TestEqual(t *testing.T) {
 	a, _ := ParseString(`{"x":[1,{"y":null}],"z":"s"}`)
 	b, _ := ParseString(`{"z":"s","x":[1.0,{"y":null}]}`)

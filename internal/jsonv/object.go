@@ -59,14 +59,7 @@ func dedupe(members []Member) []Member {
 // orderMembers moves array-index keys to the front in ascending order, keeping
 // the other keys in their order (a stable sort by that rank).
 func orderMembers(members []Member) {
-	any := false
-	for _, m := range members {
-		if _, ok := ArrayIndex(m.Key); ok {
-			any = true
-			break
-		}
-	}
-	if !any {
+	if ordered(members) {
 		return
 	}
 	sort.SliceStable(members, func(i, j int) bool {
@@ -86,7 +79,9 @@ type Editor struct {
 	orig    Value
 	items   []Value
 	members []Member
-	dead    []bool
+	dead    uint64 // members 0 to 63 deleted, a bit each
+	deadAt  []bool // members from 64 on deleted; nil until one is
+	deletes int    // how many members were deleted
 	changed bool
 }
 
@@ -101,7 +96,7 @@ func (e *Editor) Get(i int) Value {
 		}
 		return e.orig.c.items[i]
 	}
-	if e.dead != nil && e.dead[i] {
+	if e.Deleted(i) {
 		return Value{}
 	}
 	if e.members != nil {
@@ -111,7 +106,15 @@ func (e *Editor) Get(i int) Value {
 }
 
 // Deleted reports whether member i was deleted.
-func (e *Editor) Deleted(i int) bool { return e.dead != nil && e.dead[i] }
+func (e *Editor) Deleted(i int) bool {
+	if e.deletes == 0 {
+		return false
+	}
+	if i < 64 {
+		return e.dead&(1<<i) != 0
+	}
+	return e.deadAt != nil && e.deadAt[i]
+}
 
 // Set replaces item or member i with val. A value that is Same as the current
 // one changes nothing.
@@ -133,10 +136,15 @@ func (e *Editor) Delete(i int) {
 		return
 	}
 	e.copyOnce()
-	if e.dead == nil {
-		e.dead = make([]bool, len(e.members))
+	e.deletes++
+	if i < 64 {
+		e.dead |= 1 << i
+		return
 	}
-	e.dead[i] = true
+	if e.deadAt == nil {
+		e.deadAt = make([]bool, len(e.members))
+	}
+	e.deadAt[i] = true
 }
 
 func (e *Editor) copyOnce() {
@@ -159,12 +167,12 @@ func (e *Editor) Result() Value {
 	if e.orig.k == Array {
 		return Value{k: Array, c: &container{items: e.items}}
 	}
-	if e.dead == nil {
+	if e.deletes == 0 {
 		return objectOf(e.members)
 	}
 	out := e.members[:0]
 	for i, m := range e.members {
-		if !e.dead[i] {
+		if !e.Deleted(i) {
 			out = append(out, m)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -29,20 +30,57 @@ func (e *SyntaxError) Error() string {
 // become U+FFFD. Invalid JSON, or nesting deeper than MaxDepth, is a
 // *SyntaxError. Parse never panics.
 func Parse(data []byte) (Value, error) {
-	p := parser{src: string(data)}
-	return p.document()
+	v, _, err := parse(string(data))
+	return v, err
 }
 
 // ParseString is Parse of a string.
 func ParseString(s string) (Value, error) {
-	p := parser{src: s}
-	return p.document()
+	v, _, err := parse(s)
+	return v, err
+}
+
+// ParseExact is Parse that also reports whether data is already, byte for
+// byte, the text v.AppendJSON writes: compact, object keys in JavaScript
+// order without repeats, and every string and number spelled as
+// JSON.stringify spells it. A caller that would re-encode an unchanged v can
+// then use data itself. exact is false when err is non-nil.
+func ParseExact(data []byte) (v Value, exact bool, err error) {
+	return parse(string(data))
+}
+
+// parsers holds idle parsers, whose scratch stacks are kept between parses
+// so that parsing allocates only the values it returns.
+var parsers = sync.Pool{New: func() any { return new(parser) }}
+
+// maxScratch is the largest scratch stack (in entries) a parser keeps for
+// the next parse.
+const maxScratch = 1 << 12
+
+func parse(src string) (Value, bool, error) {
+	p := parsers.Get().(*parser)
+	p.src, p.pos, p.depth, p.inexact = src, 0, 0, false
+	v, err := p.document()
+	exact := !p.inexact
+	// The stacks are cleared as each container completes; after an error they
+	// may still hold values.
+	clear(p.items)
+	clear(p.members)
+	p.items, p.members, p.src = p.items[:0], p.members[:0], ""
+	if cap(p.items) <= maxScratch && cap(p.members) <= maxScratch && cap(p.buf) <= 16*maxScratch {
+		parsers.Put(p)
+	}
+	if err != nil {
+		return Value{}, false, err
+	}
+	return v, exact, nil
 }
 
 type parser struct {
 	src     string
 	pos     int
 	depth   int
+	inexact bool     // src is not what AppendJSON writes for the value
 	items   []Value  // scratch stack of array items being parsed
 	members []Member // scratch stack of object members being parsed
 	buf     []byte   // scratch for strings with escapes
@@ -69,6 +107,7 @@ func (p *parser) space() {
 		switch p.src[p.pos] {
 		case ' ', '\t', '\n', '\r':
 			p.pos++
+			p.inexact = true
 		default:
 			return
 		}
@@ -201,12 +240,18 @@ func (p *parser) object() (Value, error) {
 			return Value{}, p.fail("expected , or } in an object")
 		}
 	}
-	members := make([]Member, len(p.members)-base)
+	n := len(p.members) - base
+	members := make([]Member, n)
 	copy(members, p.members[base:])
 	clear(p.members[base:])
 	p.members = p.members[:base]
 	p.depth--
-	return ObjectValue(members), nil
+	members = dedupe(members)
+	if len(members) != n || !ordered(members) {
+		p.inexact = true
+		orderMembers(members)
+	}
+	return objectOf(members), nil
 }
 
 // string parses a string literal at p.pos (an opening quote). Strings without
@@ -247,6 +292,7 @@ func (p *parser) slowString(start, i int) (string, error) {
 		case c >= utf8.RuneSelf:
 			r, size := utf8.DecodeRuneInString(p.src[i:])
 			if r == utf8.RuneError && size == 1 {
+				p.inexact = true
 				b = utf8.AppendRune(b, utf8.RuneError)
 			} else {
 				b = append(b, p.src[i:i+size]...)
@@ -274,12 +320,13 @@ func (p *parser) escape(b []byte, i int) ([]byte, int, error) {
 		return b, i, p.fail("unterminated escape")
 	}
 	switch p.src[i+1] {
+	case '/':
+		p.inexact = true
+		return append(b, '/'), i + 2, nil
 	case '"':
 		return append(b, '"'), i + 2, nil
 	case '\\':
 		return append(b, '\\'), i + 2, nil
-	case '/':
-		return append(b, '/'), i + 2, nil
 	case 'b':
 		return append(b, '\b'), i + 2, nil
 	case 'f':
@@ -299,8 +346,12 @@ func (p *parser) escape(b []byte, i int) ([]byte, int, error) {
 		i += 6
 		if r >= 0xd800 && r < 0xdc00 && i+1 < len(p.src) && p.src[i] == '\\' && p.src[i+1] == 'u' {
 			if lo, ok := hex4(p.src, i+2); ok && lo >= 0xdc00 && lo < 0xe000 {
+				p.inexact = true
 				return utf8.AppendRune(b, (r-0xd800)<<10+(lo-0xdc00)+0x10000), i + 6, nil
 			}
+		}
+		if !exactEscape(p.src[i-4:i], r) {
+			p.inexact = true
 		}
 		if r >= 0xd800 && r < 0xe000 {
 			return appendSurrogate(b, r), i, nil
@@ -385,5 +436,8 @@ func (p *parser) number() (Value, error) {
 	// The grammar is checked above, so the only error left is range, where
 	// ParseFloat returns the infinity or zero JavaScript gives too.
 	f, _ := strconv.ParseFloat(s[start:i], 64)
+	if !p.inexact && !exactNumber(s[start:i], f) {
+		p.inexact = true
+	}
 	return Value{k: Number, n: f}, nil
 }

@@ -116,6 +116,14 @@ func objectOf(members []Member) Value {
 	return Value{k: Object, c: c}
 }
 
+// ID is the identity of an array's or an object's storage, a cheap map key:
+// the IDs of two arrays or two objects are equal exactly when Same reports
+// them the same value. Every other value has the zero ID.
+type ID struct{ c *container }
+
+// ID returns the identity of v's storage.
+func (v Value) ID() ID { return ID{v.c} }
+
 // Kind returns the value's JSON type.
 func (v Value) Kind() Kind { return v.k }
 

@@ -3,6 +3,8 @@ package schema
 import (
 	"math"
 
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
 	"github.com/pi-go/agentcore/internal/jsonv"
 )
 
@@ -43,6 +45,13 @@ func toAny(v jsonv.Value) any {
 	}
 }
 
+// nodeCheck is the compiled check of one subschema object: the checker's,
+// and the fast checker's when the subschema is simple.
+type nodeCheck struct {
+	slow *jsonschema.Schema
+	fast *fastSchema // nil when not simple
+}
+
 // passes reports whether v is valid against the subschema node, and whether
 // that could be decided at all (false for a subschema the checker did not
 // compile, which the reference also treats as undecided).
@@ -54,11 +63,30 @@ func (vd *Validator) passes(node, v jsonv.Value) (ok, known bool) {
 	default:
 		return false, false
 	}
-	s := vd.checks[node]
-	if s == nil {
+	n, ok := vd.infos[node.ID()]
+	if !ok {
 		return false, false
 	}
-	return s.Validate(toAny(v)) == nil, true
+	return n.passes(v)
+}
+
+// passes is Validator.passes of the subschema n describes.
+func (n *nodeInfo) passes(v jsonv.Value) (ok, known bool) {
+	if !n.compiled {
+		return false, false
+	}
+	return n.check.passes(v), true
+}
+
+// passes reports whether v is valid against the subschema: by the fast
+// checker when the subschema is simple and it decides, else by the checker.
+func (c nodeCheck) passes(v jsonv.Value) bool {
+	if c.fast != nil {
+		if r := c.fast.check(v); r != undecided {
+			return r == pass
+		}
+	}
+	return c.slow.Validate(toAny(v)) == nil
 }
 
 // ok reports whether v is valid against node; an undecidable subschema is
@@ -85,5 +113,5 @@ func (vd *Validator) rootCheck(v jsonv.Value) bool {
 	if vd.root == nil {
 		return vd.doc.root.Bool()
 	}
-	return vd.root.Validate(toAny(v)) == nil
+	return nodeCheck{slow: vd.root, fast: vd.fast}.passes(v)
 }

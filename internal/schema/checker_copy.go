@@ -73,7 +73,7 @@ func checkerCopy(doc *document, node jsonv.Value, isRoot bool) jsonv.Value {
 // when the checker keeps it, else the default base.
 func checkerRootURL(doc *document) string {
 	if id, ok := doc.root.Get("$id"); ok && id.Kind() == jsonv.String && !strings.Contains(strings.TrimSuffix(id.Str(), "#"), "#") {
-		return doc.base[doc.root]
+		return doc.base[doc.root.ID()]
 	}
 	return defaultBase
 }

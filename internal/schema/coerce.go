@@ -25,13 +25,28 @@ type enteredPair struct{ node, value jsonv.Value }
 
 type memoKey struct{ node, value jsonv.Value }
 
-func (c *coercer) coerce(v jsonv.Value) jsonv.Value {
+// coerce runs the three passes over v. When accepts is non-nil and reports
+// that the value so far passes the schema, the passes stop there and coerce
+// reports it valid (ok); the caller vouches that the remaining passes would
+// leave such a value unchanged, which holds for stable schemas (fastSchema).
+// Without a stop, ok is false: the result is still to be checked.
+func (c *coercer) coerce(v jsonv.Value, accepts func(jsonv.Value) bool) (out jsonv.Value, ok bool) {
 	root := c.vd.doc.root
-	v = c.dropOptionalNulls(v, root, defaultBase)
-	v = c.convert(root, defaultBase, v)
+	if accepts != nil && accepts(v) {
+		return v, true
+	}
+	next := c.dropOptionalNulls(v, root, defaultBase)
+	if accepts != nil && !jsonv.Same(next, v) && accepts(next) {
+		return next, true
+	}
+	v = next
+	next = c.convert(root, defaultBase, v)
+	if accepts != nil && !jsonv.Same(next, v) && accepts(next) {
+		return next, true
+	}
 	c.memo = nil
 	c.cuts = 0
-	return c.coerceTypes(v, root, defaultBase)
+	return c.coerceTypes(next, root, defaultBase), false
 }
 
 // schemaMap returns a map keyword of a schema (properties, patternProperties)
@@ -39,29 +54,6 @@ func (c *coercer) coerce(v jsonv.Value) jsonv.Value {
 func schemaMap(node jsonv.Value, key string) (jsonv.Value, bool) {
 	m, ok := node.Get(key)
 	return m, ok && m.Kind() == jsonv.Object
-}
-
-// schemaObject returns a keyword's value when it is a schema object.
-func schemaObject(node jsonv.Value, key string) (jsonv.Value, bool) {
-	s, ok := node.Get(key)
-	return s, ok && s.Kind() == jsonv.Object
-}
-
-// itemSchemaAt returns the schema of an array item at index: a tuple's for
-// its prefix (prefixItems, or an items list), items after prefixItems, or
-// items for every item.
-func itemSchemaAt(node jsonv.Value, index int) (jsonv.Value, bool) {
-	items, hasItems := node.Get("items")
-	if hasItems && items.Kind() == jsonv.Array {
-		if index < items.Len() {
-			return items.Items()[index], true
-		}
-		return jsonv.Value{}, false
-	}
-	if prefix, ok := node.Get("prefixItems"); ok && prefix.Kind() == jsonv.Array && index < prefix.Len() {
-		return prefix.Items()[index], true
-	}
-	return items, hasItems
 }
 
 // matchesPattern tests a property name against a patternProperties key.
@@ -79,72 +71,52 @@ func mapItems(v jsonv.Value, f func(item jsonv.Value, i int) jsonv.Value) jsonv.
 	return e.Result()
 }
 
-// requiredHas reports whether key is listed in the schema's required.
-func requiredHas(node jsonv.Value, key string) bool {
-	req, ok := node.Get("required")
-	if !ok || req.Kind() != jsonv.Array {
-		return false
-	}
-	for _, r := range req.Items() {
-		if r.Kind() == jsonv.String && r.Str() == key {
-			return true
-		}
-	}
-	return false
-}
-
 // dropOptionalNulls is pass 1.
 func (c *coercer) dropOptionalNulls(v, node jsonv.Value, base string) jsonv.Value {
-	if node.Kind() != jsonv.Object {
+	if node.Kind() != jsonv.Object || (v.Kind() != jsonv.Array && v.Kind() != jsonv.Object) {
 		return v
 	}
-	b := c.vd.doc.baseOf(node, base)
+	n := c.vd.info(node, base)
 	if v.Kind() == jsonv.Array {
 		return mapItems(v, func(item jsonv.Value, i int) jsonv.Value {
-			s, ok := itemSchemaAt(node, i)
+			s, ok := n.itemSchemaAt(i)
 			if !ok {
 				return item
 			}
-			return c.dropOptionalNulls(item, s, b)
+			return c.dropOptionalNulls(item, s, n.base)
 		})
 	}
-	if v.Kind() != jsonv.Object {
-		return v
-	}
-	properties, hasProps := schemaMap(node, "properties")
-	patterns, hasPatterns := schemaMap(node, "patternProperties")
-	additional, hasAdditional := schemaObject(node, "additionalProperties")
-	if !hasPatterns && !hasAdditional && !hasProps {
+	if !n.hasPatterns && !n.hasAdditional && !n.hasProperties {
 		return v
 	}
 	e := jsonv.Edit(v)
-	for _, p := range properties.Members() {
+	for _, p := range n.properties.Members() {
 		i := v.IndexOf(p.Key)
 		if i < 0 {
 			continue
 		}
 		cur := v.Members()[i].Value
-		isRef := p.Value.Kind() == jsonv.Object && isStringKeyword(p.Value, "$ref")
-		if cur.IsNull() && !requiredHas(node, p.Key) && !isRef && c.vd.passesFalse(p.Value, jsonv.NullValue()) {
+		if cur.IsNull() && !n.requires(p.Key) && !(p.Value.Kind() == jsonv.Object && isStringKeyword(p.Value, "$ref")) &&
+			c.vd.passesFalse(p.Value, jsonv.NullValue()) {
 			e.Delete(i)
 			continue
 		}
-		e.Set(i, c.dropOptionalNulls(cur, p.Value, b))
+		e.Set(i, c.dropOptionalNulls(cur, p.Value, n.base))
 	}
-	if hasPatterns || hasAdditional {
+	if n.hasPatterns || n.hasAdditional {
 		for i, m := range v.Members() {
-			matched := properties.Has(m.Key)
-			for _, p := range patterns.Members() {
+			matched := n.properties.Has(m.Key)
+			for _, p := range n.patterns.Members() {
 				if !c.vd.matchesPattern(p.Key, m.Key) {
 					continue
 				}
 				matched = true
 				if !e.Deleted(i) {
-					e.Set(i, c.dropOptionalNulls(e.Get(i), p.Value, b))
+					e.Set(i, c.dropOptionalNulls(e.Get(i), p.Value, n.base))
 				}
 			}
-			if !matched && hasAdditional {
-				e.Set(i, c.dropOptionalNulls(m.Value, additional, b))
+			if !matched && n.hasAdditional {
+				e.Set(i, c.dropOptionalNulls(m.Value, n.additional, n.base))
 			}
 		}
 	}
@@ -161,24 +133,20 @@ func (c *coercer) coerceTypes(v, node jsonv.Value, base string) jsonv.Value {
 	if node.Kind() != jsonv.Object {
 		return v
 	}
-	b := c.vd.doc.baseOf(node, base)
+	n := c.vd.info(node, base)
 	next := v
-	if all, ok := node.Get("allOf"); ok && all.Kind() == jsonv.Array {
-		for _, s := range all.Items() {
-			next = c.coerceTypes(next, s, b)
-		}
+	for _, s := range n.allOf {
+		next = c.coerceTypes(next, s, n.base)
 	}
-	if anyOf, ok := node.Get("anyOf"); ok && anyOf.Kind() == jsonv.Array {
-		next = c.coerceUnion(next, anyOf.Items(), b)
+	if n.hasAnyOf {
+		next = c.coerceUnion(next, n.anyOf, n.base)
 	}
-	if oneOf, ok := node.Get("oneOf"); ok && oneOf.Kind() == jsonv.Array {
-		next = c.coerceUnion(next, oneOf.Items(), b)
+	if n.hasOneOf {
+		next = c.coerceUnion(next, n.oneOf, n.base)
 	}
-	var one [1]jsonv.Value
-	types := typeNames(node, &one)
 	matchesMember := false
-	if len(types) > 1 {
-		for _, t := range types {
+	if len(n.types) > 1 {
+		for _, t := range n.types {
 			if t.Kind() == jsonv.String && matchesType(next, t.Str()) {
 				matchesMember = true
 				break
@@ -187,7 +155,7 @@ func (c *coercer) coerceTypes(v, node jsonv.Value, base string) jsonv.Value {
 	}
 	hasObject, hasArray := false, false
 	coerced := matchesMember
-	for _, t := range types {
+	for _, t := range n.types {
 		if t.Kind() != jsonv.String {
 			continue
 		}
@@ -201,15 +169,15 @@ func (c *coercer) coerceTypes(v, node jsonv.Value, base string) jsonv.Value {
 		hasArray = hasArray || t.Str() == "array"
 	}
 	if hasObject && next.Kind() == jsonv.Object {
-		next = c.coerceProperties(next, node, b)
+		next = c.coerceProperties(next, n)
 	}
 	if hasArray && next.Kind() == jsonv.Array {
 		next = mapItems(next, func(item jsonv.Value, i int) jsonv.Value {
-			s, ok := itemSchemaAt(node, i)
+			s, ok := n.itemSchemaAt(i)
 			if !ok || s.Kind() != jsonv.Object {
 				return item
 			}
-			return c.coerceTypes(item, s, b)
+			return c.coerceTypes(item, s, n.base)
 		})
 	}
 	return next
@@ -229,50 +197,32 @@ func (c *coercer) coerceUnion(v jsonv.Value, branches []jsonv.Value, base string
 	return v
 }
 
-func (c *coercer) coerceProperties(v, node jsonv.Value, base string) jsonv.Value {
-	properties, _ := schemaMap(node, "properties")
-	patterns, hasPatterns := schemaMap(node, "patternProperties")
-	additional, hasAdditional := schemaObject(node, "additionalProperties")
+func (c *coercer) coerceProperties(v jsonv.Value, n *nodeInfo) jsonv.Value {
 	e := jsonv.Edit(v)
-	for _, p := range properties.Members() {
+	for _, p := range n.properties.Members() {
 		if i := v.IndexOf(p.Key); i >= 0 {
-			e.Set(i, c.coerceTypes(v.Members()[i].Value, p.Value, base))
+			e.Set(i, c.coerceTypes(v.Members()[i].Value, p.Value, n.base))
 		}
 	}
+	if !n.hasPatterns && !n.hasAdditional {
+		return e.Result()
+	}
 	for i, m := range v.Members() {
-		matched := properties.Has(m.Key)
-		if hasPatterns {
-			for _, p := range patterns.Members() {
+		matched := n.properties.Has(m.Key)
+		if n.hasPatterns {
+			for _, p := range n.patterns.Members() {
 				if !c.vd.matchesPattern(p.Key, m.Key) {
 					continue
 				}
 				matched = true
-				e.Set(i, c.coerceTypes(e.Get(i), p.Value, base))
+				e.Set(i, c.coerceTypes(e.Get(i), p.Value, n.base))
 			}
 		}
-		if !matched && hasAdditional {
-			e.Set(i, c.coerceTypes(m.Value, additional, base))
+		if !matched && n.hasAdditional {
+			e.Set(i, c.coerceTypes(m.Value, n.additional, n.base))
 		}
 	}
 	return e.Result()
-}
-
-// typeNames returns a schema's type as a list (one name, or the list it
-// has), using one for a single name so that nothing is allocated; entries
-// that are not strings are the caller's to skip.
-func typeNames(node jsonv.Value, one *[1]jsonv.Value) []jsonv.Value {
-	t, ok := node.Get("type")
-	if !ok {
-		return nil
-	}
-	switch t.Kind() {
-	case jsonv.String:
-		one[0] = t
-		return one[:]
-	case jsonv.Array:
-		return t.Items()
-	}
-	return nil
 }
 
 // matchesType reports whether v has the JSON Schema type t.

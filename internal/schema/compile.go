@@ -6,7 +6,11 @@
 //
 // Schemas compile with github.com/santhosh-tekuri/jsonschema/v5, which decides
 // validity; the coercion rules and the error explanations are walked here over
-// the schema, asking the compiled schema about each subschema.
+// the schema, asking the compiled schema about each subschema. A subschema
+// that uses only keywords that can be checked exactly and cheaply on the
+// parsed value (a simple one, see fastSchema) is asked of a fast checker
+// instead, which answers as the compiled schema would without converting
+// the value for it.
 package schema
 
 import (
@@ -16,7 +20,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
@@ -27,51 +30,15 @@ import (
 // use.
 type Validator struct {
 	doc     *document
-	root    *jsonschema.Schema                 // nil for a boolean root schema
-	checks  map[jsonv.Value]*jsonschema.Schema // each subschema object's compiled check
-	regexes map[string]*regexp.Regexp          // ECMAScript pattern source to its compiled translation
+	root    *jsonschema.Schema        // nil for a boolean root schema
+	fast    *fastSchema               // the root's fast check; nil when the root is not simple
+	infos   map[jsonv.ID]*nodeInfo    // each subschema object's keywords and compiled check
+	regexes map[string]*regexp.Regexp // ECMAScript pattern source to its compiled translation
 }
 
 // unresolvedDef is the $defs entry (the schema false) that references naming
 // nothing point to in the checker's copy of a schema.
 const unresolvedDef = "pi-go-unresolved-ref"
-
-// maxCached bounds the compile cache; past it the cache starts over.
-const maxCached = 1024
-
-var cache struct {
-	sync.Mutex
-	m map[string]*cacheEntry
-}
-
-type cacheEntry struct {
-	once sync.Once
-	v    *Validator
-	err  error
-}
-
-// Compile compiles a JSON Schema (an object or a boolean) for Parse. The same
-// schema bytes compile once: later calls, from any goroutine, share the
-// result, failures included. A schema that is not JSON, not a schema, or that
-// the compiler rejects (an invalid keyword value, a pattern RE2 cannot
-// express, a $ref cycle) is an error naming the problem. A $ref that names
-// nothing does not fail the compile; as in the reference, it rejects only the
-// values at its place, with the error "unresolved reference REF".
-func Compile(schema json.RawMessage) (*Validator, error) {
-	key := string(schema)
-	cache.Lock()
-	if cache.m == nil || len(cache.m) >= maxCached {
-		cache.m = make(map[string]*cacheEntry)
-	}
-	e, ok := cache.m[key]
-	if !ok {
-		e = &cacheEntry{}
-		cache.m[key] = e
-	}
-	cache.Unlock()
-	e.once.Do(func() { e.v, e.err = compile(schema) })
-	return e.v, e.err
-}
 
 func compile(schema json.RawMessage) (*Validator, error) {
 	root, err := jsonv.Parse(schema)
@@ -85,7 +52,7 @@ func compile(schema json.RawMessage) (*Validator, error) {
 	if doc.nonSchema != nil {
 		return nil, notASchema(*doc.nonSchema)
 	}
-	vd := &Validator{doc: doc, checks: map[jsonv.Value]*jsonschema.Schema{}, regexes: map[string]*regexp.Regexp{}}
+	vd := &Validator{doc: doc, infos: map[jsonv.ID]*nodeInfo{}, regexes: map[string]*regexp.Regexp{}}
 	if root.Kind() == jsonv.Bool {
 		return vd, nil
 	}
@@ -116,11 +83,19 @@ func compile(schema json.RawMessage) (*Validator, error) {
 		return nil, fmt.Errorf("invalid tool schema: %w", unwrapSchemaError(err))
 	}
 	for node, loc := range doc.loc {
-		s, err := c.Compile(defaultBase + "#" + loc)
-		if err == nil {
-			vd.checks[node] = s
+		n := newNodeInfo(doc, node, doc.base[node.ID()])
+		if s, err := c.Compile(defaultBase + "#" + loc); err == nil {
+			n.check, n.compiled = nodeCheck{slow: s}, true
+		}
+		vd.infos[node.ID()] = n
+	}
+	fast := newFastBuilder(vd)
+	for node := range doc.loc {
+		if n := vd.infos[node.ID()]; n.compiled {
+			n.check.fast = fast.build(node)
 		}
 	}
+	vd.fast = vd.infos[root.ID()].check.fast
 	return vd, nil
 }
 

@@ -14,15 +14,15 @@ func (c *coercer) convert(node jsonv.Value, base string, v jsonv.Value) jsonv.Va
 	if node.Kind() != jsonv.Object {
 		return v
 	}
-	b := c.vd.doc.baseOf(node, base)
-	if isStringKeyword(node, "$ref") {
-		t, ok := c.vd.doc.refs[node]
-		if !ok || t.unresolved || t.node.Kind() != jsonv.Object {
+	n := c.vd.info(node, base)
+	if n.ref {
+		t := n.refTarget
+		if !n.hasTarget || t.unresolved || t.node.Kind() != jsonv.Object {
 			return v
 		}
 		return c.reenter(t.node, t.base, v, true)
 	}
-	return c.convertNode(node, b, v)
+	return c.convertNode(n, v)
 }
 
 // reenter converts v by node at a point where conversion can meet the same
@@ -58,51 +58,45 @@ func (c *coercer) reenter(node jsonv.Value, base string, v jsonv.Value, memoize 
 
 // convertNode applies the first of a node's const, enum, anyOf, oneOf, allOf
 // and type.
-func (c *coercer) convertNode(node jsonv.Value, b string, v jsonv.Value) jsonv.Value {
-	if lit, ok := node.Get("const"); ok {
-		return convertLiteral(lit, v)
-	}
-	if enum, ok := node.Get("enum"); ok && enum.Kind() == jsonv.Array {
-		return c.convertEnum(node, enum.Items(), v)
-	}
-	if anyOf, ok := node.Get("anyOf"); ok && anyOf.Kind() == jsonv.Array {
-		return c.convertUnion(node, anyOf.Items(), b, v)
-	}
-	if oneOf, ok := node.Get("oneOf"); ok && oneOf.Kind() == jsonv.Array {
-		return c.convertUnion(node, oneOf.Items(), b, v)
-	}
-	if all, ok := node.Get("allOf"); ok && all.Kind() == jsonv.Array {
+func (c *coercer) convertNode(n *nodeInfo, v jsonv.Value) jsonv.Value {
+	switch {
+	case n.hasConst:
+		return convertLiteral(n.constant, v)
+	case n.hasEnum:
+		return c.convertEnum(n, v)
+	case n.hasAnyOf:
+		return c.convertUnion(n, n.anyOf, v)
+	case n.hasOneOf:
+		return c.convertUnion(n, n.oneOf, v)
+	case n.hasAllOf:
 		next := v
-		for _, s := range all.Items() {
-			next = c.convert(s, b, next)
+		for _, s := range n.allOf {
+			next = c.convert(s, n.base, next)
 		}
-		return c.convertMembers(node, b, next)
-	}
-	t, hasType := node.Get("type")
-	if !hasType {
-		if node.Has("properties") || node.Has("patternProperties") {
-			return c.convertObject(node, b, v)
+		return c.convertMembers(n, next)
+	case !n.hasType:
+		if n.objectKeywords {
+			return c.convertObject(n, v)
 		}
-		if node.Has("items") || node.Has("prefixItems") {
-			return c.convertArray(node, b, v)
+		if n.arrayKeywords {
+			return c.convertArray(n, v)
 		}
 		return v
-	}
-	if t.Kind() != jsonv.String {
+	case n.typ.Kind() != jsonv.String:
 		return v
 	}
-	switch t.Str() {
+	switch n.typ.Str() {
 	case "string":
 		if s, ok := tryString(v); ok {
 			return jsonv.StringValue(s)
 		}
 	case "number":
-		if n, ok := tryNumber(v); ok {
-			return jsonv.NumberValue(n)
+		if x, ok := tryNumber(v); ok {
+			return jsonv.NumberValue(x)
 		}
 	case "integer":
-		if n, ok := tryNumber(v); ok {
-			return jsonv.NumberValue(math.Trunc(n))
+		if x, ok := tryNumber(v); ok {
+			return jsonv.NumberValue(math.Trunc(x))
 		}
 	case "boolean":
 		if x, ok := tryBoolean(v); ok {
@@ -113,24 +107,27 @@ func (c *coercer) convertNode(node jsonv.Value, b string, v jsonv.Value) jsonv.V
 			return jsonv.NullValue()
 		}
 	case "array":
-		return c.convertArray(node, b, v)
+		return c.convertArray(n, v)
 	case "object":
-		return c.convertObject(node, b, v)
+		return c.convertObject(n, v)
 	}
 	return v
 }
 
 // convertEnum treats an enum as a union of its values: a member stays, else
 // the first value the input converts to exactly.
-func (c *coercer) convertEnum(node jsonv.Value, values []jsonv.Value, v jsonv.Value) jsonv.Value {
-	for _, m := range values {
+func (c *coercer) convertEnum(n *nodeInfo, v jsonv.Value) jsonv.Value {
+	for _, m := range n.enum {
 		if jsonv.StrictEqual(m, v) {
 			return v
 		}
 	}
-	for _, m := range values {
+	for _, m := range n.enum {
 		cand := convertLiteral(m, v)
-		if !jsonv.StrictEqual(cand, v) && c.vd.passesTrue(node, cand) {
+		if jsonv.StrictEqual(cand, v) {
+			continue
+		}
+		if ok, known := n.passes(cand); ok && known {
 			return cand
 		}
 	}
@@ -140,91 +137,87 @@ func (c *coercer) convertEnum(node jsonv.Value, values []jsonv.Value, v jsonv.Va
 // convertUnion keeps a value one branch accepts; else takes the first branch
 // conversion the whole node accepts. The node's own members convert into
 // each candidate before it is checked.
-func (c *coercer) convertUnion(node jsonv.Value, branches []jsonv.Value, b string, v jsonv.Value) jsonv.Value {
+func (c *coercer) convertUnion(n *nodeInfo, branches []jsonv.Value, v jsonv.Value) jsonv.Value {
 	for _, s := range branches {
 		if c.vd.passesTrue(s, v) {
-			return c.convertMembers(node, b, v)
+			return c.convertMembers(n, v)
 		}
 	}
 	for _, s := range branches {
-		cand := c.convertMembers(node, b, c.convert(s, b, v))
-		if c.vd.passesTrue(node, cand) {
+		cand := c.convertMembers(n, c.convert(s, n.base, v))
+		if ok, known := n.passes(cand); ok && known {
 			return cand
 		}
 	}
-	return c.convertMembers(node, b, v)
+	return c.convertMembers(n, v)
 }
 
 // convertMembers converts the object members a union or intersection node
 // declares itself, if any.
-func (c *coercer) convertMembers(node jsonv.Value, b string, v jsonv.Value) jsonv.Value {
-	if node.Has("properties") || node.Has("patternProperties") || node.Has("additionalProperties") {
-		return c.convertObject(node, b, v)
+func (c *coercer) convertMembers(n *nodeInfo, v jsonv.Value) jsonv.Value {
+	if n.memberKeywords {
+		return c.convertObject(n, v)
 	}
 	return v
 }
 
-func (c *coercer) convertArray(node jsonv.Value, b string, v jsonv.Value) jsonv.Value {
-	items, hasItems := node.Get("items")
+func (c *coercer) convertArray(n *nodeInfo, v jsonv.Value) jsonv.Value {
 	var prefix []jsonv.Value
 	isTuple := false
-	if hasItems && items.Kind() == jsonv.Array {
-		prefix, isTuple = items.Items(), true
-	} else if p, ok := node.Get("prefixItems"); ok && p.Kind() == jsonv.Array {
-		prefix, isTuple = p.Items(), true
+	if n.hasItems && n.items.Kind() == jsonv.Array {
+		prefix, isTuple = n.items.Items(), true
+	} else if n.hasPrefix {
+		prefix, isTuple = n.prefix, true
 	}
 	if isTuple {
 		// A tuple converts its items and never wraps a single value.
 		if v.Kind() != jsonv.Array {
 			return v
 		}
-		restOK := hasItems && items.Kind() != jsonv.Array
+		restOK := n.hasItems && n.items.Kind() != jsonv.Array
 		return mapItems(v, func(item jsonv.Value, i int) jsonv.Value {
 			if i < len(prefix) {
-				return c.convert(prefix[i], b, item)
+				return c.convert(prefix[i], n.base, item)
 			}
 			if !restOK {
 				return item
 			}
-			return c.convert(items, b, item)
+			return c.convert(n.items, n.base, item)
 		})
 	}
 	if v.Kind() == jsonv.Array {
-		if !hasItems {
+		if !n.hasItems {
 			return v
 		}
-		return mapItems(v, func(item jsonv.Value, _ int) jsonv.Value { return c.convert(items, b, item) })
+		return mapItems(v, func(item jsonv.Value, _ int) jsonv.Value { return c.convert(n.items, n.base, item) })
 	}
 	wrapped := v
-	if hasItems && items.Kind() == jsonv.Object {
-		wrapped = c.reenter(items, b, v, false)
+	if n.hasItems && n.items.Kind() == jsonv.Object {
+		wrapped = c.reenter(n.items, n.base, v, false)
 	}
 	return jsonv.ArrayValue([]jsonv.Value{wrapped})
 }
 
-func (c *coercer) convertObject(node jsonv.Value, b string, v jsonv.Value) jsonv.Value {
+func (c *coercer) convertObject(n *nodeInfo, v jsonv.Value) jsonv.Value {
 	if v.Kind() != jsonv.Object {
 		return v
 	}
-	properties, _ := schemaMap(node, "properties")
-	patterns, _ := schemaMap(node, "patternProperties")
-	additional, hasAdditional := schemaObject(node, "additionalProperties")
 	e := jsonv.Edit(v)
 	for i, m := range v.Members() {
 		next := m.Value
-		p, matched := properties.Get(m.Key)
+		p, matched := n.properties.Get(m.Key)
 		if matched {
-			next = c.convert(p, b, next)
+			next = c.convert(p, n.base, next)
 		}
-		for _, pat := range patterns.Members() {
+		for _, pat := range n.patterns.Members() {
 			if !c.vd.matchesPattern(pat.Key, m.Key) {
 				continue
 			}
 			matched = true
-			next = c.convert(pat.Value, b, next)
+			next = c.convert(pat.Value, n.base, next)
 		}
-		if !matched && hasAdditional {
-			next = c.convert(additional, b, next)
+		if !matched && n.hasAdditional {
+			next = c.convert(n.additional, n.base, next)
 		}
 		e.Set(i, next)
 	}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 
@@ -65,11 +66,20 @@ func buildCheckerFormats() map[string]func(any) bool {
 		out[name] = func(any) bool { return true }
 	}
 	for _, name := range referenceFormats {
-		if check := referenceFormat(name); check != nil {
+		if check := checkerFormat(name); check != nil {
 			out[name] = stringFormat(check)
 		}
 	}
 	return out
+}
+
+// checkerFormat returns the check the checker applies to strings of format
+// name (its formats pass every other value), nil when it applies none.
+func checkerFormat(name string) func(string) bool {
+	if !slices.Contains(referenceFormats, name) {
+		return nil
+	}
+	return referenceFormat(name)
 }
 
 // builtinFormat returns the checker's own check of a format as a string check.

@@ -36,7 +36,7 @@ type target struct {
 // every $ref and $dynamicRef. It is built once by index and read-only after.
 type document struct {
 	root      jsonv.Value
-	base      map[jsonv.Value]string // subschema object to its base URI
+	base      map[jsonv.ID]string    // subschema object to its base URI
 	loc       map[jsonv.Value]string // subschema object to its location (a fragment) in the checker's document
 	resources map[string]jsonv.Value
 	anchors   map[string]jsonv.Value
@@ -56,7 +56,7 @@ type pendingRef struct {
 func newDocument(root jsonv.Value) *document {
 	d := &document{
 		root:      root,
-		base:      map[jsonv.Value]string{},
+		base:      map[jsonv.ID]string{},
 		loc:       map[jsonv.Value]string{},
 		resources: map[string]jsonv.Value{defaultBase: root},
 		anchors:   map[string]jsonv.Value{},
@@ -70,7 +70,7 @@ func newDocument(root jsonv.Value) *document {
 	for len(d.pending) > 0 {
 		p := d.pending[0]
 		d.pending = d.pending[1:]
-		t := d.find(p.ref, d.base[p.node])
+		t := d.find(p.ref, d.base[p.node.ID()])
 		if p.dynamic {
 			d.dynRefs[p.node] = t
 		} else {
@@ -92,7 +92,7 @@ func (d *document) index(node jsonv.Value, base, loc string) {
 		return
 	}
 	d.noteNonSchemas(node)
-	if _, done := d.base[node]; done {
+	if _, done := d.base[node.ID()]; done {
 		return
 	}
 	b := base
@@ -104,7 +104,7 @@ func (d *document) index(node jsonv.Value, base, loc string) {
 			d.anchors[uri] = node
 		}
 	}
-	d.base[node] = b
+	d.base[node.ID()] = b
 	d.loc[node] = loc
 	for _, k := range []string{"$anchor", "$dynamicAnchor"} {
 		if a, ok := node.Get(k); ok && a.Kind() == jsonv.String {
@@ -203,7 +203,7 @@ func (d *document) translated(pattern string) string {
 
 // baseOf returns the base URI of a subschema whose parent has base.
 func (d *document) baseOf(node jsonv.Value, base string) string {
-	if b, ok := d.base[node]; ok {
+	if b, ok := d.base[node.ID()]; ok {
 		return b
 	}
 	return base
@@ -263,12 +263,12 @@ func (d *document) pointer(root jsonv.Value, base, fragment string) target {
 		}
 		node = next
 		loc += "/" + escapeToken(key)
-		if nb, ok := d.base[node]; ok {
+		if nb, ok := d.base[node.ID()]; ok {
 			b = nb
 		}
 	}
 	if node.Kind() == jsonv.Object {
-		if _, ok := d.base[node]; !ok {
+		if _, ok := d.base[node.ID()]; !ok {
 			d.index(node, b, loc)
 		}
 	} else if node.Kind() != jsonv.Bool {

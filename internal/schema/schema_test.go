@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -253,18 +254,33 @@ func FuzzCoerce(f *testing.F) {
 	})
 }
 
-// FuzzSchema checks that compiling and using arbitrary schemas never panics.
+// FuzzSchema checks that compiling and using arbitrary schemas never panics,
+// and that the fast path changes no result: on every subschema the fast
+// checker takes, it agrees with the checker, and parsing gives what the
+// checker alone gives.
 func FuzzSchema(f *testing.F) {
 	f.Add([]byte(searchSchema), []byte(`{"query":1}`))
 	f.Add([]byte(`{"type":["integer","any"],"minLength":1.5,"required":true,"items":[{"type":"string"}],"additionalItems":false}`), []byte(`["x",1]`))
 	f.Add([]byte(`{"properties":{"a":{"$ref":"#/nope"},"b":{"$ref":"#a"}},"$defs":{"x":{"$anchor":"a","type":"integer"}},"unevaluatedProperties":false}`), []byte(`{"a":1,"b":"2","c":3}`))
 	f.Add([]byte(`{"anyOf":[{"const":1},{"enum":["1",2]}],"not":{"type":"null"},"if":{"type":"string"},"then":{"format":"date"}}`), []byte(`"2024-02-30"`))
+	f.Add([]byte(`{"type":"object","properties":{"a":{"items":{"type":"integer"}},"b":{"type":["string","null"],"maxLength":2}},"additionalProperties":{"enum":[1,"x"]}}`), []byte(`{"a":"1","b":null,"c":"x"}`))
+	f.Add([]byte(`{"type":"array","uniqueItems":true,"items":{"type":"number","exclusiveMinimum":0,"format":"int32"}}`), []byte(`[1,"2",1e400]`))
 	f.Fuzz(func(t *testing.T, schema, args []byte) {
 		vd, err := Compile(schema)
 		if err != nil {
 			return
 		}
 		_, _, _ = vd.Parse(args)
+		v, err := jsonv.Parse(args)
+		if err != nil || vd.root == nil {
+			return
+		}
+		assertFastAgrees(t, vd, subValues(v))
+		out, errs := vd.ParseValue(v)
+		want, wantErrs := checkerOnly(vd).ParseValue(v)
+		if !reflect.DeepEqual(errs, wantErrs) || (errs == nil && out.JSON() != want.JSON()) {
+			t.Fatalf("fast path %s %v, checker alone %s %v", out.JSON(), errs, want.JSON(), wantErrs)
+		}
 	})
 }
 
