@@ -129,9 +129,10 @@ func (e *engine) runTasks(assistant *AssistantMessage, tasks []toolTask, h toolH
 	defer cancel()
 	mb := &mailbox{wake: make(chan struct{}, 1)}
 	var wg sync.WaitGroup
+	e.workers.grow(len(tasks))
 	for i, t := range tasks {
 		wg.Add(1)
-		go func() {
+		e.workers.tasks <- func() {
 			defer wg.Done()
 			p := t.prepared
 			var out ToolOutcome
@@ -149,7 +150,7 @@ func (e *engine) runTasks(assistant *AssistantMessage, tasks []toolTask, h toolH
 				out = finalizeCall(ctx, assistant, p, out, h)
 			}
 			mb.put(mail{done: true, index: i, outcome: out})
-		}()
+		}
 	}
 	outcomes := make([]ToolOutcome, len(tasks))
 	var sinkErr error
@@ -174,6 +175,41 @@ func (e *engine) runTasks(assistant *AssistantMessage, tasks []toolTask, h toolH
 	}
 	wg.Wait()
 	return outcomes, sinkErr
+}
+
+// workerPool runs a run's tool executions on goroutines kept for the run,
+// so that each batch neither starts goroutines nor grows their stacks
+// again. Its goroutines are started on demand and joined by stop, when the
+// run ends.
+type workerPool struct {
+	tasks chan func()
+	n     int
+	wg    sync.WaitGroup
+}
+
+// grow makes sure at least n workers exist, so n tasks run at once.
+func (p *workerPool) grow(n int) {
+	if p.tasks == nil {
+		p.tasks = make(chan func())
+	}
+	for ; p.n < n; p.n++ {
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			for task := range p.tasks {
+				task()
+			}
+		}()
+	}
+}
+
+// stop ends the workers and waits for them.
+func (p *workerPool) stop() {
+	if p.tasks != nil {
+		close(p.tasks)
+		p.wg.Wait()
+		*p = workerPool{}
+	}
 }
 
 // mail is an event from a tool goroutine: an update, or a finished call.

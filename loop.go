@@ -24,6 +24,7 @@ type engine struct {
 	newMessages []Message
 	tools       toolState
 	llm         llmView
+	workers     workerPool
 }
 
 // The refusals of RunLoopContinue and Agent.Continue.
@@ -59,6 +60,7 @@ func checkContinue(messages []Message) error {
 
 // runPrompts runs the loop with new prompt messages.
 func (e *engine) runPrompts(prompts []Message) (msgs []Message, err error) {
+	defer e.workers.stop()
 	defer e.recoverInto(&err)
 	initial := e.declareToolChanges(prompts)
 	e.newMessages = append(make([]Message, 0, len(initial)+8), initial...)
@@ -76,6 +78,7 @@ func (e *engine) runPrompts(prompts []Message) (msgs []Message, err error) {
 
 // runContinue runs the loop from the existing context.
 func (e *engine) runContinue() (msgs []Message, err error) {
+	defer e.workers.stop()
 	defer e.recoverInto(&err)
 	if err := checkContinue(e.cur.Messages); err != nil {
 		return nil, err

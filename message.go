@@ -421,14 +421,14 @@ func (m *AssistantMessage) Text() string { return joinText(m.Content, "\n") }
 func (m *ToolResultMessage) Text() string { return joinText(m.Content, "\n") }
 
 // clone returns a shallow copy of m with its own content slice. Messages of
-// up to four blocks, the common case while streaming, cost one allocation.
+// up to eight blocks, the common case while streaming, cost one allocation.
 func (m *AssistantMessage) clone() *AssistantMessage {
-	if len(m.Content) <= 4 {
+	if len(m.Content) <= 8 {
 		box := &struct {
 			msg    AssistantMessage
-			blocks [4]ContentBlock
+			blocks [8]ContentBlock
 		}{msg: *m}
-		box.msg.Content = append(box.blocks[:0:4], m.Content...)
+		box.msg.Content = append(box.blocks[:0:8], m.Content...)
 		return &box.msg
 	}
 	c := *m

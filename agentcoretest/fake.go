@@ -78,6 +78,7 @@ type Fake struct {
 	responses []Response
 	respond   func(ctx context.Context, call Call) Response
 	calls     []Call
+	canonical map[string]string // CanonicalJSON of tool call arguments seen
 }
 
 // New returns a fake that answers requests with responses, in order. A
@@ -132,12 +133,33 @@ func (f *Fake) Stream(ctx context.Context, model agentcore.Model, req agentcore.
 		if !scripted {
 			resp = f.respond(ctx, call)
 		}
-		play(ctx, w, model, resp)
+		f.play(ctx, w, model, resp)
 	})
 }
 
+// canonicalArgs is CanonicalJSON of args, remembered per fake: a script
+// tends to repeat its arguments.
+func (f *Fake) canonicalArgs(args json.RawMessage) string {
+	f.mu.Lock()
+	text, ok := f.canonical[string(args)]
+	f.mu.Unlock()
+	if ok {
+		return text
+	}
+	text = CanonicalJSON(args)
+	f.mu.Lock()
+	if f.canonical == nil {
+		f.canonical = make(map[string]string)
+	}
+	if len(f.canonical) < 1024 {
+		f.canonical[string(args)] = text
+	}
+	f.mu.Unlock()
+	return text
+}
+
 // play streams resp.
-func play(ctx context.Context, w *agentcore.StreamWriter, model agentcore.Model, resp Response) {
+func (f *Fake) play(ctx context.Context, w *agentcore.StreamWriter, model agentcore.Model, resp Response) {
 	msg := &agentcore.AssistantMessage{
 		Content: []agentcore.ContentBlock{}, API: model.API, Provider: model.Provider, Model: model.ID,
 		Usage: resp.Usage, StopReason: agentcore.StopStop, Timestamp: time.Now().UnixMilli(),
@@ -169,7 +191,7 @@ func play(ctx context.Context, w *agentcore.StreamWriter, model agentcore.Model,
 			return
 		}
 		for _, block := range resp.Content {
-			if !streamBlock(ctx, w, msg, block, resp) {
+			if !f.streamBlock(ctx, w, msg, block, resp) {
 				if ctx.Err() != nil {
 					aborted()
 				}
@@ -210,7 +232,7 @@ func pause(ctx context.Context, d time.Duration) bool {
 }
 
 // streamBlock streams one content block into msg.
-func streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *agentcore.AssistantMessage, block agentcore.ContentBlock, resp Response) bool {
+func (f *Fake) streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *agentcore.AssistantMessage, block agentcore.ContentBlock, resp Response) bool {
 	i := len(msg.Content)
 	step := func(ev agentcore.AssistantEvent) bool {
 		return pause(ctx, resp.ChunkDelay) && w.Push(ev)
@@ -246,7 +268,7 @@ func streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *agentcore.
 		}
 		// The arguments arrive in one delta, so the partial shows them whole.
 		msg.Content[i] = agentcore.ToolCall{ID: b.ID, Name: b.Name, Arguments: b.Arguments}
-		if !pause(ctx, resp.ChunkDelay) || !w.ToolCallDelta(i, CanonicalJSON(b.Arguments), msg) {
+		if !pause(ctx, resp.ChunkDelay) || !w.ToolCallDelta(i, f.canonicalArgs(b.Arguments), msg) {
 			return false
 		}
 		msg.Content[i] = b

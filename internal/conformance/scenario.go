@@ -36,7 +36,8 @@ type Scenario struct {
 	ListenerDelayMs map[string]int                        `json:"listenerDelayMs"`
 	Steps           []Step                                `json:"steps"`
 
-	behaviors  sync.Map // tool and call ID -> *Behavior
+	mu         sync.RWMutex
+	behaviors  map[behaviorKey]*Behavior
 	scriptOnce sync.Once
 	scripted   []agentcoretest.Response
 	scriptErr  error

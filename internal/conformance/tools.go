@@ -39,9 +39,12 @@ type Behavior struct {
 // behavior returns the tool's behavior merged with the call's, decoded once
 // per scenario.
 func (s *Scenario) behavior(name string, def ToolDef, id string) (*Behavior, error) {
-	key := name + "\x00" + id
-	if b, ok := s.behaviors.Load(key); ok {
-		return b.(*Behavior), nil
+	key := behaviorKey{name, id}
+	s.mu.RLock()
+	b, ok := s.behaviors[key]
+	s.mu.RUnlock()
+	if ok {
+		return b, nil
 	}
 	merged := map[string]json.RawMessage{}
 	for k, v := range def.Behavior {
@@ -51,13 +54,21 @@ func (s *Scenario) behavior(name string, def ToolDef, id string) (*Behavior, err
 		merged[k] = v
 	}
 	raw, _ := json.Marshal(merged)
-	var b Behavior
-	if err := json.Unmarshal(raw, &b); err != nil {
+	b = new(Behavior)
+	if err := json.Unmarshal(raw, b); err != nil {
 		return nil, fmt.Errorf("behavior of %s: %w", id, err)
 	}
-	actual, _ := s.behaviors.LoadOrStore(key, &b)
-	return actual.(*Behavior), nil
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.behaviors == nil {
+		s.behaviors = make(map[behaviorKey]*Behavior)
+	}
+	s.behaviors[key] = b
+	return b, nil
 }
+
+// behaviorKey names the behavior of one call of one tool.
+type behaviorKey struct{ tool, call string }
 
 func (p *player) makeTools(names []string) ([]agentcore.Tool, error) {
 	tools := make([]agentcore.Tool, 0, len(names))
