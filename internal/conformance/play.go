@@ -156,14 +156,16 @@ func (p *player) stream(ctx context.Context, model agentcore.Model, req agentcor
 	p.requests++
 	index := p.requests
 	p.mu.Unlock()
-	var reasoning, key any
-	if opts.Reasoning != "" {
-		reasoning = opts.Reasoning
+	if p.rec.enabled {
+		var reasoning, key any
+		if opts.Reasoning != "" {
+			reasoning = opts.Reasoning
+		}
+		if opts.APIKey != "" {
+			key = opts.APIKey
+		}
+		p.rec.out(map[string]any{"type": "request", "index": index, "model": model.ID, "reasoning": reasoning, "apiKey": key, "messages": req.Messages})
 	}
-	if opts.APIKey != "" {
-		key = opts.APIKey
-	}
-	p.rec.out(map[string]any{"type": "request", "index": index, "model": model.ID, "reasoning": reasoning, "apiKey": key, "messages": req.Messages})
 	return p.fake.Stream(ctx, model, req, opts)
 }
 
