@@ -63,25 +63,19 @@ func (p *player) recordEvent(ev agentcore.AgentEvent) {
 	switch ev := ev.(type) {
 	case agentcore.MessageUpdateEvent:
 		rec := map[string]any{"type": ev.Type(), "event": ev.AssistantEvent.Type()}
-		switch ae := ev.AssistantEvent.(type) {
-		case agentcore.TextStartEvent:
-			rec["contentIndex"] = ae.ContentIndex
-		case agentcore.TextDeltaEvent:
-			rec["contentIndex"], rec["delta"] = ae.ContentIndex, ae.Delta
-		case agentcore.TextEndEvent:
-			rec["contentIndex"] = ae.ContentIndex
-		case agentcore.ThinkingStartEvent:
-			rec["contentIndex"] = ae.ContentIndex
-		case agentcore.ThinkingDeltaEvent:
-			rec["contentIndex"], rec["delta"] = ae.ContentIndex, ae.Delta
-		case agentcore.ThinkingEndEvent:
-			rec["contentIndex"] = ae.ContentIndex
-		case agentcore.ToolCallStartEvent:
-			rec["contentIndex"] = ae.ContentIndex
-		case agentcore.ToolCallDeltaEvent:
-			rec["contentIndex"], rec["delta"] = ae.ContentIndex, ae.Delta
-		case agentcore.ToolCallEndEvent:
-			rec["contentIndex"] = ae.ContentIndex
+		// Every content event has contentIndex, the deltas delta; read them
+		// off the event's JSON rather than switch over nine types.
+		var fields struct {
+			ContentIndex *int    `json:"contentIndex"`
+			Delta        *string `json:"delta"`
+		}
+		if raw, err := json.Marshal(ev.AssistantEvent); err == nil && json.Unmarshal(raw, &fields) == nil {
+			if fields.ContentIndex != nil {
+				rec["contentIndex"] = *fields.ContentIndex
+			}
+			if fields.Delta != nil {
+				rec["delta"] = *fields.Delta
+			}
 		}
 		p.rec.out(rec)
 	case agentcore.MessageStartEvent:
