@@ -142,7 +142,9 @@ func (e *engine) runTasks(assistant *AssistantMessage, tasks []toolTask, h toolH
 				// Like the reference, a call is finalized only once its
 				// updates have been delivered.
 				var delivered sync.WaitGroup
-				out = executeCall(ctx, p, func(r ToolResult) {
+				scoped := withCallScope(ctx, RunToolCallOptions{Tools: e.cur.Tools, AssistantMessage: assistant,
+					Context: h.context(), BeforeToolCall: h.before, AfterToolCall: h.after})
+				out = executeCall(scoped, p, func(r ToolResult) {
 					delivered.Add(1)
 					mb.put(mail{delivered: &delivered, event: ToolExecutionUpdateEvent{ToolCallID: p.call.ID, ToolName: p.call.Name, Args: p.call.Arguments, PartialResult: r}})
 				})

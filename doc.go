@@ -206,7 +206,8 @@
 // executes none of its calls, since their arguments may be truncated.
 // [RunToolCall] runs one call through the same pipeline without events or
 // messages, for tools that call tools: nested calls then pass the same
-// permission checks. The content of a result goes to the model; Details go
+// permission checks. Inside Execute, [NestedCallOptions] of the tool's ctx
+// gives the run's own tools and hooks for that. The content of a result goes to the model; Details go
 // only to events, logs and UIs.
 //
 // # Errors and abort

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/agentcoretest"
 )
 
 type searchArgs struct {
@@ -41,5 +42,55 @@ func TestNewToolSchemaAndDecode(t *testing.T) {
 	text := agentcore.Blocks(missing.Result.Content...).Text()
 	if !missing.IsError || text != "Validation failed for tool \"search\":\n  - query: missing\n\nReceived arguments:\n{}" {
 		t.Fatalf("missing query: %q", text)
+	}
+}
+
+// TestNestedCallOptions: a tool that calls another tool through
+// RunToolCall gets the run's hooks, so a nested call is checked like a
+// model-issued one.
+func TestNestedCallOptions(t *testing.T) {
+	var checked []string
+	inner := agentcore.Tool{Name: "inner", Execute: func(context.Context, string, json.RawMessage, func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+		return agentcore.TextResult("inner ran"), nil
+	}}
+	outer := agentcore.Tool{Name: "outer", Execute: func(ctx context.Context, _ string, _ json.RawMessage, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+		opts, ok := agentcore.NestedCallOptions(ctx)
+		if !ok {
+			t.Error("no nested call options in a tool's ctx")
+		}
+		allowed := agentcore.RunToolCall(ctx, agentcore.ToolCall{ID: "n1", Name: "inner", Arguments: json.RawMessage(`{}`)}, opts)
+		denied := agentcore.RunToolCall(ctx, agentcore.ToolCall{ID: "n2", Name: "inner", Arguments: json.RawMessage(`{"deny":true}`)}, opts)
+		return agentcore.TextResult(allowed.Result.Text() + " / " + denied.Result.Text()), nil
+	}}
+	before := func(_ context.Context, c agentcore.BeforeToolCallContext) (*agentcore.BeforeToolCallResult, error) {
+		checked = append(checked, c.ToolCall.ID)
+		if string(c.Args) == `{"deny":true}` {
+			return &agentcore.BeforeToolCallResult{Block: true, Reason: "denied"}, nil
+		}
+		return nil, nil
+	}
+	for _, name := range []string{"loop", "RunToolCall"} {
+		t.Run(name, func(t *testing.T) {
+			checked = nil
+			var text string
+			tools := []agentcore.Tool{outer, inner}
+			if name == "loop" {
+				fake := agentcoretest.New(agentcoretest.ToolCallResponse(agentcoretest.ToolCall("c1", "outer", nil)), agentcoretest.TextResponse("ok"))
+				a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: tools, Hooks: agentcore.Hooks{BeforeToolCall: before}})
+				if err := a.Prompt(context.Background(), "go"); err != nil {
+					t.Fatal(err)
+				}
+				text = a.Messages()[len(a.Messages())-2].(*agentcore.ToolResultMessage).Text()
+			} else {
+				out := agentcore.RunToolCall(context.Background(), agentcoretest.ToolCall("c1", "outer", nil), agentcore.RunToolCallOptions{Tools: tools, BeforeToolCall: before})
+				text = out.Result.Text()
+			}
+			if text != "inner ran / denied" || len(checked) != 3 {
+				t.Fatalf("result %q, hook saw %v", text, checked)
+			}
+		})
+	}
+	if _, ok := agentcore.NestedCallOptions(context.Background()); ok {
+		t.Fatal("options outside a tool call")
 	}
 }

@@ -258,6 +258,30 @@ func RunToolCall(ctx context.Context, call ToolCall, opts RunToolCallOptions) To
 	if p.immediate != nil {
 		return *p.immediate
 	}
-	out := executeCall(ctx, p, opts.OnUpdate)
+	nested := opts
+	nested.OnUpdate = nil
+	out := executeCall(withCallScope(ctx, nested), p, opts.OnUpdate)
 	return finalizeCall(ctx, opts.AssistantMessage, p, out, h)
+}
+
+// callScopeKey keys the options of the call a tool's ctx belongs to.
+type callScopeKey struct{}
+
+// withCallScope gives a tool's ctx the options its nested calls should use.
+func withCallScope(ctx context.Context, opts RunToolCallOptions) context.Context {
+	return context.WithValue(ctx, callScopeKey{}, &opts)
+}
+
+// NestedCallOptions returns, for the ctx a tool's Execute was given, the
+// options that run a nested call as the loop runs the tool's own: the same
+// tools, BeforeToolCall and AfterToolCall hooks, assistant message and
+// context (OnUpdate is left nil). A tool that calls other tools passes them
+// to [RunToolCall], so that permission checks apply to those calls too. ok
+// is false for a ctx that does not come from a tool call.
+func NestedCallOptions(ctx context.Context) (opts RunToolCallOptions, ok bool) {
+	scope, ok := ctx.Value(callScopeKey{}).(*RunToolCallOptions)
+	if !ok {
+		return RunToolCallOptions{}, false
+	}
+	return *scope, true
 }
