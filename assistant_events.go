@@ -98,18 +98,41 @@ type ErrorEvent struct {
 	Message *AssistantMessage `json:"error"`
 }
 
-func (StartEvent) Type() string         { return "start" }
-func (TextStartEvent) Type() string     { return "text_start" }
-func (TextDeltaEvent) Type() string     { return "text_delta" }
-func (TextEndEvent) Type() string       { return "text_end" }
+// Type returns "start".
+func (StartEvent) Type() string { return "start" }
+
+// Type returns "text_start".
+func (TextStartEvent) Type() string { return "text_start" }
+
+// Type returns "text_delta".
+func (TextDeltaEvent) Type() string { return "text_delta" }
+
+// Type returns "text_end".
+func (TextEndEvent) Type() string { return "text_end" }
+
+// Type returns "thinking_start".
 func (ThinkingStartEvent) Type() string { return "thinking_start" }
+
+// Type returns "thinking_delta".
 func (ThinkingDeltaEvent) Type() string { return "thinking_delta" }
-func (ThinkingEndEvent) Type() string   { return "thinking_end" }
+
+// Type returns "thinking_end".
+func (ThinkingEndEvent) Type() string { return "thinking_end" }
+
+// Type returns "toolcall_start".
 func (ToolCallStartEvent) Type() string { return "toolcall_start" }
+
+// Type returns "toolcall_delta".
 func (ToolCallDeltaEvent) Type() string { return "toolcall_delta" }
-func (ToolCallEndEvent) Type() string   { return "toolcall_end" }
-func (DoneEvent) Type() string          { return "done" }
-func (ErrorEvent) Type() string         { return "error" }
+
+// Type returns "toolcall_end".
+func (ToolCallEndEvent) Type() string { return "toolcall_end" }
+
+// Type returns "done".
+func (DoneEvent) Type() string { return "done" }
+
+// Type returns "error".
+func (ErrorEvent) Type() string { return "error" }
 
 func (e StartEvent) partial() *AssistantMessage         { return e.Partial }
 func (e TextStartEvent) partial() *AssistantMessage     { return e.Partial }

@@ -88,16 +88,35 @@ type ToolExecutionEndEvent struct {
 	DurationMs *int64 `json:"durationMs,omitempty"`
 }
 
-func (AgentStartEvent) Type() string          { return "agent_start" }
-func (AgentEndEvent) Type() string            { return "agent_end" }
-func (TurnStartEvent) Type() string           { return "turn_start" }
-func (TurnEndEvent) Type() string             { return "turn_end" }
-func (MessageStartEvent) Type() string        { return "message_start" }
-func (MessageUpdateEvent) Type() string       { return "message_update" }
-func (MessageEndEvent) Type() string          { return "message_end" }
-func (ToolExecutionStartEvent) Type() string  { return "tool_execution_start" }
+// Type returns "agent_start".
+func (AgentStartEvent) Type() string { return "agent_start" }
+
+// Type returns "agent_end".
+func (AgentEndEvent) Type() string { return "agent_end" }
+
+// Type returns "turn_start".
+func (TurnStartEvent) Type() string { return "turn_start" }
+
+// Type returns "turn_end".
+func (TurnEndEvent) Type() string { return "turn_end" }
+
+// Type returns "message_start".
+func (MessageStartEvent) Type() string { return "message_start" }
+
+// Type returns "message_update".
+func (MessageUpdateEvent) Type() string { return "message_update" }
+
+// Type returns "message_end".
+func (MessageEndEvent) Type() string { return "message_end" }
+
+// Type returns "tool_execution_start".
+func (ToolExecutionStartEvent) Type() string { return "tool_execution_start" }
+
+// Type returns "tool_execution_update".
 func (ToolExecutionUpdateEvent) Type() string { return "tool_execution_update" }
-func (ToolExecutionEndEvent) Type() string    { return "tool_execution_end" }
+
+// Type returns "tool_execution_end".
+func (ToolExecutionEndEvent) Type() string { return "tool_execution_end" }
 
 func (AgentStartEvent) agentEvent()          {}
 func (AgentEndEvent) agentEvent()            {}

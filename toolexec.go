@@ -151,6 +151,7 @@ func executeCall(ctx context.Context, p preparedCall, onUpdate func(ToolResult))
 
 type errNoExecute string
 
+// Error names the tool without Execute.
 func (e errNoExecute) Error() string { return "Tool " + string(e) + " has no Execute function" }
 
 // finalizeCall applies AfterToolCall to an executed call.

@@ -391,8 +391,10 @@ func MarshalJS(v any) string {
 	return string(b)
 }
 
+// jsonBuffer is an io.Writer that appends to b.
 type jsonBuffer struct{ b []byte }
 
+// Write appends p.
 func (j *jsonBuffer) Write(p []byte) (int, error) { j.b = append(j.b, p...); return len(p), nil }
 
 // isCanonical reports whether data is already compact JSON with sorted
