@@ -228,8 +228,8 @@ func (a *Agent) start(ctx context.Context, choose func() (runKind, []Message, er
 	a.mu.Unlock()
 
 	defer a.finishRun(r)
-	e := &engine{ctx: runCtx, cfg: cfg, level: cfg.ThinkingLevel, stream: fn, cur: actx}
-	e.emit = func(ev AgentEvent) error { return a.process(runCtx, ev, false) }
+	// cfg.StreamFn is fn, resolved above: newEngine cannot fail.
+	e, _ := newEngine(runCtx, actx, cfg, func(ev AgentEvent) error { return a.process(runCtx, ev, false) })
 	if kind == runContinue {
 		_, err = e.runContinue()
 	} else {
