@@ -224,19 +224,9 @@ type LoopConfig struct {
 	GetFollowUpMessages func(ctx context.Context) []Message
 }
 
-// DefaultConvertToLLM keeps the messages of the four standard roles.
+// DefaultConvertToLLM keeps the messages of the four standard roles. When
+// every message is standard it returns messages itself.
 func DefaultConvertToLLM(_ context.Context, messages []Message) ([]Message, error) {
-	for i, m := range messages {
-		if !IsStandard(m) {
-			out := make([]Message, i, len(messages))
-			copy(out, messages[:i])
-			for _, m := range messages[i+1:] {
-				if IsStandard(m) {
-					out = append(out, m)
-				}
-			}
-			return out, nil
-		}
-	}
-	return messages, nil
+	var v llmView
+	return v.update(messages), nil
 }
