@@ -3,18 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/pi-go/agentcore/internal/golden"
 	"go.uber.org/goleak"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden output")
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
@@ -29,19 +26,7 @@ func TestPermissions(t *testing.T) {
 	if err := run(context.Background(), in, &out, 30*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "output.golden")
-	if *update {
-		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(out.Bytes(), want) {
-		t.Errorf("output differs from %s (run with -update to accept)\ngot:\n%s", golden, out.String())
-	}
+	golden.Check(t, out.Bytes(), filepath.Join("testdata", "output.golden"))
 }
 
 // TestClosedInput denies every question when there is no input at all.

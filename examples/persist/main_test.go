@@ -4,17 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/golden"
 	"go.uber.org/goleak"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden output")
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
@@ -23,19 +20,7 @@ func TestRun(t *testing.T) {
 	if err := run(context.Background(), t.TempDir(), &out); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "output.golden")
-	if *update {
-		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(out.Bytes(), want) {
-		t.Errorf("output differs from %s (run with -update to accept)\ngot:\n%s", golden, out.String())
-	}
+	golden.Check(t, out.Bytes(), filepath.Join("testdata", "output.golden"))
 }
 
 // TestFileRoundTrip checks that the file holds the transcript exactly: what

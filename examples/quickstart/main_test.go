@@ -3,13 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden output")
+	"github.com/pi-go/agentcore/internal/golden"
+)
 
 // TestQuickstart runs the example and compares its log with the golden file.
 func TestQuickstart(t *testing.T) {
@@ -17,17 +15,5 @@ func TestQuickstart(t *testing.T) {
 	if err := run(context.Background(), &out); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "output.golden")
-	if *update {
-		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(out.Bytes(), want) {
-		t.Errorf("output differs from %s (run with -update to accept)\ngot:\n%s", golden, out.String())
-	}
+	golden.Check(t, out.Bytes(), filepath.Join("testdata", "output.golden"))
 }

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,10 +12,9 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
+	"github.com/pi-go/agentcore/internal/golden"
 	"go.uber.org/goleak"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden output")
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
@@ -28,19 +25,7 @@ func TestRun(t *testing.T) {
 	if err := run(context.Background(), &out, fast); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "output.golden")
-	if *update {
-		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(out.Bytes(), want) {
-		t.Errorf("output differs from %s (run with -update to accept)\ngot:\n%s", golden, out.String())
-	}
+	golden.Check(t, out.Bytes(), filepath.Join("testdata", "output.golden"))
 }
 
 func TestRetryable(t *testing.T) {

@@ -3,7 +3,6 @@ package openai
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,8 +14,6 @@ import (
 
 	"github.com/pi-go/agentcore"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files of testdata/request from the current code")
 
 // TestMain fails the package when a test leaves a goroutine behind.
 func TestMain(m *testing.M) {

@@ -1,16 +1,15 @@
 package openai
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/golden"
 )
 
 // requestCase is one entry of testdata/request/cases.json: a model and
@@ -72,15 +71,7 @@ func TestRequestGolden(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			got := requestBody(t, c, transcript)
-			path := filepath.Join("testdata", "request", c.Name+".golden.json")
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if want := readTestdata(t, "request", c.Name+".golden.json"); !bytes.Equal(got, want) {
-				t.Errorf("body differs from %s (go test -update to accept):\n%s", path, got)
-			}
+			golden.Check(t, got, filepath.Join("testdata", "request", c.Name+".golden.json"))
 			if g, w := decodeJSON(t, got), decodeJSON(t, readTestdata(t, "request", c.Name+".pi.json")); !reflect.DeepEqual(g, w) {
 				t.Errorf("body differs from pi's:\n got: %s\nwant: %s", jsonText(t, g), jsonText(t, w))
 			}
