@@ -13,7 +13,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
+	"github.com/pi-go/agentcore/examples/internal/eventlog"
 )
 
 func main() {
@@ -135,7 +135,10 @@ func run(ctx context.Context, w io.Writer) error {
 		Tools:        []agentcore.Tool{lookupTool()},
 		StreamFn:     agentcore.StreamProxy(agentcore.ProxyOptions{URL: url, AuthToken: token, Client: client}),
 	})
-	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) { logEvent(w, ev) })
+	// The log shows each event as a line (examples/internal/eventlog), with
+	// the token counts the server reports and the tool arguments as they
+	// stream through the proxy.
+	agent.Subscribe(eventlog.Log{W: w, Usage: true, ToolArguments: true}.Event)
 	if err := agent.Prompt(ctx, "How many widgets and gadgets do we have?"); err != nil {
 		return err
 	}
@@ -151,48 +154,4 @@ func run(ctx context.Context, w io.Writer) error {
 		}
 	}
 	return nil
-}
-
-// logEvent prints one event of the client's run.
-func logEvent(w io.Writer, ev agentcore.AgentEvent) {
-	switch ev := ev.(type) {
-	case agentcore.AgentStartEvent:
-		fmt.Fprintln(w, "agent start")
-	case agentcore.TurnStartEvent:
-		fmt.Fprintln(w, "── turn")
-	case agentcore.MessageEndEvent:
-		switch m := ev.Message.(type) {
-		case *agentcore.UserMessage:
-			fmt.Fprintf(w, "user: %s\n", m.Content.Text())
-		case *agentcore.AssistantMessage:
-			fmt.Fprintf(w, "   [%s] %d tokens in, %d out\n", m.StopReason, m.Usage.Input, m.Usage.Output)
-		case *agentcore.ToolResultMessage:
-			fmt.Fprintf(w, "tool result %s: %s\n", m.ToolCallID, agentcore.Blocks(m.Content...).Text())
-		}
-	case agentcore.MessageUpdateEvent:
-		switch e := ev.AssistantEvent.(type) {
-		case agentcore.TextStartEvent:
-			fmt.Fprint(w, "assistant: ")
-		case agentcore.TextDeltaEvent:
-			fmt.Fprintf(w, "%s|", e.Delta)
-		case agentcore.TextEndEvent:
-			fmt.Fprintln(w)
-		case agentcore.ToolCallDeltaEvent:
-			call := ev.Message.Content[e.ContentIndex].(agentcore.ToolCall)
-			fmt.Fprintf(w, "   streaming %s arguments: %s\n", call.Name, call.Arguments)
-		case agentcore.ToolCallEndEvent:
-			fmt.Fprintf(w, "   calls %s %s\n", e.ToolCall.Name, compact(e.ToolCall.Arguments))
-		}
-	case agentcore.AgentEndEvent:
-		fmt.Fprintf(w, "agent end: %d new messages\n", len(ev.Messages))
-	}
-}
-
-func compact(raw json.RawMessage) string {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return string(raw)
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }

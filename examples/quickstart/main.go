@@ -8,7 +8,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
+	"github.com/pi-go/agentcore/examples/internal/eventlog"
 )
 
 func main() {
@@ -92,9 +92,11 @@ func run(ctx context.Context, w io.Writer) error {
 		StreamFn:     fake.Stream,
 		Tools:        tools(),
 	})
+	// The log shows each event as a line; see examples/internal/eventlog.
+	log := eventlog.Log{W: w, ToolRuns: true}
 	steered := false
-	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-		logEvent(w, ev)
+	agent.Subscribe(func(ctx context.Context, ev agentcore.AgentEvent) {
+		log.Event(ctx, ev)
 		// A user types while the first tool batch runs: steering waits for
 		// the batch to finish, then goes in before the next request.
 		if start, ok := ev.(agentcore.ToolExecutionStartEvent); ok && !steered && start.ToolCallID == "c2" {
@@ -110,51 +112,4 @@ func run(ctx context.Context, w io.Writer) error {
 	st := agent.State()
 	fmt.Fprintf(w, "done: %d messages, %d model requests\n", len(st.Messages), fake.CallCount())
 	return nil
-}
-
-// logEvent prints one event as a line of the log.
-func logEvent(w io.Writer, ev agentcore.AgentEvent) {
-	switch ev := ev.(type) {
-	case agentcore.AgentStartEvent:
-		fmt.Fprintln(w, "agent start")
-	case agentcore.TurnStartEvent:
-		fmt.Fprintln(w, "── turn")
-	case agentcore.MessageEndEvent:
-		switch m := ev.Message.(type) {
-		case *agentcore.UserMessage:
-			fmt.Fprintf(w, "user: %s\n", m.Content.Text())
-		case *agentcore.AssistantMessage:
-			fmt.Fprintf(w, "   [%s]\n", m.StopReason)
-		case *agentcore.ToolResultMessage:
-			fmt.Fprintf(w, "tool result %s: %s\n", m.ToolCallID, agentcore.Blocks(m.Content...).Text())
-		case *agentcore.SystemMessage:
-			fmt.Fprintf(w, "system: %q (+%d tools)\n", agentcore.SystemPromptText(m), len(m.ToolsAdded))
-		}
-	case agentcore.MessageUpdateEvent:
-		switch e := ev.AssistantEvent.(type) {
-		case agentcore.TextStartEvent:
-			fmt.Fprint(w, "assistant: ")
-		case agentcore.TextDeltaEvent:
-			fmt.Fprintf(w, "%s|", e.Delta)
-		case agentcore.TextEndEvent:
-			fmt.Fprintln(w)
-		case agentcore.ToolCallEndEvent:
-			fmt.Fprintf(w, "   calls %s %s\n", e.ToolCall.Name, compact(e.ToolCall.Arguments))
-		}
-	case agentcore.ToolExecutionStartEvent:
-		fmt.Fprintf(w, "tool start %s %s\n", ev.ToolCallID, ev.ToolName)
-	case agentcore.ToolExecutionEndEvent:
-		fmt.Fprintf(w, "tool end   %s error=%v\n", ev.ToolCallID, ev.IsError)
-	case agentcore.AgentEndEvent:
-		fmt.Fprintf(w, "agent end: %d new messages\n", len(ev.Messages))
-	}
-}
-
-func compact(raw json.RawMessage) string {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return string(raw)
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }
