@@ -93,6 +93,17 @@ func nextPrefix(prefix, indent string) string {
 
 const hexDigits = "0123456789abcdef"
 
+// escapes holds, for each byte JSON.stringify writes as a two-character
+// escape, the letter after the backslash (0 for the others); unescapes is
+// the reverse, with the \/ that only a reader meets.
+var escapes, unescapes = func() (esc, unesc [256]byte) {
+	for _, e := range [...][2]byte{{'"', '"'}, {'\\', '\\'}, {'\b', 'b'}, {'\f', 'f'}, {'\n', 'n'}, {'\r', 'r'}, {'\t', 't'}} {
+		esc[e[0]], unesc[e[1]] = e[1], e[0]
+	}
+	unesc['/'] = '/'
+	return esc, unesc
+}()
+
 // AppendQuote appends s as a JSON string literal the way JSON.stringify quotes
 // it. Lone surrogates carried as WTF-8 are written as \udXXX escapes; other
 // invalid UTF-8 bytes as \ufffd.
@@ -123,22 +134,9 @@ func AppendQuote(dst []byte, s string) []byte {
 			continue
 		}
 		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"':
-			dst = append(dst, '\\', '"')
-		case '\\':
-			dst = append(dst, '\\', '\\')
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
+		if e := escapes[c]; e != 0 {
+			dst = append(dst, '\\', e)
+		} else {
 			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 		}
 		i++

@@ -40,8 +40,8 @@ func exactNumber(text string, f float64) bool {
 func exactEscape(hex string, r rune) bool {
 	switch {
 	case r < 0x20:
-		if r == '\b' || r == '\f' || r == '\n' || r == '\r' || r == '\t' {
-			return false
+		if escapes[r] != 0 {
+			return false // written as \n and the like
 		}
 	case r >= 0xd800 && r < 0xe000:
 	default:

@@ -319,25 +319,13 @@ func (p *parser) escape(b []byte, i int) ([]byte, int, error) {
 		p.pos = i
 		return b, i, p.fail("unterminated escape")
 	}
-	switch p.src[i+1] {
-	case '/':
-		p.inexact = true
-		return append(b, '/'), i + 2, nil
-	case '"':
-		return append(b, '"'), i + 2, nil
-	case '\\':
-		return append(b, '\\'), i + 2, nil
-	case 'b':
-		return append(b, '\b'), i + 2, nil
-	case 'f':
-		return append(b, '\f'), i + 2, nil
-	case 'n':
-		return append(b, '\n'), i + 2, nil
-	case 'r':
-		return append(b, '\r'), i + 2, nil
-	case 't':
-		return append(b, '\t'), i + 2, nil
-	case 'u':
+	switch c := p.src[i+1]; {
+	case unescapes[c] != 0:
+		if c == '/' {
+			p.inexact = true // AppendQuote writes a bare /
+		}
+		return append(b, unescapes[c]), i + 2, nil
+	case c == 'u':
 		r, ok := hex4(p.src, i+2)
 		if !ok {
 			p.pos = i
