@@ -44,34 +44,30 @@ func (v Value) appendJSON(dst []byte, indent, prefix string) []byte {
 		return AppendNumber(dst, v.n)
 	case String:
 		return AppendQuote(dst, v.s)
-	case Array:
-		items := v.c.items
-		if len(items) == 0 {
-			return append(dst, "[]"...)
-		}
-		inner := nextPrefix(prefix, indent)
-		dst = append(dst, '[')
-		for i, it := range items {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, inner...)
-			dst = it.appendJSON(dst, indent, inner)
-		}
-		dst = append(dst, prefix...)
-		return append(dst, ']')
 	default:
-		members := v.c.members
-		if len(members) == 0 {
-			return append(dst, "{}"...)
+		// An array's items or an object's members: each after a comma and,
+		// when indenting, on its own line.
+		items, members := v.c.items, v.c.members
+		open, end := byte('{'), byte('}')
+		if v.k == Array {
+			open, end = '[', ']'
+		}
+		n := len(items) + len(members)
+		if n == 0 {
+			return append(dst, open, end)
 		}
 		inner := nextPrefix(prefix, indent)
-		dst = append(dst, '{')
-		for i, m := range members {
+		dst = append(dst, open)
+		for i := range n {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, inner...)
+			if v.k == Array {
+				dst = items[i].appendJSON(dst, indent, inner)
+				continue
+			}
+			m := &members[i]
 			dst = AppendQuote(dst, m.Key)
 			dst = append(dst, ':')
 			if indent != "" {
@@ -80,7 +76,7 @@ func (v Value) appendJSON(dst []byte, indent, prefix string) []byte {
 			dst = m.Value.appendJSON(dst, indent, inner)
 		}
 		dst = append(dst, prefix...)
-		return append(dst, '}')
+		return append(dst, end)
 	}
 }
 

@@ -148,110 +148,143 @@ func (p *parser) literal(word string, v Value) (Value, error) {
 	return v, nil
 }
 
-func (p *parser) enter() error {
+// entries parses the entries of the array (end is ']') or object at p.pos
+// onto the scratch stack p.items or p.members, and the commas between them,
+// up to end.
+func (p *parser) entries(end byte) error {
+	more, err := p.open(end)
+	for more {
+		if end == ']' {
+			err = p.item()
+		} else {
+			err = p.member()
+		}
+		if err != nil {
+			return err
+		}
+		more, err = p.next(end)
+	}
+	return err
+}
+
+// open enters the array or object at p.pos and reports whether an entry
+// follows; when end closes the container at once, it is left again.
+func (p *parser) open(end byte) (more bool, err error) {
 	p.depth++
 	if p.depth > MaxDepth {
-		return p.fail("nesting too deep")
+		return false, p.fail("nesting too deep")
 	}
 	p.pos++
-	return nil
+	p.space()
+	if p.pos < len(p.src) && p.src[p.pos] == end {
+		p.pos++
+		p.depth--
+		return false, nil
+	}
+	return true, nil
+}
+
+// next reads what follows an entry of the array or object that end
+// closes: a comma, after which another entry follows (more is then true),
+// or end, which closes the container.
+func (p *parser) next(end byte) (more bool, err error) {
+	p.space()
+	if p.pos < len(p.src) {
+		switch p.src[p.pos] {
+		case ',':
+			p.pos++
+			return true, nil
+		case end:
+			p.pos++
+			p.depth--
+			return false, nil
+		}
+	}
+	return false, p.badSeparator(end)
+}
+
+// badSeparator is the error for what stands after an entry of the array or
+// object that end closes instead of a comma or end.
+func (p *parser) badSeparator(end byte) error {
+	if p.pos >= len(p.src) {
+		return p.fail("unexpected end of input in " + containerName(end))
+	}
+	return p.fail("expected , or " + string(end) + " in " + containerName(end))
+}
+
+// containerName names the array or object that end closes, for errors.
+func containerName(end byte) string {
+	if end == ']' {
+		return "an array"
+	}
+	return "an object"
+}
+
+// pop returns a copy of the entries of a scratch stack from base on, and
+// clears them off the stack.
+func pop[T any](stack *[]T, base int) []T {
+	s := *stack
+	out := make([]T, len(s)-base)
+	copy(out, s[base:])
+	clear(s[base:])
+	*stack = s[:base]
+	return out
 }
 
 func (p *parser) array() (Value, error) {
-	if err := p.enter(); err != nil {
+	base := len(p.items)
+	if err := p.entries(']'); err != nil {
 		return Value{}, err
 	}
-	base := len(p.items)
-	p.space()
-	if p.pos < len(p.src) && p.src[p.pos] == ']' {
-		p.pos++
-		p.depth--
-		return ArrayValue([]Value{}), nil
-	}
-	for {
-		v, err := p.value()
-		if err != nil {
-			return Value{}, err
-		}
-		p.items = append(p.items, v)
-		p.space()
-		if p.pos >= len(p.src) {
-			return Value{}, p.fail("unexpected end of input in an array")
-		}
-		c := p.src[p.pos]
-		p.pos++
-		if c == ']' {
-			break
-		}
-		if c != ',' {
-			p.pos--
-			return Value{}, p.fail("expected , or ] in an array")
-		}
-	}
-	items := make([]Value, len(p.items)-base)
-	copy(items, p.items[base:])
-	clear(p.items[base:])
-	p.items = p.items[:base]
-	p.depth--
-	return ArrayValue(items), nil
+	return ArrayValue(pop(&p.items, base)), nil
 }
 
 func (p *parser) object() (Value, error) {
-	if err := p.enter(); err != nil {
+	base := len(p.members)
+	if err := p.entries('}'); err != nil {
 		return Value{}, err
 	}
-	base := len(p.members)
-	p.space()
-	if p.pos < len(p.src) && p.src[p.pos] == '}' {
-		p.pos++
-		p.depth--
-		return objectOf([]Member{}), nil
-	}
-	for {
-		p.space()
-		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
-			return Value{}, p.fail("expected a string key in an object")
-		}
-		key, err := p.string()
-		if err != nil {
-			return Value{}, err
-		}
-		p.space()
-		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
-			return Value{}, p.fail("expected : after an object key")
-		}
-		p.pos++
-		v, err := p.value()
-		if err != nil {
-			return Value{}, err
-		}
-		p.members = append(p.members, Member{Key: key, Value: v})
-		p.space()
-		if p.pos >= len(p.src) {
-			return Value{}, p.fail("unexpected end of input in an object")
-		}
-		c := p.src[p.pos]
-		p.pos++
-		if c == '}' {
-			break
-		}
-		if c != ',' {
-			p.pos--
-			return Value{}, p.fail("expected , or } in an object")
-		}
-	}
-	n := len(p.members) - base
-	members := make([]Member, n)
-	copy(members, p.members[base:])
-	clear(p.members[base:])
-	p.members = p.members[:base]
-	p.depth--
+	members := pop(&p.members, base)
+	n := len(members)
 	members = dedupe(members)
 	if len(members) != n || !ordered(members) {
 		p.inexact = true
 		orderMembers(members)
 	}
 	return objectOf(members), nil
+}
+
+// item parses one item of an array onto p.items.
+func (p *parser) item() error {
+	v, err := p.value()
+	if err == nil {
+		p.items = append(p.items, v)
+	}
+	return err
+}
+
+// member parses one member of an object onto p.members: a string key, a
+// colon and a value.
+func (p *parser) member() error {
+	p.space()
+	if p.pos >= len(p.src) || p.src[p.pos] != '"' {
+		return p.fail("expected a string key in an object")
+	}
+	key, err := p.string()
+	if err != nil {
+		return err
+	}
+	p.space()
+	if p.pos >= len(p.src) || p.src[p.pos] != ':' {
+		return p.fail("expected : after an object key")
+	}
+	p.pos++
+	v, err := p.value()
+	if err != nil {
+		return err
+	}
+	p.members = append(p.members, Member{Key: key, Value: v})
+	return nil
 }
 
 // string parses a string literal at p.pos (an opening quote). Strings without
@@ -379,6 +412,16 @@ func hex4(s string, i int) (rune, bool) {
 
 var errNumber = errors.New("invalid number")
 
+// digits returns the end of the run of digits at s[i], and false when there
+// is none.
+func digits(s string, i int) (end int, ok bool) {
+	start := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i, i > start
+}
+
 func (p *parser) number() (Value, error) {
 	start := p.pos
 	i := p.pos
@@ -386,39 +429,25 @@ func (p *parser) number() (Value, error) {
 	if i < len(s) && s[i] == '-' {
 		i++
 	}
-	switch {
-	case i < len(s) && s[i] == '0':
+	ok := true
+	if i < len(s) && s[i] == '0' {
 		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-	default:
-		p.pos = i
-		return Value{}, p.fail(errNumber.Error())
+	} else {
+		i, ok = digits(s, i) // not 0, so from 1 to 9
 	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if i >= len(s) || s[i] < '0' || s[i] > '9' {
-			p.pos = i
-			return Value{}, p.fail(errNumber.Error())
-		}
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
+	if ok && i < len(s) && s[i] == '.' {
+		i, ok = digits(s, i+1)
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+	if ok && i < len(s) && (s[i] == 'e' || s[i] == 'E') {
 		i++
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
 			i++
 		}
-		if i >= len(s) || s[i] < '0' || s[i] > '9' {
-			p.pos = i
-			return Value{}, p.fail(errNumber.Error())
-		}
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
+		i, ok = digits(s, i)
+	}
+	if !ok {
+		p.pos = i
+		return Value{}, p.fail(errNumber.Error())
 	}
 	p.pos = i
 	// The grammar is checked above, so the only error left is range, where
