@@ -86,16 +86,6 @@ func (r *proxyRebuilder) final(e *wireEvent) {
 func (r *proxyRebuilder) content(e *wireEvent, i int) (AssistantEvent, error) {
 	delta := e.Delta
 	switch e.Type {
-	case "text_start":
-		if err := r.start(e.Type, i, TextBlock{}); err != nil {
-			return nil, err
-		}
-		return TextStartEvent{ContentIndex: i, Partial: r.msg}, nil
-	case "thinking_start":
-		if err := r.start(e.Type, i, ThinkingBlock{}); err != nil {
-			return nil, err
-		}
-		return ThinkingStartEvent{ContentIndex: i, Partial: r.msg}, nil
 	case "toolcall_start":
 		call := ToolCall{ID: e.ID, Name: e.ToolName, Arguments: json.RawMessage("{}")}
 		if err := r.start(e.Type, i, call); err != nil {
@@ -103,32 +93,10 @@ func (r *proxyRebuilder) content(e *wireEvent, i int) (AssistantEvent, error) {
 		}
 		r.open[i].args = new(partialjson.Parser)
 		return ToolCallStartEvent{ContentIndex: i, Partial: r.msg}, nil
-	case "text_delta", "text_end":
-		b, ok := blockAt(r.msg, i).(TextBlock)
-		if !ok {
-			return nil, fmt.Errorf("Received %s for non-text content", e.Type)
-		}
-		if e.Type == "text_end" {
-			b.TextSignature = e.ContentSignature
-			r.msg.Content[i] = b
-			return TextEndEvent{ContentIndex: i, Content: b.Text, Partial: r.msg}, nil
-		}
-		b.Text = r.grow(i, b.Text, delta)
-		r.msg.Content[i] = b
-		return TextDeltaEvent{ContentIndex: i, Delta: delta, Partial: r.msg}, nil
-	case "thinking_delta", "thinking_end":
-		b, ok := blockAt(r.msg, i).(ThinkingBlock)
-		if !ok {
-			return nil, fmt.Errorf("Received %s for non-thinking content", e.Type)
-		}
-		if e.Type == "thinking_end" {
-			b.ThinkingSignature = e.ContentSignature
-			r.msg.Content[i] = b
-			return ThinkingEndEvent{ContentIndex: i, Content: b.Thinking, Partial: r.msg}, nil
-		}
-		b.Thinking = r.grow(i, b.Thinking, delta)
-		r.msg.Content[i] = b
-		return ThinkingDeltaEvent{ContentIndex: i, Delta: delta, Partial: r.msg}, nil
+	case "text_start", "text_delta", "text_end":
+		return streamText(r, e, i, textStream)
+	case "thinking_start", "thinking_delta", "thinking_end":
+		return streamText(r, e, i, thinkingStream)
 	case "toolcall_delta":
 		b, ok := blockAt(r.msg, i).(ToolCall)
 		if !ok || r.open[i] == nil || r.open[i].args == nil {
@@ -157,6 +125,96 @@ func (r *proxyRebuilder) content(e *wireEvent, i int) (AssistantEvent, error) {
 		r.open[i].args = nil
 		return ToolCallEndEvent{ContentIndex: i, ToolCall: b, Partial: r.msg}, nil
 	}
+}
+
+// streamedBlock is a block whose text streams in deltas and whose end
+// brings a signature: a text or a thinking block.
+type streamedBlock interface {
+	ContentBlock
+	TextBlock | ThinkingBlock
+}
+
+// streamKind is what differs between the two kinds of streamed block: the
+// name errors give the kind, the empty block a start puts (boxed once),
+// how to read and replace the block's text and signature, and the events of
+// its start, a delta and its end.
+type streamKind[B streamedBlock] struct {
+	name  string
+	empty ContentBlock
+	parts func(B) (text, signature string)
+	with  func(b B, text, signature string) B
+	start func(i int, partial *AssistantMessage) AssistantEvent
+	delta func(i int, delta string, partial *AssistantMessage) AssistantEvent
+	end   func(i int, text string, partial *AssistantMessage) AssistantEvent
+}
+
+var (
+	textStream = streamKind[TextBlock]{
+		name:  "text",
+		empty: TextBlock{},
+		parts: func(b TextBlock) (string, string) { return b.Text, b.TextSignature },
+		with: func(b TextBlock, text, signature string) TextBlock {
+			b.Text, b.TextSignature = text, signature
+			return b
+		},
+		start: func(i int, m *AssistantMessage) AssistantEvent { return TextStartEvent{ContentIndex: i, Partial: m} },
+		delta: func(i int, d string, m *AssistantMessage) AssistantEvent {
+			return TextDeltaEvent{ContentIndex: i, Delta: d, Partial: m}
+		},
+		end: func(i int, t string, m *AssistantMessage) AssistantEvent {
+			return TextEndEvent{ContentIndex: i, Content: t, Partial: m}
+		},
+	}
+	thinkingStream = streamKind[ThinkingBlock]{
+		name:  "thinking",
+		empty: ThinkingBlock{},
+		parts: func(b ThinkingBlock) (string, string) { return b.Thinking, b.ThinkingSignature },
+		with: func(b ThinkingBlock, text, signature string) ThinkingBlock {
+			b.Thinking, b.ThinkingSignature = text, signature
+			return b
+		},
+		start: func(i int, m *AssistantMessage) AssistantEvent {
+			return ThinkingStartEvent{ContentIndex: i, Partial: m}
+		},
+		delta: func(i int, d string, m *AssistantMessage) AssistantEvent {
+			return ThinkingDeltaEvent{ContentIndex: i, Delta: d, Partial: m}
+		},
+		end: func(i int, t string, m *AssistantMessage) AssistantEvent {
+			return ThinkingEndEvent{ContentIndex: i, Content: t, Partial: m}
+		},
+	}
+)
+
+// streamText applies the start, a delta or the end event e of block i, a
+// B: the start puts an empty block there, a delta grows its text, the end
+// sets its signature.
+func streamText[B streamedBlock](r *proxyRebuilder, e *wireEvent, i int, k streamKind[B]) (AssistantEvent, error) {
+	_, step, _ := strings.Cut(e.Type, "_")
+	if step == "start" {
+		if err := r.start(e.Type, i, k.empty); err != nil {
+			return nil, err
+		}
+		return k.start(i, r.msg), nil
+	}
+	b, ok := blockAt(r.msg, i).(B)
+	if !ok {
+		return nil, fmt.Errorf("Received %s for non-%s content", e.Type, k.name)
+	}
+	text, signature := k.parts(b)
+	if step == "end" {
+		r.msg.Content[i] = k.with(b, text, e.ContentSignature)
+		return k.end(i, text, r.msg), nil
+	}
+	r.msg.Content[i] = k.with(b, r.grow(i, text, e.Delta), signature)
+	return k.delta(i, e.Delta, r.msg), nil
+}
+
+// signature returns the signature of block i of msg, or "" when it is no
+// B.
+func (k streamKind[B]) signature(msg *AssistantMessage, i int) string {
+	b, _ := blockAt(msg, i).(B)
+	_, signature := k.parts(b)
+	return signature
 }
 
 // start puts a new block at index i: over an existing block, or appended

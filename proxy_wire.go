@@ -126,9 +126,7 @@ func encodeProxyEvent(ev AssistantEvent) (data []byte, ok bool, err error) {
 		delta(e.Delta)
 	case TextEndEvent:
 		index(e.ContentIndex)
-		if b, ok := blockAt(e.Partial, e.ContentIndex).(TextBlock); ok {
-			w.ContentSignature = b.TextSignature
-		}
+		w.ContentSignature = textStream.signature(e.Partial, e.ContentIndex)
 	case ThinkingStartEvent:
 		index(e.ContentIndex)
 	case ThinkingDeltaEvent:
@@ -136,9 +134,7 @@ func encodeProxyEvent(ev AssistantEvent) (data []byte, ok bool, err error) {
 		delta(e.Delta)
 	case ThinkingEndEvent:
 		index(e.ContentIndex)
-		if b, ok := blockAt(e.Partial, e.ContentIndex).(ThinkingBlock); ok {
-			w.ContentSignature = b.ThinkingSignature
-		}
+		w.ContentSignature = thinkingStream.signature(e.Partial, e.ContentIndex)
 	case ToolCallStartEvent:
 		index(e.ContentIndex)
 		b, _ := blockAt(e.Partial, e.ContentIndex).(ToolCall)
