@@ -32,31 +32,30 @@ type recordedEvent struct {
 	PartialArguments json.RawMessage     `json:"partialArguments,omitempty"`
 }
 
-func record(ev agentcore.AssistantEvent) recordedEvent {
-	r := recordedEvent{Type: ev.Type()}
-	switch e := ev.(type) {
-	case agentcore.TextStartEvent:
-		r.ContentIndex = &e.ContentIndex
-	case agentcore.TextDeltaEvent:
-		r.ContentIndex, r.Delta = &e.ContentIndex, &e.Delta
-	case agentcore.TextEndEvent:
-		r.ContentIndex, r.Content = &e.ContentIndex, &e.Content
-	case agentcore.ThinkingStartEvent:
-		r.ContentIndex = &e.ContentIndex
-	case agentcore.ThinkingDeltaEvent:
-		r.ContentIndex, r.Delta = &e.ContentIndex, &e.Delta
-	case agentcore.ThinkingEndEvent:
-		r.ContentIndex, r.Content = &e.ContentIndex, &e.Content
-	case agentcore.ToolCallStartEvent:
-		r.ContentIndex = &e.ContentIndex
-	case agentcore.ToolCallDeltaEvent:
-		r.ContentIndex, r.Delta = &e.ContentIndex, &e.Delta
+// record returns ev in the recording's form, as record.mjs takes it: the
+// fields of recordedEvent that the event's JSON has (its partial and a final
+// event's message are left out), and at a tool-call delta the arguments
+// parsed so far.
+func record(t *testing.T, ev agentcore.AssistantEvent) recordedEvent {
+	t.Helper()
+	var r recordedEvent
+	reencode(t, ev, &r)
+	if e, ok := ev.(agentcore.ToolCallDeltaEvent); ok {
 		r.PartialArguments = e.Partial.Content[e.ContentIndex].(agentcore.ToolCall).Arguments
-	case agentcore.ToolCallEndEvent:
-		tc := e.ToolCall
-		r.ContentIndex, r.ToolCall = &e.ContentIndex, &tc
 	}
 	return r
+}
+
+// reencode marshals v and unmarshals the JSON into out.
+func reencode(t *testing.T, v, out any) {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // recording is a NAME.pi.json file.
@@ -69,14 +68,8 @@ type recording struct {
 // argumentsError and the reason of a connection error left out.
 func normalized(t *testing.T, v any) any {
 	t.Helper()
-	data, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out any
-	if err := json.Unmarshal(data, &out); err != nil {
-		t.Fatal(err)
-	}
+	reencode(t, v, &out)
 	var walk func(any)
 	walk = func(v any) {
 		switch v := v.(type) {
@@ -118,7 +111,7 @@ func compareWithReference(t *testing.T, name string, events []agentcore.Assistan
 	}
 	got := make([]recordedEvent, len(events))
 	for i, ev := range events {
-		got[i] = record(ev)
+		got[i] = record(t, ev)
 	}
 	if g, w := normalized(t, got), normalized(t, ref.Events); !reflect.DeepEqual(g, w) {
 		t.Errorf("events differ from pi's\n got: %s\nwant: %s", jsonLines(t, g), jsonLines(t, w))
