@@ -41,44 +41,39 @@ func (p *parser) peek() byte {
 }
 
 func (p *parser) sum() (float64, error) {
-	v, err := p.product()
-	for err == nil {
-		op := p.peek()
-		if op != '+' && op != '-' {
-			return v, nil
+	return p.chain("+-", p.product, func(op byte, a, b float64) (float64, error) {
+		if op == '+' {
+			return a + b, nil
 		}
-		p.pos++
-		r, rerr := p.product()
-		switch {
-		case rerr != nil:
-			err = rerr
-		case op == '+':
-			v += r
-		default:
-			v -= r
-		}
-	}
-	return 0, err
+		return a - b, nil
+	})
 }
 
 func (p *parser) product() (float64, error) {
-	v, err := p.unary()
+	return p.chain("*/", p.unary, func(op byte, a, b float64) (float64, error) {
+		switch {
+		case op == '*':
+			return a * b, nil
+		case b == 0:
+			return 0, fmt.Errorf("division by zero")
+		}
+		return a / b, nil
+	})
+}
+
+// chain parses operands joined by the operators in ops, which bind equally,
+// and combines them left to right with apply.
+func (p *parser) chain(ops string, operand func() (float64, error), apply func(op byte, a, b float64) (float64, error)) (float64, error) {
+	v, err := operand()
 	for err == nil {
 		op := p.peek()
-		if op != '*' && op != '/' {
+		if op == 0 || strings.IndexByte(ops, op) < 0 {
 			return v, nil
 		}
 		p.pos++
-		r, rerr := p.unary()
-		switch {
-		case rerr != nil:
-			err = rerr
-		case op == '*':
-			v *= r
-		case r == 0:
-			err = fmt.Errorf("division by zero")
-		default:
-			v /= r
+		var r float64
+		if r, err = operand(); err == nil {
+			v, err = apply(op, v, r)
 		}
 	}
 	return 0, err

@@ -81,16 +81,17 @@ func toolCall(index int, id, name, args string) map[string]any {
 		"function": map[string]any{"name": name, "arguments": args}}}}
 }
 
-// lockedBuffer is the chat's output, read while it is written.
+// lockedBuffer is the chat's output, read while it is written: writes go
+// through the program's syncWriter, and reads take its lock.
 type lockedBuffer struct {
-	mu  sync.Mutex
+	syncWriter
 	buf bytes.Buffer
 }
 
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
+func newLockedBuffer() *lockedBuffer {
+	b := &lockedBuffer{}
+	b.w = &b.buf
+	return b
 }
 
 func (b *lockedBuffer) String() string {
@@ -122,7 +123,7 @@ func TestSmoke(t *testing.T) {
 		},
 		answer("6*7 is 42, and it is afternoon in UTC."),
 	)
-	out := &lockedBuffer{}
+	out := newLockedBuffer()
 	if err := run(t.Context(), strings.NewReader("What is 6*7, and what time is it in UTC?\n"), out, env); err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +156,7 @@ func TestSteer(t *testing.T) {
 		answer("Short: a dragon."),
 	)
 	in, feed := io.Pipe()
-	out := &lockedBuffer{}
+	out := newLockedBuffer()
 	done := make(chan error, 1)
 	go func() { done <- chat(t.Context(), in, out, env, nil) }()
 
@@ -182,7 +183,7 @@ func TestInterrupt(t *testing.T) {
 	})
 	in, feed := io.Pipe()
 	defer feed.Close()
-	out := &lockedBuffer{}
+	out := newLockedBuffer()
 	interrupts := make(chan os.Signal, 1)
 	done := make(chan error, 1)
 	go func() { done <- chat(t.Context(), in, out, env, interrupts) }()
