@@ -61,20 +61,28 @@ function finalMessage(msg) {
 }
 
 const streamCases = JSON.parse(readFileSync(join(dir, "stream/cases.json"), "utf8"));
-for (const c of streamCases.cases) {
-	const body = readFileSync(join(dir, "stream", c.body));
-	const srv = await serve(c.status, c.contentType ?? "text/event-stream", body);
-	const model = { ...streamCases.model, baseUrl: "http://127.0.0.1/v1" };
+
+// recordStream streams the cases' model at baseUrl with the one-message context and
+// options, calling each after every event (it may abort), and writes stream/NAME.pi.json.
+async function recordStream(name, baseUrl, options, each = () => {}) {
+	const model = { ...streamCases.model, baseUrl };
 	const context = { messages: [{ role: "user", content: "Hi", timestamp: 1 }] };
 	const events = [];
 	let message;
-	for await (const ev of streamSimple(model, context, { apiKey: "sk-test", fetch: srv.fetchLocal })) {
+	for await (const ev of streamSimple(model, context, { apiKey: "sk-test", ...options })) {
 		if (ev.type === "done") message = finalMessage(ev.message);
 		else if (ev.type === "error") message = finalMessage(ev.error);
 		events.push(record(ev));
+		each(ev);
 	}
+	writeFileSync(join(dir, "stream", `${name}.pi.json`), `${JSON.stringify({ events, message }, null, 2)}\n`);
+}
+
+for (const c of streamCases.cases) {
+	const body = readFileSync(join(dir, "stream", c.body));
+	const srv = await serve(c.status, c.contentType ?? "text/event-stream", body);
+	await recordStream(c.name, "http://127.0.0.1/v1", { fetch: srv.fetchLocal });
 	await srv.close();
-	writeFileSync(join(dir, "stream", `${c.name}.pi.json`), `${JSON.stringify({ events, message }, null, 2)}\n`);
 }
 
 // Failures without a recorded body: an abort before the response, an abort after the first
@@ -97,18 +105,10 @@ async function hanging(headFirst) {
 }
 async function failure(name, baseUrl, abortAfter) {
 	const controller = new AbortController();
-	const model = { ...streamCases.model, baseUrl };
-	const context = { messages: [{ role: "user", content: "Hi", timestamp: 1 }] };
 	if (abortAfter === "time") setTimeout(() => controller.abort(), 100);
-	const events = [];
-	let message;
-	for await (const ev of streamSimple(model, context, { apiKey: "sk-test", signal: controller.signal })) {
-		if (ev.type === "done") message = finalMessage(ev.message);
-		else if (ev.type === "error") message = finalMessage(ev.error);
-		events.push(record(ev));
+	await recordStream(name, baseUrl, { signal: controller.signal }, (ev) => {
 		if (abortAfter === "text_delta" && ev.type === "text_delta") controller.abort();
-	}
-	writeFileSync(join(dir, "stream", `${name}.pi.json`), `${JSON.stringify({ events, message }, null, 2)}\n`);
+	});
 }
 {
 	const before = await hanging(false);
