@@ -65,9 +65,8 @@ type ProxyCall struct {
 	// Options are the request's stream options; APIKey is always empty on
 	// arrival (clients never send keys).
 	Options StreamOptions
-	// RawOptions is the request's options object as sent, for the fields
-	// StreamOptions has no room for (samplingParams, cacheRetention,
-	// disableContinuation, metadata). Read-only.
+	// RawOptions is the request's options object as sent, for fields a
+	// newer client may send that StreamOptions does not know.
 	RawOptions json.RawMessage
 }
 

@@ -32,9 +32,8 @@ type proxyRequestWire struct {
 }
 
 // proxyOptions are the request options the reference client forwards (its
-// buildProxyRequestOptions). Fields [StreamOptions] has no room for are
-// carried raw on the server side and never set by the Go client. The API
-// key is never part of it: the proxy server holds the keys.
+// buildProxyRequestOptions), each left out when zero. The API key is never
+// part of it: the proxy server holds the keys.
 type proxyOptions struct {
 	Temperature         *float64              `json:"temperature,omitempty"`
 	SamplingParams      json.RawMessage       `json:"samplingParams,omitempty"`
@@ -60,6 +59,14 @@ func wireOptions(o StreamOptions) proxyOptions {
 		Headers:         o.Headers,
 		Transport:       o.Transport,
 		ThinkingBudgets: o.ThinkingBudgets,
+		SamplingParams:  o.SamplingParams,
+		Metadata:        o.Metadata,
+	}
+	if o.CacheRetention != "" {
+		w.CacheRetention, _ = json.Marshal(o.CacheRetention)
+	}
+	if o.DisableContinuation {
+		w.DisableContinuation = json.RawMessage("true")
 	}
 	if o.MaxTokens > 0 {
 		n := o.MaxTokens
@@ -81,7 +88,11 @@ func (w proxyOptions) streamOptions() StreamOptions {
 		Headers:         w.Headers,
 		ThinkingBudgets: w.ThinkingBudgets,
 		Transport:       w.Transport,
+		SamplingParams:  w.SamplingParams,
+		Metadata:        w.Metadata,
 	}
+	_ = json.Unmarshal(w.CacheRetention, &o.CacheRetention)
+	_ = json.Unmarshal(w.DisableContinuation, &o.DisableContinuation)
 	if w.MaxTokens != nil && *w.MaxTokens > 0 {
 		o.MaxTokens = *w.MaxTokens
 	}

@@ -2,6 +2,7 @@ package agentcore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"time"
@@ -49,6 +50,18 @@ type StreamOptions struct {
 	Transport string
 	// MaxRetryDelay caps provider-requested retry delays; zero means no cap.
 	MaxRetryDelay time.Duration
+	// SamplingParams are provider sampling parameters (top_p and the like)
+	// as a JSON object; nil means none.
+	SamplingParams json.RawMessage
+	// CacheRetention is pi's prompt-cache preference ("none", "short",
+	// "long"); empty means the provider's default.
+	CacheRetention string
+	// DisableContinuation asks providers with server-side conversation state
+	// not to continue from it.
+	DisableContinuation bool
+	// Metadata is request metadata for the provider, a JSON object; nil
+	// means none.
+	Metadata json.RawMessage
 }
 
 var defaultStream struct {
