@@ -66,7 +66,7 @@ type ProxyCall struct {
 	// arrival (clients never send keys).
 	Options StreamOptions
 	// RawOptions is the request's options object as sent, for fields a
-	// newer client may send that StreamOptions does not know.
+	// newer client may send that StreamOptions does not know. Read-only.
 	RawOptions json.RawMessage
 }
 
