@@ -13,6 +13,10 @@ import (
 // [Agent.Steer] or [Agent.FollowUp], or wait with [Agent.WaitForIdle].
 var ErrBusy = errors.New("agentcore: agent is already processing a run; use Steer or FollowUp to queue messages, or wait for completion")
 
+// ErrNilContext is reported by the methods that take a context when given
+// a nil one.
+var ErrNilContext = errors.New("agentcore: nil Context")
+
 // Options configure [New]. The zero value is a working configuration once a
 // stream function is available (Options.StreamFn or [SetDefaultStreamFn]).
 type Options struct {
@@ -205,6 +209,9 @@ const (
 // start begins a run if none is active. choose runs under the lock, so that
 // a refused call takes nothing from the queues.
 func (a *Agent) start(ctx context.Context, choose func() (runKind, []Message, error)) error {
+	if ctx == nil {
+		return ErrNilContext
+	}
 	fn, err := resolveStreamFn(a.streamFn)
 	if err != nil {
 		return err
@@ -366,6 +373,9 @@ func (a *Agent) Abort() {
 // WaitForIdle blocks until no run is active (its agent_end listeners
 // included) or ctx is done, whose error it then returns.
 func (a *Agent) WaitForIdle(ctx context.Context) error {
+	if ctx == nil {
+		return ErrNilContext
+	}
 	a.mu.Lock()
 	r := a.run
 	a.mu.Unlock()

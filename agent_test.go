@@ -500,3 +500,27 @@ func TestWaitForIdleContext(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestNilContext(t *testing.T) {
+	a, _ := newAgent(agentcoretest.New(agentcoretest.TextResponse("x")))
+	//lint:ignore SA1012 the nil context is the point of the test
+	var nilCtx context.Context
+	for name, err := range map[string]error{
+		"Prompt":      a.Prompt(nilCtx, "hi"),
+		"Continue":    a.Continue(nilCtx),
+		"WaitForIdle": a.WaitForIdle(nilCtx),
+	} {
+		if !errors.Is(err, agentcore.ErrNilContext) {
+			t.Errorf("%s(nil): %v", name, err)
+		}
+	}
+	if _, err := agentcore.RunLoop(nilCtx, nil, agentcore.AgentContext{}, agentcore.LoopConfig{StreamFn: agentcoretest.New().Stream}); !errors.Is(err, agentcore.ErrNilContext) {
+		t.Errorf("RunLoop(nil): %v", err)
+	}
+	if out := agentcore.RunToolCall(nilCtx, agentcore.ToolCall{Name: "x"}, agentcore.RunToolCallOptions{}); !out.IsError {
+		t.Error("RunToolCall(nil) did not fail")
+	}
+	if a.MessageCount() != 0 {
+		t.Fatal("a refused call changed the transcript")
+	}
+}

@@ -50,6 +50,9 @@ func RunLoopContinue(ctx context.Context, actx AgentContext, cfg LoopConfig) (*L
 }
 
 func startLoop(ctx context.Context, actx AgentContext, cfg LoopConfig, body func(*engine) ([]Message, error)) (*LoopRun, error) {
+	if ctx == nil {
+		return nil, ErrNilContext
+	}
 	q := &eventQueue{wake: make(chan struct{}, 1)}
 	actx = AgentContext{Messages: slices.Clone(actx.Messages), Tools: slices.Clone(actx.Tools)}
 	e, err := newEngine(ctx, actx, cfg, func(ev AgentEvent) error { q.put(ev); return nil })

@@ -254,6 +254,9 @@ type RunToolCallOptions struct {
 // Failures of every kind come back as an outcome with IsError, never as a
 // panic.
 func RunToolCall(ctx context.Context, call ToolCall, opts RunToolCallOptions) ToolOutcome {
+	if ctx == nil {
+		return *immediateError(call, ErrNilContext.Error()).immediate
+	}
 	h := toolHooks{before: opts.BeforeToolCall, after: opts.AfterToolCall, context: func() AgentContext { return opts.Context }}
 	p := prepareCall(ctx, opts.Tools, opts.AssistantMessage, call, h)
 	if p.immediate != nil {
