@@ -136,8 +136,11 @@ func orOneAtATime(m QueueMode) QueueMode {
 
 // Subscribe adds a listener and returns the function that removes it.
 // Removing is idempotent; a listener removed during a run gets no further
-// events.
+// events. A nil listener is ignored.
 func (a *Agent) Subscribe(fn Listener) (unsubscribe func()) {
+	if fn == nil {
+		return func() {}
+	}
 	entry := &listenerEntry{fn: fn}
 	a.mu.Lock()
 	a.listeners = append(a.listeners, entry)
