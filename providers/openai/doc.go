@@ -48,7 +48,10 @@
 // The request asks for a stream with usage; StreamOptions.MaxTokens is
 // sent as max_completion_tokens (or max_tokens, see [Options]),
 // Temperature as temperature, and Reasoning as reasoning_effort when the
-// model has Reasoning (xhigh and max are sent as high).
+// model has Reasoning (xhigh and max are sent as high). The members of
+// StreamOptions.SamplingParams are merged in last, as pi-ai does: one the
+// body already has takes the new value, a new one (top_p, seed, ...) is
+// added.
 //
 // # The response
 //

@@ -96,6 +96,9 @@ func (c call) send(ctx context.Context) (*http.Response, string) {
 		return nil, err.Error()
 	}
 	body, err := json.Marshal(buildRequest(c.model, c.req.Messages, c.so, s))
+	if err == nil {
+		body, err = withSamplingParams(body, c.so.SamplingParams)
+	}
 	if err != nil {
 		return nil, "Could not encode the request: " + err.Error()
 	}
