@@ -147,9 +147,6 @@ func (e ToolCallEndEvent) partial() *AssistantMessage   { return e.Partial }
 func (e DoneEvent) partial() *AssistantMessage          { return e.Message }
 func (e ErrorEvent) partial() *AssistantMessage         { return e.Message }
 
-// partialOf returns the message an event carries.
-func partialOf(ev AssistantEvent) *AssistantMessage { return ev.partial() }
-
 // snapshotEvent returns ev with its partial copied.
 func snapshotEvent(ev AssistantEvent) AssistantEvent {
 	p := ev.partial()

@@ -1,5 +1,7 @@
 package agentcore
 
+import "slices"
+
 // toolState caches, for one run, the tools the context's transcript declares
 // and the declarations of the executable tools, so that declaring tool
 // changes before each request costs only the messages added since the last
@@ -67,7 +69,7 @@ func (e *engine) declareToolChanges(pending []Message) []Message {
 	replayed := declared
 	for i, m := range pending {
 		if s, ok := m.(*SystemMessage); ok && i != sysIndex {
-			replayed = applyToolChanges(slicesCloneDecl(replayed), s)
+			replayed = applyToolChanges(slices.Clone(replayed), s)
 		}
 	}
 	changes := DiffTools(replayed, e.executableTools())
@@ -96,10 +98,6 @@ func (e *engine) declareToolChanges(pending []Message) []Message {
 	out = append(out, pending[:at]...)
 	out = append(out, update)
 	return append(out, pending[at:]...)
-}
-
-func slicesCloneDecl(s []ToolDeclaration) []ToolDeclaration {
-	return append([]ToolDeclaration(nil), s...)
 }
 
 // llmView is the default ConvertToLLM kept up to date incrementally: the

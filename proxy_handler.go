@@ -213,7 +213,7 @@ func serveProxyStream(w http.ResponseWriter, r *http.Request, fn StreamFn, call 
 			return errors.New("stream function returned no stream")
 		}
 		for ev := range stream {
-			if p := partialOf(ev); p != nil {
+			if p := ev.partial(); p != nil {
 				last = p
 			}
 			final, err := out.write(ev)
@@ -262,7 +262,7 @@ func (o *proxyEventWriter) write(ev AssistantEvent) (final bool, err error) {
 		// An event that cannot be encoded (a custom message value that
 		// fails to marshal) ends the answer as an error.
 		msg := &AssistantMessage{Content: []ContentBlock{}, StopReason: StopError, ErrorMessage: "proxy: " + err.Error()}
-		if p := partialOf(ev); p != nil {
+		if p := ev.partial(); p != nil {
 			msg = p.clone()
 			msg.StopReason, msg.ErrorMessage = StopError, "proxy: "+err.Error()
 		}

@@ -158,7 +158,7 @@ func (w *StreamWriter) Push(ev AssistantEvent) bool {
 		ev = e
 	default:
 		ev = snapshotEvent(ev)
-		if p := partialOf(ev); p != nil {
+		if p := ev.partial(); p != nil {
 			w.last = p
 		}
 	}

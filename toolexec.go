@@ -42,10 +42,9 @@ type preparedCall struct {
 	args      json.RawMessage
 }
 
-// errorResult is the result of a failed call: text content, {} details.
-func errorResult(text string) ToolResult {
-	return ToolResult{Content: []ContentBlock{TextBlock{Text: text}}, Details: emptyObject}
-}
+// errorResult is the result of a failed call: the reference's error
+// results are text results (the IsError flag lives on the outcome).
+func errorResult(text string) ToolResult { return TextResult(text) }
 
 func immediateError(call ToolCall, text string) preparedCall {
 	return preparedCall{call: call, immediate: &ToolOutcome{ToolCall: call, Result: errorResult(text), IsError: true}}
