@@ -27,6 +27,8 @@ func main() {
 func run(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("scenario", flag.ContinueOnError)
 	bench := fs.Int("bench", 0, "play the scenario `N` times without recording and print the timings")
+	cpuProfile := fs.String("cpuprofile", "", "with -bench, write a CPU profile of the runs to `file`")
+	memProfile := fs.String("memprofile", "", "with -bench, write an allocation profile of the runs to `file`")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -43,6 +45,11 @@ func run(args []string, w io.Writer) error {
 	}
 	ctx := context.Background()
 	if *bench > 0 {
+		stop, err := startProfiles(*cpuProfile, *memProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 		ns := make([]int64, 0, *bench)
 		var last conformance.Result
 		for range *bench {
