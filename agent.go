@@ -53,10 +53,13 @@ type Options struct {
 }
 
 // Listener receives the events of the Agent's runs. Listeners run in
-// subscription order on the run's goroutine, one event at a time, and are
-// awaited: the run does not go on until they return, so a listener is a
-// barrier (a listener of an assistant message_end runs before that
-// message's tool calls are prepared). ctx is the run's abort signal. A
+// subscription order, one event at a time, and are awaited: the run does
+// not go on until they return, so a listener is a barrier (a listener of an
+// assistant message_end runs before that message's tool calls are
+// prepared). They run on the run's goroutine, except for the
+// tool_execution_update and tool_execution_end events of a tool batch,
+// which are delivered from a goroutine running the batch; a tool never
+// waits for the listeners of its updates. ctx is the run's abort signal. A
 // listener may call every method except WaitForIdle, which would wait for
 // itself; Prompt, Continue and Reset answer [ErrBusy] during the run. A
 // listener cannot veto anything (hooks decide); a panicking listener fails

@@ -149,8 +149,13 @@
 // Hooks, listeners and the queue polls run on the run's goroutine: the
 // caller's for an Agent, the loop's for RunLoop. BeforeToolCall runs there
 // too, one call at a time, so permission prompts never overlap. A tool's
-// Execute and AfterToolCall run on a goroutine per call, concurrently with
-// the other calls of a parallel batch.
+// Execute and AfterToolCall run concurrently with the other calls of a
+// parallel batch: the run's goroutine runs calls itself, and whenever it
+// (or a helper) starts a call while others wait, a helper goroutine comes
+// to take the next one, so a call that blocks holds up no other. Tools that
+// return at once thus cost no goroutine switch. The tool_execution_update
+// and tool_execution_end events of a batch are delivered from whichever of
+// these goroutines is free, still one event at a time.
 //
 // # Events observe, hooks decide
 //

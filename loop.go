@@ -24,7 +24,12 @@ type engine struct {
 	newMessages []Message
 	tools       toolState
 	llm         llmView
-	workers     workerPool
+
+	// toolCtx is the tools' ctx, created with the first batch and
+	// cancelled when an event fails; helpers run parallel batches.
+	toolCtx     context.Context
+	cancelTools context.CancelFunc
+	helpers     helperPool
 }
 
 // The refusals of RunLoopContinue and Agent.Continue.
@@ -60,7 +65,7 @@ func checkContinue(messages []Message) error {
 
 // runPrompts runs the loop with new prompt messages.
 func (e *engine) runPrompts(prompts []Message) (msgs []Message, err error) {
-	defer e.workers.stop()
+	defer e.release()
 	defer e.recoverInto(&err)
 	initial := e.declareToolChanges(prompts)
 	e.newMessages = append(make([]Message, 0, len(initial)+8), initial...)
@@ -78,7 +83,7 @@ func (e *engine) runPrompts(prompts []Message) (msgs []Message, err error) {
 
 // runContinue runs the loop from the existing context.
 func (e *engine) runContinue() (msgs []Message, err error) {
-	defer e.workers.stop()
+	defer e.release()
 	defer e.recoverInto(&err)
 	if err := checkContinue(e.cur.Messages); err != nil {
 		return nil, err
@@ -88,6 +93,22 @@ func (e *engine) runContinue() (msgs []Message, err error) {
 		return e.newMessages, err
 	}
 	return e.newMessages, e.run()
+}
+
+// release ends the run's helpers and its tools' ctx.
+func (e *engine) release() {
+	e.helpers.stop()
+	if e.cancelTools != nil {
+		e.cancelTools()
+	}
+}
+
+// toolContext returns the ctx of the run's tools.
+func (e *engine) toolContext() context.Context {
+	if e.toolCtx == nil {
+		e.toolCtx, e.cancelTools = context.WithCancel(e.ctx)
+	}
+	return e.toolCtx
 }
 
 // recoverInto turns a panic escaping a hook or the stream function into the
@@ -229,12 +250,12 @@ func (e *engine) run() error {
 
 			results := []*ToolResultMessage{}
 			moreToolCalls = false
-			if calls := msg.ToolCalls(); len(calls) > 0 {
+			if msg.hasToolCalls() {
 				var b toolBatchResult
 				if msg.StopReason == StopLength {
-					b, err = e.failTruncated(calls)
+					b, err = e.failTruncated(msg)
 				} else {
-					b, err = e.executeToolCalls(msg, calls)
+					b, err = e.executeToolCalls(msg)
 				}
 				if err != nil {
 					return err

@@ -414,6 +414,16 @@ func (m *AssistantMessage) ToolCalls() []ToolCall {
 	return calls
 }
 
+// hasToolCalls reports whether m's content holds a tool call.
+func (m *AssistantMessage) hasToolCalls() bool {
+	for _, b := range m.Content {
+		if _, ok := b.(ToolCall); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // Text joins the text blocks of m's content with newlines.
 func (m *AssistantMessage) Text() string { return joinText(m.Content, "\n") }
 

@@ -207,12 +207,12 @@ func schemaOf[A any]() json.RawMessage {
 	return params
 }
 
-// findTool returns the tool named name in tools.
-func findTool(tools []Tool, name string) (Tool, bool) {
-	for _, t := range tools {
-		if t.Name == name {
-			return t, true
+// findTool returns the tool named name in tools, or nil.
+func findTool(tools []Tool, name string) *Tool {
+	for i := range tools {
+		if tools[i].Name == name {
+			return &tools[i]
 		}
 	}
-	return Tool{}, false
+	return nil
 }

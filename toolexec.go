@@ -13,13 +13,6 @@ const (
 	textBlocked = "Tool execution was blocked"
 )
 
-// toolBatchResult is one executed batch: tool-result messages in call order
-// and whether every result asked to terminate.
-type toolBatchResult struct {
-	messages  []*ToolResultMessage
-	terminate bool
-}
-
 // ToolOutcome is the final outcome of one tool call, after the hooks.
 type ToolOutcome struct {
 	// ToolCall is the call as the model sent it.
@@ -33,75 +26,100 @@ type ToolOutcome struct {
 	DurationMs *int64
 }
 
-// preparedCall is a call that passed preflight, or (immediate) the result
-// of one that did not.
-type preparedCall struct {
-	immediate *ToolOutcome
-	call      ToolCall
-	tool      Tool
-	args      json.RawMessage
+// toolHooks are the hooks and context the tool pipeline needs.
+type toolHooks struct {
+	before  func(context.Context, BeforeToolCallContext) (*BeforeToolCallResult, error)
+	after   func(context.Context, AfterToolCallContext) (*AfterToolCallResult, error)
+	context AgentContext
+}
+
+// callRun is one tool call going through the pipeline: prepared by
+// prepare, executed by execute. Until it is done the call has not failed
+// preflight; once done, result and isError are its outcome.
+type callRun struct {
+	call ToolCall
+	tool *Tool
+	args json.RawMessage // the validated arguments
+
+	done     bool
+	result   ToolResult
+	isError  bool
+	duration *int64
+
+	// updates receives the partial results Execute reports until it
+	// returns, under mu. An update handed on for later delivery is counted
+	// in delivered until it is out: the call is finalized only after.
+	updates   func(*callRun, ToolResult)
+	mu        sync.Mutex
+	closed    bool
+	delivered sync.WaitGroup
+}
+
+// fail ends the call with an error result holding text.
+func (c *callRun) fail(text string) {
+	c.done, c.result, c.isError = true, errorResult(text), true
 }
 
 // errorResult is the result of a failed call: the reference's error
 // results are text results (the IsError flag lives on the outcome).
 func errorResult(text string) ToolResult { return TextResult(text) }
 
-func immediateError(call ToolCall, text string) preparedCall {
-	return preparedCall{call: call, immediate: &ToolOutcome{ToolCall: call, Result: errorResult(text), IsError: true}}
+// outcome is the call's outcome as the public type.
+func (c *callRun) outcome() ToolOutcome {
+	return ToolOutcome{ToolCall: c.call, Result: c.result, IsError: c.isError, DurationMs: c.duration}
 }
 
-// toolHooks are the hooks and context the tool pipeline needs.
-type toolHooks struct {
-	before  func(context.Context, BeforeToolCallContext) (*BeforeToolCallResult, error)
-	after   func(context.Context, AfterToolCallContext) (*AfterToolCallResult, error)
-	context func() AgentContext
-}
-
-// prepareCall is the preflight of one call: find the tool, prepare and
-// validate its arguments, ask BeforeToolCall, check for abort.
-func prepareCall(ctx context.Context, tools []Tool, assistant *AssistantMessage, call ToolCall, h toolHooks) preparedCall {
-	tool, ok := findTool(tools, call.Name)
-	if !ok {
-		return immediateError(call, "Tool "+call.Name+" not found")
+// prepare is the preflight of the call: find the tool, prepare and
+// validate its arguments, ask BeforeToolCall, check for abort. A call that
+// does not pass is done.
+func (c *callRun) prepare(ctx context.Context, tools []Tool, assistant *AssistantMessage, h *toolHooks) {
+	call := c.call
+	c.tool = findTool(tools, call.Name)
+	if c.tool == nil {
+		c.fail("Tool " + call.Name + " not found")
+		return
 	}
 	args := call.Arguments
-	if tool.PrepareArguments != nil {
+	if prepare := c.tool.PrepareArguments; prepare != nil {
 		var err error
-		if err = guard(func() error { args, err = tool.PrepareArguments(call.Arguments); return err }); err != nil {
-			return immediateError(call, err.Error())
+		if err = guard(func() error { args, err = prepare(call.Arguments); return err }); err != nil {
+			c.fail(err.Error())
+			return
 		}
 	}
-	validated, err := validateToolArguments(tool, call, args)
+	validated, err := validateToolArguments(*c.tool, call, args)
 	if err != nil {
-		return immediateError(call, err.Error())
+		c.fail(err.Error())
+		return
 	}
+	c.args = validated
 	if h.before != nil {
 		var res *BeforeToolCallResult
 		err := guard(func() error {
 			var err error
-			res, err = h.before(ctx, BeforeToolCallContext{AssistantMessage: assistant, ToolCall: call, Args: validated, Context: h.context()})
+			res, err = h.before(ctx, BeforeToolCallContext{AssistantMessage: assistant, ToolCall: call, Args: validated, Context: h.context})
 			return err
 		})
-		if err != nil {
-			return immediateError(call, err.Error())
-		}
-		if ctx.Err() != nil {
-			return immediateError(call, textAborted)
-		}
-		if res != nil && res.Block {
+		switch {
+		case err != nil:
+			c.fail(err.Error())
+			return
+		case ctx.Err() != nil:
+			c.fail(textAborted)
+			return
+		case res != nil && res.Block:
 			reason := res.Reason
 			if reason == "" {
 				reason = textBlocked
 			}
-			p := immediateError(call, reason)
-			p.immediate.Result.Terminate = res.Terminate
-			return p
+			c.fail(reason)
+			c.result.Terminate = res.Terminate
+			return
 		}
 	}
 	if ctx.Err() != nil {
-		return immediateError(call, textAborted)
+		c.fail(textAborted)
 	}
-	return preparedCall{call: call, tool: tool, args: validated}
 }
 
 // guard runs f, turning a panic into an error.
@@ -114,38 +132,44 @@ func guard(f func() error) (err error) {
 	return f()
 }
 
-// executeCall runs a prepared call's tool. onUpdate gets the partial
-// results reported before Execute returned.
-func executeCall(ctx context.Context, p preparedCall, onUpdate func(ToolResult)) ToolOutcome {
-	var (
-		mu        sync.Mutex
-		accepting = true
-	)
-	update := func(r ToolResult) {
-		mu.Lock()
-		defer mu.Unlock()
-		if accepting && onUpdate != nil {
-			onUpdate(r)
-		}
+// execute runs the prepared call's tool, then, once the updates it
+// reported are delivered, AfterToolCall. duration receives how long Execute
+// took.
+func (c *callRun) execute(ctx context.Context, assistant *AssistantMessage, h *toolHooks, duration *int64) {
+	if ctx.Err() != nil {
+		c.fail(textAborted)
+		return
 	}
 	start := time.Now()
-	var result ToolResult
 	err := guard(func() error {
-		if p.tool.Execute == nil {
-			return errNoExecute(p.tool.Name)
+		if c.tool.Execute == nil {
+			return errNoExecute(c.tool.Name)
 		}
 		var err error
-		result, err = p.tool.Execute(ctx, p.call.ID, p.args, update)
+		c.result, err = c.tool.Execute(ctx, c.call.ID, c.args, c.update)
 		return err
 	})
-	ms := time.Since(start).Round(time.Millisecond).Milliseconds()
-	mu.Lock()
-	accepting = false
-	mu.Unlock()
+	*duration = time.Since(start).Round(time.Millisecond).Milliseconds()
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.delivered.Wait()
+	c.done, c.duration = true, duration
 	if err != nil {
-		return ToolOutcome{ToolCall: p.call, Result: errorResult(err.Error()), IsError: true, DurationMs: &ms}
+		c.result, c.isError = errorResult(err.Error()), true
+	} else {
+		c.isError = c.result.IsError
 	}
-	return ToolOutcome{ToolCall: p.call, Result: result, IsError: result.IsError, DurationMs: &ms}
+	c.finalize(ctx, assistant, h)
+}
+
+// update is the onUpdate callback a tool's Execute gets.
+func (c *callRun) update(r ToolResult) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closed && c.updates != nil {
+		c.updates(c, r)
+	}
 }
 
 type errNoExecute string
@@ -153,29 +177,27 @@ type errNoExecute string
 // Error names the tool without Execute.
 func (e errNoExecute) Error() string { return "Tool " + string(e) + " has no Execute function" }
 
-// finalizeCall applies AfterToolCall to an executed call.
-func finalizeCall(ctx context.Context, assistant *AssistantMessage, p preparedCall, out ToolOutcome, h toolHooks) ToolOutcome {
+// finalize applies AfterToolCall to the executed call.
+func (c *callRun) finalize(ctx context.Context, assistant *AssistantMessage, h *toolHooks) {
 	if h.after == nil {
-		return out
+		return
 	}
 	var res *AfterToolCallResult
 	err := guard(func() error {
 		var err error
-		res, err = h.after(ctx, AfterToolCallContext{AssistantMessage: assistant, ToolCall: p.call, Args: p.args, Result: out.Result, IsError: out.IsError, Context: h.context()})
+		res, err = h.after(ctx, AfterToolCallContext{AssistantMessage: assistant, ToolCall: c.call, Args: c.args, Result: c.result, IsError: c.isError, Context: h.context})
 		return err
 	})
 	if err != nil {
-		out.Result = errorResult(err.Error())
-		out.IsError = true
-		return out
+		c.result, c.isError = errorResult(err.Error()), true
+		return
 	}
 	if res == nil {
-		return out
+		return
 	}
-	r := out.Result
-	structured := res.StructuredContent
-	if structured == nil && res.Content == nil {
-		structured = r.StructuredContent
+	r := &c.result
+	if res.StructuredContent != nil || res.Content != nil {
+		r.StructuredContent = res.StructuredContent
 	}
 	if res.Content != nil {
 		r.Content = res.Content
@@ -190,45 +212,35 @@ func finalizeCall(ctx context.Context, assistant *AssistantMessage, p preparedCa
 		r.Terminate = *res.Terminate
 		r.explicit |= explicitTerminate
 	}
-	r.StructuredContent = structured
 	if res.IsError != nil {
-		out.IsError = *res.IsError
+		c.isError = *res.IsError
 	}
-	out.Result = r
-	return out
 }
 
-// toolResultMessage is the transcript entry of an outcome.
-func toolResultMessage(o ToolOutcome) *ToolResultMessage {
-	content := o.Result.Content
+// resultMessage fills m, the transcript entry of the done call.
+func (c *callRun) resultMessage(m *ToolResultMessage) *ToolResultMessage {
+	content := c.result.Content
 	if content == nil {
 		content = []ContentBlock{}
 	}
-	return &ToolResultMessage{
-		ToolCallID: o.ToolCall.ID, ToolName: o.ToolCall.Name, Content: content,
-		Details: o.Result.Details, Usage: o.Result.Usage, IsError: o.IsError,
-		DurationMs: o.DurationMs, Timestamp: nowMillis(),
+	*m = ToolResultMessage{
+		ToolCallID: c.call.ID, ToolName: c.call.Name, Content: content,
+		Details: c.result.Details, Usage: c.result.Usage, IsError: c.isError,
+		DurationMs: c.duration, Timestamp: nowMillis(),
 	}
+	return m
 }
 
-func endEvent(o ToolOutcome) ToolExecutionEndEvent {
-	return ToolExecutionEndEvent{ToolCallID: o.ToolCall.ID, ToolName: o.ToolCall.Name, Result: o.Result, IsError: o.IsError, DurationMs: o.DurationMs}
+func (c *callRun) endEvent() ToolExecutionEndEvent {
+	return ToolExecutionEndEvent{ToolCallID: c.call.ID, ToolName: c.call.Name, Result: c.result, IsError: c.isError, DurationMs: c.duration}
 }
 
-func startEvent(c ToolCall) ToolExecutionStartEvent {
-	return ToolExecutionStartEvent{ToolCallID: c.ID, ToolName: c.Name, Args: c.Arguments}
+func (c *callRun) startEvent() ToolExecutionStartEvent {
+	return ToolExecutionStartEvent{ToolCallID: c.call.ID, ToolName: c.call.Name, Args: c.call.Arguments}
 }
 
-func allTerminate(outcomes []ToolOutcome) bool {
-	if len(outcomes) == 0 {
-		return false
-	}
-	for _, o := range outcomes {
-		if !o.Result.Terminate {
-			return false
-		}
-	}
-	return true
+func (c *callRun) updateEvent(r ToolResult) ToolExecutionUpdateEvent {
+	return ToolExecutionUpdateEvent{ToolCallID: c.call.ID, ToolName: c.call.Name, Args: c.call.Arguments, PartialResult: r}
 }
 
 // RunToolCallOptions configures [RunToolCall].
@@ -253,26 +265,30 @@ type RunToolCallOptions struct {
 // Failures of every kind come back as an outcome with IsError, never as a
 // panic.
 func RunToolCall(ctx context.Context, call ToolCall, opts RunToolCallOptions) ToolOutcome {
+	c := &callRun{call: call}
 	if ctx == nil {
-		return *immediateError(call, ErrNilContext.Error()).immediate
+		c.fail(ErrNilContext.Error())
+		return c.outcome()
 	}
-	h := toolHooks{before: opts.BeforeToolCall, after: opts.AfterToolCall, context: func() AgentContext { return opts.Context }}
-	p := prepareCall(ctx, opts.Tools, opts.AssistantMessage, call, h)
-	if p.immediate != nil {
-		return *p.immediate
+	h := toolHooks{before: opts.BeforeToolCall, after: opts.AfterToolCall, context: opts.Context}
+	if c.prepare(ctx, opts.Tools, opts.AssistantMessage, &h); c.done {
+		return c.outcome()
+	}
+	if onUpdate := opts.OnUpdate; onUpdate != nil {
+		c.updates = func(_ *callRun, r ToolResult) { onUpdate(r) }
 	}
 	nested := opts
 	nested.OnUpdate = nil
-	out := executeCall(withCallScope(ctx, nested), p, opts.OnUpdate)
-	return finalizeCall(ctx, opts.AssistantMessage, p, out, h)
+	c.execute(withCallScope(ctx, &nested), opts.AssistantMessage, &h, new(int64))
+	return c.outcome()
 }
 
 // callScopeKey keys the options of the call a tool's ctx belongs to.
 type callScopeKey struct{}
 
 // withCallScope gives a tool's ctx the options its nested calls should use.
-func withCallScope(ctx context.Context, opts RunToolCallOptions) context.Context {
-	return context.WithValue(ctx, callScopeKey{}, &opts)
+func withCallScope(ctx context.Context, opts *RunToolCallOptions) context.Context {
+	return context.WithValue(ctx, callScopeKey{}, opts)
 }
 
 // NestedCallOptions returns, for the ctx a tool's Execute was given, the
