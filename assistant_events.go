@@ -147,43 +147,38 @@ func (e ToolCallEndEvent) partial() *AssistantMessage   { return e.Partial }
 func (e DoneEvent) partial() *AssistantMessage          { return e.Message }
 func (e ErrorEvent) partial() *AssistantMessage         { return e.Message }
 
-// snapshotEvent returns ev with its partial copied.
-func snapshotEvent(ev AssistantEvent) AssistantEvent {
-	p := ev.partial()
-	if p == nil {
-		return ev
-	}
-	c := p.clone()
+// withPartial returns ev carrying partial p instead of its own.
+func withPartial(ev AssistantEvent, p *AssistantMessage) AssistantEvent {
 	switch e := ev.(type) {
 	case StartEvent:
-		e.Partial = c
+		e.Partial = p
 		return e
 	case TextStartEvent:
-		e.Partial = c
+		e.Partial = p
 		return e
 	case TextDeltaEvent:
-		e.Partial = c
+		e.Partial = p
 		return e
 	case TextEndEvent:
-		e.Partial = c
+		e.Partial = p
 		return e
 	case ThinkingStartEvent:
-		e.Partial = c
+		e.Partial = p
 		return e
 	case ThinkingDeltaEvent:
-		e.Partial = c
+		e.Partial = p
 		return e
 	case ThinkingEndEvent:
-		e.Partial = c
+		e.Partial = p
 		return e
 	case ToolCallStartEvent:
-		e.Partial = c
+		e.Partial = p
 		return e
 	case ToolCallDeltaEvent:
-		e.Partial = c
+		e.Partial = p
 		return e
 	case ToolCallEndEvent:
-		e.Partial = c
+		e.Partial = p
 		return e
 	}
 	return ev

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // Message is one entry of a transcript. The built-in messages are
@@ -430,18 +431,86 @@ func (m *AssistantMessage) Text() string { return joinText(m.Content, "\n") }
 // Text joins the text blocks of m's content with newlines.
 func (m *ToolResultMessage) Text() string { return joinText(m.Content, "\n") }
 
-// clone returns a shallow copy of m with its own content slice. Messages of
-// up to eight blocks, the common case while streaming, cost one allocation.
+// clone returns a shallow copy of m with its own content slice, clipped to
+// its length. Up to eight blocks the copy and its blocks are one
+// allocation, sized to the next size class that holds them.
 func (m *AssistantMessage) clone() *AssistantMessage {
-	if len(m.Content) <= 8 {
+	var c *AssistantMessage
+	var blocks []ContentBlock
+	switch n := len(m.Content); {
+	case n <= 1:
+		box := &struct {
+			msg    AssistantMessage
+			blocks [1]ContentBlock
+		}{msg: *m}
+		c, blocks = &box.msg, box.blocks[:0]
+	case n <= 3:
+		box := &struct {
+			msg    AssistantMessage
+			blocks [3]ContentBlock
+		}{msg: *m}
+		c, blocks = &box.msg, box.blocks[:0]
+	case n <= 5:
+		box := &struct {
+			msg    AssistantMessage
+			blocks [5]ContentBlock
+		}{msg: *m}
+		c, blocks = &box.msg, box.blocks[:0]
+	case n <= 8:
 		box := &struct {
 			msg    AssistantMessage
 			blocks [8]ContentBlock
 		}{msg: *m}
-		box.msg.Content = append(box.blocks[:0:8], m.Content...)
-		return &box.msg
+		c, blocks = &box.msg, box.blocks[:0]
+	default:
+		cp := *m
+		c, blocks = &cp, make([]ContentBlock, 0, n)
 	}
-	c := *m
-	c.Content = append([]ContentBlock(nil), m.Content...)
-	return &c
+	c.Content = slices.Clip(append(blocks, m.Content...))
+	return c
+}
+
+// sameState reports whether o holds what m holds: the same field values and
+// content blocks.
+func (m *AssistantMessage) sameState(o *AssistantMessage) bool {
+	if len(m.Content) != len(o.Content) {
+		return false
+	}
+	for i := len(m.Content) - 1; i >= 0; i-- {
+		if !sameBlock(m.Content[i], o.Content[i]) {
+			return false
+		}
+	}
+	return m.API == o.API && m.Provider == o.Provider && m.Model == o.Model &&
+		m.ResponseModel == o.ResponseModel && m.ResponseID == o.ResponseID &&
+		m.ProviderThinkingLevel == o.ProviderThinkingLevel && m.ThinkingLevel == o.ThinkingLevel &&
+		bytes.Equal(m.Diagnostics, o.Diagnostics) && m.Usage == o.Usage && m.StopReason == o.StopReason &&
+		bytes.Equal(m.Deferred, o.Deferred) && m.ErrorMessage == o.ErrorMessage &&
+		m.RawStopReason == o.RawStopReason && samePointee(m.EndTurn, o.EndTurn) &&
+		m.Timestamp == o.Timestamp && samePointee(m.DurationMs, o.DurationMs)
+}
+
+func samePointee[T comparable](a, b *T) bool {
+	return a == b || a != nil && b != nil && *a == *b
+}
+
+// sameBlock reports whether two content blocks are equal; blocks of
+// unknown types never are.
+func sameBlock(a, b ContentBlock) bool {
+	switch x := a.(type) {
+	case TextBlock:
+		y, ok := b.(TextBlock)
+		return ok && x == y
+	case ThinkingBlock:
+		y, ok := b.(ThinkingBlock)
+		return ok && x == y
+	case ImageBlock:
+		y, ok := b.(ImageBlock)
+		return ok && x == y
+	case ToolCall:
+		y, ok := b.(ToolCall)
+		return ok && x.ID == y.ID && x.Name == y.Name && bytes.Equal(x.Arguments, y.Arguments) &&
+			x.ThoughtSignature == y.ThoughtSignature && x.Namespace == y.Namespace && x.ArgumentsError == y.ArgumentsError
+	}
+	return false
 }

@@ -157,9 +157,8 @@ func (w *StreamWriter) Push(ev AssistantEvent) bool {
 		e.Message = w.finish(e.Message)
 		ev = e
 	default:
-		ev = snapshotEvent(ev)
 		if p := ev.partial(); p != nil {
-			w.last = p
+			ev = withPartial(ev, w.snapshot(p))
 		}
 	}
 	return w.send(ev)
@@ -190,10 +189,15 @@ func (w *StreamWriter) ToolCallDelta(index int, delta string, partial *Assistant
 	return w.send(ToolCallDeltaEvent{ContentIndex: index, Delta: delta, Partial: w.snapshot(partial)})
 }
 
-// snapshot copies a partial and remembers it for a failure message.
+// snapshot copies a partial and remembers it for the next event and a
+// failure message. A partial that holds what the last one held is not
+// copied again: consecutive events then share it.
 func (w *StreamWriter) snapshot(p *AssistantMessage) *AssistantMessage {
 	if p == nil {
 		return nil
+	}
+	if w.last != nil && w.last.sameState(p) {
+		return w.last
 	}
 	c := p.clone()
 	w.last = c

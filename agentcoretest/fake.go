@@ -19,7 +19,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -231,7 +230,16 @@ func pause(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// streamBlock streams one content block into msg.
+// Blocks the fake streams often, boxed once.
+var (
+	emptyText     agentcore.ContentBlock = agentcore.TextBlock{}
+	emptyThinking agentcore.ContentBlock = agentcore.ThinkingBlock{}
+	emptyObject                          = json.RawMessage("{}")
+)
+
+// streamBlock streams one content block into msg. The partials end with
+// the scripted block itself, so that the last delta and the end event show
+// the same block.
 func (f *Fake) streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *agentcore.AssistantMessage, block agentcore.ContentBlock, resp Response) bool {
 	i := len(msg.Content)
 	step := func(ev agentcore.AssistantEvent) bool {
@@ -239,39 +247,56 @@ func (f *Fake) streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *
 	}
 	switch b := block.(type) {
 	case agentcore.TextBlock:
-		return streamText(ctx, w, msg, resp, b.Text, textKind{
-			start: func() agentcore.AssistantEvent { return agentcore.TextStartEvent{ContentIndex: i, Partial: msg} },
-			block: func(s string) agentcore.ContentBlock { return agentcore.TextBlock{Text: s} },
-			delta: w.TextDelta,
-			end: func() agentcore.AssistantEvent {
-				return agentcore.TextEndEvent{ContentIndex: i, Content: b.Text, Partial: msg}
-			},
-			final: b,
+		msg.Content = append(msg.Content, emptyText)
+		if !step(agentcore.TextStartEvent{ContentIndex: i, Partial: msg}) {
+			return false
+		}
+		whole := b.TextSignature == ""
+		ok := eachChunk(b.Text, resp.Chunks, func(piece string, end int) bool {
+			if end == len(b.Text) && whole {
+				msg.Content[i] = block
+			} else {
+				msg.Content[i] = agentcore.TextBlock{Text: b.Text[:end]}
+			}
+			return pause(ctx, resp.ChunkDelay) && w.TextDelta(i, piece, msg)
 		})
+		msg.Content[i] = block
+		return ok && step(agentcore.TextEndEvent{ContentIndex: i, Content: b.Text, Partial: msg})
 	case agentcore.ThinkingBlock:
-		return streamText(ctx, w, msg, resp, b.Thinking, textKind{
-			start: func() agentcore.AssistantEvent { return agentcore.ThinkingStartEvent{ContentIndex: i, Partial: msg} },
-			block: func(s string) agentcore.ContentBlock { return agentcore.ThinkingBlock{Thinking: s} },
-			delta: w.ThinkingDelta,
-			end: func() agentcore.AssistantEvent {
-				return agentcore.ThinkingEndEvent{ContentIndex: i, Content: b.Thinking, Partial: msg}
-			},
-			final: b,
+		msg.Content = append(msg.Content, emptyThinking)
+		if !step(agentcore.ThinkingStartEvent{ContentIndex: i, Partial: msg}) {
+			return false
+		}
+		whole := b.ThinkingSignature == "" && !b.Redacted
+		ok := eachChunk(b.Thinking, resp.Chunks, func(piece string, end int) bool {
+			if end == len(b.Thinking) && whole {
+				msg.Content[i] = block
+			} else {
+				msg.Content[i] = agentcore.ThinkingBlock{Thinking: b.Thinking[:end]}
+			}
+			return pause(ctx, resp.ChunkDelay) && w.ThinkingDelta(i, piece, msg)
 		})
+		msg.Content[i] = block
+		return ok && step(agentcore.ThinkingEndEvent{ContentIndex: i, Content: b.Thinking, Partial: msg})
 	case agentcore.ToolCall:
-		msg.Content = append(msg.Content, agentcore.ToolCall{ID: b.ID, Name: b.Name, Arguments: json.RawMessage("{}")})
+		msg.Content = append(msg.Content, agentcore.ToolCall{ID: b.ID, Name: b.Name, Arguments: emptyObject})
 		if !step(agentcore.ToolCallStartEvent{ContentIndex: i, Partial: msg}) {
 			return false
 		}
 		if len(b.Arguments) == 0 {
-			b.Arguments = json.RawMessage("{}")
+			b.Arguments = emptyObject
+			block = b
 		}
 		// The arguments arrive in one delta, so the partial shows them whole.
-		msg.Content[i] = agentcore.ToolCall{ID: b.ID, Name: b.Name, Arguments: b.Arguments}
+		if b.ThoughtSignature == "" && b.Namespace == "" && b.ArgumentsError == "" {
+			msg.Content[i] = block
+		} else {
+			msg.Content[i] = agentcore.ToolCall{ID: b.ID, Name: b.Name, Arguments: b.Arguments}
+		}
 		if !pause(ctx, resp.ChunkDelay) || !w.ToolCallDelta(i, f.canonicalArgs(b.Arguments), msg) {
 			return false
 		}
-		msg.Content[i] = b
+		msg.Content[i] = block
 		return step(agentcore.ToolCallEndEvent{ContentIndex: i, ToolCall: b, Partial: msg})
 	default:
 		msg.Content = append(msg.Content, block)
@@ -279,54 +304,38 @@ func (f *Fake) streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *
 	}
 }
 
-// textKind is what differs between streaming a text and a thinking block.
-type textKind struct {
-	start func() agentcore.AssistantEvent
-	block func(text string) agentcore.ContentBlock
-	delta func(index int, delta string, partial *agentcore.AssistantMessage) bool
-	end   func() agentcore.AssistantEvent
-	final agentcore.ContentBlock
-}
-
-// streamText streams one text-like block: start, a delta per chunk (the
-// partial holding the text so far), end with the complete block.
-func streamText(ctx context.Context, w *agentcore.StreamWriter, msg *agentcore.AssistantMessage, resp Response, text string, k textKind) bool {
-	i := len(msg.Content)
-	msg.Content = append(msg.Content, k.block(""))
-	if !pause(ctx, resp.ChunkDelay) || !w.Push(k.start()) {
-		return false
+// eachChunk calls yield with the pieces [SplitText] would return, and the
+// end offset of each in text, until yield returns false; it reports
+// whether every piece was taken.
+func eachChunk(text string, chunks int, yield func(piece string, end int) bool) bool {
+	n := utf8.RuneCountInString(text)
+	if n == 0 {
+		return true
 	}
-	end := 0
-	for _, piece := range SplitText(text, resp.Chunks) {
-		end += len(piece)
-		msg.Content[i] = k.block(text[:end])
-		if !pause(ctx, resp.ChunkDelay) || !k.delta(i, piece, msg) {
-			return false
+	parts := max(1, min(chunks, n))
+	size := (n + parts - 1) / parts
+	start, count := 0, 0
+	for i := range text {
+		if count == size {
+			if !yield(text[start:i], i) {
+				return false
+			}
+			start, count = i, 0
 		}
+		count++
 	}
-	msg.Content[i] = k.final
-	return pause(ctx, resp.ChunkDelay) && w.Push(k.end())
+	return yield(text[start:], len(text))
 }
 
 // SplitText splits text into min(chunks, length) consecutive pieces of
 // ceil(length/n) characters; none for empty text.
 func SplitText(text string, chunks int) []string {
-	n := utf8.RuneCountInString(text)
-	if n == 0 {
-		return nil
-	}
-	parts := max(1, min(chunks, n))
-	size := int(math.Ceil(float64(n) / float64(parts)))
-	out := make([]string, 0, parts)
-	start, count := 0, 0
-	for i := range text {
-		if count == size {
-			out = append(out, text[start:i])
-			start, count = i, 0
-		}
-		count++
-	}
-	return append(out, text[start:])
+	var out []string
+	eachChunk(text, chunks, func(piece string, _ int) bool {
+		out = append(out, piece)
+		return true
+	})
+	return out
 }
 
 // CanonicalJSON returns data compact, object keys sorted, without HTML
