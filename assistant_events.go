@@ -147,43 +147,6 @@ func (e ToolCallEndEvent) partial() *AssistantMessage   { return e.Partial }
 func (e DoneEvent) partial() *AssistantMessage          { return e.Message }
 func (e ErrorEvent) partial() *AssistantMessage         { return e.Message }
 
-// withPartial returns ev carrying partial p instead of its own.
-func withPartial(ev AssistantEvent, p *AssistantMessage) AssistantEvent {
-	switch e := ev.(type) {
-	case StartEvent:
-		e.Partial = p
-		return e
-	case TextStartEvent:
-		e.Partial = p
-		return e
-	case TextDeltaEvent:
-		e.Partial = p
-		return e
-	case TextEndEvent:
-		e.Partial = p
-		return e
-	case ThinkingStartEvent:
-		e.Partial = p
-		return e
-	case ThinkingDeltaEvent:
-		e.Partial = p
-		return e
-	case ThinkingEndEvent:
-		e.Partial = p
-		return e
-	case ToolCallStartEvent:
-		e.Partial = p
-		return e
-	case ToolCallDeltaEvent:
-		e.Partial = p
-		return e
-	case ToolCallEndEvent:
-		e.Partial = p
-		return e
-	}
-	return ev
-}
-
 // marshalEvent writes v with "type" first.
 func marshalEvent(ev AssistantEvent, v any) ([]byte, error) {
 	return marshalTagged("type", ev.Type(), v)

@@ -144,24 +144,51 @@ type StreamWriter struct {
 // Push sends ev to the consumer. The partial message of a content event is
 // copied (its content slice), so the producer may keep appending to its own
 // message. It returns false when the consumer has stopped or the stream has
-// ended: the producer should then return.
+// ended: the producer should then return. A nil event is ignored.
 func (w *StreamWriter) Push(ev AssistantEvent) bool {
 	if w.ended || w.stopped {
 		return false
 	}
+	// Each case sends a copy, so that ev itself does not escape: a caller's
+	// event value costs no allocation of its own.
 	switch e := ev.(type) {
 	case DoneEvent:
 		e.Message = w.finish(e.Message)
-		ev = e
+		return w.send(e)
 	case ErrorEvent:
 		e.Message = w.finish(e.Message)
-		ev = e
-	default:
-		if p := ev.partial(); p != nil {
-			ev = withPartial(ev, w.snapshot(p))
-		}
+		return w.send(e)
+	case StartEvent:
+		return w.send(StartEvent{Partial: w.snapshot(e.Partial)})
+	case TextStartEvent:
+		e.Partial = w.snapshot(e.Partial)
+		return w.send(e)
+	case TextDeltaEvent:
+		e.Partial = w.snapshot(e.Partial)
+		return w.send(e)
+	case TextEndEvent:
+		e.Partial = w.snapshot(e.Partial)
+		return w.send(e)
+	case ThinkingStartEvent:
+		e.Partial = w.snapshot(e.Partial)
+		return w.send(e)
+	case ThinkingDeltaEvent:
+		e.Partial = w.snapshot(e.Partial)
+		return w.send(e)
+	case ThinkingEndEvent:
+		e.Partial = w.snapshot(e.Partial)
+		return w.send(e)
+	case ToolCallStartEvent:
+		e.Partial = w.snapshot(e.Partial)
+		return w.send(e)
+	case ToolCallDeltaEvent:
+		e.Partial = w.snapshot(e.Partial)
+		return w.send(e)
+	case ToolCallEndEvent:
+		e.Partial = w.snapshot(e.Partial)
+		return w.send(e)
 	}
-	return w.send(ev)
+	return true
 }
 
 // TextDelta pushes a [TextDeltaEvent]; it is Push without the copy of an

@@ -148,11 +148,15 @@ func (r ToolResult) Text() string { return joinText(r.Content, "\n") }
 // TextResult returns a result whose content is one text block and whose
 // details are the empty object {}.
 func TextResult(text string) ToolResult {
-	return ToolResult{Content: []ContentBlock{TextBlock{Text: text}}, Details: emptyObject}
+	return ToolResult{Content: []ContentBlock{TextBlock{Text: text}}, Details: emptyDetails}
 }
 
-// emptyObject is the JSON {} used as default details.
-var emptyObject = json.RawMessage("{}")
+// emptyObject is the JSON {}; emptyDetails is it as default details, boxed
+// once.
+var (
+	emptyObject      = json.RawMessage("{}")
+	emptyDetails any = emptyObject
+)
 
 // defaultParameters is the schema of a tool that declares none.
 var defaultParameters = json.RawMessage(`{"type":"object","properties":{}}`)
