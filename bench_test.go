@@ -114,3 +114,36 @@ func BenchmarkReplay(b *testing.B) {
 		_ = agentcore.CurrentTools(msgs)
 	}
 }
+
+// BenchmarkToolBatch measures one call of a parallel batch of four inside
+// an Agent run: events, validation, both tool hooks, execution, the result
+// message.
+func BenchmarkToolBatch(b *testing.B) {
+	const turns = 50
+	script := make([]agentcoretest.Response, 0, turns+1)
+	for t := range turns {
+		calls := make([]agentcore.ToolCall, 4)
+		for c := range calls {
+			calls[c] = agentcoretest.ToolCall(fmt.Sprintf("t%dc%d", t, c), "work", map[string]any{"path": fmt.Sprintf("src/file%d.go", c), "n": c})
+		}
+		script = append(script, agentcoretest.ToolCallResponse(calls...))
+	}
+	script = append(script, agentcoretest.TextResponse("done"))
+	allow := func(context.Context, agentcore.BeforeToolCallContext) (*agentcore.BeforeToolCallResult, error) {
+		return nil, nil
+	}
+	keep := func(context.Context, agentcore.AfterToolCallContext) (*agentcore.AfterToolCallResult, error) {
+		return nil, nil
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		fake := agentcoretest.New(script...)
+		a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{workTool()},
+			Hooks: agentcore.Hooks{BeforeToolCall: allow, AfterToolCall: keep}})
+		a.Subscribe(func(context.Context, agentcore.AgentEvent) {})
+		if err := a.Prompt(context.Background(), "go"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*turns*4), "ns/call")
+}

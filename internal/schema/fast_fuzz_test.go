@@ -168,10 +168,12 @@ func FuzzFastChecker(f *testing.F) {
 				t.Fatalf("drawn value %s: %v", text, err)
 			}
 			values = append(values, v)
+			assertRawAgrees(t, vd, text)
 		}
 		if v, err := jsonv.Parse(args); err == nil {
 			values = append(values, v)
 		}
+		assertRawAgrees(t, vd, string(args))
 		var all []jsonv.Value
 		for _, v := range values {
 			all = append(all, subValues(v)...)

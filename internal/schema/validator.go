@@ -154,6 +154,9 @@ func (vd *Validator) validateToolArguments(toolName string, args json.RawMessage
 	if vd.doc.root.Kind() == jsonv.Bool {
 		return nil, errWeakMapKey
 	}
+	if vd.fast != nil && vd.fast.stable && vd.fast.acceptsRaw(args) {
+		return bytes.Clone(args), nil
+	}
 	coerced, same, errs, err := vd.parse(args)
 	if err != nil {
 		return nil, fmt.Errorf("invalid arguments for tool %q: %w", toolName, err)
