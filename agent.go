@@ -50,6 +50,16 @@ type Options struct {
 	// FollowUpMode is how many follow-up messages a drain point takes; empty
 	// means [QueueOneAtATime].
 	FollowUpMode QueueMode
+
+	// LivePartials makes the message of message_update events (and the
+	// message_start of a streamed assistant message) the stream's own
+	// partial message instead of a copy, as in the reference: it is valid
+	// only while the listener runs, changes after it returns, and must be
+	// cloned ([AssistantMessage.Clone]) to be kept. It saves a copy of the
+	// message per streamed event. Leave it false when a listener keeps
+	// partials or hands events to another goroutine. [State] is safe either
+	// way.
+	LivePartials bool
 }
 
 // Listener receives the events of the Agent's runs. Listeners run in
@@ -87,6 +97,11 @@ type Agent struct {
 	pending   []string
 	errorText string
 
+	// With live partials the streaming message is copied into streamBuf,
+	// reusing its storage, and cloned only when State asks.
+	live      bool
+	streamBuf AssistantMessage
+
 	steering  messageQueue
 	followUp  messageQueue
 	listeners []*listenerEntry
@@ -115,6 +130,7 @@ func New(opts Options) *Agent {
 		level:         opts.ThinkingLevel.orOff(),
 		tools:         slices.Clone(opts.Tools),
 		messages:      slices.Clone(opts.Messages),
+		live:          opts.LivePartials,
 		steering:      messageQueue{mode: orOneAtATime(opts.SteeringMode)},
 		followUp:      messageQueue{mode: orOneAtATime(opts.FollowUpMode)},
 	}
@@ -243,6 +259,9 @@ func (a *Agent) start(ctx context.Context, choose func() (runKind, []Message, er
 	defer a.finishRun(r)
 	// cfg.StreamFn is fn, resolved above: newEngine cannot fail.
 	e, _ := newEngine(runCtx, actx, cfg, func(ev AgentEvent) error { return a.process(runCtx, ev, false) })
+	if a.live {
+		e.partials = partialsShared
+	}
 	if kind == runContinue {
 		_, err = e.runContinue()
 	} else {
@@ -288,9 +307,9 @@ func (a *Agent) process(ctx context.Context, ev AgentEvent, quiet bool) error {
 	a.mu.Lock()
 	switch ev := ev.(type) {
 	case MessageStartEvent:
-		a.partial = ev.Message
+		a.setPartial(ev.Message)
 	case MessageUpdateEvent:
-		a.partial = ev.Message
+		a.setPartial(ev.Message)
 	case MessageEndEvent:
 		a.partial = nil
 		a.messages = append(a.messages, ev.Message)
@@ -320,6 +339,21 @@ func (a *Agent) process(ctx context.Context, ev AgentEvent, quiet bool) error {
 		}
 	}
 	return nil
+}
+
+// setPartial records the streaming message, holding mu. A live partial
+// changes after the event, so it is copied into streamBuf, whose content
+// storage is reused from event to event.
+func (a *Agent) setPartial(m Message) {
+	am, ok := m.(*AssistantMessage)
+	if !a.live || !ok {
+		a.partial = m
+		return
+	}
+	blocks := a.streamBuf.Content
+	a.streamBuf = *am
+	a.streamBuf.Content = append(blocks[:0], am.Content...)
+	a.partial = &a.streamBuf
 }
 
 // callListener calls fn, turning a panic into an error.

@@ -9,9 +9,9 @@ import "encoding/json"
 // [ToolCallEndEvent]; and the final [DoneEvent] or [ErrorEvent]. The set is
 // closed.
 //
-// Every event but the final ones carries Partial, the message so far. Once
-// pushed through a [StreamWriter], an event and its partial are the
-// consumer's and are never modified again.
+// Every event but the final ones carries Partial, the message so far: the
+// producer's own message, which it goes on changing after the event (see
+// [AssistantStream]). Read it during the event; keep [CloneEvent]'s copy.
 type AssistantEvent interface {
 	// Type is the event's wire type, such as "text_delta".
 	Type() string
@@ -146,6 +146,57 @@ func (e ToolCallDeltaEvent) partial() *AssistantMessage { return e.Partial }
 func (e ToolCallEndEvent) partial() *AssistantMessage   { return e.Partial }
 func (e DoneEvent) partial() *AssistantMessage          { return e.Message }
 func (e ErrorEvent) partial() *AssistantMessage         { return e.Message }
+
+// CloneEvent returns ev with a clone of its partial message
+// ([AssistantMessage.Clone]): a consumer of an [AssistantStream] that keeps
+// events beyond the yield keeps these. A final event is returned as it is.
+func CloneEvent(ev AssistantEvent) AssistantEvent {
+	if p := ev.partial(); p != nil {
+		switch ev.(type) {
+		case DoneEvent, ErrorEvent:
+			return ev
+		}
+		return withPartial(ev, p.Clone())
+	}
+	return ev
+}
+
+// withPartial returns ev carrying partial p instead of its own.
+func withPartial(ev AssistantEvent, p *AssistantMessage) AssistantEvent {
+	switch e := ev.(type) {
+	case StartEvent:
+		e.Partial = p
+		return e
+	case TextStartEvent:
+		e.Partial = p
+		return e
+	case TextDeltaEvent:
+		e.Partial = p
+		return e
+	case TextEndEvent:
+		e.Partial = p
+		return e
+	case ThinkingStartEvent:
+		e.Partial = p
+		return e
+	case ThinkingDeltaEvent:
+		e.Partial = p
+		return e
+	case ThinkingEndEvent:
+		e.Partial = p
+		return e
+	case ToolCallStartEvent:
+		e.Partial = p
+		return e
+	case ToolCallDeltaEvent:
+		e.Partial = p
+		return e
+	case ToolCallEndEvent:
+		e.Partial = p
+		return e
+	}
+	return ev
+}
 
 // marshalEvent writes v with "type" first.
 func marshalEvent(ev AssistantEvent, v any) ([]byte, error) {

@@ -104,8 +104,11 @@ func (b *toolBatch) post(d delivery, canDeliver bool) {
 // deliverLocked delivers the queue until it is empty, then gives up the
 // delivery role. It is called holding mu and the role, and unlocks mu.
 // After the first sink error events are dropped, and the tools cancelled.
+// What a delivery releases is released after the role is given up when it
+// was the last one, so that a goroutine it wakes never finds the role still
+// taken.
 func (b *toolBatch) deliverLocked() {
-	for b.head < len(b.posted) {
+	for {
 		d := b.posted[b.head]
 		b.posted[b.head] = delivery{}
 		b.head++
@@ -114,20 +117,26 @@ func (b *toolBatch) deliverLocked() {
 		if err == nil {
 			err = b.e.emit(d.ev)
 		}
+		b.mu.Lock()
+		if err != nil && b.err == nil {
+			b.err = err
+			b.e.cancelTools()
+		}
+		last := b.head == len(b.posted)
+		if last {
+			b.posted, b.head, b.delivering = b.posted[:0], 0, false
+			b.mu.Unlock()
+		}
 		switch {
 		case d.update != nil:
 			d.update.delivered.Done()
 		case d.end:
 			b.ended.Done()
 		}
-		b.mu.Lock()
-		if err != nil && b.err == nil {
-			b.err = err
-			b.e.cancelTools()
+		if last {
+			return
 		}
 	}
-	b.posted, b.head, b.delivering = b.posted[:0], 0, false
-	b.mu.Unlock()
 }
 
 // emit delivers ev from the engine's goroutine and reports the batch's

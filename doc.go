@@ -171,6 +171,14 @@
 // UI renders message_update and a store appends on message_end.
 // tool_execution_end has DurationMs, the time Execute took, hooks excluded.
 //
+// The partial message of message_update is a copy a listener may keep or
+// pass to another goroutine; the provider event's own Partial is the
+// stream's working message, valid only during the call, as in the
+// reference. [Options.LivePartials] hands listeners the stream's message in
+// message_update too, saving a copy per streamed event, for listeners that
+// keep nothing (clone with [AssistantMessage.Clone] what they keep). The
+// events of [RunLoop], read on another goroutine, carry copies everywhere.
+//
 // An Agent's listeners ([Agent.Subscribe]) run in subscription order and are
 // awaited: the run does not go on until they return. That makes them
 // barriers. A listener of an assistant message's message_end runs after the
@@ -283,10 +291,13 @@
 // A [StreamFn] returns an [AssistantStream], a push iterator of
 // [AssistantEvent]: start, the text_*, thinking_* and toolcall_* events,
 // and a final [DoneEvent] or [ErrorEvent]. [NewAssistantStream] and its
-// [StreamWriter] are the producer side: they copy partials, time the final
-// message, end the stream exactly once, and turn a panic or a missing final
-// event into an error event. The producer runs on the consumer's goroutine,
-// so a consumer that stops early leaves nothing running.
+// [StreamWriter] are the producer side: they time the final message, end
+// the stream exactly once, and turn a panic or a missing final event into
+// an error event. The producer runs on the consumer's goroutine, so a
+// consumer that stops early leaves nothing running. Like pi-ai's providers,
+// a producer builds one message and yields it as each event's Partial,
+// changing it between events: a consumer reads a partial during the event
+// and keeps a clone ([CloneEvent]). The loop copies what its listeners get.
 //
 // # Testing
 //

@@ -48,7 +48,11 @@ type MessageStartEvent struct {
 }
 
 // MessageUpdateEvent is one streaming step of an assistant message: the
-// provider's event and the partial message after it.
+// provider's event and the partial message after it. Message is a copy of
+// the partial that stays as it is (the stream's own message, valid during
+// the event only, under [Options.LivePartials]); the Partial of
+// AssistantEvent is the stream's own message, valid during the event only,
+// except in the events of [RunLoop], where it is Message.
 type MessageUpdateEvent struct {
 	Message        *AssistantMessage `json:"message"`
 	AssistantEvent AssistantEvent    `json:"assistantMessageEvent"`

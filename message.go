@@ -431,10 +431,11 @@ func (m *AssistantMessage) Text() string { return joinText(m.Content, "\n") }
 // Text joins the text blocks of m's content with newlines.
 func (m *ToolResultMessage) Text() string { return joinText(m.Content, "\n") }
 
-// clone returns a shallow copy of m with its own content slice, clipped to
-// its length. Up to eight blocks the copy and its blocks are one
-// allocation, sized to the next size class that holds them.
-func (m *AssistantMessage) clone() *AssistantMessage {
+// Clone returns a copy of m whose content slice is its own (clipped to its
+// length). The blocks themselves are values and are shared, as are the
+// byte slices and pointers of the other fields, which must not be modified.
+// Up to eight blocks the copy and its content are one allocation.
+func (m *AssistantMessage) Clone() *AssistantMessage {
 	var c *AssistantMessage
 	var blocks []ContentBlock
 	switch n := len(m.Content); {

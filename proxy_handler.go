@@ -234,7 +234,7 @@ func serveProxyStream(w http.ResponseWriter, r *http.Request, fn StreamFn, call 
 	// so the client does not report a dropped connection.
 	msg := &AssistantMessage{Content: []ContentBlock{}, API: call.Model.API, Provider: call.Model.Provider, Model: call.Model.ID, Timestamp: nowMillis()}
 	if last != nil {
-		msg = last.clone()
+		msg = last.Clone()
 	}
 	msg.StopReason, msg.ErrorMessage = StopError, ErrStreamIncomplete.Error()
 	if err != nil {
@@ -263,7 +263,7 @@ func (o *proxyEventWriter) write(ev AssistantEvent) (final bool, err error) {
 		// fails to marshal) ends the answer as an error.
 		msg := &AssistantMessage{Content: []ContentBlock{}, StopReason: StopError, ErrorMessage: "proxy: " + err.Error()}
 		if p := ev.partial(); p != nil {
-			msg = p.clone()
+			msg = p.Clone()
 			msg.StopReason, msg.ErrorMessage = StopError, "proxy: "+err.Error()
 		}
 		data, ok, err = encodeProxyEvent(ErrorEvent{Reason: StopError, Message: msg})

@@ -31,7 +31,7 @@ func collect(stream agentcore.AssistantStream) collected {
 	var c collected
 	for ev := range stream {
 		c.types = append(c.types, ev.Type())
-		c.events = append(c.events, ev)
+		c.events = append(c.events, agentcore.CloneEvent(ev))
 		switch e := ev.(type) {
 		case agentcore.DoneEvent:
 			c.final = e.Message
@@ -164,9 +164,10 @@ func TestProxyPartials(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := newSSEServer(t, http.StatusOK, string(body))
-	got := collect(agentcore.StreamProxy(agentcore.ProxyOptions{URL: srv.URL + "/"})(context.Background(), fixtureModel, agentcore.Request{}, agentcore.StreamOptions{}))
+	stream := agentcore.StreamProxy(agentcore.ProxyOptions{URL: srv.URL + "/"})(context.Background(), fixtureModel, agentcore.Request{}, agentcore.StreamOptions{})
 	var args, texts []string
-	for _, ev := range got.events {
+	// A partial is the producer's message: read it during the event.
+	for ev := range stream {
 		switch e := ev.(type) {
 		case agentcore.StartEvent:
 			if e.Partial.StopReason != agentcore.StopPending || len(e.Partial.Content) != 0 {

@@ -82,7 +82,7 @@ func TestCloneSizes(t *testing.T) {
 		for i := range n {
 			m.Content = append(m.Content, TextBlock{Text: string(rune('a' + i))})
 		}
-		c := m.clone()
+		c := m.Clone()
 		if !c.sameState(m) || c.Content == nil || cap(c.Content) != n {
 			t.Fatalf("%d blocks: clone %+v (cap %d)", n, c, cap(c.Content))
 		}

@@ -18,7 +18,8 @@ type State struct {
 	IsStreaming bool
 	// StreamingMessage is the message between its message_start and
 	// message_end events, if any: a partial assistant message while it
-	// streams (an immutable snapshot), or briefly a user or tool result.
+	// streams (a copy the caller may keep), or briefly a user or tool
+	// result.
 	StreamingMessage Message
 	// PendingToolCalls are the IDs of the tool calls executing, in start order.
 	PendingToolCalls []string
@@ -38,10 +39,18 @@ func (a *Agent) State() State {
 		Tools:            slices.Clone(a.tools),
 		Messages:         slices.Clone(a.messages),
 		IsStreaming:      a.streaming,
-		StreamingMessage: a.partial,
+		StreamingMessage: a.streamingMessage(),
 		PendingToolCalls: slices.Clone(a.pending),
 		ErrorMessage:     a.errorText,
 	}
+}
+
+// streamingMessage is the streaming message for State, holding mu.
+func (a *Agent) streamingMessage() Message {
+	if a.partial == Message(&a.streamBuf) {
+		return a.streamBuf.Clone()
+	}
+	return a.partial
 }
 
 // Messages returns a copy of the transcript.

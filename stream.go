@@ -100,6 +100,12 @@ func resolveStreamFn(fn StreamFn) (StreamFn, error) {
 // that stops early leaves nothing behind: the producer sees yield return
 // false and returns. The last event is a [DoneEvent] or an [ErrorEvent].
 // Build streams with [NewAssistantStream].
+//
+// The Partial of a content event is the producer's message as it is when
+// the event is yielded: the producer goes on changing it after yield
+// returns, as pi-ai's providers do. A consumer reads it during the yield
+// and clones it ([AssistantMessage.Clone]) to keep it. The final message of
+// a DoneEvent or ErrorEvent is the consumer's.
 type AssistantStream func(yield func(AssistantEvent) bool)
 
 // NewAssistantStream returns a stream whose events produce pushes through a
@@ -141,63 +147,38 @@ type StreamWriter struct {
 	stopped bool
 }
 
-// Push sends ev to the consumer. The partial message of a content event is
-// copied (its content slice), so the producer may keep appending to its own
-// message. It returns false when the consumer has stopped or the stream has
-// ended: the producer should then return. A nil event is ignored.
+// Push sends ev to the consumer. It returns false when the consumer has
+// stopped or the stream has ended: the producer should then return. A nil
+// event is ignored.
 func (w *StreamWriter) Push(ev AssistantEvent) bool {
 	if w.ended || w.stopped {
 		return false
 	}
-	// Each case sends a copy, so that ev itself does not escape: a caller's
-	// event value costs no allocation of its own.
+	if ev == nil {
+		return true
+	}
 	switch e := ev.(type) {
 	case DoneEvent:
 		e.Message = w.finish(e.Message)
-		return w.send(e)
+		ev = e
 	case ErrorEvent:
 		e.Message = w.finish(e.Message)
-		return w.send(e)
-	case StartEvent:
-		return w.send(StartEvent{Partial: w.snapshot(e.Partial)})
-	case TextStartEvent:
-		e.Partial = w.snapshot(e.Partial)
-		return w.send(e)
-	case TextDeltaEvent:
-		e.Partial = w.snapshot(e.Partial)
-		return w.send(e)
-	case TextEndEvent:
-		e.Partial = w.snapshot(e.Partial)
-		return w.send(e)
-	case ThinkingStartEvent:
-		e.Partial = w.snapshot(e.Partial)
-		return w.send(e)
-	case ThinkingDeltaEvent:
-		e.Partial = w.snapshot(e.Partial)
-		return w.send(e)
-	case ThinkingEndEvent:
-		e.Partial = w.snapshot(e.Partial)
-		return w.send(e)
-	case ToolCallStartEvent:
-		e.Partial = w.snapshot(e.Partial)
-		return w.send(e)
-	case ToolCallDeltaEvent:
-		e.Partial = w.snapshot(e.Partial)
-		return w.send(e)
-	case ToolCallEndEvent:
-		e.Partial = w.snapshot(e.Partial)
-		return w.send(e)
+		ev = e
+	default:
+		if p := ev.partial(); p != nil {
+			w.last = p
+		}
 	}
-	return true
+	return w.send(ev)
 }
 
-// TextDelta pushes a [TextDeltaEvent]; it is Push without the copy of an
-// event value, for the hot path of providers.
+// TextDelta pushes a [TextDeltaEvent] of block index, the hot path of
+// providers; it is Push of the event.
 func (w *StreamWriter) TextDelta(index int, delta string, partial *AssistantMessage) bool {
 	if w.ended || w.stopped {
 		return false
 	}
-	return w.send(TextDeltaEvent{ContentIndex: index, Delta: delta, Partial: w.snapshot(partial)})
+	return w.send(TextDeltaEvent{ContentIndex: index, Delta: delta, Partial: w.track(partial)})
 }
 
 // ThinkingDelta pushes a [ThinkingDeltaEvent], like [StreamWriter.TextDelta].
@@ -205,7 +186,7 @@ func (w *StreamWriter) ThinkingDelta(index int, delta string, partial *Assistant
 	if w.ended || w.stopped {
 		return false
 	}
-	return w.send(ThinkingDeltaEvent{ContentIndex: index, Delta: delta, Partial: w.snapshot(partial)})
+	return w.send(ThinkingDeltaEvent{ContentIndex: index, Delta: delta, Partial: w.track(partial)})
 }
 
 // ToolCallDelta pushes a [ToolCallDeltaEvent], like [StreamWriter.TextDelta].
@@ -213,22 +194,15 @@ func (w *StreamWriter) ToolCallDelta(index int, delta string, partial *Assistant
 	if w.ended || w.stopped {
 		return false
 	}
-	return w.send(ToolCallDeltaEvent{ContentIndex: index, Delta: delta, Partial: w.snapshot(partial)})
+	return w.send(ToolCallDeltaEvent{ContentIndex: index, Delta: delta, Partial: w.track(partial)})
 }
 
-// snapshot copies a partial and remembers it for the next event and a
-// failure message. A partial that holds what the last one held is not
-// copied again: consecutive events then share it.
-func (w *StreamWriter) snapshot(p *AssistantMessage) *AssistantMessage {
-	if p == nil {
-		return nil
+// track remembers the producer's partial for a failure message.
+func (w *StreamWriter) track(p *AssistantMessage) *AssistantMessage {
+	if p != nil {
+		w.last = p
 	}
-	if w.last != nil && w.last.sameState(p) {
-		return w.last
-	}
-	c := p.clone()
-	w.last = c
-	return c
+	return p
 }
 
 // send yields ev.
@@ -273,7 +247,7 @@ func (w *StreamWriter) finish(msg *AssistantMessage) *AssistantMessage {
 func (w *StreamWriter) fail(text string) {
 	msg := &AssistantMessage{Content: []ContentBlock{}, Timestamp: nowMillis()}
 	if w.last != nil {
-		msg = w.last.clone()
+		msg = w.last.Clone()
 	}
 	msg.StopReason = StopError
 	msg.ErrorMessage = text

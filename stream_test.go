@@ -94,29 +94,34 @@ func TestStreamEarlyStop(t *testing.T) {
 	}
 }
 
-// TestStreamPartialSnapshots checks that a pushed partial does not change
-// when the producer keeps appending.
-func TestStreamPartialSnapshots(t *testing.T) {
-	var seen []*agentcore.AssistantMessage
+// TestStreamPartialsAreTheProducers checks that a stream hands out the
+// producer's own message as it is at each event, and that a clone taken
+// during the event keeps that state.
+func TestStreamPartialsAreTheProducers(t *testing.T) {
+	var m *agentcore.AssistantMessage
+	var kept []*agentcore.AssistantMessage
 	stream := agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
-		m := newMsg()
+		m = newMsg()
 		m.Content = append(m.Content, agentcore.TextBlock{Text: "a"})
 		w.Push(agentcore.TextDeltaEvent{Delta: "a", Partial: m})
 		m.Content[0] = agentcore.TextBlock{Text: "ab"}
 		m.Content = append(m.Content, agentcore.TextBlock{Text: "c"})
-		w.Push(agentcore.TextDeltaEvent{Delta: "b", Partial: m})
+		w.TextDelta(0, "b", m)
 		w.Done(m)
 	})
 	for ev := range stream {
 		if d, ok := ev.(agentcore.TextDeltaEvent); ok {
-			seen = append(seen, d.Partial)
+			if d.Partial != m {
+				t.Fatal("the partial is not the producer's message")
+			}
+			kept = append(kept, d.Partial.Clone())
 		}
 	}
-	if got := seen[0].Text(); got != "a" || len(seen[0].Content) != 1 {
-		t.Fatalf("first partial changed: %q %d", got, len(seen[0].Content))
+	if got := kept[0].Text(); got != "a" || len(kept[0].Content) != 1 {
+		t.Fatalf("first clone changed: %q %d", got, len(kept[0].Content))
 	}
-	if got := seen[1].Text(); got != "ab\nc" {
-		t.Fatalf("second partial: %q", got)
+	if got := kept[1].Text(); got != "ab\nc" {
+		t.Fatalf("second clone: %q", got)
 	}
 }
 

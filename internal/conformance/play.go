@@ -21,14 +21,26 @@ type player struct {
 	counters map[string]int
 }
 
-// Play plays s on a fresh Agent. With record false no trace is kept (the
-// benchmark mode): one subscriber only counts events.
-func Play(ctx context.Context, s *Scenario, record bool) (Result, error) {
+// Options are how Play plays a scenario.
+type Options struct {
+	// Record keeps the trace. Without it (the benchmark mode) one
+	// subscriber only counts events.
+	Record bool
+	// LivePartials plays on an Agent with [agentcore.Options.LivePartials]:
+	// the subscriber reads each event while it is delivered, so the trace
+	// is the same.
+	LivePartials bool
+}
+
+// Play plays s on a fresh Agent.
+func Play(ctx context.Context, s *Scenario, o Options) (Result, error) {
+	record := o.Record
 	p := &player{s: s, rec: &recorder{enabled: record}, counters: map[string]int{}}
 	opts, err := p.options()
 	if err != nil {
 		return Result{}, err
 	}
+	opts.LivePartials = o.LivePartials
 	p.agent = agentcore.New(opts)
 	events := 0
 	p.agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {

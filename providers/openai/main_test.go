@@ -86,7 +86,7 @@ func collect(s agentcore.AssistantStream, each func(agentcore.AssistantEvent)) (
 	var events []agentcore.AssistantEvent
 	var final *agentcore.AssistantMessage
 	for ev := range s {
-		events = append(events, ev)
+		events = append(events, agentcore.CloneEvent(ev))
 		switch ev := ev.(type) {
 		case agentcore.DoneEvent:
 			final = ev.Message

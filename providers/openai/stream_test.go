@@ -122,9 +122,10 @@ func TestConsumerStopsEarly(t *testing.T) {
 	waitGone(t, gone)
 }
 
-// TestPartialsAreSnapshots checks that a partial message handed to the
-// consumer never changes afterwards.
-func TestPartialsAreSnapshots(t *testing.T) {
+// TestKeptPartialsDoNotChange checks that the partials a consumer keeps
+// with CloneEvent keep what they showed during their event, while the
+// provider goes on building its message.
+func TestKeptPartialsDoNotChange(t *testing.T) {
 	srv := serveBody(t, 200, "text/event-stream", readTestdata(t, "stream", "tool-calls-parallel.sse"))
 	type seen struct {
 		p    *agentcore.AssistantMessage
@@ -132,14 +133,14 @@ func TestPartialsAreSnapshots(t *testing.T) {
 	}
 	var partials []seen
 	run(t, context.Background(), streamFrom(srv), func(ev agentcore.AssistantEvent) {
-		if e, ok := ev.(agentcore.ToolCallDeltaEvent); ok {
+		if e, ok := agentcore.CloneEvent(ev).(agentcore.ToolCallDeltaEvent); ok {
 			data, _ := json.Marshal(e.Partial)
 			partials = append(partials, seen{e.Partial, string(data)})
 		}
 	})
 	for i, s := range partials {
 		if data, _ := json.Marshal(s.p); string(data) != s.json {
-			t.Errorf("partial %d changed after it was pushed:\n was %s\n now %s", i, s.json, data)
+			t.Errorf("kept partial %d changed:\n was %s\n now %s", i, s.json, data)
 		}
 	}
 }
