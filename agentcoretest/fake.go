@@ -117,6 +117,10 @@ func (f *Fake) CallCount() int {
 func (f *Fake) Stream(ctx context.Context, model agentcore.Model, req agentcore.Request, opts agentcore.StreamOptions) agentcore.AssistantStream {
 	f.mu.Lock()
 	call := Call{Index: len(f.calls) + 1, Model: model, Request: req, Options: opts}
+	if f.calls == nil && f.respond == nil {
+		// A script's requests are known in advance: one record each.
+		f.calls = make([]Call, 0, len(f.responses)+1)
+	}
 	f.calls = append(f.calls, call)
 	var resp Response
 	scripted := f.respond == nil
@@ -160,7 +164,7 @@ func (f *Fake) canonicalArgs(args json.RawMessage) string {
 // play streams resp.
 func (f *Fake) play(ctx context.Context, w *agentcore.StreamWriter, model agentcore.Model, resp Response) {
 	msg := &agentcore.AssistantMessage{
-		Content: []agentcore.ContentBlock{}, API: model.API, Provider: model.Provider, Model: model.ID,
+		Content: make([]agentcore.ContentBlock, 0, len(resp.Content)), API: model.API, Provider: model.Provider, Model: model.ID,
 		Usage: resp.Usage, StopReason: agentcore.StopStop, Timestamp: time.Now().UnixMilli(),
 	}
 	if resp.OnStart != nil {
