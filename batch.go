@@ -139,13 +139,6 @@ func (b *toolBatch) deliverLocked() {
 	}
 }
 
-// emit delivers ev from the engine's goroutine and reports the batch's
-// error.
-func (b *toolBatch) emit(ev AgentEvent) error {
-	b.post(delivery{ev: ev}, true)
-	return b.failure()
-}
-
 // postUpdate is the updates callback of the batch's calls: the tool goes
 // on while its update waits for delivery.
 func (b *toolBatch) postUpdate(c *callRun, r ToolResult) {
@@ -193,14 +186,15 @@ func (e *engine) executeToolCalls(assistant *AssistantMessage) (toolBatchResult,
 }
 
 // preflight emits the start of call i and prepares it; a call that fails
-// preflight gets its end event at once.
+// preflight gets its end event at once. No call of the batch is executing
+// then, nor is an event being delivered: it emits directly.
 func (b *toolBatch) preflight(i int) error {
 	c := &b.calls[i]
-	if err := b.emit(c.startEvent()); err != nil {
+	if err := b.e.emit(c.startEvent()); err != nil {
 		return err
 	}
 	if c.prepare(b.e.ctx, b.e.cur.Tools, b.assistant, &b.hooks); c.done {
-		return b.emit(c.endEvent())
+		return b.e.emit(c.endEvent())
 	}
 	return nil
 }

@@ -19,9 +19,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -77,7 +79,7 @@ type Fake struct {
 	responses []Response
 	respond   func(ctx context.Context, call Call) Response
 	calls     []Call
-	canonical map[string]string // CanonicalJSON of tool call arguments seen
+	canonical atomic.Pointer[map[string]string] // CanonicalJSON of tool call arguments seen
 }
 
 // New returns a fake that answers requests with responses, in order. A
@@ -141,23 +143,27 @@ func (f *Fake) Stream(ctx context.Context, model agentcore.Model, req agentcore.
 }
 
 // canonicalArgs is CanonicalJSON of args, remembered per fake: a script
-// tends to repeat its arguments.
+// tends to repeat its arguments. The memo is copied on write, so that a
+// lookup takes no lock.
 func (f *Fake) canonicalArgs(args json.RawMessage) string {
+	memo := f.canonical.Load()
+	if memo != nil {
+		if text, ok := (*memo)[string(args)]; ok {
+			return text
+		}
+	}
+	text := CanonicalJSON(args)
 	f.mu.Lock()
-	text, ok := f.canonical[string(args)]
-	f.mu.Unlock()
-	if ok {
-		return text
+	defer f.mu.Unlock()
+	grown := map[string]string{}
+	if memo = f.canonical.Load(); memo != nil {
+		if len(*memo) >= 1024 {
+			return text
+		}
+		grown = maps.Clone(*memo)
 	}
-	text = CanonicalJSON(args)
-	f.mu.Lock()
-	if f.canonical == nil {
-		f.canonical = make(map[string]string)
-	}
-	if len(f.canonical) < 1024 {
-		f.canonical[string(args)] = text
-	}
-	f.mu.Unlock()
+	grown[string(args)] = text
+	f.canonical.Store(&grown)
 	return text
 }
 
