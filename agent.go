@@ -93,19 +93,17 @@ type Agent struct {
 	tools     []Tool
 	messages  []Message
 	streaming bool
-	partial   Message
+	current   streamingState
 	pending   []string
 	errorText string
 
-	// With live partials the streaming message is copied into streamBuf,
-	// reusing its storage, and cloned only when State asks.
-	live      bool
-	streamBuf AssistantMessage
+	steering messageQueue
+	followUp messageQueue
+	run      *activeRun
 
-	steering  messageQueue
-	followUp  messageQueue
-	listeners []*listenerEntry
-	run       *activeRun
+	// listeners are replaced, never modified, under mu; the loop reads them
+	// without it.
+	listeners atomic.Pointer[[]*listenerEntry]
 }
 
 type listenerEntry struct {
@@ -130,7 +128,7 @@ func New(opts Options) *Agent {
 		level:         opts.ThinkingLevel.orOff(),
 		tools:         slices.Clone(opts.Tools),
 		messages:      slices.Clone(opts.Messages),
-		live:          opts.LivePartials,
+		current:       streamingState{live: opts.LivePartials},
 		steering:      messageQueue{mode: orOneAtATime(opts.SteeringMode)},
 		followUp:      messageQueue{mode: orOneAtATime(opts.FollowUpMode)},
 	}
@@ -162,16 +160,26 @@ func (a *Agent) Subscribe(fn Listener) (unsubscribe func()) {
 	}
 	entry := &listenerEntry{fn: fn}
 	a.mu.Lock()
-	a.listeners = append(a.listeners, entry)
+	list := append(slices.Clip(a.listenerList()), entry)
+	a.listeners.Store(&list)
 	a.mu.Unlock()
 	return func() {
 		entry.removed.Store(true)
 		a.mu.Lock()
 		defer a.mu.Unlock()
-		if i := slices.Index(a.listeners, entry); i >= 0 {
-			a.listeners = slices.Delete(slices.Clone(a.listeners), i, i+1)
+		if i := slices.Index(a.listenerList(), entry); i >= 0 {
+			list := slices.Delete(slices.Clone(a.listenerList()), i, i+1)
+			a.listeners.Store(&list)
 		}
 	}
+}
+
+// listenerList returns the current listeners; the slice is never modified.
+func (a *Agent) listenerList() []*listenerEntry {
+	if l := a.listeners.Load(); l != nil {
+		return *l
+	}
+	return nil
 }
 
 // Prompt starts a run with a user message holding text and images, and
@@ -251,7 +259,8 @@ func (a *Agent) start(ctx context.Context, choose func() (runKind, []Message, er
 	runCtx, cancel := context.WithCancel(ctx)
 	r := &activeRun{ctx: runCtx, cancel: cancel, done: make(chan struct{})}
 	a.run = r
-	a.streaming, a.partial, a.errorText = true, nil, ""
+	a.streaming, a.errorText = true, ""
+	a.current.clear()
 	actx := AgentContext{Messages: slices.Clone(a.messages), Tools: slices.Clone(a.tools)}
 	cfg := a.loopConfig(fn, kind == runPromptSkipSteering)
 	a.mu.Unlock()
@@ -259,7 +268,7 @@ func (a *Agent) start(ctx context.Context, choose func() (runKind, []Message, er
 	defer a.finishRun(r)
 	// cfg.StreamFn is fn, resolved above: newEngine cannot fail.
 	e, _ := newEngine(runCtx, actx, cfg, func(ev AgentEvent) error { return a.process(runCtx, ev, false) })
-	if a.live {
+	if a.current.live {
 		e.partials = partialsShared
 	}
 	if kind == runContinue {
@@ -304,14 +313,33 @@ func (a *Agent) loopConfig(fn StreamFn, skipFirstSteering bool) LoopConfig {
 // process reduces the Agent's state for ev, then awaits the listeners.
 // During a failure sequence (quiet) a panicking listener is ignored.
 func (a *Agent) process(ctx context.Context, ev AgentEvent, quiet bool) error {
-	a.mu.Lock()
+	switch ev := ev.(type) {
+	case MessageUpdateEvent:
+		a.current.update(ev.Message)
+	case AgentStartEvent, TurnStartEvent, ToolExecutionUpdateEvent:
+	default:
+		a.mu.Lock()
+		a.reduce(ev)
+		a.mu.Unlock()
+	}
+	for _, l := range a.listenerList() {
+		if l.removed.Load() {
+			continue
+		}
+		if err := callListener(ctx, l.fn, ev); err != nil && !quiet {
+			return err
+		}
+	}
+	return nil
+}
+
+// reduce applies ev to the state, holding mu.
+func (a *Agent) reduce(ev AgentEvent) {
 	switch ev := ev.(type) {
 	case MessageStartEvent:
-		a.setPartial(ev.Message)
-	case MessageUpdateEvent:
-		a.setPartial(ev.Message)
+		a.current.start(ev.Message)
 	case MessageEndEvent:
-		a.partial = nil
+		a.current.clear()
 		a.messages = append(a.messages, ev.Message)
 	case ToolExecutionStartEvent:
 		if !slices.Contains(a.pending, ev.ToolCallID) {
@@ -326,34 +354,8 @@ func (a *Agent) process(ctx context.Context, ev AgentEvent, quiet bool) error {
 			a.errorText = ev.Message.ErrorMessage
 		}
 	case AgentEndEvent:
-		a.partial = nil
+		a.current.clear()
 	}
-	listeners := a.listeners
-	a.mu.Unlock()
-	for _, l := range listeners {
-		if l.removed.Load() {
-			continue
-		}
-		if err := callListener(ctx, l.fn, ev); err != nil && !quiet {
-			return err
-		}
-	}
-	return nil
-}
-
-// setPartial records the streaming message, holding mu. A live partial
-// changes after the event, so it is copied into streamBuf, whose content
-// storage is reused from event to event.
-func (a *Agent) setPartial(m Message) {
-	am, ok := m.(*AssistantMessage)
-	if !a.live || !ok {
-		a.partial = m
-		return
-	}
-	blocks := a.streamBuf.Content
-	a.streamBuf = *am
-	a.streamBuf.Content = append(blocks[:0], am.Content...)
-	a.partial = &a.streamBuf
 }
 
 // callListener calls fn, turning a panic into an error.
@@ -392,7 +394,8 @@ func (a *Agent) failRun(ctx context.Context, err error) {
 // finishRun clears the run state and releases waiters.
 func (a *Agent) finishRun(r *activeRun) {
 	a.mu.Lock()
-	a.streaming, a.partial, a.pending = false, nil, nil
+	a.streaming, a.pending = false, nil
+	a.current.clear()
 	a.run = nil
 	a.mu.Unlock()
 	r.cancel()
@@ -444,7 +447,8 @@ func (a *Agent) Reset() error {
 	if base != nil {
 		a.messages = []Message{base}
 	}
-	a.streaming, a.partial, a.pending, a.errorText = false, nil, nil, ""
+	a.streaming, a.pending, a.errorText = false, nil, ""
+	a.current.clear()
 	a.steering.clear()
 	a.followUp.clear()
 	return nil

@@ -131,7 +131,8 @@ func BenchmarkReplay(b *testing.B) {
 }
 
 // BenchmarkToolBatch measures one call of a parallel batch of four inside
-// an Agent run: events, validation, both tool hooks, execution, the result
+// an Agent run (with live partials, to leave the streaming of the calls
+// aside): events, validation, both tool hooks, execution, the result
 // message.
 func BenchmarkToolBatch(b *testing.B) {
 	const turns = 50
@@ -154,7 +155,7 @@ func BenchmarkToolBatch(b *testing.B) {
 	for b.Loop() {
 		fake := agentcoretest.New(script...)
 		a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{workTool()},
-			Hooks: agentcore.Hooks{BeforeToolCall: allow, AfterToolCall: keep}})
+			Hooks: agentcore.Hooks{BeforeToolCall: allow, AfterToolCall: keep}, LivePartials: true})
 		a.Subscribe(func(context.Context, agentcore.AgentEvent) {})
 		if err := a.Prompt(context.Background(), "go"); err != nil {
 			b.Fatal(err)

@@ -38,7 +38,9 @@ var fourChunks = agentcoretest.Response{Content: []agentcore.ContentBlock{agentc
 // TestAgentPartials checks what listeners may keep of message_update
 // events: by default the message is a copy that never changes (the stream
 // event's own Partial is the producer's message); with LivePartials it is
-// the producer's message too, and State still hands out copies.
+// the producer's message too, and State still hands out copies (the first
+// State of a live stream shows the message as it started, here empty like
+// the first partial).
 func TestAgentPartials(t *testing.T) {
 	for _, live := range []bool{false, true} {
 		name := "copies"

@@ -19,7 +19,9 @@ type State struct {
 	// StreamingMessage is the message between its message_start and
 	// message_end events, if any: a partial assistant message while it
 	// streams (a copy the caller may keep), or briefly a user or tool
-	// result.
+	// result. Under [Options.LivePartials] the first State of a stream may
+	// show the assistant message as it started; from then on the Agent
+	// keeps copies of the partials for State.
 	StreamingMessage Message
 	// PendingToolCalls are the IDs of the tool calls executing, in start order.
 	PendingToolCalls []string
@@ -39,18 +41,10 @@ func (a *Agent) State() State {
 		Tools:            slices.Clone(a.tools),
 		Messages:         slices.Clone(a.messages),
 		IsStreaming:      a.streaming,
-		StreamingMessage: a.streamingMessage(),
+		StreamingMessage: a.current.message(),
 		PendingToolCalls: slices.Clone(a.pending),
 		ErrorMessage:     a.errorText,
 	}
-}
-
-// streamingMessage is the streaming message for State, holding mu.
-func (a *Agent) streamingMessage() Message {
-	if a.partial == Message(&a.streamBuf) {
-		return a.streamBuf.Clone()
-	}
-	return a.partial
 }
 
 // Messages returns a copy of the transcript.

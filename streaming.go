@@ -1,0 +1,64 @@
+package agentcore
+
+import "sync/atomic"
+
+// streamingState is what an Agent knows, for State, of the message between
+// its message_start and message_end. A streamed assistant message's updates,
+// the hot path, are recorded without the Agent's lock.
+type streamingState struct {
+	// live: the partials of the events are the stream's own message
+	// (Options.LivePartials), which must be copied to be kept. They are
+	// copied only once State was called during a stream: until then an
+	// update costs nothing.
+	live  bool
+	asked atomic.Bool
+
+	// latest is the latest partial of a streamed assistant message, a copy
+	// nobody changes; other is a message of another role between its start
+	// and end (under the Agent's mu).
+	latest atomic.Pointer[AssistantMessage]
+	other  Message
+}
+
+// start records a message_start, under the Agent's mu.
+func (s *streamingState) start(m Message) {
+	if am, ok := m.(*AssistantMessage); ok {
+		if s.live {
+			am = am.Clone()
+		}
+		s.other = nil
+		s.latest.Store(am)
+		return
+	}
+	s.other = m
+	s.latest.Store(nil)
+}
+
+// update records a message_update; it needs no lock.
+func (s *streamingState) update(m *AssistantMessage) {
+	switch {
+	case !s.live:
+		s.latest.Store(m)
+	case s.asked.Load():
+		s.latest.Store(m.Clone())
+	}
+}
+
+// clear forgets the message, under the Agent's mu.
+func (s *streamingState) clear() {
+	s.other = nil
+	s.latest.Store(nil)
+}
+
+// message returns the message for State, under the Agent's mu. With live
+// partials, an assistant message is as of its start until State has been
+// called during a stream, and as of its latest update from then on.
+func (s *streamingState) message() Message {
+	if s.live {
+		s.asked.Store(true)
+	}
+	if m := s.latest.Load(); m != nil {
+		return m
+	}
+	return s.other
+}
