@@ -142,12 +142,15 @@ func (p *player) execute(ctx context.Context, name string, def ToolDef, id strin
 		}
 		return toolResult(fields)
 	}
-	text := "ok"
-	if b.Echo == nil || *b.Echo {
-		text = agentcoretest.CanonicalJSON(args)
+	if b.Echo != nil && !*b.Echo {
+		return okResult, nil
 	}
-	return agentcore.ToolResult{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: text}}, Details: json.RawMessage("{}")}, nil
+	return agentcore.TextResult(agentcoretest.CanonicalJSON(args)), nil
 }
+
+// okResult is the result of a tool that does not echo its arguments; a
+// result is a value nobody modifies, so one serves every call.
+var okResult = agentcore.TextResult("ok")
 
 // toolResult builds a result from scripted fields; details default to {}.
 // An absent content stays absent, as the reference's object spread leaves it.
