@@ -118,29 +118,32 @@ func (f *Fake) CallCount() int {
 // Stream is the fake's [agentcore.StreamFn]: pass f.Stream.
 func (f *Fake) Stream(ctx context.Context, model agentcore.Model, req agentcore.Request, opts agentcore.StreamOptions) agentcore.AssistantStream {
 	f.mu.Lock()
-	call := Call{Index: len(f.calls) + 1, Model: model, Request: req, Options: opts}
 	if f.calls == nil && f.respond == nil {
 		// A script's requests are known in advance: one record each.
 		f.calls = make([]Call, 0, len(f.responses)+1)
 	}
-	f.calls = append(f.calls, call)
-	var resp Response
-	scripted := f.respond == nil
-	if scripted {
-		if call.Index <= len(f.responses) {
-			resp = f.responses[call.Index-1]
-		} else {
-			resp = Response{StopReason: agentcore.StopError, ErrorMessage: ErrNoResponse, NoStart: true}
-		}
+	f.calls = append(f.calls, Call{Index: len(f.calls) + 1, Model: model, Request: req, Options: opts})
+	// Records are never changed once appended: the stream reads its own.
+	call := &f.calls[len(f.calls)-1]
+	respond := f.respond
+	resp := &noResponse
+	if respond == nil && call.Index <= len(f.responses) {
+		resp = &f.responses[call.Index-1]
 	}
 	f.mu.Unlock()
+	if respond != nil {
+		return agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
+			r := respond(ctx, *call)
+			f.play(ctx, w, call.Model, &r)
+		})
+	}
 	return agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
-		if !scripted {
-			resp = f.respond(ctx, call)
-		}
-		f.play(ctx, w, model, resp)
+		f.play(ctx, w, call.Model, resp)
 	})
 }
+
+// noResponse answers a request past the end of a script.
+var noResponse = Response{StopReason: agentcore.StopError, ErrorMessage: ErrNoResponse, NoStart: true}
 
 // canonicalArgs is CanonicalJSON of args, remembered per fake: a script
 // tends to repeat its arguments. The memo is copied on write, so that a
@@ -168,7 +171,7 @@ func (f *Fake) canonicalArgs(args json.RawMessage) string {
 }
 
 // play streams resp.
-func (f *Fake) play(ctx context.Context, w *agentcore.StreamWriter, model agentcore.Model, resp Response) {
+func (f *Fake) play(ctx context.Context, w *agentcore.StreamWriter, model agentcore.Model, resp *Response) {
 	msg := &agentcore.AssistantMessage{
 		Content: make([]agentcore.ContentBlock, 0, len(resp.Content)), API: model.API, Provider: model.Provider, Model: model.ID,
 		Usage: resp.Usage, StopReason: agentcore.StopStop, Timestamp: time.Now().UnixMilli(),
@@ -250,7 +253,7 @@ var (
 // streamBlock streams one content block into msg. The partials end with
 // the scripted block itself, so that the last delta and the end event show
 // the same block.
-func (f *Fake) streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *agentcore.AssistantMessage, block agentcore.ContentBlock, resp Response) bool {
+func (f *Fake) streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *agentcore.AssistantMessage, block agentcore.ContentBlock, resp *Response) bool {
 	i := len(msg.Content)
 	step := func(ev agentcore.AssistantEvent) bool {
 		return pause(ctx, resp.ChunkDelay) && w.Push(ev)
