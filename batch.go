@@ -50,13 +50,6 @@ type toolBatch struct {
 	err        error // the first sink error
 }
 
-// delivery is a posted event and what its delivery releases.
-type delivery struct {
-	ev     AgentEvent
-	update *callRun // an update of this call
-	end    bool     // an end event
-}
-
 // newBatch prepares the batch of the tool calls in assistant's content.
 func (e *engine) newBatch(assistant *AssistantMessage) *toolBatch {
 	n := 0
@@ -81,76 +74,6 @@ func (e *engine) newBatch(assistant *AssistantMessage) *toolBatch {
 		e.helpers.handoff = make(chan helperJob)
 	}
 	return b
-}
-
-// post queues d for delivery. A goroutine that may deliver (canDeliver)
-// delivers the queue itself when nobody does; otherwise a helper is called.
-func (b *toolBatch) post(d delivery, canDeliver bool) {
-	b.mu.Lock()
-	b.posted = append(b.posted, d)
-	if b.delivering {
-		b.mu.Unlock()
-		return
-	}
-	b.delivering = true
-	if !canDeliver {
-		b.mu.Unlock()
-		b.e.helpers.hand(helperJob{b: b, deliver: true})
-		return
-	}
-	b.deliverLocked()
-}
-
-// deliverLocked delivers the queue until it is empty, then gives up the
-// delivery role. It is called holding mu and the role, and unlocks mu.
-// After the first sink error events are dropped, and the tools cancelled.
-// What a delivery releases is released after the role is given up when it
-// was the last one, so that a goroutine it wakes never finds the role still
-// taken.
-func (b *toolBatch) deliverLocked() {
-	for {
-		d := b.posted[b.head]
-		b.posted[b.head] = delivery{}
-		b.head++
-		err := b.err
-		b.mu.Unlock()
-		if err == nil {
-			err = b.e.emit(d.ev)
-		}
-		b.mu.Lock()
-		if err != nil && b.err == nil {
-			b.err = err
-			b.e.cancelTools()
-		}
-		last := b.head == len(b.posted)
-		if last {
-			b.posted, b.head, b.delivering = b.posted[:0], 0, false
-			b.mu.Unlock()
-		}
-		switch {
-		case d.update != nil:
-			d.update.delivered.Done()
-		case d.end:
-			b.ended.Done()
-		}
-		if last {
-			return
-		}
-	}
-}
-
-// postUpdate is the updates callback of the batch's calls: the tool goes
-// on while its update waits for delivery.
-func (b *toolBatch) postUpdate(c *callRun, r ToolResult) {
-	c.delivered.Add(1)
-	b.post(delivery{ev: c.updateEvent(r), update: c}, false)
-}
-
-// failure is the batch's error.
-func (b *toolBatch) failure() error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.err
 }
 
 // failTruncated fails every call of a response cut off by the output token
@@ -300,52 +223,4 @@ func (b *toolBatch) result(n int) toolBatchResult {
 		r.terminate = r.terminate && b.calls[i].result.Terminate
 	}
 	return r
-}
-
-// helperPool keeps the goroutines that help run a run's batches, so that a
-// batch neither starts goroutines nor grows their stacks again. Helpers are
-// started on demand and joined by stop, when the run ends.
-type helperPool struct {
-	handoff chan helperJob
-	wg      sync.WaitGroup
-}
-
-// helperJob asks a helper to claim calls of b or, with deliver, to deliver
-// its queue (the delivery role is already the helper's).
-type helperJob struct {
-	b       *toolBatch
-	deliver bool
-}
-
-// hand gives j to an idle helper, or to a new one. It is called from the
-// goroutines running a batch and from tools reporting updates, never after
-// the batch ended.
-func (p *helperPool) hand(j helperJob) {
-	select {
-	case p.handoff <- j:
-	default:
-		p.wg.Add(1)
-		go p.help(j)
-	}
-}
-
-func (p *helperPool) help(j helperJob) {
-	defer p.wg.Done()
-	for ok := true; ok; j, ok = <-p.handoff {
-		if j.deliver {
-			j.b.mu.Lock()
-			j.b.deliverLocked()
-		} else {
-			j.b.work(true)
-		}
-	}
-}
-
-// stop ends the helpers and waits for them.
-func (p *helperPool) stop() {
-	if p.handoff != nil {
-		close(p.handoff)
-		p.wg.Wait()
-		p.handoff = nil
-	}
 }
