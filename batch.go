@@ -58,11 +58,16 @@ func (e *engine) newBatch(assistant *AssistantMessage) *toolBatch {
 			n++
 		}
 	}
-	b := &toolBatch{e: e, assistant: assistant, calls: make([]callRun, 0, n), messages: make([]ToolResultMessage, n)}
+	if cap(e.calls) < n {
+		e.calls = make([]callRun, n)
+	}
+	b := &toolBatch{e: e, assistant: assistant, calls: e.calls[:n], messages: make([]ToolResultMessage, n)}
 	updates := b.postUpdate
+	i := 0
 	for _, block := range assistant.Content {
 		if c, ok := block.(ToolCall); ok {
-			b.calls = append(b.calls, callRun{call: c, updates: updates})
+			b.calls[i].reuse(c, updates)
+			i++
 		}
 	}
 	actx := e.agentContext()

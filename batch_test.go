@@ -182,3 +182,35 @@ func TestBatchListenerPanic(t *testing.T) {
 		t.Fatalf("%d requests", fake.CallCount())
 	}
 }
+
+// TestBatchLateUpdatesDropped checks that an update callback kept past its
+// call reports nothing, even while a later call runs in its place.
+func TestBatchLateUpdatesDropped(t *testing.T) {
+	var kept func(agentcore.ToolResult)
+	leaky := agentcore.Tool{Name: "leaky", Execute: func(_ context.Context, _ string, _ json.RawMessage, onUpdate func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+		kept = onUpdate
+		return agentcore.TextResult("kept the callback"), nil
+	}}
+	probe := agentcore.Tool{Name: "probe", Execute: func(_ context.Context, _ string, _ json.RawMessage, onUpdate func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+		kept(agentcore.TextResult("stale"))
+		onUpdate(agentcore.TextResult("fresh"))
+		return agentcore.TextResult("done"), nil
+	}}
+	fake := agentcoretest.New(
+		agentcoretest.ToolCallResponse(agentcoretest.ToolCall("first", "leaky", nil)),
+		agentcoretest.ToolCallResponse(agentcoretest.ToolCall("second", "probe", nil)),
+		agentcoretest.TextResponse("ok"))
+	a, _ := newAgent(fake, leaky, probe)
+	var updates []string
+	a.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
+		if u, ok := ev.(agentcore.ToolExecutionUpdateEvent); ok {
+			updates = append(updates, u.ToolCallID+":"+u.PartialResult.Text())
+		}
+	})
+	if err := a.Prompt(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(updates, ","); got != "second:fresh" {
+		t.Fatalf("updates %q, want only the probe's own", got)
+	}
+}

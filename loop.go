@@ -31,6 +31,7 @@ type engine struct {
 	toolCtx     context.Context
 	cancelTools context.CancelFunc
 	helpers     helperPool
+	calls       []callRun // the runs of a batch's calls, reused by the next
 }
 
 // The refusals of RunLoopContinue and Agent.Continue.

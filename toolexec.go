@@ -48,11 +48,25 @@ type callRun struct {
 
 	// updates receives the partial results Execute reports until it
 	// returns, under mu. An update handed on for later delivery is counted
-	// in delivered until it is out: the call is finalized only after.
+	// in delivered until it is out: the call is finalized only after. A
+	// batch's callRuns are reused by the next batch of the run: gen tells
+	// the update callbacks of a call apart from those of earlier calls,
+	// whose late updates are dropped.
 	updates   func(*callRun, ToolResult)
 	mu        sync.Mutex
+	gen       uint32
 	closed    bool
 	delivered sync.WaitGroup
+}
+
+// reuse makes c the run of call, whose updates go to updates.
+func (c *callRun) reuse(call ToolCall, updates func(*callRun, ToolResult)) {
+	c.mu.Lock()
+	c.gen++
+	c.closed, c.updates = false, updates
+	c.mu.Unlock()
+	c.call, c.tool, c.args = call, nil, nil
+	c.done, c.result, c.isError, c.duration = false, ToolResult{}, false, nil
 }
 
 // fail ends the call with an error result holding text.
@@ -140,13 +154,15 @@ func (c *callRun) execute(ctx context.Context, assistant *AssistantMessage, h *t
 		c.fail(textAborted)
 		return
 	}
+	gen := c.gen
+	onUpdate := func(r ToolResult) { c.update(gen, r) }
 	start := time.Now()
 	err := guard(func() error {
 		if c.tool.Execute == nil {
 			return errNoExecute(c.tool.Name)
 		}
 		var err error
-		c.result, err = c.tool.Execute(ctx, c.call.ID, c.args, c.update)
+		c.result, err = c.tool.Execute(ctx, c.call.ID, c.args, onUpdate)
 		return err
 	})
 	*duration = time.Since(start).Round(time.Millisecond).Milliseconds()
@@ -163,11 +179,11 @@ func (c *callRun) execute(ctx context.Context, assistant *AssistantMessage, h *t
 	c.finalize(ctx, assistant, h)
 }
 
-// update is the onUpdate callback a tool's Execute gets.
-func (c *callRun) update(r ToolResult) {
+// update is the onUpdate callback of generation gen's Execute.
+func (c *callRun) update(gen uint32, r ToolResult) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.closed && c.updates != nil {
+	if c.gen == gen && !c.closed && c.updates != nil {
 		c.updates(c, r)
 	}
 }
