@@ -50,76 +50,108 @@ func (e *engine) streamResponse() (*AssistantMessage, error) {
 	opts.Reasoning = e.level.reasoning()
 	model := e.cfg.Model
 	stream := e.stream(e.ctx, model, Request{Messages: view(llm)}, opts)
+	return e.readResponse(stream)
+}
 
-	var partial, copied *AssistantMessage
-	// share returns what the run shows of the producer's partial p: p
-	// itself, or a copy (the last one again when nothing changed).
-	share := func(p *AssistantMessage) *AssistantMessage {
-		if e.partials == partialsShared {
-			return p
-		}
-		if copied == nil || !copied.sameState(p) {
-			copied = p.Clone()
-		}
-		return copied
+// responseReader is the state of one response being read from its stream:
+// an engine's, reused from request to request, with its yield bound once.
+type responseReader struct {
+	e       *engine
+	yield   func(AssistantEvent) bool
+	partial *AssistantMessage // the partial in the context, nil before start
+	copied  *AssistantMessage // the last copy made of a partial
+	final   *AssistantMessage // set with err when the response is over
+	err     error
+}
+
+// readResponse emits the events of stream and returns the final message,
+// which is in the context.
+func (e *engine) readResponse(stream AssistantStream) (*AssistantMessage, error) {
+	r := &e.reader
+	if r.yield == nil {
+		r.e, r.yield = e, r.next
 	}
-	finish := func(final *AssistantMessage) (*AssistantMessage, error) {
-		final.ThinkingLevel = e.level
-		if partial != nil {
-			e.cur.Messages[len(e.cur.Messages)-1] = final
-		} else {
-			e.cur.Messages = append(e.cur.Messages, final)
-			if err := e.emit(MessageStartEvent{Message: final}); err != nil {
-				return nil, err
-			}
-		}
-		return final, e.emit(MessageEndEvent{Message: final})
-	}
+	*r = responseReader{e: e, yield: r.yield}
 	if stream != nil {
-		for ev := range stream {
-			switch ev := ev.(type) {
-			case StartEvent:
-				if ev.Partial == nil {
-					partial = e.emptyAssistant()
-				} else {
-					partial = share(ev.Partial)
-				}
-				e.cur.Messages = append(e.cur.Messages, partial)
-				if err := e.emit(MessageStartEvent{Message: partial}); err != nil {
-					return nil, err
-				}
-			case DoneEvent:
-				return finish(e.orEmpty(ev.Message))
-			case ErrorEvent:
-				return finish(e.orEmpty(ev.Message))
-			default:
-				if partial == nil {
-					continue
-				}
-				if p := ev.partial(); p != nil {
-					partial = share(p)
-					e.cur.Messages[len(e.cur.Messages)-1] = partial
-					if e.partials == partialsCopiedEverywhere {
-						ev = withPartial(ev, partial)
-					}
-				}
-				if err := e.emit(MessageUpdateEvent{Message: partial, AssistantEvent: ev}); err != nil {
-					return nil, err
-				}
+		stream(r.yield)
+	}
+	if r.final == nil && r.err == nil {
+		// The stream ended without a final event: it broke its contract.
+		final := e.emptyAssistant()
+		if r.partial != nil {
+			final = r.partial.Clone()
+		}
+		final.StopReason = StopError
+		if e.ctx.Err() != nil {
+			final.StopReason = StopAborted
+		}
+		final.ErrorMessage = ErrStreamIncomplete.Error()
+		r.finish(final)
+	}
+	final, err := r.final, r.err
+	*r = responseReader{e: e, yield: r.yield}
+	return final, err
+}
+
+// next takes one event of the stream; it returns false once the response
+// is over.
+func (r *responseReader) next(ev AssistantEvent) bool {
+	e := r.e
+	switch ev := ev.(type) {
+	case StartEvent:
+		if ev.Partial == nil {
+			r.partial = e.emptyAssistant()
+		} else {
+			r.partial = r.share(ev.Partial)
+		}
+		e.cur.Messages = append(e.cur.Messages, r.partial)
+		r.err = e.emit(MessageStartEvent{Message: r.partial})
+	case DoneEvent:
+		r.finish(e.orEmpty(ev.Message))
+	case ErrorEvent:
+		r.finish(e.orEmpty(ev.Message))
+	default:
+		if r.partial == nil {
+			return true
+		}
+		if p := ev.partial(); p != nil {
+			r.partial = r.share(p)
+			e.cur.Messages[len(e.cur.Messages)-1] = r.partial
+			if e.partials == partialsCopiedEverywhere {
+				ev = withPartial(ev, r.partial)
 			}
 		}
+		r.err = e.emit(MessageUpdateEvent{Message: r.partial, AssistantEvent: ev})
 	}
-	// A stream that ended without a final event broke its contract.
-	final := e.emptyAssistant()
-	if partial != nil {
-		final = partial.Clone()
+	return r.final == nil && r.err == nil
+}
+
+// share returns what the run shows of the producer's partial p: p itself,
+// or a copy (the last one again when nothing changed).
+func (r *responseReader) share(p *AssistantMessage) *AssistantMessage {
+	if r.e.partials == partialsShared {
+		return p
 	}
-	final.StopReason = StopError
-	if e.ctx.Err() != nil {
-		final.StopReason = StopAborted
+	if r.copied == nil || !r.copied.sameState(p) {
+		r.copied = p.Clone()
 	}
-	final.ErrorMessage = ErrStreamIncomplete.Error()
-	return finish(final)
+	return r.copied
+}
+
+// finish puts the final message in the context and emits its end.
+func (r *responseReader) finish(final *AssistantMessage) {
+	e := r.e
+	final.ThinkingLevel = e.level
+	r.final = final
+	if r.partial != nil {
+		e.cur.Messages[len(e.cur.Messages)-1] = final
+	} else {
+		e.cur.Messages = append(e.cur.Messages, final)
+		if r.err = e.emit(MessageStartEvent{Message: final}); r.err != nil {
+			return
+		}
+	}
+	r.err = e.emit(MessageEndEvent{Message: final})
 }
 
 func (e *engine) orEmpty(m *AssistantMessage) *AssistantMessage {
