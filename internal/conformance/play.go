@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sync"
 	"time"
 
@@ -132,11 +133,11 @@ func (p *player) options() (agentcore.Options, error) {
 	if err != nil {
 		return agentcore.Options{}, err
 	}
-	responses := make([]agentcoretest.Response, len(script))
-	for i, r := range script {
-		actions := p.s.Model[i].Actions
-		r.OnStart = func(context.Context) { p.doActions(actions) }
-		responses[i] = r
+	responses := slices.Clone(script)
+	for i := range responses {
+		if actions := p.s.Model[i].Actions; actions != nil {
+			responses[i].OnStart = func(context.Context) { p.doActions(actions) }
+		}
 	}
 	p.fake = agentcoretest.New(responses...)
 	opts := agentcore.Options{

@@ -37,9 +37,13 @@ type Behavior struct {
 }
 
 // behavior returns the tool's behavior merged with the call's, decoded once
-// per scenario.
+// per scenario: once per tool for the calls that have no behavior of their
+// own.
 func (s *Scenario) behavior(name string, def ToolDef, id string) (*Behavior, error) {
 	key := behaviorKey{name, id}
+	if _, own := s.Calls[id]; !own {
+		key.call = ""
+	}
 	s.mu.RLock()
 	b, ok := s.behaviors[key]
 	s.mu.RUnlock()
