@@ -34,9 +34,8 @@ type toolBatch struct {
 	hooks     toolHooks
 	scope     RunToolCallOptions
 
-	calls     []callRun
-	durations []int64
-	messages  []ToolResultMessage
+	calls   []callRun
+	results []resultSlot
 
 	queue   []int32 // indexes of the calls to execute, in call order
 	next    atomic.Int32
@@ -50,6 +49,13 @@ type toolBatch struct {
 	err        error // the first sink error
 }
 
+// resultSlot holds what the transcript keeps of a call: its result message
+// and the duration the message points to, allocated together per batch.
+type resultSlot struct {
+	message  ToolResultMessage
+	duration int64
+}
+
 // newBatch prepares the batch of the tool calls in assistant's content.
 func (e *engine) newBatch(assistant *AssistantMessage) *toolBatch {
 	n := 0
@@ -61,7 +67,7 @@ func (e *engine) newBatch(assistant *AssistantMessage) *toolBatch {
 	if cap(e.calls) < n {
 		e.calls = make([]callRun, n)
 	}
-	b := &toolBatch{e: e, assistant: assistant, calls: e.calls[:n], messages: make([]ToolResultMessage, n)}
+	b := &toolBatch{e: e, assistant: assistant, calls: e.calls[:n], results: make([]resultSlot, n), queue: e.queue[:0]}
 	updates := b.postUpdate
 	i := 0
 	for _, block := range assistant.Content {
@@ -100,7 +106,6 @@ func (e *engine) failTruncated(assistant *AssistantMessage) (toolBatchResult, er
 // unless the configuration or one of the called tools says sequential.
 func (e *engine) executeToolCalls(assistant *AssistantMessage) (toolBatchResult, error) {
 	b := e.newBatch(assistant)
-	b.durations = make([]int64, len(b.calls))
 	sequential := e.cfg.ToolExecution == ToolsSequential
 	for i := range b.calls {
 		if t := findTool(e.cur.Tools, b.calls[i].call.Name); t != nil && t.ExecutionMode == ToolsSequential {
@@ -168,6 +173,7 @@ func (b *toolBatch) runParallel() (toolBatchResult, error) {
 			break
 		}
 	}
+	b.e.queue = b.queue[:0] // the next batch reuses the storage
 	if len(b.queue) > 0 {
 		b.ended.Add(len(b.queue))
 		b.work(false)
@@ -205,13 +211,13 @@ func (b *toolBatch) work(helper bool) {
 // runCall executes prepared call i and posts its end event.
 func (b *toolBatch) runCall(i int) {
 	c := &b.calls[i]
-	c.execute(b.ctx, b.assistant, &b.hooks, &b.durations[i])
+	c.execute(b.ctx, b.assistant, &b.hooks, &b.results[i].duration)
 	b.post(delivery{ev: c.endEvent(), end: true}, true)
 }
 
 // message fills and returns the result message of done call i.
 func (b *toolBatch) message(i int) *ToolResultMessage {
-	return b.calls[i].resultMessage(&b.messages[i])
+	return b.calls[i].resultMessage(&b.results[i].message)
 }
 
 // emitMessage emits the result message of done call i.
@@ -224,7 +230,7 @@ func (b *toolBatch) emitMessage(i int) error {
 func (b *toolBatch) result(n int) toolBatchResult {
 	r := toolBatchResult{messages: make([]*ToolResultMessage, n), terminate: n > 0}
 	for i := range n {
-		r.messages[i] = &b.messages[i]
+		r.messages[i] = &b.results[i].message
 		r.terminate = r.terminate && b.calls[i].result.Terminate
 	}
 	return r

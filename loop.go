@@ -32,6 +32,7 @@ type engine struct {
 	cancelTools context.CancelFunc
 	helpers     helperPool
 	calls       []callRun // the runs of a batch's calls, reused by the next
+	queue       []int32   // the calls a batch executes, storage reused by the next
 	reader      responseReader
 }
 

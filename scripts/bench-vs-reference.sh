@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # Plays the benchmark scenarios of ../shared/bench on both runners, this
 # port's and the TypeScript reference's, and prints the medians and ratios.
-# This port plays each scenario twice: on an Agent whose listeners get
+#
+#   scripts/bench-vs-reference.sh [RUNS [ROUNDS]]    (default 7 runs, 3 rounds)
+#
+# Each runner plays a scenario RUNS times in one process and reports the
+# median run. This port plays it twice: on an Agent whose listeners get
 # copies of the streaming partials (the default) and with
-# Options.LivePartials (the reference's own semantics).
+# Options.LivePartials (the reference's own semantics). The three take turns
+# ROUNDS times, so that a slow spell of a shared machine weighs on all of
+# them alike; a figure is the median of its rounds.
 #
-#   scripts/bench-vs-reference.sh [RUNS]      (default 7)
-#
-# Needs python3, node and npm (the reference is installed in a temp folder).
+# Needs python3, node and npm (the reference is installed in a temp folder,
+# or ORACLE names an installed copy of ../shared/conformance/oracle).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-7}
+rounds=${2:-3}
 shared=$(cd ../shared && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -23,11 +29,25 @@ if [ -z "$oracle" ]; then
 fi
 go build -o "$work/scenario" ./internal/conformance/cmd/scenario
 median() { python3 -c 'import json,sys; ns=sorted(json.load(sys.stdin)["ns"]); print(ns[len(ns)//2])'; }
-declare -A copies live ts
 for s in bench-turns bench-short-transcript bench-long-transcript; do
-  copies[$s]=$("$work/scenario" -bench "$runs" "$work/$s.json" | median)
-  live[$s]=$("$work/scenario" -bench "$runs" -live-partials "$work/$s.json" | median)
-  ts[$s]=$(node "$oracle/runner.mjs" --bench "$runs" "$work/$s.json" | median)
-  python3 -c "print(f'$s: reference {${ts[$s]}/1e6:.2f} ms; go {${copies[$s]}/1e6:.2f} ms ({${ts[$s]}/${copies[$s]}:.1f}x), live partials {${live[$s]}/1e6:.2f} ms ({${ts[$s]}/${live[$s]}:.1f}x)')"
+  copies="" live="" ts=""
+  for _ in $(seq "$rounds"); do
+    copies="$copies $("$work/scenario" -bench "$runs" "$work/$s.json" | median)"
+    live="$live $("$work/scenario" -bench "$runs" -live-partials "$work/$s.json" | median)"
+    ts="$ts $(node "$oracle/runner.mjs" --bench "$runs" "$work/$s.json" | median)"
+  done
+  echo "$s $copies;$live;$ts" >>"$work/results"
 done
-python3 -c "print(f'per-turn growth short -> long: go {${copies[bench-long-transcript]}/${copies[bench-short-transcript]}:.1f}x, live partials {${live[bench-long-transcript]}/${live[bench-short-transcript]}:.1f}x, reference {${ts[bench-long-transcript]}/${ts[bench-short-transcript]}:.1f}x')"
+python3 - "$work/results" <<'PY'
+import statistics, sys
+ms = {}
+for line in open(sys.argv[1]):
+    name, cols = line.split(" ", 1)
+    ms[name] = [statistics.median(map(int, c.split())) / 1e6 for c in cols.split(";")]
+for name, (copies, live, ref) in ms.items():
+    print(f"{name}: reference {ref:.2f} ms; go {copies:.2f} ms ({ref/copies:.1f}x), "
+          f"live partials {live:.2f} ms ({ref/live:.1f}x)")
+short, long = ms["bench-short-transcript"], ms["bench-long-transcript"]
+go, live, ref = (l / s for l, s in zip(long, short))
+print(f"per-turn growth short -> long: go {go:.1f}x, live partials {live:.1f}x, reference {ref:.1f}x")
+PY
