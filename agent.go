@@ -340,7 +340,7 @@ func (a *Agent) reduce(ev AgentEvent) {
 		a.current.start(ev.Message)
 	case MessageEndEvent:
 		a.current.clear()
-		a.messages = append(a.messages, ev.Message)
+		a.messages = appendMessage(a.messages, ev.Message)
 	case ToolExecutionStartEvent:
 		if !slices.Contains(a.pending, ev.ToolCallID) {
 			a.pending = append(a.pending, ev.ToolCallID)

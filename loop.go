@@ -77,7 +77,7 @@ func (e *engine) runPrompts(prompts []Message) (msgs []Message, err error) {
 		return e.newMessages, err
 	}
 	for _, m := range initial {
-		e.cur.Messages = append(e.cur.Messages, m)
+		e.cur.Messages = appendMessage(e.cur.Messages, m)
 		if err := e.emitAll(MessageStartEvent{Message: m}, MessageEndEvent{Message: m}); err != nil {
 			return e.newMessages, err
 		}
@@ -214,8 +214,8 @@ func (e *engine) run() error {
 				if err := e.emitAll(MessageStartEvent{Message: m}, MessageEndEvent{Message: m}); err != nil {
 					return err
 				}
-				e.cur.Messages = append(e.cur.Messages, m)
-				e.newMessages = append(e.newMessages, m)
+				e.cur.Messages = appendMessage(e.cur.Messages, m)
+				e.newMessages = appendMessage(e.newMessages, m)
 			}
 			pending = nil
 
@@ -239,7 +239,7 @@ func (e *engine) run() error {
 			if err != nil {
 				return err
 			}
-			e.newMessages = append(e.newMessages, msg)
+			e.newMessages = appendMessage(e.newMessages, msg)
 
 			if msg.StopReason.Failed() {
 				turn := e.turnContext(msg, nil)
@@ -267,8 +267,8 @@ func (e *engine) run() error {
 				results = b.messages
 				moreToolCalls = !b.terminate
 				for _, r := range results {
-					e.cur.Messages = append(e.cur.Messages, r)
-					e.newMessages = append(e.newMessages, r)
+					e.cur.Messages = appendMessage(e.cur.Messages, r)
+					e.newMessages = appendMessage(e.newMessages, r)
 				}
 			}
 
@@ -312,4 +312,16 @@ func panicError(r any) error {
 		return err
 	}
 	return fmt.Errorf("%v", r)
+}
+
+// appendMessage appends m to a transcript, doubling its capacity when it is
+// full: transcripts grow by thousands of messages, and append's growth past
+// 256 elements (a quarter at a time) would copy them several times over.
+func appendMessage(s []Message, m Message) []Message {
+	if len(s) == cap(s) {
+		grown := make([]Message, len(s), max(2*len(s), 8))
+		copy(grown, s)
+		s = grown
+	}
+	return append(s, m)
 }

@@ -104,7 +104,7 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 		} else {
 			r.partial = r.share(ev.Partial)
 		}
-		e.cur.Messages = append(e.cur.Messages, r.partial)
+		e.cur.Messages = appendMessage(e.cur.Messages, r.partial)
 		r.err = e.emit(MessageStartEvent{Message: r.partial})
 	case DoneEvent:
 		r.finish(e.orEmpty(ev.Message))
@@ -146,7 +146,7 @@ func (r *responseReader) finish(final *AssistantMessage) {
 	if r.partial != nil {
 		e.cur.Messages[len(e.cur.Messages)-1] = final
 	} else {
-		e.cur.Messages = append(e.cur.Messages, final)
+		e.cur.Messages = appendMessage(e.cur.Messages, final)
 		if r.err = e.emit(MessageStartEvent{Message: final}); r.err != nil {
 			return
 		}
