@@ -53,6 +53,10 @@ func (s *Scenario) script() ([]agentcoretest.Response, error) {
 				return
 			}
 		}
+		// The raw blocks are not read again: let them go.
+		for i := range s.Model {
+			s.Model[i].Content = nil
+		}
 	})
 	return s.scripted, s.scriptErr
 }
@@ -230,7 +234,7 @@ func (r ResponseSpec) response(onStart func(context.Context)) (agentcoretest.Res
 				if err := json.Compact(&buf, b.Arguments); err != nil {
 					return out, err
 				}
-				args = buf.Bytes()
+				args = bytes.Clone(buf.Bytes())
 			}
 			out.Content = append(out.Content, agentcore.ToolCall{ID: b.ID, Name: b.Name, Arguments: args, ArgumentsError: b.ArgumentsError})
 		default:
