@@ -132,46 +132,55 @@ func (b *toolBatch) preflight(i int) error {
 	return nil
 }
 
-func (b *toolBatch) runSequential() (toolBatchResult, error) {
-	n := 0
-	for n < len(b.calls) {
-		i := n
-		n++
+// prepareEach prepares the calls in order (see preflight) and calls then
+// after each; it stops after the call during which the run was aborted. It
+// returns how many calls it prepared.
+func (b *toolBatch) prepareEach(then func(i int) error) (int, error) {
+	for i := range b.calls {
 		if err := b.preflight(i); err != nil {
-			return toolBatchResult{}, err
+			return 0, err
 		}
+		if err := then(i); err != nil {
+			return 0, err
+		}
+		if b.e.ctx.Err() != nil {
+			return i + 1, nil
+		}
+	}
+	return len(b.calls), nil
+}
+
+// runSequential runs each call, and emits its result message, before the
+// next is prepared.
+func (b *toolBatch) runSequential() (toolBatchResult, error) {
+	n, err := b.prepareEach(func(i int) error {
 		if !b.calls[i].done {
 			b.ended.Add(1)
 			b.runCall(i)
 			b.ended.Wait()
 			if err := b.failure(); err != nil {
-				return toolBatchResult{}, err
+				return err
 			}
 		}
-		if err := b.emitMessage(i); err != nil {
-			return toolBatchResult{}, err
-		}
-		if b.e.ctx.Err() != nil {
-			break
-		}
+		return b.emitMessage(i)
+	})
+	if err != nil {
+		return toolBatchResult{}, err
 	}
 	return b.result(n), nil
 }
 
+// runParallel prepares every call, runs those that passed concurrently,
+// then emits the result messages in call order.
 func (b *toolBatch) runParallel() (toolBatchResult, error) {
-	n := 0
-	for n < len(b.calls) {
-		i := n
-		n++
-		if err := b.preflight(i); err != nil {
-			return toolBatchResult{}, err
-		}
+	n, err := b.prepareEach(func(i int) error {
 		if !b.calls[i].done {
 			b.queue = append(b.queue, int32(i))
 		}
-		if b.e.ctx.Err() != nil {
-			break
-		}
+		return nil
+	})
+	if err != nil {
+		return toolBatchResult{}, err
 	}
 	b.e.queue = b.queue[:0] // the next batch reuses the storage
 	if len(b.queue) > 0 {

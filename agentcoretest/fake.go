@@ -243,12 +243,8 @@ func pause(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// Blocks the fake streams often, boxed once.
-var (
-	emptyText     agentcore.ContentBlock = agentcore.TextBlock{}
-	emptyThinking agentcore.ContentBlock = agentcore.ThinkingBlock{}
-	emptyObject                          = json.RawMessage("{}")
-)
+// emptyObject is the arguments of a tool call before they stream.
+var emptyObject = json.RawMessage("{}")
 
 // streamBlock streams one content block into msg. The partials end with
 // the scripted block itself, so that the last delta and the end event show
@@ -260,37 +256,9 @@ func (f *Fake) streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *
 	}
 	switch b := block.(type) {
 	case agentcore.TextBlock:
-		msg.Content = append(msg.Content, emptyText)
-		if !step(agentcore.TextStartEvent{ContentIndex: i, Partial: msg}) {
-			return false
-		}
-		whole := b.TextSignature == ""
-		ok := eachChunk(b.Text, resp.Chunks, func(piece string, end int) bool {
-			if end == len(b.Text) && whole {
-				msg.Content[i] = block
-			} else {
-				msg.Content[i] = agentcore.TextBlock{Text: b.Text[:end]}
-			}
-			return pause(ctx, resp.ChunkDelay) && w.TextDelta(i, piece, msg)
-		})
-		msg.Content[i] = block
-		return ok && step(agentcore.TextEndEvent{ContentIndex: i, Content: b.Text, Partial: msg})
+		return f.streamText(ctx, w, msg, resp, block, b.Text, b.TextSignature == "", &textKind)
 	case agentcore.ThinkingBlock:
-		msg.Content = append(msg.Content, emptyThinking)
-		if !step(agentcore.ThinkingStartEvent{ContentIndex: i, Partial: msg}) {
-			return false
-		}
-		whole := b.ThinkingSignature == "" && !b.Redacted
-		ok := eachChunk(b.Thinking, resp.Chunks, func(piece string, end int) bool {
-			if end == len(b.Thinking) && whole {
-				msg.Content[i] = block
-			} else {
-				msg.Content[i] = agentcore.ThinkingBlock{Thinking: b.Thinking[:end]}
-			}
-			return pause(ctx, resp.ChunkDelay) && w.ThinkingDelta(i, piece, msg)
-		})
-		msg.Content[i] = block
-		return ok && step(agentcore.ThinkingEndEvent{ContentIndex: i, Content: b.Thinking, Partial: msg})
+		return f.streamText(ctx, w, msg, resp, block, b.Thinking, b.ThinkingSignature == "" && !b.Redacted, &thinkingKind)
 	case agentcore.ToolCall:
 		msg.Content = append(msg.Content, agentcore.ToolCall{ID: b.ID, Name: b.Name, Arguments: emptyObject})
 		if !step(agentcore.ToolCallStartEvent{ContentIndex: i, Partial: msg}) {
@@ -315,6 +283,58 @@ func (f *Fake) streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *
 		msg.Content = append(msg.Content, block)
 		return true
 	}
+}
+
+// textLike is what differs between streaming a text and a thinking block:
+// the block holding some text (none yet: empty), the writer's delta, and the start and end
+// events of block i whose whole text is text.
+type textLike struct {
+	empty   agentcore.ContentBlock // the block without text, boxed once
+	partial func(text string) agentcore.ContentBlock
+	delta   func(w *agentcore.StreamWriter, i int, delta string, partial *agentcore.AssistantMessage) bool
+	events  func(i int, text string, partial *agentcore.AssistantMessage) (start, end agentcore.AssistantEvent)
+}
+
+var (
+	textKind     = textLike{agentcore.TextBlock{}, textBlock, (*agentcore.StreamWriter).TextDelta, textEvents}
+	thinkingKind = textLike{agentcore.ThinkingBlock{}, thinkingBlock, (*agentcore.StreamWriter).ThinkingDelta, thinkingEvents}
+)
+
+func textBlock(text string) agentcore.ContentBlock { return agentcore.TextBlock{Text: text} }
+func thinkingBlock(text string) agentcore.ContentBlock {
+	return agentcore.ThinkingBlock{Thinking: text}
+}
+
+func textEvents(i int, text string, p *agentcore.AssistantMessage) (start, end agentcore.AssistantEvent) {
+	return agentcore.TextStartEvent{ContentIndex: i, Partial: p}, agentcore.TextEndEvent{ContentIndex: i, Content: text, Partial: p}
+}
+
+func thinkingEvents(i int, text string, p *agentcore.AssistantMessage) (start, end agentcore.AssistantEvent) {
+	return agentcore.ThinkingStartEvent{ContentIndex: i, Partial: p}, agentcore.ThinkingEndEvent{ContentIndex: i, Content: text, Partial: p}
+}
+
+// streamText streams a text or thinking block holding text: start, a delta
+// per chunk (the partial showing the text so far), end. block is the
+// scripted block; when whole (no signature), the last delta shows it as it
+// is, so that the end event shows the same block.
+func (f *Fake) streamText(ctx context.Context, w *agentcore.StreamWriter, msg *agentcore.AssistantMessage, resp *Response,
+	block agentcore.ContentBlock, text string, whole bool, k *textLike) bool {
+	i := len(msg.Content)
+	msg.Content = append(msg.Content, k.empty)
+	start, end := k.events(i, text, msg)
+	if !pause(ctx, resp.ChunkDelay) || !w.Push(start) {
+		return false
+	}
+	ok := eachChunk(text, resp.Chunks, func(piece string, end int) bool {
+		if end == len(text) && whole {
+			msg.Content[i] = block
+		} else {
+			msg.Content[i] = k.partial(text[:end])
+		}
+		return pause(ctx, resp.ChunkDelay) && k.delta(w, i, piece, msg)
+	})
+	msg.Content[i] = block
+	return ok && pause(ctx, resp.ChunkDelay) && w.Push(end)
 }
 
 // eachChunk calls yield with the pieces [SplitText] would return, and the

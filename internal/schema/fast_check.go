@@ -98,9 +98,16 @@ func (s *fastSchema) checkNumber(v jsonv.Value) verdict {
 	if !v.IsFinite() {
 		return pass // the checker applies number keywords to the numbers it can type only
 	}
-	// The checker compares the shortest decimals of the two doubles exactly,
-	// which orders them as the doubles themselves are ordered.
-	n := v.Num()
+	if !s.inBounds(v.Num()) {
+		return fail
+	}
+	return pass
+}
+
+// inBounds reports whether n meets the number keywords. The checker
+// compares the shortest decimals of the two doubles exactly, which orders
+// them as the doubles themselves are ordered.
+func (s *fastSchema) inBounds(n float64) bool {
 	for _, b := range s.bounds {
 		var ok bool
 		switch b.keyword {
@@ -114,10 +121,10 @@ func (s *fastSchema) checkNumber(v jsonv.Value) verdict {
 			ok = n < b.at
 		}
 		if !ok {
-			return fail
+			return false
 		}
 	}
-	return pass
+	return true
 }
 
 func (s *fastSchema) checkArray(items []jsonv.Value) verdict {

@@ -109,26 +109,7 @@ func (s *fastSchema) rawNumber(n float64) bool {
 	if !s.admits(typeNumber | typeInteger) {
 		return false
 	}
-	if s == nil || s.always == pass {
-		return true
-	}
-	for _, b := range s.bounds {
-		var ok bool
-		switch b.keyword {
-		case "minimum":
-			ok = n >= b.at
-		case "maximum":
-			ok = n <= b.at
-		case "exclusiveMinimum":
-			ok = n > b.at
-		default:
-			ok = n < b.at
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
+	return s == nil || s.always == pass || s.inBounds(n)
 }
 
 func (r *rawReader) array(s *fastSchema, depth int) bool {
@@ -152,16 +133,10 @@ func (r *rawReader) array(s *fastSchema, depth int) bool {
 				return false
 			}
 			n++
-			if r.pos >= len(r.data) {
+			if more, ok := r.separator(']'); !ok {
 				return false
-			}
-			c := r.data[r.pos]
-			r.pos++
-			if c == ']' {
+			} else if !more {
 				break
-			}
-			if c != ',' {
-				return false
 			}
 		}
 	}
@@ -211,16 +186,13 @@ func (r *rawReader) object(s *fastSchema, depth int) bool {
 					child = s.additional
 				}
 			}
-			if !r.value(child, depth+1) || r.pos >= len(r.data) {
+			if !r.value(child, depth+1) {
 				return false
 			}
-			c := r.data[r.pos]
-			r.pos++
-			if c == '}' {
+			if more, ok := r.separator('}'); !ok {
+				return false
+			} else if !more {
 				break
-			}
-			if c != ',' {
-				return false
 			}
 		}
 	}
@@ -242,6 +214,17 @@ func (s *fastSchema) rawProperty(name []byte) *fastSchema {
 		}
 	}
 	return nil
+}
+
+// separator reads what follows a member or item: a comma (more) or the
+// closing bracket; anything else is not ok.
+func (r *rawReader) separator(closing byte) (more, ok bool) {
+	if r.pos >= len(r.data) {
+		return false, false
+	}
+	c := r.data[r.pos]
+	r.pos++
+	return c == ',', c == ',' || c == closing
 }
 
 // str reads a plain string and returns its contents.
