@@ -156,3 +156,31 @@ func ExampleAgent_WaitForIdle() {
 	// Handled the steering message.
 	// after Reset: 0 messages
 }
+
+// With LivePartials a listener gets the stream's own partial message, as
+// in the reference: it reads it during the call and clones what it keeps.
+// A listener that hands events to another goroutine keeps the default.
+func ExampleOptions_livePartials() {
+	fake := agentcoretest.New(agentcoretest.Response{
+		Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "live and cheap"}}, Chunks: 3,
+	})
+	agent := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, LivePartials: true})
+	var kept []*agentcore.AssistantMessage
+	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
+		if u, ok := ev.(agentcore.MessageUpdateEvent); ok {
+			if _, delta := u.AssistantEvent.(agentcore.TextDeltaEvent); delta {
+				kept = append(kept, u.Message.Clone())
+			}
+		}
+	})
+	if err := agent.Prompt(context.Background(), "go"); err != nil {
+		fmt.Println(err)
+	}
+	for _, m := range kept {
+		fmt.Printf("%q\n", m.Text())
+	}
+	// Output:
+	// "live "
+	// "live and c"
+	// "live and cheap"
+}

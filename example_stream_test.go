@@ -102,3 +102,25 @@ func ExampleSetDefaultStreamFn() {
 	// agentcore: no stream function configured: set StreamFn or call SetDefaultStreamFn
 	// hello there
 }
+
+// A partial is the producer's working message: it grows after its event.
+// A consumer that keeps events past the event keeps CloneEvent's copies.
+func ExampleCloneEvent() {
+	model := agentcore.Model{ID: "echo", API: "echo", Provider: "local"}
+	req := agentcore.Request{Messages: []agentcore.Message{agentcore.UserText("keep what you see")}}
+	var kept, shared []agentcore.TextDeltaEvent
+	for ev := range echoModel(context.Background(), model, req, agentcore.StreamOptions{}) {
+		if d, ok := ev.(agentcore.TextDeltaEvent); ok {
+			shared = append(shared, d)
+			kept = append(kept, agentcore.CloneEvent(d).(agentcore.TextDeltaEvent))
+		}
+	}
+	for i := range kept {
+		fmt.Printf("%q was %q, is now %q\n", kept[i].Delta, kept[i].Partial.Text(), shared[i].Partial.Text())
+	}
+	// Output:
+	// "keep" was "keep", is now "keep what you see"
+	// " what" was "keep what", is now "keep what you see"
+	// " you" was "keep what you", is now "keep what you see"
+	// " see" was "keep what you see", is now "keep what you see"
+}
