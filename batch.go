@@ -28,11 +28,9 @@ type toolBatchResult struct {
 // called for the updates a tool reports while it runs (a tool never waits
 // for listeners).
 type toolBatch struct {
-	e         *engine
-	ctx       context.Context // the tools' ctx, scoped for nested calls
-	assistant *AssistantMessage
-	hooks     toolHooks
-	scope     RunToolCallOptions
+	e     *engine
+	ctx   context.Context    // the tools' ctx, scoped for nested calls
+	scope RunToolCallOptions // the calls' assistant message, context, tools and hooks
 
 	calls   []callRun
 	results []resultSlot
@@ -67,7 +65,7 @@ func (e *engine) newBatch(assistant *AssistantMessage) *toolBatch {
 	if cap(e.calls) < n {
 		e.calls = make([]callRun, n)
 	}
-	b := &toolBatch{e: e, assistant: assistant, calls: e.calls[:n], results: make([]resultSlot, n), queue: e.queue[:0]}
+	b := &toolBatch{e: e, calls: e.calls[:n], results: make([]resultSlot, n), queue: e.queue[:0]}
 	updates := b.postUpdate
 	i := 0
 	for _, block := range assistant.Content {
@@ -76,9 +74,8 @@ func (e *engine) newBatch(assistant *AssistantMessage) *toolBatch {
 			i++
 		}
 	}
-	actx := e.agentContext()
-	b.hooks = toolHooks{before: e.cfg.BeforeToolCall, after: e.cfg.AfterToolCall, context: actx}
-	b.scope = RunToolCallOptions{Tools: e.cur.Tools, AssistantMessage: assistant, Context: actx,
+	// The calls' pipeline options, which nested calls get too.
+	b.scope = RunToolCallOptions{Tools: view(e.cur.Tools), AssistantMessage: assistant, Context: e.agentContext(),
 		BeforeToolCall: e.cfg.BeforeToolCall, AfterToolCall: e.cfg.AfterToolCall}
 	b.ctx = withCallScope(e.toolContext(), &b.scope)
 	if e.helpers.handoff == nil {
@@ -126,7 +123,7 @@ func (b *toolBatch) preflight(i int) error {
 	if err := b.e.emit(c.startEvent()); err != nil {
 		return err
 	}
-	if c.prepare(b.e.ctx, b.e.cur.Tools, b.assistant, &b.hooks); c.done {
+	if c.prepare(b.e.ctx, &b.scope); c.done {
 		return b.e.emit(c.endEvent())
 	}
 	return nil
@@ -220,7 +217,7 @@ func (b *toolBatch) work(helper bool) {
 // runCall executes prepared call i and posts its end event.
 func (b *toolBatch) runCall(i int) {
 	c := &b.calls[i]
-	c.execute(b.ctx, b.assistant, &b.hooks, &b.results[i].duration)
+	c.execute(b.ctx, &b.scope, &b.results[i].duration)
 	b.post(delivery{ev: c.endEvent(), end: true}, true)
 }
 

@@ -26,13 +26,6 @@ type ToolOutcome struct {
 	DurationMs *int64
 }
 
-// toolHooks are the hooks and context the tool pipeline needs.
-type toolHooks struct {
-	before  func(context.Context, BeforeToolCallContext) (*BeforeToolCallResult, error)
-	after   func(context.Context, AfterToolCallContext) (*AfterToolCallResult, error)
-	context AgentContext
-}
-
 // callRun is one tool call going through the pipeline: prepared by
 // prepare, executed by execute. Until it is done the call has not failed
 // preflight; once done, result and isError are its outcome.
@@ -86,9 +79,9 @@ func (c *callRun) outcome() ToolOutcome {
 // prepare is the preflight of the call: find the tool, prepare and
 // validate its arguments, ask BeforeToolCall, check for abort. A call that
 // does not pass is done.
-func (c *callRun) prepare(ctx context.Context, tools []Tool, assistant *AssistantMessage, h *toolHooks) {
+func (c *callRun) prepare(ctx context.Context, o *RunToolCallOptions) {
 	call := c.call
-	c.tool = findTool(tools, call.Name)
+	c.tool = findTool(o.Tools, call.Name)
 	if c.tool == nil {
 		c.fail("Tool " + call.Name + " not found")
 		return
@@ -107,11 +100,11 @@ func (c *callRun) prepare(ctx context.Context, tools []Tool, assistant *Assistan
 		return
 	}
 	c.args = validated
-	if h.before != nil {
+	if before := o.BeforeToolCall; before != nil {
 		var res *BeforeToolCallResult
 		err := guard(func() error {
 			var err error
-			res, err = h.before(ctx, BeforeToolCallContext{AssistantMessage: assistant, ToolCall: call, Args: validated, Context: h.context})
+			res, err = before(ctx, BeforeToolCallContext{AssistantMessage: o.AssistantMessage, ToolCall: call, Args: validated, Context: o.Context})
 			return err
 		})
 		switch {
@@ -149,7 +142,7 @@ func guard(f func() error) (err error) {
 // execute runs the prepared call's tool, then, once the updates it
 // reported are delivered, AfterToolCall. duration receives how long Execute
 // took.
-func (c *callRun) execute(ctx context.Context, assistant *AssistantMessage, h *toolHooks, duration *int64) {
+func (c *callRun) execute(ctx context.Context, o *RunToolCallOptions, duration *int64) {
 	if ctx.Err() != nil {
 		c.fail(textAborted)
 		return
@@ -176,7 +169,7 @@ func (c *callRun) execute(ctx context.Context, assistant *AssistantMessage, h *t
 	} else {
 		c.isError = c.result.IsError
 	}
-	c.finalize(ctx, assistant, h)
+	c.finalize(ctx, o)
 }
 
 // update is the onUpdate callback of generation gen's Execute.
@@ -194,14 +187,15 @@ type errNoExecute string
 func (e errNoExecute) Error() string { return "Tool " + string(e) + " has no Execute function" }
 
 // finalize applies AfterToolCall to the executed call.
-func (c *callRun) finalize(ctx context.Context, assistant *AssistantMessage, h *toolHooks) {
-	if h.after == nil {
+func (c *callRun) finalize(ctx context.Context, o *RunToolCallOptions) {
+	after := o.AfterToolCall
+	if after == nil {
 		return
 	}
 	var res *AfterToolCallResult
 	err := guard(func() error {
 		var err error
-		res, err = h.after(ctx, AfterToolCallContext{AssistantMessage: assistant, ToolCall: c.call, Args: c.args, Result: c.result, IsError: c.isError, Context: h.context})
+		res, err = after(ctx, AfterToolCallContext{AssistantMessage: o.AssistantMessage, ToolCall: c.call, Args: c.args, Result: c.result, IsError: c.isError, Context: o.Context})
 		return err
 	})
 	if err != nil {
@@ -286,8 +280,7 @@ func RunToolCall(ctx context.Context, call ToolCall, opts RunToolCallOptions) To
 		c.fail(ErrNilContext.Error())
 		return c.outcome()
 	}
-	h := toolHooks{before: opts.BeforeToolCall, after: opts.AfterToolCall, context: opts.Context}
-	if c.prepare(ctx, opts.Tools, opts.AssistantMessage, &h); c.done {
+	if c.prepare(ctx, &opts); c.done {
 		return c.outcome()
 	}
 	if onUpdate := opts.OnUpdate; onUpdate != nil {
@@ -295,7 +288,7 @@ func RunToolCall(ctx context.Context, call ToolCall, opts RunToolCallOptions) To
 	}
 	nested := opts
 	nested.OnUpdate = nil
-	c.execute(withCallScope(ctx, &nested), opts.AssistantMessage, &h, new(int64))
+	c.execute(withCallScope(ctx, &nested), &opts, new(int64))
 	return c.outcome()
 }
 
