@@ -77,10 +77,6 @@ func (e *engine) newBatch(assistant *AssistantMessage) *toolBatch {
 	// The calls' pipeline options, which nested calls get too.
 	b.scope = RunToolCallOptions{Tools: view(e.cur.Tools), AssistantMessage: assistant, Context: e.agentContext(),
 		BeforeToolCall: e.cfg.BeforeToolCall, AfterToolCall: e.cfg.AfterToolCall}
-	b.ctx = withCallScope(e.toolContext(), &b.scope)
-	if e.helpers.handoff == nil {
-		e.helpers.handoff = make(chan helperJob)
-	}
 	return b
 }
 
@@ -103,6 +99,10 @@ func (e *engine) failTruncated(assistant *AssistantMessage) (toolBatchResult, er
 // unless the configuration or one of the called tools says sequential.
 func (e *engine) executeToolCalls(assistant *AssistantMessage) (toolBatchResult, error) {
 	b := e.newBatch(assistant)
+	b.ctx = withCallScope(e.toolContext(), &b.scope)
+	if e.helpers.handoff == nil {
+		e.helpers.handoff = make(chan helperJob)
+	}
 	sequential := e.cfg.ToolExecution == ToolsSequential
 	for i := range b.calls {
 		if t := findTool(e.cur.Tools, b.calls[i].call.Name); t != nil && t.ExecutionMode == ToolsSequential {

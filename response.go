@@ -71,7 +71,6 @@ func (e *engine) readResponse(stream AssistantStream) (*AssistantMessage, error)
 	if r.yield == nil {
 		r.e, r.yield = e, r.next
 	}
-	*r = responseReader{e: e, yield: r.yield}
 	if stream != nil {
 		stream(r.yield)
 	}
@@ -89,7 +88,7 @@ func (e *engine) readResponse(stream AssistantStream) (*AssistantMessage, error)
 		r.finish(final)
 	}
 	final, err := r.final, r.err
-	*r = responseReader{e: e, yield: r.yield}
+	*r = responseReader{e: e, yield: r.yield} // ready for the next request
 	return final, err
 }
 

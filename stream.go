@@ -165,9 +165,7 @@ func (w *StreamWriter) Push(ev AssistantEvent) bool {
 		e.Message = w.finish(e.Message)
 		ev = e
 	default:
-		if p := ev.partial(); p != nil {
-			w.last = p
-		}
+		w.track(ev.partial())
 	}
 	return w.send(ev)
 }
