@@ -286,8 +286,8 @@ func (f *Fake) streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *
 }
 
 // textLike is what differs between streaming a text and a thinking block:
-// the block holding some text (none yet: empty), the writer's delta, and the start and end
-// events of block i whose whole text is text.
+// the block holding some text (none yet: empty), the writer's delta, and
+// the start and end events of block i whose whole text is text.
 type textLike struct {
 	empty   agentcore.ContentBlock // the block without text, boxed once
 	partial func(text string) agentcore.ContentBlock
