@@ -347,6 +347,16 @@ func eachChunk(text string, chunks int, yield func(piece string, end int) bool) 
 	}
 	parts := max(1, min(chunks, n))
 	size := (n + parts - 1) / parts
+	if n == len(text) {
+		// ASCII: a character is a byte.
+		for start := 0; start < len(text); start += size {
+			end := min(start+size, len(text))
+			if !yield(text[start:end], end) {
+				return false
+			}
+		}
+		return true
+	}
 	start, count := 0, 0
 	for i := range text {
 		if count == size {

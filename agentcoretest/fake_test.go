@@ -3,8 +3,10 @@ package agentcoretest_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
@@ -96,12 +98,37 @@ func TestSplitText(t *testing.T) {
 		want   string
 	}{
 		{"hello", 2, "[hel lo]"}, {"hello", 10, "[h e l l o]"}, {"hello", 0, "[hello]"}, {"", 3, "[]"}, {"héllo", 5, "[h é l l o]"},
+		{"abcdefg", 3, "[abc def g]"}, {"héllo wörld", 3, "[héll o wö rld]"},
 	}
 	for _, tt := range tests {
 		if got := fmt.Sprint(agentcoretest.SplitText(tt.text, tt.chunks)); got != tt.want {
 			t.Errorf("SplitText(%q, %d) = %s, want %s", tt.text, tt.chunks, got, tt.want)
 		}
 	}
+}
+
+// FuzzSplitText checks SplitText, whose ASCII texts take a shortcut,
+// against splitting a slice of runes.
+func FuzzSplitText(f *testing.F) {
+	for _, seed := range []string{"hello", "héllo wörld", "", "a", "日本語のテキスト"} {
+		f.Add(seed, 3)
+	}
+	f.Fuzz(func(t *testing.T, text string, chunks int) {
+		runes := []rune(text)
+		var want []string
+		if n := len(runes); n > 0 {
+			size := (n + max(1, min(chunks, n)) - 1) / max(1, min(chunks, n))
+			for start := 0; start < n; start += size {
+				want = append(want, string(runes[start:min(start+size, n)]))
+			}
+		}
+		if !utf8.ValidString(text) {
+			return // runes would replace the invalid bytes
+		}
+		if got := agentcoretest.SplitText(text, chunks); !slices.Equal(got, want) {
+			t.Fatalf("SplitText(%q, %d) = %q, want %q", text, chunks, got, want)
+		}
+	})
 }
 
 // Example tests an agent with the fake model: one tool call, then an answer.

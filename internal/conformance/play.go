@@ -44,10 +44,14 @@ func Play(ctx context.Context, s *Scenario, o Options) (Result, error) {
 	opts.LivePartials = o.LivePartials
 	p.agent = agentcore.New(opts)
 	events := 0
+	delays := len(s.ListenerDelayMs) > 0
 	p.agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
 		events++
 		if record {
 			p.recordEvent(ev)
+		}
+		if !delays {
+			return
 		}
 		if d := s.ListenerDelayMs[ev.Type()]; d > 0 {
 			time.Sleep(time.Duration(d) * time.Millisecond)
