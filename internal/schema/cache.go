@@ -17,7 +17,12 @@ var cache struct {
 	m  atomic.Pointer[map[string]*cacheEntry]
 }
 
+// last is the entry Compile returned last: a run's calls tend to repeat
+// one tool's schema, whose bytes compare faster than the map hashes them.
+var last atomic.Pointer[cacheEntry]
+
 type cacheEntry struct {
+	key  string // the schema bytes
 	once sync.Once
 	v    *Validator
 	err  error
@@ -39,6 +44,18 @@ func Compile(schema json.RawMessage) (*Validator, error) {
 
 // cachedEntry returns the cache entry of the schema bytes, adding it.
 func cachedEntry(schema json.RawMessage) *cacheEntry {
+	if e := last.Load(); e != nil && e.key == string(schema) {
+		return e
+	}
+	e := lookUp(schema)
+	if last.Load() != e {
+		last.Store(e)
+	}
+	return e
+}
+
+// lookUp returns the cache entry of the schema bytes from the map, adding it.
+func lookUp(schema json.RawMessage) *cacheEntry {
 	if m := cache.m.Load(); m != nil {
 		// string(schema) in the index expression does not allocate.
 		if e, ok := (*m)[string(schema)]; ok {
@@ -61,8 +78,8 @@ func cachedEntry(schema json.RawMessage) *cacheEntry {
 	for k, e := range old {
 		grown[k] = e
 	}
-	e := &cacheEntry{}
-	grown[string(schema)] = e
+	e := &cacheEntry{key: string(schema)}
+	grown[e.key] = e
 	cache.m.Store(&grown)
 	return e
 }

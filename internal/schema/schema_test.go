@@ -1,9 +1,11 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -204,6 +206,37 @@ func TestCompileCacheConcurrent(t *testing.T) {
 		if vd != results[0] {
 			t.Fatal("the same schema compiled twice")
 		}
+	}
+}
+
+// TestCompileAlternatingSchemas checks the memo of the last schema: the
+// same bytes in another slice share a compile, other bytes do not, and a
+// schema changed in place is compiled anew.
+func TestCompileAlternatingSchemas(t *testing.T) {
+	a := json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)
+	b := json.RawMessage(`{"type":"object","properties":{"b":{"type":"string"}}}`)
+	compile := func(schema json.RawMessage) *Validator {
+		t.Helper()
+		vd, err := Compile(schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return vd
+	}
+	va, vb := compile(a), compile(b)
+	if va == vb {
+		t.Fatal("two schemas share a compile")
+	}
+	if compile(slices.Clone(a)) != va || compile(b) != vb || compile(a) != va {
+		t.Fatal("the same schema compiled twice")
+	}
+	changed := slices.Clone(a)
+	copy(changed[bytes.IndexByte(changed, 'a'):], "b")
+	if vd := compile(changed); vd == va {
+		t.Fatal("a changed schema got the old compile")
+	}
+	if _, errs, _ := compile(changed).Parse(json.RawMessage(`{"b":{}}`)); len(errs) != 1 {
+		t.Fatalf("the changed schema checks nothing: %v", errs)
 	}
 }
 
