@@ -341,14 +341,18 @@ func (f *Fake) streamText(ctx context.Context, w *agentcore.StreamWriter, msg *a
 // end offset of each in text, until yield returns false; it reports
 // whether every piece was taken.
 func eachChunk(text string, chunks int, yield func(piece string, end int) bool) bool {
-	n := utf8.RuneCountInString(text)
+	ascii := isASCII(text)
+	n := len(text)
+	if !ascii {
+		n = utf8.RuneCountInString(text)
+	}
 	if n == 0 {
 		return true
 	}
 	parts := max(1, min(chunks, n))
 	size := (n + parts - 1) / parts
-	if n == len(text) {
-		// ASCII: a character is a byte.
+	if ascii {
+		// A character is a byte.
 		for start := 0; start < len(text); start += size {
 			end := min(start+size, len(text))
 			if !yield(text[start:end], end) {
@@ -368,6 +372,24 @@ func eachChunk(text string, chunks int, yield func(piece string, end int) bool) 
 		count++
 	}
 	return yield(text[start:], len(text))
+}
+
+// isASCII reports whether s is ASCII, reading it eight bytes at a time.
+func isASCII(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // SplitText splits text into min(chunks, length) consecutive pieces of

@@ -110,7 +110,7 @@ func TestSplitText(t *testing.T) {
 // FuzzSplitText checks SplitText, whose ASCII texts take a shortcut,
 // against splitting a slice of runes.
 func FuzzSplitText(f *testing.F) {
-	for _, seed := range []string{"hello", "héllo wörld", "", "a", "日本語のテキスト"} {
+	for _, seed := range []string{"hello", "héllo wörld", "", "a", "日本語のテキスト", "abcdefghijé", "abcdefgh日本", "abcdefghijklmnopq"} {
 		f.Add(seed, 3)
 	}
 	f.Fuzz(func(t *testing.T, text string, chunks int) {
