@@ -101,7 +101,7 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 		if ev.Partial == nil {
 			r.partial = e.emptyAssistant()
 		} else {
-			r.partial = r.share(ev.Partial)
+			r.partial = r.share(ev.Partial, ev)
 		}
 		e.cur.Messages = appendMessage(e.cur.Messages, r.partial)
 		r.err = e.emit(MessageStartEvent{Message: r.partial})
@@ -114,7 +114,7 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 			return true
 		}
 		if p := ev.partial(); p != nil {
-			r.partial = r.share(p)
+			r.partial = r.share(p, ev)
 			e.cur.Messages[len(e.cur.Messages)-1] = r.partial
 			if e.partials == partialsCopiedEverywhere {
 				ev = withPartial(ev, r.partial)
@@ -125,16 +125,31 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 	return r.final == nil && r.err == nil
 }
 
-// share returns what the run shows of the producer's partial p: p itself,
-// or a copy (the last one again when nothing changed).
-func (r *responseReader) share(p *AssistantMessage) *AssistantMessage {
+// share returns what the run shows of the producer's partial p, ev's: p
+// itself, or a copy (the last one again when nothing changed).
+func (r *responseReader) share(p *AssistantMessage, ev AssistantEvent) *AssistantMessage {
 	if r.e.partials == partialsShared {
 		return p
 	}
-	if r.copied == nil || !r.copied.sameState(p) {
+	if r.copied == nil || grows(ev) || !r.copied.sameState(p) {
 		r.copied = p.Clone()
 	}
 	return r.copied
+}
+
+// grows reports whether ev is a delta that adds to its partial, which then
+// changed without comparing it (a producer that lags behind its events
+// gets a copy too many, not a wrong one).
+func grows(ev AssistantEvent) bool {
+	switch ev := ev.(type) {
+	case TextDeltaEvent:
+		return ev.Delta != ""
+	case ThinkingDeltaEvent:
+		return ev.Delta != ""
+	case ToolCallDeltaEvent:
+		return ev.Delta != ""
+	}
+	return false
 }
 
 // finish puts the final message in the context and emits its end.
