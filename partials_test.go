@@ -124,7 +124,8 @@ func TestRunLoopPartials(t *testing.T) {
 }
 
 // TestLivePartialsStateRace reads the Agent's state from another goroutine
-// while a live stream runs; run with -race.
+// while a live stream runs, and checks that the streaming message it shows
+// never goes back; run with -race.
 func TestLivePartialsStateRace(t *testing.T) {
 	resp := agentcoretest.Response{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: strings.Repeat("x", 200)}}, Chunks: 200}
 	a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: agentcoretest.New(resp).Stream, LivePartials: true})
@@ -134,13 +135,19 @@ func TestLivePartialsStateRace(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		shown := 0
 		for {
 			select {
 			case <-done:
 				return
 			default:
 				if m, ok := a.State().StreamingMessage.(*agentcore.AssistantMessage); ok {
-					_ = textOf(m)
+					n := len(textOf(m))
+					if n < shown {
+						t.Errorf("State showed %d characters after %d", n, shown)
+						return
+					}
+					shown = n
 				}
 			}
 		}

@@ -18,20 +18,31 @@ type streamingState struct {
 	// and end (under the Agent's mu).
 	latest atomic.Pointer[AssistantMessage]
 	other  Message
+
+	// started is, with live partials, the streamed assistant message as it
+	// started (when starting is set), kept in place rather than copied per
+	// message: State copies it if it asks before an update was copied.
+	// Under the Agent's mu.
+	started  AssistantMessage
+	blocks   []ContentBlock // started's content, reused
+	starting bool
 }
 
 // start records a message_start, under the Agent's mu.
 func (s *streamingState) start(m Message) {
-	if am, ok := m.(*AssistantMessage); ok {
-		if s.live {
-			am = am.Clone()
-		}
-		s.other = nil
+	s.clear()
+	am, ok := m.(*AssistantMessage)
+	switch {
+	case !ok:
+		s.other = m
+	case s.live:
+		s.blocks = append(s.blocks, am.Content...)
+		s.started = *am
+		s.started.Content = s.blocks
+		s.starting = true
+	default:
 		s.latest.Store(am)
-		return
 	}
-	s.other = m
-	s.latest.Store(nil)
 }
 
 // update records a message_update; it needs no lock.
@@ -48,6 +59,10 @@ func (s *streamingState) update(m *AssistantMessage) {
 func (s *streamingState) clear() {
 	s.other = nil
 	s.latest.Store(nil)
+	if s.starting {
+		clear(s.blocks)
+		s.started, s.blocks, s.starting = AssistantMessage{}, s.blocks[:0], false
+	}
 }
 
 // message returns the message for State, under the Agent's mu. With live
@@ -59,6 +74,14 @@ func (s *streamingState) message() Message {
 	}
 	if m := s.latest.Load(); m != nil {
 		return m
+	}
+	if s.starting {
+		c := s.started.Clone()
+		if s.latest.CompareAndSwap(nil, c) {
+			return c
+		}
+		// An update stored its copy meanwhile, which is later.
+		return s.latest.Load()
 	}
 	return s.other
 }
