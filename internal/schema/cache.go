@@ -17,9 +17,21 @@ var cache struct {
 	m  atomic.Pointer[map[string]*cacheEntry]
 }
 
-// last is the entry Compile returned last: a run's calls tend to repeat
-// one tool's schema, whose bytes compare faster than the map hashes them.
-var last atomic.Pointer[cacheEntry]
+// recent holds entries Compile returned, each in the slot of a cheap digest
+// of its schema bytes: a run repeats its tools' schemas, whose bytes compare
+// faster than the map hashes them. A slot is written only when it holds
+// another schema, so tools used by turns and agents running at once keep
+// their slots and share them read-only.
+var recent [64]atomic.Pointer[cacheEntry]
+
+// recentSlot returns the slot of recent for the schema bytes.
+func recentSlot(schema []byte) *atomic.Pointer[cacheEntry] {
+	d := len(schema)
+	if n := len(schema); n > 0 {
+		d += int(schema[n/2])<<1 + int(schema[n*3/4])
+	}
+	return &recent[d%len(recent)]
+}
 
 type cacheEntry struct {
 	key  string // the schema bytes
@@ -44,13 +56,12 @@ func Compile(schema json.RawMessage) (*Validator, error) {
 
 // cachedEntry returns the cache entry of the schema bytes, adding it.
 func cachedEntry(schema json.RawMessage) *cacheEntry {
-	if e := last.Load(); e != nil && e.key == string(schema) {
+	slot := recentSlot(schema)
+	if e := slot.Load(); e != nil && e.key == string(schema) {
 		return e
 	}
 	e := lookUp(schema)
-	if last.Load() != e {
-		last.Store(e)
-	}
+	slot.Store(e)
 	return e
 }
 

@@ -209,9 +209,10 @@ func TestCompileCacheConcurrent(t *testing.T) {
 	}
 }
 
-// TestCompileAlternatingSchemas checks the memo of the last schema: the
-// same bytes in another slice share a compile, other bytes do not, and a
-// schema changed in place is compiled anew.
+// TestCompileAlternatingSchemas checks the memo of recent schemas: the
+// same bytes in another slice share a compile, other bytes do not, two
+// schemas used in turn keep their slots, and a schema changed in place is
+// compiled anew.
 func TestCompileAlternatingSchemas(t *testing.T) {
 	a := json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)
 	b := json.RawMessage(`{"type":"object","properties":{"b":{"type":"string"}}}`)
@@ -229,6 +230,9 @@ func TestCompileAlternatingSchemas(t *testing.T) {
 	}
 	if compile(slices.Clone(a)) != va || compile(b) != vb || compile(a) != va {
 		t.Fatal("the same schema compiled twice")
+	}
+	if recentSlot(a) != recentSlot(b) && (recentSlot(a).Load().v != va || recentSlot(b).Load().v != vb) {
+		t.Fatal("schemas used in turn do not keep their slots")
 	}
 	changed := slices.Clone(a)
 	copy(changed[bytes.IndexByte(changed, 'a'):], "b")
