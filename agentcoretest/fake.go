@@ -374,17 +374,9 @@ func eachChunk(text string, chunks int, yield func(piece string, end int) bool) 
 	return yield(text[start:], len(text))
 }
 
-// isASCII reports whether s is ASCII, reading it eight bytes at a time.
+// isASCII reports whether s is ASCII.
 func isASCII(s string) bool {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if w&0x8080808080808080 != 0 {
-			return false
-		}
-	}
-	for ; i < len(s); i++ {
+	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return false
 		}

@@ -114,16 +114,17 @@ func FuzzSplitText(f *testing.F) {
 		f.Add(seed, 3)
 	}
 	f.Fuzz(func(t *testing.T, text string, chunks int) {
+		if !utf8.ValidString(text) {
+			return // runes would replace the invalid bytes
+		}
 		runes := []rune(text)
 		var want []string
 		if n := len(runes); n > 0 {
-			size := (n + max(1, min(chunks, n)) - 1) / max(1, min(chunks, n))
+			parts := max(1, min(chunks, n))
+			size := (n + parts - 1) / parts
 			for start := 0; start < n; start += size {
 				want = append(want, string(runes[start:min(start+size, n)]))
 			}
-		}
-		if !utf8.ValidString(text) {
-			return // runes would replace the invalid bytes
 		}
 		if got := agentcoretest.SplitText(text, chunks); !slices.Equal(got, want) {
 			t.Fatalf("SplitText(%q, %d) = %q, want %q", text, chunks, got, want)

@@ -20,8 +20,8 @@ var cache struct {
 // recent holds entries Compile returned, each in the slot of a cheap digest
 // of its schema bytes: a run repeats its tools' schemas, whose bytes compare
 // faster than the map hashes them. A slot is written only when it holds
-// another schema, so tools used by turns and agents running at once keep
-// their slots and share them read-only.
+// another schema, so tools used in turn, and agents running at once, keep
+// their slots and only read them.
 var recent [64]atomic.Pointer[cacheEntry]
 
 // recentSlot returns the slot of recent for the schema bytes.
