@@ -34,7 +34,7 @@ fi
 # count NAME ENV... -- COMMAND...: prints NAME and the instructions of one
 # warm run, in millions. The two plays run at once, one per vCPU.
 count() {
-  local name=$1 env=() cmd=()
+  local name=$1 env=()
   shift
   while [ "$1" != "--" ]; do env+=("$1"); shift; done
   shift

@@ -26,8 +26,9 @@ var recent [64]atomic.Pointer[cacheEntry]
 
 // recentSlot returns the slot of recent for the schema bytes.
 func recentSlot(schema []byte) *atomic.Pointer[cacheEntry] {
-	d := len(schema)
-	if n := len(schema); n > 0 {
+	n := len(schema)
+	d := n
+	if n > 0 {
 		d += int(schema[n/2])<<1 + int(schema[n*3/4])
 	}
 	return &recent[d%len(recent)]
