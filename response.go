@@ -104,7 +104,7 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 			r.partial = r.share(ev.Partial, ev)
 		}
 		e.cur.Messages = appendMessage(e.cur.Messages, r.partial)
-		r.err = e.emit(MessageStartEvent{Message: r.partial})
+		r.fail(e.emit(MessageStartEvent{Message: r.partial}))
 	case DoneEvent:
 		r.finish(e.orEmpty(ev.Message))
 	case ErrorEvent:
@@ -114,15 +114,27 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 			return true
 		}
 		if p := ev.partial(); p != nil {
-			r.partial = r.share(p, ev)
-			e.cur.Messages[len(e.cur.Messages)-1] = r.partial
+			// A partial shared as it is stays the same message: storing
+			// it again would cost write barriers while a collection marks.
+			if q := r.share(p, ev); q != r.partial {
+				r.partial = q
+				e.cur.Messages[len(e.cur.Messages)-1] = q
+			}
 			if e.partials == partialsCopiedEverywhere {
 				ev = withPartial(ev, r.partial)
 			}
 		}
-		r.err = e.emit(MessageUpdateEvent{Message: r.partial, AssistantEvent: ev})
+		r.fail(e.emit(MessageUpdateEvent{Message: r.partial, AssistantEvent: ev}))
 	}
 	return r.final == nil && r.err == nil
+}
+
+// fail records err, the first error of the response; nil changes nothing
+// (and, unlike storing it, costs no write barrier while a collection marks).
+func (r *responseReader) fail(err error) {
+	if err != nil && r.err == nil {
+		r.err = err
+	}
 }
 
 // share returns what the run shows of the producer's partial p, ev's: p

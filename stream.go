@@ -197,7 +197,7 @@ func (w *StreamWriter) ToolCallDelta(index int, delta string, partial *Assistant
 
 // track remembers the producer's partial for a failure message.
 func (w *StreamWriter) track(p *AssistantMessage) *AssistantMessage {
-	if p != nil {
+	if p != nil && p != w.last {
 		w.last = p
 	}
 	return p

@@ -57,8 +57,14 @@ func (s *streamingState) update(m *AssistantMessage) {
 
 // clear forgets the message, under the Agent's mu.
 func (s *streamingState) clear() {
-	s.other = nil
-	s.latest.Store(nil)
+	// Stored only when set: clear runs for every message, and a store
+	// costs a write barrier while a collection marks.
+	if s.other != nil {
+		s.other = nil
+	}
+	if s.latest.Load() != nil {
+		s.latest.Store(nil)
+	}
 	if s.starting {
 		clear(s.blocks)
 		s.started, s.blocks, s.starting = AssistantMessage{}, s.blocks[:0], false
