@@ -5,10 +5,12 @@
 #
 #   scripts/bench-instructions.sh [SCENARIO]     (default bench-turns)
 #
-# Each runner plays the scenario 3 times and 13 times in one process; the
-# difference, divided by 10, is one warm run, without the process's start,
-# the parsing of the scenario and the first runs (over ten runs, the cycles
-# of the collector come out even to a few percent). This port is counted by
+# Each runner plays the scenario 3 times and 3+N times in one process; the
+# difference, divided by N, is one warm run, without the process's start,
+# the parsing of the scenario and the first runs. N is 30 for this port:
+# its collector runs about once per bench-turns run with live partials, and
+# over ten runs one cycle more or less moved the count by 5%. N is 10 for
+# the reference, which runs about fifty times slower under valgrind. This port is counted by
 # default, with Options.LivePartials, and both again with GOGC=off (the
 # collector's share is the difference). The reference is counted too when
 # ORACLE names an installed copy of ../shared/conformance/oracle (a few
@@ -31,35 +33,35 @@ else
   go build -o "$work/scenario" ./internal/conformance/cmd/scenario
 fi
 
-# count NAME ENV... -- COMMAND...: prints NAME and the instructions of one
-# warm run, in millions. The two plays run at once, one per vCPU.
+# count NAME N ENV... -- COMMAND...: prints NAME and the instructions of one
+# warm run, in millions, over N runs. The two plays run at once, one per vCPU.
 count() {
-  local name=$1 env=()
-  shift
+  local name=$1 runs=$2 env=()
+  shift 2
   while [ "$1" != "--" ]; do env+=("$1"); shift; done
   shift
-  for n in 3 13; do
+  for n in 3 $((3 + runs)); do
     env "${env[@]}" valgrind --tool=callgrind --smc-check=all-non-file \
       --callgrind-out-file="$work/$name.$n" "$@" $n "$work/$scenario.json" >/dev/null 2>&1 &
   done
   wait
-  python3 - "$name" "$work/$name.3" "$work/$name.13" <<'PY'
+  python3 - "$name" "$runs" "$work/$name.3" "$work/$name.$((3 + runs))" <<'PY'
 import sys
 def total(path):
     for line in open(path):
         if line.startswith("summary:"):
             return int(line.split()[1])
-name, three, thirteen = sys.argv[1:]
-print(f"{name}: {(total(thirteen) - total(three)) / 10 / 1e6:.1f} M instructions per run")
+name, runs, short, long = sys.argv[1:]
+print(f"{name}: {(total(long) - total(short)) / int(runs) / 1e6:.1f} M instructions per run")
 PY
 }
 
 # Go's scheduler under valgrind: one thread, no asynchronous preemption.
 goenv=(GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1)
-count default "${goenv[@]}" -- "$work/scenario" -bench
-count live "${goenv[@]}" -- "$work/scenario" -live-partials -bench
-count default-gogc-off "${goenv[@]}" GOGC=off -- "$work/scenario" -bench
-count live-gogc-off "${goenv[@]}" GOGC=off -- "$work/scenario" -live-partials -bench
+count default 30 "${goenv[@]}" -- "$work/scenario" -bench
+count live 30 "${goenv[@]}" -- "$work/scenario" -live-partials -bench
+count default-gogc-off 30 "${goenv[@]}" GOGC=off -- "$work/scenario" -bench
+count live-gogc-off 30 "${goenv[@]}" GOGC=off -- "$work/scenario" -live-partials -bench
 if [ -n "${ORACLE:-}" ]; then
-  count reference -- node "$ORACLE/runner.mjs" --bench
+  count reference 10 -- node "$ORACLE/runner.mjs" --bench
 fi
