@@ -53,12 +53,14 @@ type Options struct {
 
 	// LivePartials makes the message of message_update events (and the
 	// message_start of a streamed assistant message) the stream's own
-	// partial message instead of a copy, as in the reference: it is valid
-	// only while the listener runs, changes after it returns, and must be
-	// cloned ([AssistantMessage.Clone]) to be kept. It saves a copy of the
-	// message per streamed event. Leave it false when a listener keeps
-	// partials or hands events to another goroutine. [State] is safe either
-	// way.
+	// partial message instead of a copy, as in the reference, and the
+	// [MessageUpdate] of every message_update event one the stream reuses:
+	// both are valid only while the listener runs, change after it
+	// returns, and must be cloned to be kept ([AssistantMessage.Clone],
+	// [MessageUpdateEvent.Clone]). It saves a copy of the message and an
+	// allocation per streamed event. Leave it false when a listener keeps
+	// partials or events, or hands them to another goroutine. [State] is
+	// safe either way.
 	LivePartials bool
 }
 

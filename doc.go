@@ -171,13 +171,17 @@
 // UI renders message_update and a store appends on message_end.
 // tool_execution_end has DurationMs, the time Execute took, hooks excluded.
 //
-// The partial message of message_update is a copy a listener may keep or
-// pass to another goroutine; the provider event's own Partial is the
-// stream's working message, valid only during the call, as in the
-// reference. [Options.LivePartials] hands listeners the stream's message in
-// message_update too, saving a copy per streamed event, for listeners that
-// keep nothing (clone with [AssistantMessage.Clone] what they keep). The
-// events of [RunLoop], read on another goroutine, carry copies everywhere.
+// A message_update event ([MessageUpdateEvent]) is a handle on its
+// [MessageUpdate], so that the most frequent event costs no allocation to
+// pass as an AgentEvent; its fields read as the event's own. Its partial
+// message is a copy a listener may keep or pass to another goroutine; the
+// provider event's own Partial is the stream's working message, valid only
+// during the call, as in the reference. [Options.LivePartials] hands
+// listeners the stream's message and a reused update too, saving a copy and
+// an allocation per streamed event, for listeners that keep nothing (clone
+// with [AssistantMessage.Clone] or [MessageUpdateEvent.Clone] what they
+// keep). The events of [RunLoop], read on another goroutine, carry copies
+// everywhere.
 //
 // An Agent's listeners ([Agent.Subscribe]) run in subscription order and are
 // awaited: the run does not go on until they return. That makes them

@@ -48,14 +48,45 @@ type MessageStartEvent struct {
 }
 
 // MessageUpdateEvent is one streaming step of an assistant message: the
-// provider's event and the partial message after it. Message is a copy of
-// the partial that stays as it is (the stream's own message, valid during
-// the event only, under [Options.LivePartials]); the Partial of
-// AssistantEvent is the stream's own message, valid during the event only,
-// except in the events of [RunLoop], where it is Message.
+// provider's event and the partial message after it, held in a
+// [MessageUpdate] whose fields read as the event's own (ev.Message,
+// ev.AssistantEvent). Being one pointer, the most frequent event goes into
+// an [AgentEvent] without an allocation. Events the library emits always
+// hold one; the zero MessageUpdateEvent holds none, and reading its fields
+// panics.
+//
+// The MessageUpdate is the event's own, and Message a copy of the partial
+// that stays as it is, except under [Options.LivePartials]: there, both
+// are the stream's own, reused from event to event and valid during the
+// call only, like [bufio.Scanner.Bytes]; [MessageUpdateEvent.Clone] keeps
+// one. The Partial of AssistantEvent is the stream's own message, valid
+// during the event only, except in the events of [RunLoop], where it is
+// Message.
 type MessageUpdateEvent struct {
+	*MessageUpdate
+}
+
+// MessageUpdate is what a [MessageUpdateEvent] carries.
+type MessageUpdate struct {
 	Message        *AssistantMessage `json:"message"`
 	AssistantEvent AssistantEvent    `json:"assistantMessageEvent"`
+}
+
+// Clone returns an event that stays as it is: a MessageUpdate of its own,
+// whose Message and AssistantEvent's Partial are one copy of Message. A
+// listener under [Options.LivePartials] calls it to keep an event.
+func (e MessageUpdateEvent) Clone() MessageUpdateEvent {
+	if e.MessageUpdate == nil {
+		return e
+	}
+	u := &MessageUpdate{AssistantEvent: e.AssistantEvent}
+	if e.Message != nil {
+		u.Message = e.Message.Clone()
+		if u.AssistantEvent != nil {
+			u.AssistantEvent = withPartial(u.AssistantEvent, u.Message)
+		}
+	}
+	return MessageUpdateEvent{u}
 }
 
 // MessageEndEvent completes a message; the [Agent] appends it to its
@@ -169,8 +200,11 @@ func (e MessageStartEvent) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON writes the event with its "type".
 func (e MessageUpdateEvent) MarshalJSON() ([]byte, error) {
-	type p MessageUpdateEvent
-	return marshalTagged("type", e.Type(), p(e))
+	u := e.MessageUpdate
+	if u == nil {
+		u = &MessageUpdate{}
+	}
+	return marshalTagged("type", e.Type(), u)
 }
 
 // MarshalJSON writes the event with its "type".

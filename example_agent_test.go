@@ -157,19 +157,22 @@ func ExampleAgent_WaitForIdle() {
 	// after Reset: 0 messages
 }
 
-// With LivePartials a listener gets the stream's own partial message, as
-// in the reference: it reads it during the call and clones what it keeps.
-// A listener that hands events to another goroutine keeps the default.
+// With LivePartials a listener gets the stream's own update and partial
+// message, as in the reference: it reads them during the call and clones
+// what it keeps, a message or the whole event. A listener that hands events
+// to another goroutine keeps the default.
 func ExampleOptions_livePartials() {
 	fake := agentcoretest.New(agentcoretest.Response{
 		Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "live and cheap"}}, Chunks: 3,
 	})
 	agent := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, LivePartials: true})
 	var kept []*agentcore.AssistantMessage
+	var last agentcore.MessageUpdateEvent
 	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
 		if u, ok := ev.(agentcore.MessageUpdateEvent); ok {
 			if _, delta := u.AssistantEvent.(agentcore.TextDeltaEvent); delta {
 				kept = append(kept, u.Message.Clone())
+				last = u.Clone()
 			}
 		}
 	})
@@ -179,8 +182,10 @@ func ExampleOptions_livePartials() {
 	for _, m := range kept {
 		fmt.Printf("%q\n", m.Text())
 	}
+	fmt.Printf("last delta: %q\n", last.AssistantEvent.(agentcore.TextDeltaEvent).Delta)
 	// Output:
 	// "live "
 	// "live and c"
 	// "live and cheap"
+	// last delta: "heap"
 }

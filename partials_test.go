@@ -2,6 +2,7 @@ package agentcore_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
@@ -157,5 +158,72 @@ func TestLivePartialsStateRace(t *testing.T) {
 	wg.Wait()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestMessageUpdateEventKept checks what a listener keeps of a whole
+// message_update event: by default each event is its own and stays as it
+// is; with LivePartials the events share the stream's update, so a kept
+// event shows the latest one, and Clone keeps an event as it was.
+func TestMessageUpdateEventKept(t *testing.T) {
+	tests := []struct {
+		name   string
+		live   bool
+		clone  bool
+		stable bool
+	}{
+		{"copies", false, false, true},
+		{"copies/cloned", false, true, true},
+		{"live", true, false, false},
+		{"live/cloned", true, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: agentcoretest.New(fourChunks).Stream, LivePartials: tt.live})
+			var kept []agentcore.MessageUpdateEvent
+			var seen []string
+			a.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
+				if u, ok := ev.(agentcore.MessageUpdateEvent); ok {
+					seen = append(seen, u.AssistantEvent.Type()+":"+textOf(u.Message))
+					if tt.clone {
+						u = u.Clone()
+					}
+					kept = append(kept, u)
+				}
+			})
+			if err := a.Prompt(context.Background(), "go"); err != nil {
+				t.Fatal(err)
+			}
+			var later []string
+			for _, u := range kept {
+				if p := agentcoreEventPartial(u.AssistantEvent); tt.clone && p != u.Message {
+					t.Fatalf("a clone's event partial %p is not its message %p", p, u.Message)
+				}
+				later = append(later, u.AssistantEvent.Type()+":"+textOf(u.Message))
+			}
+			want := "text_start:,text_delta:a,text_delta:ab,text_delta:abc,text_delta:abcd,text_end:abcd"
+			if got := strings.Join(seen, ","); got != want {
+				t.Fatalf("seen during the events: %s", got)
+			}
+			if got := strings.Join(later, ","); (got == want) != tt.stable {
+				t.Fatalf("kept events read later: %s (stable %v)", got, tt.stable)
+			}
+		})
+	}
+}
+
+// TestMessageUpdateEventZero checks that the zero event, which holds no
+// update, marshals and clones without panicking.
+func TestMessageUpdateEventZero(t *testing.T) {
+	var ev agentcore.MessageUpdateEvent
+	data, err := json.Marshal(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"type":"message_update","message":null,"assistantMessageEvent":null}`; string(data) != want {
+		t.Fatalf("got %s, want %s", data, want)
+	}
+	if c := ev.Clone(); c.MessageUpdate != nil {
+		t.Fatalf("clone of the zero event holds %+v", c.MessageUpdate)
 	}
 }

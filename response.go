@@ -60,8 +60,10 @@ type responseReader struct {
 	yield   func(AssistantEvent) bool
 	partial *AssistantMessage // the partial in the context, nil before start
 	copied  *AssistantMessage // the last copy made of a partial
+	room    *MessageUpdate    // allocated with a copy, for an event's update; nil once used
 	final   *AssistantMessage // set with err when the response is over
 	err     error
+	live    MessageUpdate // the update of every event, with live partials
 }
 
 // readResponse emits the events of stream and returns the final message,
@@ -88,7 +90,10 @@ func (e *engine) readResponse(stream AssistantStream) (*AssistantMessage, error)
 		r.finish(final)
 	}
 	final, err := r.final, r.err
-	*r = responseReader{e: e, yield: r.yield} // ready for the next request
+	// Ready for the next request. The live update keeps its last event: a
+	// listener that kept one against the rules reads a stale event, not a
+	// nil one.
+	*r = responseReader{e: e, yield: r.yield, live: r.live}
 	return final, err
 }
 
@@ -124,9 +129,30 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 				ev = withPartial(ev, r.partial)
 			}
 		}
-		r.fail(e.emit(MessageUpdateEvent{Message: r.partial, AssistantEvent: ev}))
+		r.fail(e.emit(MessageUpdateEvent{r.update(ev)}))
 	}
 	return r.final == nil && r.err == nil
+}
+
+// update returns the MessageUpdate of an event for ev: with live partials
+// the reader's own, reused from event to event (the event is valid during
+// the call only, as its partial is), otherwise a new one, allocated with
+// the copy of the partial when it was just made.
+func (r *responseReader) update(ev AssistantEvent) *MessageUpdate {
+	if r.e.partials != partialsShared {
+		u := r.room
+		if u == nil {
+			u = new(MessageUpdate)
+		}
+		r.room = nil
+		u.Message, u.AssistantEvent = r.partial, ev
+		return u
+	}
+	if r.live.Message != r.partial {
+		r.live.Message = r.partial
+	}
+	r.live.AssistantEvent = ev
+	return &r.live
 }
 
 // fail records err, the first error of the response; nil changes nothing
@@ -144,7 +170,7 @@ func (r *responseReader) share(p *AssistantMessage, ev AssistantEvent) *Assistan
 		return p
 	}
 	if r.copied == nil || grows(ev) || !r.copied.sameState(p) {
-		r.copied = p.Clone()
+		r.copied, r.room = p.cloneWithRoom()
 	}
 	return r.copied
 }
