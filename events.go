@@ -68,8 +68,10 @@ type MessageUpdateEvent struct {
 
 // MessageUpdate is what a [MessageUpdateEvent] carries.
 type MessageUpdate struct {
-	Message        *AssistantMessage `json:"message"`
-	AssistantEvent AssistantEvent    `json:"assistantMessageEvent"`
+	// Message is the partial assistant message after the event.
+	Message *AssistantMessage `json:"message"`
+	// AssistantEvent is the provider's event: a [TextDeltaEvent], say.
+	AssistantEvent AssistantEvent `json:"assistantMessageEvent"`
 }
 
 // Clone returns an event that stays as it is: a MessageUpdate of its own,
