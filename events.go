@@ -81,12 +81,17 @@ func (e MessageUpdateEvent) Clone() MessageUpdateEvent {
 	if e.MessageUpdate == nil {
 		return e
 	}
-	u := &MessageUpdate{AssistantEvent: e.AssistantEvent}
-	if e.Message != nil {
-		u.Message = e.Message.Clone()
-		if u.AssistantEvent != nil {
-			u.AssistantEvent = withPartial(u.AssistantEvent, u.Message)
-		}
+	if e.Message == nil {
+		return MessageUpdateEvent{&MessageUpdate{AssistantEvent: e.AssistantEvent}}
+	}
+	// The copy comes with room for its update, as the loop's copies do.
+	m, u := e.Message.cloneWithRoom()
+	if u == nil {
+		u = new(MessageUpdate)
+	}
+	u.Message, u.AssistantEvent = m, e.AssistantEvent
+	if u.AssistantEvent != nil {
+		u.AssistantEvent = withPartial(u.AssistantEvent, m)
 	}
 	return MessageUpdateEvent{u}
 }
