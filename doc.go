@@ -216,8 +216,7 @@
 // The calls of one response run in parallel by default ([ToolsParallel]):
 // preparation in call order, execution concurrent. [ToolsSequential], in
 // the configuration or as one called tool's ExecutionMode, runs the batch
-// one call at a time; an abort then stops after the current call, and the
-// calls after it get no result. A batch
+// one call at a time. A batch
 // whose every result sets [ToolResult].Terminate ends the run without
 // another request. A response cut off by the output limit ([StopLength])
 // executes none of its calls, since their arguments may be truncated.
@@ -252,10 +251,14 @@
 //
 // Abort is cooperative. While the model streams, the provider ends the
 // response as aborted. While tools run, each should return soon after its
-// ctx is cancelled; in a parallel batch the prepared calls not yet started
-// get "Operation aborted", and calls not yet prepared are dropped. The loop
-// then goes on to the next request, which a provider ends as aborted at
-// once. Hooks that run after an abort see their ctx cancelled.
+// ctx is cancelled. No tool call is left without a result (providers reject
+// a transcript with an unanswered call): every call not yet executed when
+// the run is aborted still gets its tool_execution_start and
+// tool_execution_end events and an "Operation aborted" error result, in
+// call order, without its tool being looked up and without hooks; so does
+// a [RunToolCall] on a done ctx. The loop then goes on to the next request,
+// which a provider ends as aborted at once. Hooks that run after an abort
+// see their ctx cancelled.
 //
 // # The transcript's system messages
 //

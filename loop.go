@@ -27,12 +27,9 @@ type engine struct {
 	partials    partialsMode
 
 	// toolCtx is the tools' ctx, created with the first batch and
-	// cancelled when an event fails; helpers run parallel batches.
+	// cancelled when an event fails.
 	toolCtx     context.Context
 	cancelTools context.CancelFunc
-	helpers     helperPool
-	calls       []callRun // the runs of a batch's calls, reused by the next
-	queue       []int32   // the calls a batch executes, storage reused by the next
 	reader      responseReader
 }
 
@@ -99,9 +96,8 @@ func (e *engine) runContinue() (msgs []Message, err error) {
 	return e.newMessages, e.run()
 }
 
-// release ends the run's helpers and its tools' ctx.
+// release ends the run's tools' ctx.
 func (e *engine) release() {
-	e.helpers.stop()
 	if e.cancelTools != nil {
 		e.cancelTools()
 	}

@@ -3,7 +3,6 @@ package agentcore
 import (
 	"context"
 	"slices"
-	"sync"
 )
 
 // LoopRun is a run started by [RunLoop] or [RunLoopContinue]. Its events
@@ -53,7 +52,7 @@ func startLoop(ctx context.Context, actx AgentContext, cfg LoopConfig, body func
 	if ctx == nil {
 		return nil, ErrNilContext
 	}
-	q := &eventQueue{wake: make(chan struct{}, 1)}
+	q := newHandoff[AgentEvent]()
 	actx = AgentContext{Messages: slices.Clone(actx.Messages), Tools: slices.Clone(actx.Tools)}
 	e, err := newEngine(ctx, actx, cfg, func(ev AgentEvent) error { q.put(ev); return nil })
 	if err != nil {
@@ -65,59 +64,30 @@ func startLoop(ctx context.Context, actx AgentContext, cfg LoopConfig, body func
 	engineDone := make(chan struct{})
 	go func() {
 		defer close(engineDone)
-		defer q.close()
+		defer q.put(nil)
 		r.messages, r.err = body(e)
 	}()
 	go func() {
 		defer close(r.done)
-		q.pump(ctx, r.events)
+		pump(ctx, q, r.events)
 		close(r.events)
 		<-engineDone
 	}()
 	return r, nil
 }
 
-// eventQueue is an unbounded queue between the engine and the channel.
-type eventQueue struct {
-	mu     sync.Mutex
-	items  []AgentEvent
-	closed bool
-	wake   chan struct{}
-}
-
-func (q *eventQueue) put(ev AgentEvent) {
-	q.mu.Lock()
-	q.items = append(q.items, ev)
-	q.mu.Unlock()
-	q.signal()
-}
-
-func (q *eventQueue) close() {
-	q.mu.Lock()
-	q.closed = true
-	q.mu.Unlock()
-	q.signal()
-}
-
-func (q *eventQueue) signal() {
-	select {
-	case q.wake <- struct{}{}:
-	default:
-	}
-}
-
-// pump forwards events to out until the queue is closed and empty. After ctx
-// is done it drops events but still waits for the close.
-func (q *eventQueue) pump(ctx context.Context, out chan<- AgentEvent) {
+// pump forwards the events of q to out until the engine's end (a nil
+// event). After ctx is done it drops events but still waits for the end.
+func pump(ctx context.Context, q *handoff[AgentEvent], out chan<- AgentEvent) {
 	dropping := false
 	for {
-		q.mu.Lock()
-		items, closed := q.items, q.closed
-		q.items = nil
-		q.mu.Unlock()
-		for _, ev := range items {
+		<-q.ready
+		for _, ev := range q.take() {
+			if ev == nil {
+				return
+			}
 			if dropping {
-				break
+				continue
 			}
 			select {
 			case out <- ev:
@@ -125,15 +95,5 @@ func (q *eventQueue) pump(ctx context.Context, out chan<- AgentEvent) {
 				dropping = true
 			}
 		}
-		if closed {
-			q.mu.Lock()
-			empty := len(q.items) == 0
-			q.mu.Unlock()
-			if empty {
-				return
-			}
-			continue
-		}
-		<-q.wake
 	}
 }

@@ -38,28 +38,14 @@ type callRun struct {
 	result   ToolResult
 	isError  bool
 	duration *int64
+	message  *ToolResultMessage // set by resultMessage
 
-	// updates receives the partial results Execute reports until it
-	// returns, under mu. An update handed on for later delivery is counted
-	// in delivered until it is out: the call is finalized only after. A
-	// batch's callRuns are reused by the next batch of the run: gen tells
-	// the update callbacks of a call apart from those of earlier calls,
-	// whose late updates are dropped.
-	updates   func(*callRun, ToolResult)
-	mu        sync.Mutex
-	gen       uint32
-	closed    bool
-	delivered sync.WaitGroup
-}
-
-// reuse makes c the run of call, whose updates go to updates.
-func (c *callRun) reuse(call ToolCall, updates func(*callRun, ToolResult)) {
-	c.mu.Lock()
-	c.gen++
-	c.closed, c.updates = false, updates
-	c.mu.Unlock()
-	c.call, c.tool, c.args = call, nil, nil
-	c.done, c.result, c.isError, c.duration = false, ToolResult{}, false, nil
+	// mu guards closed, set once Execute has returned: updates reported
+	// after it are dropped. pending counts the updates posted to a batch
+	// and not yet delivered; AfterToolCall waits for them.
+	mu      sync.Mutex
+	closed  bool
+	pending sync.WaitGroup
 }
 
 // fail ends the call with an error result holding text.
@@ -76,10 +62,16 @@ func (c *callRun) outcome() ToolOutcome {
 	return ToolOutcome{ToolCall: c.call, Result: c.result, IsError: c.isError, DurationMs: c.duration}
 }
 
-// prepare is the preflight of the call: find the tool, prepare and
-// validate its arguments, ask BeforeToolCall, check for abort. A call that
-// does not pass is done.
+// prepare is the preflight of the call: check for abort, find the tool,
+// prepare and validate its arguments, ask BeforeToolCall, check for abort
+// again. A call that does not pass is done. Once the run is aborted a call
+// fails at once, before the lookup and without hooks, so that every call
+// still gets a result.
 func (c *callRun) prepare(ctx context.Context, o *RunToolCallOptions) {
+	if ctx.Err() != nil {
+		c.fail(textAborted)
+		return
+	}
 	call := c.call
 	c.tool = findTool(o.Tools, call.Name)
 	if c.tool == nil {
@@ -140,15 +132,20 @@ func guard(f func() error) (err error) {
 }
 
 // execute runs the prepared call's tool, then, once the updates it
-// reported are delivered, AfterToolCall. duration receives how long Execute
-// took.
-func (c *callRun) execute(ctx context.Context, o *RunToolCallOptions, duration *int64) {
+// reported are delivered, AfterToolCall. update receives each partial
+// result Execute reports until it returns, under c.mu.
+func (c *callRun) execute(ctx context.Context, o *RunToolCallOptions, update func(ToolResult)) {
 	if ctx.Err() != nil {
 		c.fail(textAborted)
 		return
 	}
-	gen := c.gen
-	onUpdate := func(r ToolResult) { c.update(gen, r) }
+	onUpdate := func(r ToolResult) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if !c.closed && update != nil {
+			update(r)
+		}
+	}
 	start := time.Now()
 	err := guard(func() error {
 		if c.tool.Execute == nil {
@@ -158,27 +155,18 @@ func (c *callRun) execute(ctx context.Context, o *RunToolCallOptions, duration *
 		c.result, err = c.tool.Execute(ctx, c.call.ID, c.args, onUpdate)
 		return err
 	})
-	*duration = time.Since(start).Round(time.Millisecond).Milliseconds()
+	duration := time.Since(start).Round(time.Millisecond).Milliseconds()
 	c.mu.Lock()
 	c.closed = true
 	c.mu.Unlock()
-	c.delivered.Wait()
-	c.done, c.duration = true, duration
+	c.pending.Wait()
+	c.done, c.duration = true, &duration
 	if err != nil {
 		c.result, c.isError = errorResult(err.Error()), true
 	} else {
 		c.isError = c.result.IsError
 	}
 	c.finalize(ctx, o)
-}
-
-// update is the onUpdate callback of generation gen's Execute.
-func (c *callRun) update(gen uint32, r ToolResult) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.gen == gen && !c.closed && c.updates != nil {
-		c.updates(c, r)
-	}
 }
 
 type errNoExecute string
@@ -227,18 +215,21 @@ func (c *callRun) finalize(ctx context.Context, o *RunToolCallOptions) {
 	}
 }
 
-// resultMessage fills m, the transcript entry of the done call.
-func (c *callRun) resultMessage(m *ToolResultMessage) *ToolResultMessage {
+// resultMessage returns the transcript entry of the done call, made once.
+func (c *callRun) resultMessage() *ToolResultMessage {
+	if c.message != nil {
+		return c.message
+	}
 	content := c.result.Content
 	if content == nil {
 		content = []ContentBlock{}
 	}
-	*m = ToolResultMessage{
+	c.message = &ToolResultMessage{
 		ToolCallID: c.call.ID, ToolName: c.call.Name, Content: content,
 		Details: c.result.Details, Usage: c.result.Usage, IsError: c.isError,
 		DurationMs: c.duration, Timestamp: nowMillis(),
 	}
-	return m
+	return c.message
 }
 
 func (c *callRun) endEvent() ToolExecutionEndEvent {
@@ -273,7 +264,8 @@ type RunToolCallOptions struct {
 // AfterToolCall) without events or messages, on the calling goroutine. Tools
 // that call other tools use it so that the hooks apply to those calls too.
 // Failures of every kind come back as an outcome with IsError, never as a
-// panic.
+// panic. When ctx is already done the call fails with "Operation aborted"
+// before the lookup, without hooks.
 func RunToolCall(ctx context.Context, call ToolCall, opts RunToolCallOptions) ToolOutcome {
 	c := &callRun{call: call}
 	if ctx == nil {
@@ -283,12 +275,9 @@ func RunToolCall(ctx context.Context, call ToolCall, opts RunToolCallOptions) To
 	if c.prepare(ctx, &opts); c.done {
 		return c.outcome()
 	}
-	if onUpdate := opts.OnUpdate; onUpdate != nil {
-		c.updates = func(_ *callRun, r ToolResult) { onUpdate(r) }
-	}
 	nested := opts
 	nested.OnUpdate = nil
-	c.execute(withCallScope(ctx, &nested), &opts, new(int64))
+	c.execute(withCallScope(ctx, &nested), &opts, opts.OnUpdate)
 	return c.outcome()
 }
 
