@@ -51,27 +51,14 @@ type Options struct {
 	// means [QueueOneAtATime].
 	FollowUpMode QueueMode
 
-	// LivePartials makes the message of message_update events (and the
-	// message_start of a streamed assistant message) the stream's own
-	// partial message instead of a copy, as in the reference, and the
-	// [MessageUpdate] of every message_update event one the stream reuses:
-	// both are valid only while the listener runs, change after it
-	// returns, and must be cloned to be kept ([AssistantMessage.Clone],
-	// [MessageUpdateEvent.Clone]). It saves a copy of the message and an
-	// allocation per streamed event. Leave it false when a listener keeps
-	// partials or events, or hands them to another goroutine. [State] is
-	// safe either way.
-	LivePartials bool
 }
 
 // Listener receives the events of the Agent's runs. Listeners run in
 // subscription order, one event at a time, and are awaited: the run does
 // not go on until they return, so a listener is a barrier (a listener of an
 // assistant message_end runs before that message's tool calls are
-// prepared). They run on the run's goroutine, except for the
-// tool_execution_update and tool_execution_end events of a tool batch,
-// which are delivered from a goroutine running the batch; a tool never
-// waits for the listeners of its updates. ctx is the run's abort signal. A
+// prepared). They run on the run's goroutine; a tool never waits for the
+// listeners of its updates. ctx is the run's abort signal. A
 // listener may call every method except WaitForIdle, which would wait for
 // itself; Prompt, Continue and Reset answer [ErrBusy] during the run. A
 // listener cannot veto anything (hooks decide); a panicking listener fails
@@ -95,7 +82,7 @@ type Agent struct {
 	tools     []Tool
 	messages  []Message
 	streaming bool
-	current   streamingState
+	current   Message // between message_start and message_end
 	pending   []string
 	errorText string
 
@@ -130,7 +117,6 @@ func New(opts Options) *Agent {
 		level:         opts.ThinkingLevel.orOff(),
 		tools:         slices.Clone(opts.Tools),
 		messages:      slices.Clone(opts.Messages),
-		current:       streamingState{live: opts.LivePartials},
 		steering:      messageQueue{mode: orOneAtATime(opts.SteeringMode)},
 		followUp:      messageQueue{mode: orOneAtATime(opts.FollowUpMode)},
 	}
@@ -262,7 +248,7 @@ func (a *Agent) start(ctx context.Context, choose func() (runKind, []Message, er
 	r := &activeRun{ctx: runCtx, cancel: cancel, done: make(chan struct{})}
 	a.run = r
 	a.streaming, a.errorText = true, ""
-	a.current.clear()
+	a.current = nil
 	actx := AgentContext{Messages: slices.Clone(a.messages), Tools: slices.Clone(a.tools)}
 	cfg := a.loopConfig(fn, kind == runPromptSkipSteering)
 	a.mu.Unlock()
@@ -270,9 +256,6 @@ func (a *Agent) start(ctx context.Context, choose func() (runKind, []Message, er
 	defer a.finishRun(r)
 	// cfg.StreamFn is fn, resolved above: newEngine cannot fail.
 	e, _ := newEngine(runCtx, actx, cfg, func(ev AgentEvent) error { return a.process(runCtx, ev, false) })
-	if a.current.live {
-		e.partials = partialsShared
-	}
 	if kind == runContinue {
 		_, err = e.runContinue()
 	} else {
@@ -313,16 +296,16 @@ func (a *Agent) loopConfig(fn StreamFn, skipFirstSteering bool) LoopConfig {
 }
 
 // process reduces the Agent's state for ev, then awaits the listeners.
-// During a failure sequence (quiet) a panicking listener is ignored.
+// During a failure sequence (quiet), and for agent_end, a panicking
+// listener is ignored.
 func (a *Agent) process(ctx context.Context, ev AgentEvent, quiet bool) error {
-	switch ev := ev.(type) {
-	case MessageUpdateEvent:
-		a.current.update(ev.Message)
-	case AgentStartEvent, TurnStartEvent, ToolExecutionUpdateEvent:
-	default:
-		a.mu.Lock()
-		a.reduce(ev)
-		a.mu.Unlock()
+	a.mu.Lock()
+	a.reduce(ev)
+	a.mu.Unlock()
+	// Once agent_end is out the run is over: a listener failing then must
+	// not start a failure sequence, and the others still get the event.
+	if _, end := ev.(AgentEndEvent); end {
+		quiet = true
 	}
 	for _, l := range a.listenerList() {
 		if l.removed.Load() {
@@ -339,9 +322,11 @@ func (a *Agent) process(ctx context.Context, ev AgentEvent, quiet bool) error {
 func (a *Agent) reduce(ev AgentEvent) {
 	switch ev := ev.(type) {
 	case MessageStartEvent:
-		a.current.start(ev.Message)
+		a.current = ev.Message
+	case MessageUpdateEvent:
+		a.current = ev.Message
 	case MessageEndEvent:
-		a.current.clear()
+		a.current = nil
 		a.messages = appendMessage(a.messages, ev.Message)
 	case ToolExecutionStartEvent:
 		if !slices.Contains(a.pending, ev.ToolCallID) {
@@ -356,7 +341,7 @@ func (a *Agent) reduce(ev AgentEvent) {
 			a.errorText = ev.Message.ErrorMessage
 		}
 	case AgentEndEvent:
-		a.current.clear()
+		a.current = nil
 	}
 }
 
@@ -397,7 +382,7 @@ func (a *Agent) failRun(ctx context.Context, err error) {
 func (a *Agent) finishRun(r *activeRun) {
 	a.mu.Lock()
 	a.streaming, a.pending = false, nil
-	a.current.clear()
+	a.current = nil
 	a.run = nil
 	a.mu.Unlock()
 	r.cancel()
@@ -450,7 +435,7 @@ func (a *Agent) Reset() error {
 		a.messages = []Message{base}
 	}
 	a.streaming, a.pending, a.errorText = false, nil, ""
-	a.current.clear()
+	a.current = nil
 	a.steering.clear()
 	a.followUp.clear()
 	return nil

@@ -37,16 +37,9 @@ func turnScript(n int) []agentcoretest.Response {
 	return append(out, agentcoretest.TextResponse("done"))
 }
 
-// partialModes are the two ways an Agent hands partials to listeners.
-var partialModes = []struct {
-	name string
-	live bool
-}{{"copies", false}, {"live", true}}
-
 // BenchmarkAgentTurn measures one turn of an Agent run: a streamed text
 // block of 20 deltas, four parallel tool calls through both tool hooks, one
-// awaited listener; with copies of the partials (the default) and with
-// LivePartials.
+// awaited listener.
 func BenchmarkAgentTurn(b *testing.B) {
 	const turns = 50
 	script := turnScript(turns)
@@ -56,44 +49,36 @@ func BenchmarkAgentTurn(b *testing.B) {
 	keep := func(context.Context, agentcore.AfterToolCallContext) (*agentcore.AfterToolCallResult, error) {
 		return nil, nil
 	}
-	for _, mode := range partialModes {
-		b.Run(mode.name, func(b *testing.B) {
-			b.ReportAllocs()
-			events := 0
-			for b.Loop() {
-				fake := agentcoretest.New(script...)
-				a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{workTool()},
-					Hooks: agentcore.Hooks{BeforeToolCall: allow, AfterToolCall: keep}, LivePartials: mode.live})
-				a.Subscribe(func(context.Context, agentcore.AgentEvent) { events++ })
-				if err := a.Prompt(context.Background(), "go"); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*turns), "ns/turn")
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
-		})
+	b.ReportAllocs()
+	events := 0
+	for b.Loop() {
+		fake := agentcoretest.New(script...)
+		a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{workTool()},
+			Hooks: agentcore.Hooks{BeforeToolCall: allow, AfterToolCall: keep}})
+		a.Subscribe(func(context.Context, agentcore.AgentEvent) { events++ })
+		if err := a.Prompt(context.Background(), "go"); err != nil {
+			b.Fatal(err)
+		}
 	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*turns), "ns/turn")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
 }
 
 // BenchmarkTextDelta measures one streamed text delta through the loop into
-// an Agent listener, in both partial modes.
+// an Agent listener.
 func BenchmarkTextDelta(b *testing.B) {
 	const deltas = 1000
 	resp := agentcoretest.Response{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: strings.Repeat("x", deltas)}}, Chunks: deltas}
-	for _, mode := range partialModes {
-		b.Run(mode.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				fake := agentcoretest.New(resp)
-				a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, LivePartials: mode.live})
-				a.Subscribe(func(context.Context, agentcore.AgentEvent) {})
-				if err := a.Prompt(context.Background(), "go"); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*deltas), "ns/delta")
-		})
+	b.ReportAllocs()
+	for b.Loop() {
+		fake := agentcoretest.New(resp)
+		a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream})
+		a.Subscribe(func(context.Context, agentcore.AgentEvent) {})
+		if err := a.Prompt(context.Background(), "go"); err != nil {
+			b.Fatal(err)
+		}
 	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*deltas), "ns/delta")
 }
 
 // BenchmarkRunToolCall measures the tool pipeline for one call: lookup,
@@ -131,8 +116,7 @@ func BenchmarkReplay(b *testing.B) {
 }
 
 // BenchmarkToolBatch measures one call of a parallel batch of four inside
-// an Agent run (with live partials, to leave the streaming of the calls
-// aside): events, validation, both tool hooks, execution, the result
+// an Agent run: events, validation, both tool hooks, execution, the result
 // message.
 func BenchmarkToolBatch(b *testing.B) {
 	const turns = 50
@@ -155,7 +139,7 @@ func BenchmarkToolBatch(b *testing.B) {
 	for b.Loop() {
 		fake := agentcoretest.New(script...)
 		a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{workTool()},
-			Hooks: agentcore.Hooks{BeforeToolCall: allow, AfterToolCall: keep}, LivePartials: true})
+			Hooks: agentcore.Hooks{BeforeToolCall: allow, AfterToolCall: keep}})
 		a.Subscribe(func(context.Context, agentcore.AgentEvent) {})
 		if err := a.Prompt(context.Background(), "go"); err != nil {
 			b.Fatal(err)

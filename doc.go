@@ -171,30 +171,9 @@
 // UI renders message_update and a store appends on message_end.
 // tool_execution_end has DurationMs, the time Execute took, hooks excluded.
 //
-// A message_update event ([MessageUpdateEvent]) is a handle on its
-// [MessageUpdate], so that the most frequent event costs no allocation to
-// pass as an AgentEvent; its fields read as the event's own. Its partial
-// message is a copy a listener may keep or pass to another goroutine; the
-// provider event's own Partial is the stream's working message, valid only
-// during the call, as in the reference. [Options.LivePartials] hands
-// listeners the stream's message and a reused update too, saving a copy and
-// an allocation per streamed event, for listeners that keep nothing (clone
-// with [AssistantMessage.Clone] or [MessageUpdateEvent.Clone] what they
-// keep). The events of [RunLoop], read on another goroutine, carry copies
-// everywhere.
-//
-// An Agent's listeners ([Agent.Subscribe]) run in subscription order and are
-// awaited: the run does not go on until they return. That makes them
-// barriers. A listener of an assistant message's message_end runs after the
-// message is in the transcript and before its tool calls are prepared;
-// agent_end listeners are part of the run (Prompt and WaitForIdle wait for
-// them). A slow listener slows the loop. Events are delivered one at a
-// time, so listeners never run concurrently, even for the events of a
-// parallel tool batch; the reference interleaves the listeners of concurrent
-// tool events, so there a slow update listener does not hold back the next
-// update, here it does. A listener gets the run's ctx and may call any
-// method except WaitForIdle (Prompt, Continue and Reset answer ErrBusy
-// during the run); a panicking listener fails the run.
+// Events are immutable: keep them freely. A message_update event
+// ([MessageUpdateEvent]) carries a snapshot of the partial message that
+// never changes, so a listener may keep it or hand it to another goroutine.
 //
 // # Tools
 //
@@ -303,8 +282,9 @@
 // an error event. The producer runs on the consumer's goroutine, so a
 // consumer that stops early leaves nothing running. Like pi-ai's providers,
 // a producer builds one message and yields it as each event's Partial,
-// changing it between events: a consumer reads a partial during the event
-// and keeps a clone ([CloneEvent]). The loop copies what its listeners get.
+// changing it between events: a consumer of the stream reads a partial
+// during the event and keeps a clone ([CloneEvent]). The loop hands its
+// listeners snapshots.
 //
 // # Testing
 //

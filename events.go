@@ -15,8 +15,11 @@ import "encoding/json"
 // The set is closed: [AgentStartEvent], [AgentEndEvent], [TurnStartEvent],
 // [TurnEndEvent], [MessageStartEvent], [MessageUpdateEvent],
 // [MessageEndEvent], [ToolExecutionStartEvent], [ToolExecutionUpdateEvent]
-// and [ToolExecutionEndEvent]. Events and the messages they carry are shared
-// with the loop and the Agent's transcript: read them, do not modify them.
+// and [ToolExecutionEndEvent].
+//
+// Events are immutable: keep them freely, hand them to other goroutines.
+// The messages they carry are shared with the loop and the Agent's
+// transcript, so they must not be modified.
 type AgentEvent interface {
 	// Type is the event's wire type, such as "message_end".
 	Type() string
@@ -48,52 +51,13 @@ type MessageStartEvent struct {
 }
 
 // MessageUpdateEvent is one streaming step of an assistant message: the
-// provider's event and the partial message after it, held in a
-// [MessageUpdate] whose fields read as the event's own (ev.Message,
-// ev.AssistantEvent). Being one pointer, the most frequent event goes into
-// an [AgentEvent] without an allocation. Events the library emits always
-// hold one; the zero MessageUpdateEvent holds none, and reading its fields
-// panics.
-//
-// The MessageUpdate is the event's own, and Message a copy of the partial
-// that stays as it is, except under [Options.LivePartials]: there, both
-// are the stream's own, reused from event to event and valid during the
-// call only, like [bufio.Scanner.Bytes]; [MessageUpdateEvent.Clone] keeps
-// one. The Partial of AssistantEvent is the stream's own message, valid
-// during the event only, except in the events of [RunLoop], where it is
-// Message.
+// provider's event and the partial message after it. Message is a snapshot
+// that never changes, and AssistantEvent's Partial is that same snapshot.
 type MessageUpdateEvent struct {
-	*MessageUpdate
-}
-
-// MessageUpdate is what a [MessageUpdateEvent] carries.
-type MessageUpdate struct {
 	// Message is the partial assistant message after the event.
 	Message *AssistantMessage `json:"message"`
 	// AssistantEvent is the provider's event: a [TextDeltaEvent], say.
 	AssistantEvent AssistantEvent `json:"assistantMessageEvent"`
-}
-
-// Clone returns an event that stays as it is: a MessageUpdate of its own,
-// whose Message and AssistantEvent's Partial are one copy of Message. A
-// listener under [Options.LivePartials] calls it to keep an event.
-func (e MessageUpdateEvent) Clone() MessageUpdateEvent {
-	if e.MessageUpdate == nil {
-		return e
-	}
-	if e.Message == nil {
-		return MessageUpdateEvent{&MessageUpdate{AssistantEvent: e.AssistantEvent}}
-	}
-	// The copy comes with room for its update, as the loop's copies do.
-	m, u := e.Message.cloneWithRoom()
-	if u == nil {
-		u = new(MessageUpdate)
-	}
-	u.Message, u.AssistantEvent = m, e.AssistantEvent
-	if u.AssistantEvent != nil {
-		u.AssistantEvent = withPartial(u.AssistantEvent, m)
-	}
-	return MessageUpdateEvent{u}
 }
 
 // MessageEndEvent completes a message; the [Agent] appends it to its
@@ -207,11 +171,8 @@ func (e MessageStartEvent) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON writes the event with its "type".
 func (e MessageUpdateEvent) MarshalJSON() ([]byte, error) {
-	u := e.MessageUpdate
-	if u == nil {
-		u = &MessageUpdate{}
-	}
-	return marshalTagged("type", e.Type(), u)
+	type p MessageUpdateEvent
+	return marshalTagged("type", e.Type(), p(e))
 }
 
 // MarshalJSON writes the event with its "type".

@@ -157,35 +157,29 @@ func ExampleAgent_WaitForIdle() {
 	// after Reset: 0 messages
 }
 
-// With LivePartials a listener gets the stream's own update and partial
-// message, as in the reference: it reads them during the call and clones
-// what it keeps, a message or the whole event. A listener that hands events
-// to another goroutine keeps the default.
-func ExampleOptions_livePartials() {
+// Events are immutable: a listener keeps them as they are, here the
+// message_update events of the text deltas, and reads them after the run.
+func ExampleMessageUpdateEvent() {
 	fake := agentcoretest.New(agentcoretest.Response{
-		Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "live and cheap"}}, Chunks: 3,
+		Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "kept as streamed"}}, Chunks: 3,
 	})
-	agent := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, LivePartials: true})
-	var kept []*agentcore.AssistantMessage
-	var last agentcore.MessageUpdateEvent
+	agent := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream})
+	var kept []agentcore.MessageUpdateEvent
 	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
 		if u, ok := ev.(agentcore.MessageUpdateEvent); ok {
 			if _, delta := u.AssistantEvent.(agentcore.TextDeltaEvent); delta {
-				kept = append(kept, u.Message.Clone())
-				last = u.Clone()
+				kept = append(kept, u)
 			}
 		}
 	})
 	if err := agent.Prompt(context.Background(), "go"); err != nil {
 		fmt.Println(err)
 	}
-	for _, m := range kept {
-		fmt.Printf("%q\n", m.Text())
+	for _, u := range kept {
+		fmt.Printf("%q after %q\n", u.Message.Text(), u.AssistantEvent.(agentcore.TextDeltaEvent).Delta)
 	}
-	fmt.Printf("last delta: %q\n", last.AssistantEvent.(agentcore.TextDeltaEvent).Delta)
 	// Output:
-	// "live "
-	// "live and c"
-	// "live and cheap"
-	// last delta: "heap"
+	// "kept a" after "kept a"
+	// "kept as stre" after "s stre"
+	// "kept as streamed" after "amed"
 }

@@ -24,13 +24,11 @@ type engine struct {
 	newMessages []Message
 	tools       toolState
 	llm         llmView
-	partials    partialsMode
 
 	// toolCtx is the tools' ctx, created with the first batch and
 	// cancelled when an event fails.
 	toolCtx     context.Context
 	cancelTools context.CancelFunc
-	reader      responseReader
 }
 
 // The refusals of RunLoopContinue and Agent.Continue.

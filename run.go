@@ -58,8 +58,6 @@ func startLoop(ctx context.Context, actx AgentContext, cfg LoopConfig, body func
 	if err != nil {
 		return nil, err
 	}
-	// The events are read on another goroutine while the stream goes on.
-	e.partials = partialsCopiedEverywhere
 	r := &LoopRun{events: make(chan AgentEvent), done: make(chan struct{})}
 	engineDone := make(chan struct{})
 	go func() {

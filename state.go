@@ -18,10 +18,8 @@ type State struct {
 	IsStreaming bool
 	// StreamingMessage is the message between its message_start and
 	// message_end events, if any: a partial assistant message while it
-	// streams (a copy the caller may keep), or briefly a user or tool
-	// result. Under [Options.LivePartials] the first State of a stream may
-	// show the assistant message as it started; from then on the Agent
-	// keeps copies of the partials for State.
+	// streams (a snapshot the caller may keep), or briefly a user or tool
+	// result.
 	StreamingMessage Message
 	// PendingToolCalls are the IDs of the tool calls executing, in start order.
 	PendingToolCalls []string
@@ -41,7 +39,7 @@ func (a *Agent) State() State {
 		Tools:            slices.Clone(a.tools),
 		Messages:         slices.Clone(a.messages),
 		IsStreaming:      a.streaming,
-		StreamingMessage: a.current.message(),
+		StreamingMessage: a.current,
 		PendingToolCalls: slices.Clone(a.pending),
 		ErrorMessage:     a.errorText,
 	}

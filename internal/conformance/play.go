@@ -27,10 +27,6 @@ type Options struct {
 	// Record keeps the trace. Without it (the benchmark mode) one
 	// subscriber only counts events.
 	Record bool
-	// LivePartials plays on an Agent with [agentcore.Options.LivePartials]:
-	// the subscriber reads each event while it is delivered, so the trace
-	// is the same.
-	LivePartials bool
 }
 
 // Play plays s on a fresh Agent.
@@ -41,7 +37,6 @@ func Play(ctx context.Context, s *Scenario, o Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	opts.LivePartials = o.LivePartials
 	p.agent = agentcore.New(opts)
 	events := 0
 	delays := len(s.ListenerDelayMs) > 0

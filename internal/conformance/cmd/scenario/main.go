@@ -3,8 +3,6 @@
 //
 //	go run ./internal/conformance/cmd/scenario SCENARIO.json > trace.jsonl
 //	go run ./internal/conformance/cmd/scenario -bench N SCENARIO.json
-//
-// -live-partials plays on an Agent with Options.LivePartials.
 package main
 
 import (
@@ -29,7 +27,6 @@ func main() {
 func run(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("scenario", flag.ContinueOnError)
 	bench := fs.Int("bench", 0, "play the scenario `N` times without recording and print the timings")
-	live := fs.Bool("live-partials", false, "play on an Agent whose listeners get the stream's own partial messages (Options.LivePartials)")
 	cpuProfile := fs.String("cpuprofile", "", "with -bench, write a CPU profile of the runs to `file`")
 	memProfile := fs.String("memprofile", "", "with -bench, write an allocation profile of the runs to `file`")
 	if err := fs.Parse(args); err != nil {
@@ -56,7 +53,7 @@ func run(args []string, w io.Writer) error {
 		ns := make([]int64, 0, *bench)
 		var last conformance.Result
 		for range *bench {
-			if last, err = conformance.Play(ctx, s, conformance.Options{LivePartials: *live}); err != nil {
+			if last, err = conformance.Play(ctx, s, conformance.Options{}); err != nil {
 				return err
 			}
 			ns = append(ns, last.Elapsed.Nanoseconds())
@@ -65,7 +62,7 @@ func run(args []string, w io.Writer) error {
 		_, err = fmt.Fprintln(w, string(line))
 		return err
 	}
-	res, err := conformance.Play(ctx, s, conformance.Options{Record: true, LivePartials: *live})
+	res, err := conformance.Play(ctx, s, conformance.Options{Record: true})
 	if err != nil {
 		return err
 	}

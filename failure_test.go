@@ -1,0 +1,74 @@
+package agentcore_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/agentcoretest"
+)
+
+// roles lists the roles of msgs, with each assistant message's stop reason.
+func roles(msgs []agentcore.Message) []string {
+	var out []string
+	for _, m := range msgs {
+		r := m.Role()
+		if am, ok := m.(*agentcore.AssistantMessage); ok {
+			r += ":" + string(am.StopReason)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// TestAgentEndListenerPanic checks that a listener panicking on agent_end,
+// after a successful run, neither starts a failure sequence nor keeps the
+// event from the listeners after it.
+func TestAgentEndListenerPanic(t *testing.T) {
+	a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: agentcoretest.New(agentcoretest.TextResponse("hi")).Stream})
+	var types []string
+	a.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
+		if _, ok := ev.(agentcore.AgentEndEvent); ok {
+			panic("listener fails on agent_end")
+		}
+	})
+	a.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) { types = append(types, ev.Type()) })
+	require.NoError(t, a.Prompt(context.Background(), "go"))
+	assert.Equal(t, []string{"agent_start", "turn_start", "message_start", "message_end", "message_start",
+		"message_update", "message_update", "message_update", "message_end", "turn_end", "agent_end"}, types)
+	assert.Equal(t, []string{"user", "assistant:stop"}, roles(a.Messages()))
+	assert.Empty(t, a.State().ErrorMessage)
+}
+
+// TestStreamYieldingAfterStop plays a stream function that goes on yielding
+// after its consumer stopped (a second final event): the loop hears only
+// the first response, as a range loop would, and answers its tool call.
+func TestStreamYieldingAfterStop(t *testing.T) {
+	call := agentcoretest.ToolCall("c1", "echo", map[string]any{})
+	requests := 0
+	stream := func(ctx context.Context, model agentcore.Model, req agentcore.Request, opts agentcore.StreamOptions) agentcore.AssistantStream {
+		requests++
+		if requests > 1 {
+			return agentcoretest.New(agentcoretest.TextResponse("done")).Stream(ctx, model, req, opts)
+		}
+		return func(yield func(agentcore.AssistantEvent) bool) {
+			first := &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{call}, StopReason: agentcore.StopToolUse}
+			second := &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "ignored"}}, StopReason: agentcore.StopStop}
+			yield(agentcore.StartEvent{Partial: &agentcore.AssistantMessage{}})
+			yield(agentcore.DoneEvent{Reason: agentcore.StopToolUse, Message: first})
+			yield(agentcore.DoneEvent{Reason: agentcore.StopStop, Message: second}) // against the contract
+		}
+	}
+	echo := agentcore.Tool{Name: "echo", Execute: func(context.Context, string, json.RawMessage, func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+		return agentcore.TextResult("echoed"), nil
+	}}
+	a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: stream, Tools: []agentcore.Tool{echo}})
+	require.NoError(t, a.Prompt(context.Background(), "go"))
+	msgs := a.Messages()
+	assert.Equal(t, []string{"system", "user", "assistant:toolUse", "toolResult", "assistant:stop"}, roles(msgs))
+	assert.Equal(t, "echoed", msgs[3].(*agentcore.ToolResultMessage).Text())
+}
