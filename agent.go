@@ -50,7 +50,6 @@ type Options struct {
 	// FollowUpMode is how many follow-up messages a drain point takes; empty
 	// means [QueueOneAtATime].
 	FollowUpMode QueueMode
-
 }
 
 // Listener receives the events of the Agent's runs. Listeners run in
