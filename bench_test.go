@@ -147,3 +147,35 @@ func BenchmarkToolBatch(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*turns*4), "ns/call")
 }
+
+// BenchmarkManyBlocks measures a reply of many text blocks, each a start,
+// a delta and an end, ranged directly and through Agent.Prompt, whose
+// listeners get a snapshot per event. Past MaxResponseBlocks the Agent ends
+// the response, so its cost is bounded whatever the stream.
+func BenchmarkManyBlocks(b *testing.B) {
+	for _, n := range []int{100, agentcore.MaxResponseBlocks, 20000} {
+		content := make([]agentcore.ContentBlock, n)
+		for i := range content {
+			content[i] = agentcore.TextBlock{Text: fmt.Sprint("block ", i)}
+		}
+		resp := agentcoretest.Response{Content: content}
+		b.Run(fmt.Sprintf("direct/%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				stream := agentcoretest.New(resp).Stream(context.Background(), agentcoretest.Model(), agentcore.Request{}, agentcore.StreamOptions{})
+				for range stream {
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("agent/%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: agentcoretest.New(resp).Stream})
+				a.Subscribe(func(context.Context, agentcore.AgentEvent) {})
+				if err := a.Prompt(context.Background(), "go"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

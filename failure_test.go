@@ -72,3 +72,55 @@ func TestStreamYieldingAfterStop(t *testing.T) {
 	assert.Equal(t, []string{"system", "user", "assistant:toolUse", "toolResult", "assistant:stop"}, roles(msgs))
 	assert.Equal(t, "echoed", msgs[3].(*agentcore.ToolResultMessage).Text())
 }
+
+// TestTooManyBlocks checks that a response with more content blocks than
+// MaxResponseBlocks is ended as an error after the last block it may have,
+// and that the stream is not read further.
+func TestTooManyBlocks(t *testing.T) {
+	var content []agentcore.ContentBlock
+	for range agentcore.MaxResponseBlocks + 5 {
+		content = append(content, agentcore.TextBlock{Text: "b"})
+	}
+	a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: agentcoretest.New(agentcoretest.Response{Content: content}).Stream})
+	require.NoError(t, a.Prompt(context.Background(), "go"))
+	msgs := a.Messages()
+	require.Equal(t, []string{"user", "assistant:error"}, roles(msgs))
+	last := msgs[1].(*agentcore.AssistantMessage)
+	assert.Len(t, last.Content, agentcore.MaxResponseBlocks)
+	assert.Equal(t, "agentcore: the response has more than 1024 content blocks", last.ErrorMessage)
+}
+
+// TestListenerPanicInBatch checks that a listener panicking in the middle
+// of a parallel batch ends the run with the minimal failure sequence, as a
+// throwing listener does in the reference, after every tool has returned.
+func TestListenerPanicInBatch(t *testing.T) {
+	for _, on := range []string{"tool_execution_start", "tool_execution_update", "tool_execution_end"} {
+		t.Run(on, func(t *testing.T) {
+			release := make(chan struct{})
+			tool := agentcore.Tool{Name: "slow", Execute: func(ctx context.Context, id string, _ json.RawMessage, onUpdate func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+				onUpdate(agentcore.TextResult("working"))
+				if id == "c2" {
+					select {
+					case <-release:
+					case <-ctx.Done():
+					}
+				}
+				return agentcore.TextResult("done " + id), nil
+			}}
+			calls := []agentcore.ToolCall{agentcoretest.ToolCall("c1", "slow", map[string]any{}), agentcoretest.ToolCall("c2", "slow", map[string]any{})}
+			fake := agentcoretest.New(agentcoretest.ToolCallResponse(calls...), agentcoretest.TextResponse("never"))
+			a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{tool}})
+			a.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
+				if ev.Type() == on {
+					close(release)
+					panic("listener fails on " + on)
+				}
+			})
+			require.NoError(t, a.Prompt(context.Background(), "go"))
+			msgs := a.Messages()
+			require.Equal(t, []string{"system", "user", "assistant:toolUse", "assistant:error"}, roles(msgs))
+			assert.Equal(t, "listener fails on "+on, msgs[3].(*agentcore.AssistantMessage).ErrorMessage)
+			assert.Equal(t, 1, fake.CallCount(), "no request after the failure")
+		})
+	}
+}

@@ -1,5 +1,7 @@
 package agentcore
 
+import "fmt"
+
 // streamResponse makes one model request and emits the assistant message's
 // events. The returned message is in the context and final.
 func (e *engine) streamResponse() (*AssistantMessage, error) {
@@ -54,19 +56,36 @@ func (e *engine) readResponse(stream AssistantStream) (*AssistantMessage, error)
 	}
 	if r.final == nil && r.err == nil {
 		// The stream ended without a final event: it broke its contract.
-		final := e.emptyAssistant()
-		if r.partial != nil {
-			final = r.partial.Clone()
-		}
-		final.StopReason = StopError
-		if e.ctx.Err() != nil {
-			final.StopReason = StopAborted
-		}
-		final.ErrorMessage = ErrStreamIncomplete.Error()
-		r.finish(final)
+		r.finish(r.failed(ErrStreamIncomplete.Error()))
 	}
 	return r.final, r.err
 }
+
+// failed is the final message of a response the loop ends itself: the
+// partial so far, with stopReason error (aborted when the run was) and
+// text.
+func (r *responseReader) failed(text string) *AssistantMessage {
+	final := r.e.emptyAssistant()
+	if r.partial != nil {
+		final = r.partial.Clone()
+	}
+	final.StopReason = StopError
+	if r.e.ctx.Err() != nil {
+		final.StopReason = StopAborted
+	}
+	final.ErrorMessage = text
+	return final
+}
+
+// MaxResponseBlocks is the most content blocks a response may have. Each
+// streamed event hands listeners a snapshot of the message that nobody
+// changes, which costs a copy of the block list; past this many blocks a
+// response is ended as an error, so that a runaway or hostile provider
+// cannot make a run's cost grow with the square of its reply. No model
+// answers with anywhere near this many blocks.
+const MaxResponseBlocks = 1024
+
+var errTooManyBlocks = fmt.Errorf("agentcore: the response has more than %d content blocks", MaxResponseBlocks)
 
 // next takes one event of the stream; it returns false once the response
 // is over, so a stream that goes on after its final event is not heard.
@@ -96,6 +115,10 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 			return true
 		}
 		if p := ev.partial(); p != nil {
+			if len(p.Content) > MaxResponseBlocks {
+				r.finish(r.failed(errTooManyBlocks.Error()))
+				return false
+			}
 			r.partial = p.Clone()
 			e.cur.Messages[len(e.cur.Messages)-1] = r.partial
 		}
