@@ -303,7 +303,7 @@ func (a *Agent) process(ctx context.Context, ev AgentEvent, quiet bool) error {
 	a.mu.Unlock()
 	// Once agent_end is out the run is over: a listener failing then must
 	// not start a failure sequence, and the others still get the event.
-	if _, end := ev.(AgentEndEvent); end {
+	if _, end := ev.(*AgentEndEvent); end {
 		quiet = true
 	}
 	for _, l := range a.listenerList() {
@@ -320,26 +320,26 @@ func (a *Agent) process(ctx context.Context, ev AgentEvent, quiet bool) error {
 // reduce applies ev to the state, holding mu.
 func (a *Agent) reduce(ev AgentEvent) {
 	switch ev := ev.(type) {
-	case MessageStartEvent:
+	case *MessageStartEvent:
 		a.current = ev.Message
-	case MessageUpdateEvent:
+	case *MessageUpdateEvent:
 		a.current = ev.Message
-	case MessageEndEvent:
+	case *MessageEndEvent:
 		a.current = nil
 		a.messages = appendMessage(a.messages, ev.Message)
-	case ToolExecutionStartEvent:
+	case *ToolExecutionStartEvent:
 		if !slices.Contains(a.pending, ev.ToolCallID) {
 			a.pending = append(a.pending, ev.ToolCallID)
 		}
-	case ToolExecutionEndEvent:
+	case *ToolExecutionEndEvent:
 		if i := slices.Index(a.pending, ev.ToolCallID); i >= 0 {
 			a.pending = slices.Delete(a.pending, i, i+1)
 		}
-	case TurnEndEvent:
+	case *TurnEndEvent:
 		if ev.Message != nil && ev.Message.ErrorMessage != "" {
 			a.errorText = ev.Message.ErrorMessage
 		}
-	case AgentEndEvent:
+	case *AgentEndEvent:
 		a.current = nil
 	}
 }
@@ -370,8 +370,8 @@ func (a *Agent) failRun(ctx context.Context, err error) {
 		StopReason: reason, ErrorMessage: err.Error(), Timestamp: nowMillis(),
 	}
 	for _, ev := range []AgentEvent{
-		MessageStartEvent{Message: msg}, MessageEndEvent{Message: msg},
-		TurnEndEvent{Message: msg, ToolResults: []*ToolResultMessage{}}, AgentEndEvent{Messages: []Message{msg}},
+		&MessageStartEvent{Message: msg}, &MessageEndEvent{Message: msg},
+		&TurnEndEvent{Message: msg, ToolResults: []*ToolResultMessage{}}, &AgentEndEvent{Messages: []Message{msg}},
 	} {
 		_ = a.process(ctx, ev, true)
 	}

@@ -36,13 +36,13 @@ type eventLog struct {
 func (l *eventLog) listen(_ context.Context, ev agentcore.AgentEvent) {
 	s := ev.Type()
 	switch e := ev.(type) {
-	case agentcore.ToolExecutionStartEvent:
+	case *agentcore.ToolExecutionStartEvent:
 		s += ":" + e.ToolCallID
-	case agentcore.ToolExecutionEndEvent:
+	case *agentcore.ToolExecutionEndEvent:
 		s += ":" + e.ToolCallID
-	case agentcore.MessageEndEvent:
+	case *agentcore.MessageEndEvent:
 		s += ":" + e.Message.Role()
-	case agentcore.MessageUpdateEvent:
+	case *agentcore.MessageUpdateEvent:
 		return
 	}
 	l.mu.Lock()
@@ -174,7 +174,7 @@ func TestHookOrder(t *testing.T) {
 	})
 	a.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
 		switch ev.(type) {
-		case agentcore.TurnStartEvent, agentcore.TurnEndEvent:
+		case *agentcore.TurnStartEvent, *agentcore.TurnEndEvent:
 			note(ev.Type())
 		}
 	})
@@ -241,7 +241,7 @@ func TestAbortStages(t *testing.T) {
 			a.FollowUp(agentcore.UserText("kept"))
 			if tt.hang {
 				a.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-					if u, ok := ev.(agentcore.MessageUpdateEvent); ok && u.AssistantEvent.Type() == "text_end" {
+					if u, ok := ev.(*agentcore.MessageUpdateEvent); ok && u.AssistantEvent.Type() == "text_end" {
 						a.Abort()
 					}
 				})

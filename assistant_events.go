@@ -99,53 +99,53 @@ type ErrorEvent struct {
 }
 
 // Type returns "start".
-func (StartEvent) Type() string { return "start" }
+func (*StartEvent) Type() string { return "start" }
 
 // Type returns "text_start".
-func (TextStartEvent) Type() string { return "text_start" }
+func (*TextStartEvent) Type() string { return "text_start" }
 
 // Type returns "text_delta".
-func (TextDeltaEvent) Type() string { return "text_delta" }
+func (*TextDeltaEvent) Type() string { return "text_delta" }
 
 // Type returns "text_end".
-func (TextEndEvent) Type() string { return "text_end" }
+func (*TextEndEvent) Type() string { return "text_end" }
 
 // Type returns "thinking_start".
-func (ThinkingStartEvent) Type() string { return "thinking_start" }
+func (*ThinkingStartEvent) Type() string { return "thinking_start" }
 
 // Type returns "thinking_delta".
-func (ThinkingDeltaEvent) Type() string { return "thinking_delta" }
+func (*ThinkingDeltaEvent) Type() string { return "thinking_delta" }
 
 // Type returns "thinking_end".
-func (ThinkingEndEvent) Type() string { return "thinking_end" }
+func (*ThinkingEndEvent) Type() string { return "thinking_end" }
 
 // Type returns "toolcall_start".
-func (ToolCallStartEvent) Type() string { return "toolcall_start" }
+func (*ToolCallStartEvent) Type() string { return "toolcall_start" }
 
 // Type returns "toolcall_delta".
-func (ToolCallDeltaEvent) Type() string { return "toolcall_delta" }
+func (*ToolCallDeltaEvent) Type() string { return "toolcall_delta" }
 
 // Type returns "toolcall_end".
-func (ToolCallEndEvent) Type() string { return "toolcall_end" }
+func (*ToolCallEndEvent) Type() string { return "toolcall_end" }
 
 // Type returns "done".
-func (DoneEvent) Type() string { return "done" }
+func (*DoneEvent) Type() string { return "done" }
 
 // Type returns "error".
-func (ErrorEvent) Type() string { return "error" }
+func (*ErrorEvent) Type() string { return "error" }
 
-func (e StartEvent) partial() *AssistantMessage         { return e.Partial }
-func (e TextStartEvent) partial() *AssistantMessage     { return e.Partial }
-func (e TextDeltaEvent) partial() *AssistantMessage     { return e.Partial }
-func (e TextEndEvent) partial() *AssistantMessage       { return e.Partial }
-func (e ThinkingStartEvent) partial() *AssistantMessage { return e.Partial }
-func (e ThinkingDeltaEvent) partial() *AssistantMessage { return e.Partial }
-func (e ThinkingEndEvent) partial() *AssistantMessage   { return e.Partial }
-func (e ToolCallStartEvent) partial() *AssistantMessage { return e.Partial }
-func (e ToolCallDeltaEvent) partial() *AssistantMessage { return e.Partial }
-func (e ToolCallEndEvent) partial() *AssistantMessage   { return e.Partial }
-func (e DoneEvent) partial() *AssistantMessage          { return e.Message }
-func (e ErrorEvent) partial() *AssistantMessage         { return e.Message }
+func (e *StartEvent) partial() *AssistantMessage         { return e.Partial }
+func (e *TextStartEvent) partial() *AssistantMessage     { return e.Partial }
+func (e *TextDeltaEvent) partial() *AssistantMessage     { return e.Partial }
+func (e *TextEndEvent) partial() *AssistantMessage       { return e.Partial }
+func (e *ThinkingStartEvent) partial() *AssistantMessage { return e.Partial }
+func (e *ThinkingDeltaEvent) partial() *AssistantMessage { return e.Partial }
+func (e *ThinkingEndEvent) partial() *AssistantMessage   { return e.Partial }
+func (e *ToolCallStartEvent) partial() *AssistantMessage { return e.Partial }
+func (e *ToolCallDeltaEvent) partial() *AssistantMessage { return e.Partial }
+func (e *ToolCallEndEvent) partial() *AssistantMessage   { return e.Partial }
+func (e *DoneEvent) partial() *AssistantMessage          { return e.Message }
+func (e *ErrorEvent) partial() *AssistantMessage         { return e.Message }
 
 // CloneEvent returns ev with a clone of its partial message
 // ([AssistantMessage.Clone]): a consumer of an [AssistantStream] that keeps
@@ -153,7 +153,7 @@ func (e ErrorEvent) partial() *AssistantMessage         { return e.Message }
 func CloneEvent(ev AssistantEvent) AssistantEvent {
 	if p := ev.partial(); p != nil {
 		switch ev.(type) {
-		case DoneEvent, ErrorEvent:
+		case *DoneEvent, *ErrorEvent:
 			return ev
 		}
 		return withPartial(ev, p.Clone())
@@ -161,39 +161,49 @@ func CloneEvent(ev AssistantEvent) AssistantEvent {
 	return ev
 }
 
-// withPartial returns ev carrying partial p instead of its own.
+// withPartial returns a copy of ev carrying partial p instead of its own.
 func withPartial(ev AssistantEvent, p *AssistantMessage) AssistantEvent {
 	switch e := ev.(type) {
-	case StartEvent:
-		e.Partial = p
-		return e
-	case TextStartEvent:
-		e.Partial = p
-		return e
-	case TextDeltaEvent:
-		e.Partial = p
-		return e
-	case TextEndEvent:
-		e.Partial = p
-		return e
-	case ThinkingStartEvent:
-		e.Partial = p
-		return e
-	case ThinkingDeltaEvent:
-		e.Partial = p
-		return e
-	case ThinkingEndEvent:
-		e.Partial = p
-		return e
-	case ToolCallStartEvent:
-		e.Partial = p
-		return e
-	case ToolCallDeltaEvent:
-		e.Partial = p
-		return e
-	case ToolCallEndEvent:
-		e.Partial = p
-		return e
+	case *StartEvent:
+		c := *e
+		c.Partial = p
+		return &c
+	case *TextStartEvent:
+		c := *e
+		c.Partial = p
+		return &c
+	case *TextDeltaEvent:
+		c := *e
+		c.Partial = p
+		return &c
+	case *TextEndEvent:
+		c := *e
+		c.Partial = p
+		return &c
+	case *ThinkingStartEvent:
+		c := *e
+		c.Partial = p
+		return &c
+	case *ThinkingDeltaEvent:
+		c := *e
+		c.Partial = p
+		return &c
+	case *ThinkingEndEvent:
+		c := *e
+		c.Partial = p
+		return &c
+	case *ToolCallStartEvent:
+		c := *e
+		c.Partial = p
+		return &c
+	case *ToolCallDeltaEvent:
+		c := *e
+		c.Partial = p
+		return &c
+	case *ToolCallEndEvent:
+		c := *e
+		c.Partial = p
+		return &c
 	}
 	return ev
 }
@@ -204,66 +214,66 @@ func marshalEvent(ev AssistantEvent, v any) ([]byte, error) {
 }
 
 // MarshalJSON writes the event with its "type".
-func (e StartEvent) MarshalJSON() ([]byte, error) { type p StartEvent; return marshalEvent(e, p(e)) }
+func (e StartEvent) MarshalJSON() ([]byte, error) { type p StartEvent; return marshalEvent(&e, p(e)) }
 
 // MarshalJSON writes the event with its "type".
 func (e TextStartEvent) MarshalJSON() ([]byte, error) {
 	type p TextStartEvent
-	return marshalEvent(e, p(e))
+	return marshalEvent(&e, p(e))
 }
 
 // MarshalJSON writes the event with its "type".
 func (e TextDeltaEvent) MarshalJSON() ([]byte, error) {
 	type p TextDeltaEvent
-	return marshalEvent(e, p(e))
+	return marshalEvent(&e, p(e))
 }
 
 // MarshalJSON writes the event with its "type".
 func (e TextEndEvent) MarshalJSON() ([]byte, error) {
 	type p TextEndEvent
-	return marshalEvent(e, p(e))
+	return marshalEvent(&e, p(e))
 }
 
 // MarshalJSON writes the event with its "type".
 func (e ThinkingStartEvent) MarshalJSON() ([]byte, error) {
 	type p ThinkingStartEvent
-	return marshalEvent(e, p(e))
+	return marshalEvent(&e, p(e))
 }
 
 // MarshalJSON writes the event with its "type".
 func (e ThinkingDeltaEvent) MarshalJSON() ([]byte, error) {
 	type p ThinkingDeltaEvent
-	return marshalEvent(e, p(e))
+	return marshalEvent(&e, p(e))
 }
 
 // MarshalJSON writes the event with its "type".
 func (e ThinkingEndEvent) MarshalJSON() ([]byte, error) {
 	type p ThinkingEndEvent
-	return marshalEvent(e, p(e))
+	return marshalEvent(&e, p(e))
 }
 
 // MarshalJSON writes the event with its "type".
 func (e ToolCallStartEvent) MarshalJSON() ([]byte, error) {
 	type p ToolCallStartEvent
-	return marshalEvent(e, p(e))
+	return marshalEvent(&e, p(e))
 }
 
 // MarshalJSON writes the event with its "type".
 func (e ToolCallDeltaEvent) MarshalJSON() ([]byte, error) {
 	type p ToolCallDeltaEvent
-	return marshalEvent(e, p(e))
+	return marshalEvent(&e, p(e))
 }
 
 // MarshalJSON writes the event with its "type".
 func (e ToolCallEndEvent) MarshalJSON() ([]byte, error) {
 	type p ToolCallEndEvent
-	return marshalEvent(e, p(e))
+	return marshalEvent(&e, p(e))
 }
 
 // MarshalJSON writes the event with its "type".
-func (e DoneEvent) MarshalJSON() ([]byte, error) { type p DoneEvent; return marshalEvent(e, p(e)) }
+func (e DoneEvent) MarshalJSON() ([]byte, error) { type p DoneEvent; return marshalEvent(&e, p(e)) }
 
 // MarshalJSON writes the event with its "type".
-func (e ErrorEvent) MarshalJSON() ([]byte, error) { type p ErrorEvent; return marshalEvent(e, p(e)) }
+func (e ErrorEvent) MarshalJSON() ([]byte, error) { type p ErrorEvent; return marshalEvent(&e, p(e)) }
 
 var _ json.Marshaler = StartEvent{}

@@ -197,7 +197,7 @@ func (b *toolBatch) execute(calls []*callRun) error {
 // emitMessage emits the result message of done call c.
 func (b *toolBatch) emitMessage(c *callRun) error {
 	msg := c.resultMessage()
-	return b.e.emitAll(MessageStartEvent{Message: msg}, MessageEndEvent{Message: msg})
+	return b.e.emitAll(&MessageStartEvent{Message: msg}, &MessageEndEvent{Message: msg})
 }
 
 // result is the outcome of the batch, whose calls are all done.

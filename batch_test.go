@@ -88,10 +88,10 @@ func TestBatchUpdatesDoNotWaitForListeners(t *testing.T) {
 			var order []string // listeners run one at a time
 			a.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
 				switch e := ev.(type) {
-				case agentcore.ToolExecutionUpdateEvent:
+				case *agentcore.ToolExecutionUpdateEvent:
 					order = append(order, "update:"+e.ToolCallID)
 					seen <- e.ToolCallID
-				case agentcore.ToolExecutionEndEvent:
+				case *agentcore.ToolExecutionEndEvent:
 					order = append(order, "end:"+e.ToolCallID)
 				}
 			})
@@ -135,7 +135,7 @@ func TestBatchListenersNeverOverlap(t *testing.T) {
 		if inside.Add(1) > 1 {
 			overlaps.Add(1)
 		}
-		if _, ok := ev.(agentcore.ToolExecutionUpdateEvent); ok {
+		if _, ok := ev.(*agentcore.ToolExecutionUpdateEvent); ok {
 			delivered.Add(1)
 			time.Sleep(50 * time.Microsecond)
 		}
@@ -161,7 +161,7 @@ func TestBatchListenerPanic(t *testing.T) {
 	), agentcoretest.TextResponse("never"))
 	a, log := newAgent(fake, echoTool("fast", 0), echoTool("slow", time.Minute))
 	a.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-		if e, ok := ev.(agentcore.ToolExecutionEndEvent); ok && e.ToolCallID == "fast" {
+		if e, ok := ev.(*agentcore.ToolExecutionEndEvent); ok && e.ToolCallID == "fast" {
 			panic("listener broke")
 		}
 	})
@@ -203,7 +203,7 @@ func TestBatchLateUpdatesDropped(t *testing.T) {
 	a, _ := newAgent(fake, leaky, probe)
 	var updates []string
 	a.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-		if u, ok := ev.(agentcore.ToolExecutionUpdateEvent); ok {
+		if u, ok := ev.(*agentcore.ToolExecutionUpdateEvent); ok {
 			updates = append(updates, u.ToolCallID+":"+u.PartialResult.Text())
 		}
 	})

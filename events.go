@@ -12,14 +12,22 @@ import "encoding/json"
 //	  turn_end
 //	agent_end                                 the run's new messages
 //
-// The set is closed: [AgentStartEvent], [AgentEndEvent], [TurnStartEvent],
-// [TurnEndEvent], [MessageStartEvent], [MessageUpdateEvent],
-// [MessageEndEvent], [ToolExecutionStartEvent], [ToolExecutionUpdateEvent]
-// and [ToolExecutionEndEvent].
+// The set is closed, and its members are pointers: *[AgentStartEvent],
+// *[AgentEndEvent], *[TurnStartEvent], *[TurnEndEvent], *[MessageStartEvent],
+// *[MessageUpdateEvent], *[MessageEndEvent], *[ToolExecutionStartEvent],
+// *[ToolExecutionUpdateEvent] and *[ToolExecutionEndEvent]. Switch on them
+// as go/ast's nodes are switched on:
+//
+//	switch ev := ev.(type) {
+//	case *agentcore.MessageUpdateEvent:
+//		...
+//	}
+//
+// (a case of the value type does not compile).
 //
 // Events are immutable: keep them freely, hand them to other goroutines.
-// The messages they carry are shared with the loop and the Agent's
-// transcript, so they must not be modified.
+// Neither they nor the messages they carry, shared with the loop and the
+// Agent's transcript, may be modified.
 type AgentEvent interface {
 	// Type is the event's wire type, such as "message_end".
 	Type() string
@@ -95,45 +103,45 @@ type ToolExecutionEndEvent struct {
 }
 
 // Type returns "agent_start".
-func (AgentStartEvent) Type() string { return "agent_start" }
+func (*AgentStartEvent) Type() string { return "agent_start" }
 
 // Type returns "agent_end".
-func (AgentEndEvent) Type() string { return "agent_end" }
+func (*AgentEndEvent) Type() string { return "agent_end" }
 
 // Type returns "turn_start".
-func (TurnStartEvent) Type() string { return "turn_start" }
+func (*TurnStartEvent) Type() string { return "turn_start" }
 
 // Type returns "turn_end".
-func (TurnEndEvent) Type() string { return "turn_end" }
+func (*TurnEndEvent) Type() string { return "turn_end" }
 
 // Type returns "message_start".
-func (MessageStartEvent) Type() string { return "message_start" }
+func (*MessageStartEvent) Type() string { return "message_start" }
 
 // Type returns "message_update".
-func (MessageUpdateEvent) Type() string { return "message_update" }
+func (*MessageUpdateEvent) Type() string { return "message_update" }
 
 // Type returns "message_end".
-func (MessageEndEvent) Type() string { return "message_end" }
+func (*MessageEndEvent) Type() string { return "message_end" }
 
 // Type returns "tool_execution_start".
-func (ToolExecutionStartEvent) Type() string { return "tool_execution_start" }
+func (*ToolExecutionStartEvent) Type() string { return "tool_execution_start" }
 
 // Type returns "tool_execution_update".
-func (ToolExecutionUpdateEvent) Type() string { return "tool_execution_update" }
+func (*ToolExecutionUpdateEvent) Type() string { return "tool_execution_update" }
 
 // Type returns "tool_execution_end".
-func (ToolExecutionEndEvent) Type() string { return "tool_execution_end" }
+func (*ToolExecutionEndEvent) Type() string { return "tool_execution_end" }
 
-func (AgentStartEvent) agentEvent()          {}
-func (AgentEndEvent) agentEvent()            {}
-func (TurnStartEvent) agentEvent()           {}
-func (TurnEndEvent) agentEvent()             {}
-func (MessageStartEvent) agentEvent()        {}
-func (MessageUpdateEvent) agentEvent()       {}
-func (MessageEndEvent) agentEvent()          {}
-func (ToolExecutionStartEvent) agentEvent()  {}
-func (ToolExecutionUpdateEvent) agentEvent() {}
-func (ToolExecutionEndEvent) agentEvent()    {}
+func (*AgentStartEvent) agentEvent()          {}
+func (*AgentEndEvent) agentEvent()            {}
+func (*TurnStartEvent) agentEvent()           {}
+func (*TurnEndEvent) agentEvent()             {}
+func (*MessageStartEvent) agentEvent()        {}
+func (*MessageUpdateEvent) agentEvent()       {}
+func (*MessageEndEvent) agentEvent()          {}
+func (*ToolExecutionStartEvent) agentEvent()  {}
+func (*ToolExecutionUpdateEvent) agentEvent() {}
+func (*ToolExecutionEndEvent) agentEvent()    {}
 
 // MarshalJSON writes {"type":"agent_start"}.
 func (e AgentStartEvent) MarshalJSON() ([]byte, error) {

@@ -26,11 +26,11 @@ var fourChunks = agentcoretest.Response{Content: []agentcore.ContentBlock{agentc
 // eventPartial returns the Partial of a text event.
 func eventPartial(ev agentcore.AssistantEvent) *agentcore.AssistantMessage {
 	switch e := ev.(type) {
-	case agentcore.TextStartEvent:
+	case *agentcore.TextStartEvent:
 		return e.Partial
-	case agentcore.TextDeltaEvent:
+	case *agentcore.TextDeltaEvent:
 		return e.Partial
-	case agentcore.TextEndEvent:
+	case *agentcore.TextEndEvent:
 		return e.Partial
 	}
 	return nil
@@ -38,7 +38,7 @@ func eventPartial(ev agentcore.AssistantEvent) *agentcore.AssistantMessage {
 
 // describe renders kept message_update events: their provider event's type
 // and the text their message shows.
-func describe(updates []agentcore.MessageUpdateEvent) string {
+func describe(updates []*agentcore.MessageUpdateEvent) string {
 	var parts []string
 	for _, u := range updates {
 		parts = append(parts, u.AssistantEvent.Type()+":"+textOf(u.Message))
@@ -53,27 +53,27 @@ const fourChunksUpdates = "text_start:,text_delta:a,text_delta:ab,text_delta:abc
 // delivered: a consumer may keep them and read them after the stream moved
 // on, and the provider event's Partial is the event's own message.
 func TestEventsImmutable(t *testing.T) {
-	collectAgent := func(t *testing.T) []agentcore.MessageUpdateEvent {
+	collectAgent := func(t *testing.T) []*agentcore.MessageUpdateEvent {
 		a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: agentcoretest.New(fourChunks).Stream})
-		var kept []agentcore.MessageUpdateEvent
-		var seen []agentcore.MessageUpdateEvent
+		var kept []*agentcore.MessageUpdateEvent
+		var seen []*agentcore.MessageUpdateEvent
 		a.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-			if u, ok := ev.(agentcore.MessageUpdateEvent); ok {
+			if u, ok := ev.(*agentcore.MessageUpdateEvent); ok {
 				kept = append(kept, u)
-				seen = append(seen, agentcore.MessageUpdateEvent{Message: u.Message.Clone(), AssistantEvent: u.AssistantEvent})
+				seen = append(seen, &agentcore.MessageUpdateEvent{Message: u.Message.Clone(), AssistantEvent: u.AssistantEvent})
 			}
 		})
 		require.NoError(t, a.Prompt(context.Background(), "go"))
 		require.Equal(t, fourChunksUpdates, describe(seen))
 		return kept
 	}
-	collectLoop := func(t *testing.T) []agentcore.MessageUpdateEvent {
+	collectLoop := func(t *testing.T) []*agentcore.MessageUpdateEvent {
 		run, err := agentcore.RunLoop(context.Background(), []agentcore.Message{agentcore.UserText("go")}, agentcore.AgentContext{},
 			agentcore.LoopConfig{Model: agentcoretest.Model(), StreamFn: agentcoretest.New(fourChunks).Stream})
 		require.NoError(t, err)
-		var kept []agentcore.MessageUpdateEvent
+		var kept []*agentcore.MessageUpdateEvent
 		for ev := range run.Events() {
-			if u, ok := ev.(agentcore.MessageUpdateEvent); ok {
+			if u, ok := ev.(*agentcore.MessageUpdateEvent); ok {
 				kept = append(kept, u)
 			}
 		}
@@ -83,7 +83,7 @@ func TestEventsImmutable(t *testing.T) {
 	}
 	tests := []struct {
 		name    string
-		collect func(*testing.T) []agentcore.MessageUpdateEvent
+		collect func(*testing.T) []*agentcore.MessageUpdateEvent
 	}{
 		{"agent", collectAgent},
 		{"run loop", collectLoop},
@@ -111,7 +111,7 @@ func TestEventsAcrossGoroutines(t *testing.T) {
 		for ev := range events {
 			_, err := json.Marshal(ev)
 			assert.NoError(t, err)
-			if u, ok := ev.(agentcore.MessageUpdateEvent); ok {
+			if u, ok := ev.(*agentcore.MessageUpdateEvent); ok {
 				lengths = append(lengths, len(textOf(u.Message)))
 			}
 		}
@@ -160,7 +160,7 @@ func TestStateStreamingMessage(t *testing.T) {
 
 // TestMessageUpdateEventZero checks that the zero event marshals.
 func TestMessageUpdateEventZero(t *testing.T) {
-	data, err := json.Marshal(agentcore.MessageUpdateEvent{})
+	data, err := json.Marshal(&agentcore.MessageUpdateEvent{})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"type":"message_update","message":null,"assistantMessageEvent":null}`, string(data))
 }

@@ -25,12 +25,12 @@ func ExampleAgent_Abort() {
 	agent.FollowUp(agentcore.UserText("and then this"))
 	agent.Subscribe(func(ctx context.Context, ev agentcore.AgentEvent) {
 		switch ev := ev.(type) {
-		case agentcore.MessageUpdateEvent:
-			if _, ok := ev.AssistantEvent.(agentcore.TextEndEvent); ok {
+		case *agentcore.MessageUpdateEvent:
+			if _, ok := ev.AssistantEvent.(*agentcore.TextEndEvent); ok {
 				fmt.Println("user presses Esc")
 				agent.Abort() // from a listener, another goroutine or a signal handler
 			}
-		case agentcore.TurnEndEvent, agentcore.AgentEndEvent:
+		case *agentcore.TurnEndEvent, *agentcore.AgentEndEvent:
 			fmt.Println(ev.Type(), "(run ctx cancelled:", ctx.Err() != nil, ")")
 		}
 	})

@@ -22,11 +22,11 @@ func ExampleAgent_Prompt() {
 
 	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
 		switch ev := ev.(type) {
-		case agentcore.MessageUpdateEvent:
-			if d, ok := ev.AssistantEvent.(agentcore.TextDeltaEvent); ok {
+		case *agentcore.MessageUpdateEvent:
+			if d, ok := ev.AssistantEvent.(*agentcore.TextDeltaEvent); ok {
 				fmt.Printf("[%s]", d.Delta)
 			}
-		case agentcore.MessageEndEvent:
+		case *agentcore.MessageEndEvent:
 			if m, ok := ev.Message.(*agentcore.AssistantMessage); ok {
 				fmt.Printf("\nfinal: %q (%s)\n", m.Text(), m.StopReason)
 			}
@@ -72,9 +72,9 @@ func ExampleAgent_Subscribe() {
 	})
 	unsubscribe := agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
 		switch ev := ev.(type) {
-		case agentcore.MessageUpdateEvent:
+		case *agentcore.MessageUpdateEvent:
 			return // streaming steps: too many to print here
-		case agentcore.MessageEndEvent:
+		case *agentcore.MessageEndEvent:
 			fmt.Printf("%s (%s; transcript has %d)\n", ev.Type(), ev.Message.Role(), agent.MessageCount())
 		default:
 			fmt.Println(ev.Type())
@@ -164,10 +164,10 @@ func ExampleMessageUpdateEvent() {
 		Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "kept as streamed"}}, Chunks: 3,
 	})
 	agent := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream})
-	var kept []agentcore.MessageUpdateEvent
+	var kept []*agentcore.MessageUpdateEvent
 	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-		if u, ok := ev.(agentcore.MessageUpdateEvent); ok {
-			if _, delta := u.AssistantEvent.(agentcore.TextDeltaEvent); delta {
+		if u, ok := ev.(*agentcore.MessageUpdateEvent); ok {
+			if _, delta := u.AssistantEvent.(*agentcore.TextDeltaEvent); delta {
 				kept = append(kept, u)
 			}
 		}
@@ -176,7 +176,7 @@ func ExampleMessageUpdateEvent() {
 		fmt.Println(err)
 	}
 	for _, u := range kept {
-		fmt.Printf("%q after %q\n", u.Message.Text(), u.AssistantEvent.(agentcore.TextDeltaEvent).Delta)
+		fmt.Printf("%q after %q\n", u.Message.Text(), u.AssistantEvent.(*agentcore.TextDeltaEvent).Delta)
 	}
 	// Output:
 	// "kept a" after "kept a"

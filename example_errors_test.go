@@ -98,11 +98,11 @@ func ExampleHooks_errors() {
 	})
 	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
 		switch ev := ev.(type) {
-		case agentcore.MessageEndEvent:
+		case *agentcore.MessageEndEvent:
 			if m, ok := ev.Message.(*agentcore.AssistantMessage); ok {
 				fmt.Printf("  assistant [%s] %q\n", m.StopReason, m.ErrorMessage)
 			}
-		case agentcore.TurnEndEvent, agentcore.AgentEndEvent:
+		case *agentcore.TurnEndEvent, *agentcore.AgentEndEvent:
 			fmt.Println(" ", ev.Type())
 		}
 	})

@@ -62,7 +62,7 @@ func ExampleHooks() {
 	})
 	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
 		switch ev.(type) {
-		case agentcore.TurnStartEvent, agentcore.TurnEndEvent, agentcore.ToolExecutionStartEvent, agentcore.ToolExecutionEndEvent:
+		case *agentcore.TurnStartEvent, *agentcore.TurnEndEvent, *agentcore.ToolExecutionStartEvent, *agentcore.ToolExecutionEndEvent:
 			note(ev.Type())
 		}
 	})

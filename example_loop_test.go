@@ -31,7 +31,7 @@ func ExampleRunLoop() {
 	}
 	var types []string
 	for ev := range run.Events() {
-		if _, ok := ev.(agentcore.MessageUpdateEvent); !ok {
+		if _, ok := ev.(*agentcore.MessageUpdateEvent); !ok {
 			types = append(types, ev.Type())
 		}
 	}

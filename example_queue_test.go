@@ -55,12 +55,12 @@ func ExampleAgent_Steer() {
 	agent := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{editTool()}})
 	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
 		switch ev := ev.(type) {
-		case agentcore.ToolExecutionStartEvent:
+		case *agentcore.ToolExecutionStartEvent:
 			if ev.ToolCallID == "c1" {
 				fmt.Println("  (the user steers while c1 starts)")
 				agent.Steer(agentcore.UserText("Don't change the public API."))
 			}
-		case agentcore.MessageEndEvent:
+		case *agentcore.MessageEndEvent:
 			printMessage(ev.Message)
 		}
 	})
@@ -91,12 +91,12 @@ func ExampleAgent_FollowUp() {
 	agent := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{editTool()}})
 	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
 		switch ev := ev.(type) {
-		case agentcore.AgentStartEvent, agentcore.AgentEndEvent:
+		case *agentcore.AgentStartEvent, *agentcore.AgentEndEvent:
 			fmt.Println(ev.Type())
-		case agentcore.ToolExecutionStartEvent:
+		case *agentcore.ToolExecutionStartEvent:
 			fmt.Println("  (the user queues a follow-up while the edit runs)")
 			agent.FollowUp(agentcore.UserText("Then update the CHANGELOG."))
-		case agentcore.MessageEndEvent:
+		case *agentcore.MessageEndEvent:
 			printMessage(ev.Message)
 		}
 	})

@@ -31,11 +31,11 @@ func echoModel(ctx context.Context, model agentcore.Model, req agentcore.Request
 			w.Error(msg)
 			return
 		}
-		if !w.Push(agentcore.StartEvent{Partial: msg}) {
+		if !w.Push(&agentcore.StartEvent{Partial: msg}) {
 			return // the consumer stopped reading: just return
 		}
 		msg.Content = append(msg.Content, agentcore.TextBlock{})
-		w.Push(agentcore.TextStartEvent{ContentIndex: 0, Partial: msg})
+		w.Push(&agentcore.TextStartEvent{ContentIndex: 0, Partial: msg})
 		text := ""
 		for i, word := range strings.Fields(last) {
 			if ctx.Err() != nil {
@@ -53,7 +53,7 @@ func echoModel(ctx context.Context, model agentcore.Model, req agentcore.Request
 				return
 			}
 		}
-		w.Push(agentcore.TextEndEvent{ContentIndex: 0, Content: text, Partial: msg})
+		w.Push(&agentcore.TextEndEvent{ContentIndex: 0, Content: text, Partial: msg})
 		w.Done(msg) // sets DurationMs and ends the stream; later pushes are dropped
 	})
 }
@@ -67,16 +67,16 @@ func ExampleNewAssistantStream() {
 	var deltas []string
 	for ev := range echoModel(context.Background(), model, req, agentcore.StreamOptions{}) {
 		switch ev := ev.(type) {
-		case agentcore.TextDeltaEvent:
+		case *agentcore.TextDeltaEvent:
 			deltas = append(deltas, fmt.Sprintf("%q", ev.Delta))
-		case agentcore.DoneEvent:
+		case *agentcore.DoneEvent:
 			fmt.Println(strings.Join(deltas, " "))
 			fmt.Printf("%s: %s (timed: %v)\n", ev.Type(), ev.Message.Text(), ev.Message.DurationMs != nil)
 		}
 	}
 	// The failure contract: no user message gives a final error event.
 	for ev := range echoModel(context.Background(), model, agentcore.Request{}, agentcore.StreamOptions{}) {
-		fmt.Println(ev.Type(), ev.(agentcore.ErrorEvent).Message.ErrorMessage)
+		fmt.Println(ev.Type(), ev.(*agentcore.ErrorEvent).Message.ErrorMessage)
 	}
 	// Output:
 	// "streams" " are" " push" " iterators"
@@ -108,11 +108,11 @@ func ExampleSetDefaultStreamFn() {
 func ExampleCloneEvent() {
 	model := agentcore.Model{ID: "echo", API: "echo", Provider: "local"}
 	req := agentcore.Request{Messages: []agentcore.Message{agentcore.UserText("keep what you see")}}
-	var kept, shared []agentcore.TextDeltaEvent
+	var kept, shared []*agentcore.TextDeltaEvent
 	for ev := range echoModel(context.Background(), model, req, agentcore.StreamOptions{}) {
-		if d, ok := ev.(agentcore.TextDeltaEvent); ok {
+		if d, ok := ev.(*agentcore.TextDeltaEvent); ok {
 			shared = append(shared, d)
-			kept = append(kept, agentcore.CloneEvent(d).(agentcore.TextDeltaEvent))
+			kept = append(kept, agentcore.CloneEvent(d).(*agentcore.TextDeltaEvent))
 		}
 	}
 	for i := range kept {

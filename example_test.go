@@ -37,9 +37,9 @@ func Example() {
 	})
 	agent.Subscribe(func(ctx context.Context, ev agentcore.AgentEvent) {
 		switch ev := ev.(type) {
-		case agentcore.ToolExecutionStartEvent:
+		case *agentcore.ToolExecutionStartEvent:
 			fmt.Printf("tool %s %s\n", ev.ToolName, ev.Args)
-		case agentcore.MessageEndEvent:
+		case *agentcore.MessageEndEvent:
 			if m, ok := ev.Message.(*agentcore.AssistantMessage); ok && m.Text() != "" {
 				fmt.Println("assistant:", m.Text())
 			}

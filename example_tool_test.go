@@ -44,9 +44,9 @@ func ExampleNewTool() {
 	agent := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{grep}})
 	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
 		switch ev := ev.(type) {
-		case agentcore.ToolExecutionUpdateEvent:
+		case *agentcore.ToolExecutionUpdateEvent:
 			fmt.Println("update:", agentcore.Blocks(ev.PartialResult.Content...).Text())
-		case agentcore.ToolExecutionEndEvent:
+		case *agentcore.ToolExecutionEndEvent:
 			fmt.Println("result:", agentcore.Blocks(ev.Result.Content...).Text())
 		}
 	})

@@ -54,7 +54,7 @@ func ExampleAgent_SetTools() {
 		Tools:        []agentcore.Tool{tool("read"), tool("bash")},
 	})
 	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-		if ev, ok := ev.(agentcore.MessageEndEvent); ok {
+		if ev, ok := ev.(*agentcore.MessageEndEvent); ok {
 			if sys, ok := ev.Message.(*agentcore.SystemMessage); ok {
 				fmt.Printf("declared: +%v -%v\n", toolNames(sys.ToolsAdded), sys.ToolsRemoved)
 			}

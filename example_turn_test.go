@@ -124,7 +124,7 @@ func ExampleTurnContinue() {
 		},
 	})
 	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-		if ev, ok := ev.(agentcore.MessageEndEvent); ok {
+		if ev, ok := ev.(*agentcore.MessageEndEvent); ok {
 			printMessage(ev.Message)
 		}
 	})

@@ -32,7 +32,7 @@ func TestAgentEndListenerPanic(t *testing.T) {
 	a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: agentcoretest.New(agentcoretest.TextResponse("hi")).Stream})
 	var types []string
 	a.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-		if _, ok := ev.(agentcore.AgentEndEvent); ok {
+		if _, ok := ev.(*agentcore.AgentEndEvent); ok {
 			panic("listener fails on agent_end")
 		}
 	})
@@ -58,9 +58,9 @@ func TestStreamYieldingAfterStop(t *testing.T) {
 		return func(yield func(agentcore.AssistantEvent) bool) {
 			first := &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{call}, StopReason: agentcore.StopToolUse}
 			second := &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "ignored"}}, StopReason: agentcore.StopStop}
-			yield(agentcore.StartEvent{Partial: &agentcore.AssistantMessage{}})
-			yield(agentcore.DoneEvent{Reason: agentcore.StopToolUse, Message: first})
-			yield(agentcore.DoneEvent{Reason: agentcore.StopStop, Message: second}) // against the contract
+			yield(&agentcore.StartEvent{Partial: &agentcore.AssistantMessage{}})
+			yield(&agentcore.DoneEvent{Reason: agentcore.StopToolUse, Message: first})
+			yield(&agentcore.DoneEvent{Reason: agentcore.StopStop, Message: second}) // against the contract
 		}
 	}
 	echo := agentcore.Tool{Name: "echo", Execute: func(context.Context, string, json.RawMessage, func(agentcore.ToolResult)) (agentcore.ToolResult, error) {

@@ -68,12 +68,12 @@ func (e *engine) runPrompts(prompts []Message) (msgs []Message, err error) {
 	defer e.recoverInto(&err)
 	initial := e.declareToolChanges(prompts)
 	e.newMessages = append(make([]Message, 0, len(initial)+8), initial...)
-	if err := e.emitAll(AgentStartEvent{}, TurnStartEvent{}); err != nil {
+	if err := e.emitAll(&AgentStartEvent{}, &TurnStartEvent{}); err != nil {
 		return e.newMessages, err
 	}
 	for _, m := range initial {
 		e.cur.Messages = appendMessage(e.cur.Messages, m)
-		if err := e.emitAll(MessageStartEvent{Message: m}, MessageEndEvent{Message: m}); err != nil {
+		if err := e.emitAll(&MessageStartEvent{Message: m}, &MessageEndEvent{Message: m}); err != nil {
 			return e.newMessages, err
 		}
 	}
@@ -88,7 +88,7 @@ func (e *engine) runContinue() (msgs []Message, err error) {
 		return nil, err
 	}
 	e.newMessages = make([]Message, 0, 8)
-	if err := e.emitAll(AgentStartEvent{}, TurnStartEvent{}); err != nil {
+	if err := e.emitAll(&AgentStartEvent{}, &TurnStartEvent{}); err != nil {
 		return e.newMessages, err
 	}
 	return e.newMessages, e.run()
@@ -196,7 +196,7 @@ func (e *engine) run() error {
 				if len(pending) == 0 {
 					pending = e.steering()
 				}
-				if err := e.emit(TurnStartEvent{}); err != nil {
+				if err := e.emit(&TurnStartEvent{}); err != nil {
 					return err
 				}
 			}
@@ -205,7 +205,7 @@ func (e *engine) run() error {
 				batch = append(slices.Clip(prepared), pending...)
 			}
 			for _, m := range e.declareToolChanges(batch) {
-				if err := e.emitAll(MessageStartEvent{Message: m}, MessageEndEvent{Message: m}); err != nil {
+				if err := e.emitAll(&MessageStartEvent{Message: m}, &MessageEndEvent{Message: m}); err != nil {
 					return err
 				}
 				e.cur.Messages = appendMessage(e.cur.Messages, m)
@@ -243,7 +243,7 @@ func (e *engine) run() error {
 						return err
 					}
 				}
-				return e.emitAll(TurnEndEvent{Message: msg, ToolResults: []*ToolResultMessage{}}, AgentEndEvent{Messages: e.newMessages})
+				return e.emitAll(&TurnEndEvent{Message: msg, ToolResults: []*ToolResultMessage{}}, &AgentEndEvent{Messages: e.newMessages})
 			}
 
 			results := []*ToolResultMessage{}
@@ -274,11 +274,11 @@ func (e *engine) run() error {
 					return err
 				}
 			}
-			if err := e.emit(TurnEndEvent{Message: msg, ToolResults: results}); err != nil {
+			if err := e.emit(&TurnEndEvent{Message: msg, ToolResults: results}); err != nil {
 				return err
 			}
 			if decision == TurnEnd {
-				return e.emit(AgentEndEvent{Messages: e.newMessages})
+				return e.emit(&AgentEndEvent{Messages: e.newMessages})
 			}
 			explicit = decision == TurnContinue
 			pending = e.steering()
@@ -297,7 +297,7 @@ func (e *engine) run() error {
 		}
 		break
 	}
-	return e.emit(AgentEndEvent{Messages: e.newMessages})
+	return e.emit(&AgentEndEvent{Messages: e.newMessages})
 }
 
 // panicError turns a recovered panic value into an error.

@@ -61,14 +61,14 @@ func readTool() agentcore.Tool {
 
 // runAgent plays proxyScript with fn and returns the event trace and the
 // transcript, as JSON values.
-func runAgent(t *testing.T, fn agentcore.StreamFn) (trace []any, transcript any, updates []agentcore.MessageUpdateEvent) {
+func runAgent(t *testing.T, fn agentcore.StreamFn) (trace []any, transcript any, updates []*agentcore.MessageUpdateEvent) {
 	t.Helper()
 	agent := agentcore.New(agentcore.Options{
 		SystemPrompt: "You read files.", Model: agentcoretest.Model(), StreamFn: fn, Tools: []agentcore.Tool{readTool()},
 		StreamOptions: agentcore.StreamOptions{SessionID: "s-1", MaxTokens: 500},
 	})
 	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-		if u, ok := ev.(agentcore.MessageUpdateEvent); ok {
+		if u, ok := ev.(*agentcore.MessageUpdateEvent); ok {
 			updates = append(updates, u)
 		}
 		trace = append(trace, normalizeEvent(t, ev))
@@ -86,13 +86,13 @@ func runAgent(t *testing.T, fn agentcore.StreamFn) (trace []any, transcript any,
 func normalizeEvent(t *testing.T, ev agentcore.AgentEvent) any {
 	v := jsonValue(t, ev, "timestamp", "durationMs").(map[string]any)
 	switch e := ev.(type) {
-	case agentcore.MessageStartEvent:
+	case *agentcore.MessageStartEvent:
 		if _, ok := e.Message.(*agentcore.AssistantMessage); ok {
 			stripPartial(v["message"], -1)
 		}
-	case agentcore.MessageUpdateEvent:
+	case *agentcore.MessageUpdateEvent:
 		idx := -1
-		if d, ok := e.AssistantEvent.(agentcore.ToolCallDeltaEvent); ok {
+		if d, ok := e.AssistantEvent.(*agentcore.ToolCallDeltaEvent); ok {
 			idx = d.ContentIndex
 		}
 		stripPartial(v["message"], idx)
@@ -160,7 +160,7 @@ func TestProxyAgentRunMatchesDirect(t *testing.T) {
 	// While tool arguments stream, the proxy shows their parsed value.
 	var shown []string
 	for _, u := range updates {
-		if d, ok := u.AssistantEvent.(agentcore.ToolCallDeltaEvent); ok {
+		if d, ok := u.AssistantEvent.(*agentcore.ToolCallDeltaEvent); ok {
 			shown = append(shown, string(u.Message.Content[d.ContentIndex].(agentcore.ToolCall).Arguments))
 		}
 	}
@@ -174,7 +174,7 @@ func TestProxyAgentAbortMidStream(t *testing.T) {
 	srv := proxyServer(t, served.Stream)
 	agent := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: agentcore.StreamProxy(agentcore.ProxyOptions{URL: srv.URL, AuthToken: "proxy-token"})})
 	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-		if u, ok := ev.(agentcore.MessageUpdateEvent); ok && u.AssistantEvent.Type() == "text_end" {
+		if u, ok := ev.(*agentcore.MessageUpdateEvent); ok && u.AssistantEvent.Type() == "text_end" {
 			agent.Abort()
 		}
 	})

@@ -240,7 +240,7 @@ func serveProxyStream(w http.ResponseWriter, r *http.Request, fn StreamFn, call 
 	if err != nil {
 		msg.ErrorMessage = err.Error()
 	}
-	_, _ = out.write(ErrorEvent{Reason: StopError, Message: msg})
+	_, _ = out.write(&ErrorEvent{Reason: StopError, Message: msg})
 }
 
 // proxyEventWriter writes events to one answer and flushes each.
@@ -266,12 +266,12 @@ func (o *proxyEventWriter) write(ev AssistantEvent) (final bool, err error) {
 			msg = p.Clone()
 			msg.StopReason, msg.ErrorMessage = StopError, "proxy: "+err.Error()
 		}
-		data, ok, err = encodeProxyEvent(ErrorEvent{Reason: StopError, Message: msg})
+		data, ok, err = encodeProxyEvent(&ErrorEvent{Reason: StopError, Message: msg})
 		if err != nil {
 			o.broken = true
 			return true, err
 		}
-		ev = ErrorEvent{}
+		ev = &ErrorEvent{}
 	}
 	if !ok {
 		return false, nil
@@ -285,7 +285,7 @@ func (o *proxyEventWriter) write(ev AssistantEvent) (final bool, err error) {
 		return true, err
 	}
 	switch ev.(type) {
-	case DoneEvent, ErrorEvent:
+	case *DoneEvent, *ErrorEvent:
 		o.ended = true
 		return true, nil
 	}

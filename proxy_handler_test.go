@@ -254,9 +254,9 @@ func TestProxyHandlerClientGoesAway(t *testing.T) {
 	var final *agentcore.AssistantMessage
 	for ev := range agentcore.StreamProxy(agentcore.ProxyOptions{URL: srv.URL, AuthToken: "tok"})(ctx, fixtureModel, agentcore.Request{}, agentcore.StreamOptions{}) {
 		switch e := ev.(type) {
-		case agentcore.TextEndEvent:
+		case *agentcore.TextEndEvent:
 			cancel()
-		case agentcore.ErrorEvent:
+		case *agentcore.ErrorEvent:
 			final = e.Message
 		}
 	}
@@ -284,7 +284,7 @@ func TestProxyHandlerBrokenStreams(t *testing.T) {
 			stream: func(context.Context, agentcore.Model, agentcore.Request, agentcore.StreamOptions) agentcore.AssistantStream {
 				return func(yield func(agentcore.AssistantEvent) bool) {
 					m := &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "x"}}}
-					yield(agentcore.StartEvent{Partial: m})
+					yield(&agentcore.StartEvent{Partial: m})
 				}
 			},
 			want: "start error", wantText: agentcore.ErrStreamIncomplete.Error(),
@@ -293,7 +293,7 @@ func TestProxyHandlerBrokenStreams(t *testing.T) {
 			name: "panics mid-stream",
 			stream: func(context.Context, agentcore.Model, agentcore.Request, agentcore.StreamOptions) agentcore.AssistantStream {
 				return func(yield func(agentcore.AssistantEvent) bool) {
-					yield(agentcore.StartEvent{Partial: &agentcore.AssistantMessage{}})
+					yield(&agentcore.StartEvent{Partial: &agentcore.AssistantMessage{}})
 					panic("provider bug")
 				}
 			},
@@ -318,8 +318,8 @@ func TestProxyHandlerBrokenStreams(t *testing.T) {
 			stream: func(context.Context, agentcore.Model, agentcore.Request, agentcore.StreamOptions) agentcore.AssistantStream {
 				return func(yield func(agentcore.AssistantEvent) bool) {
 					m := &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{}, StopReason: agentcore.StopStop}
-					if yield(agentcore.DoneEvent{Reason: agentcore.StopStop, Message: m}) {
-						yield(agentcore.StartEvent{Partial: m})
+					if yield(&agentcore.DoneEvent{Reason: agentcore.StopStop, Message: m}) {
+						yield(&agentcore.StartEvent{Partial: m})
 					}
 				}
 			},
@@ -349,7 +349,7 @@ func TestProxyHandlerStopsOnWriteFailure(t *testing.T) {
 			return func(yield func(agentcore.AssistantEvent) bool) {
 				defer close(streamCtxDone)
 				msg := &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{}}
-				for yield(agentcore.StartEvent{Partial: msg}) {
+				for yield(&agentcore.StartEvent{Partial: msg}) {
 				}
 				if ctx.Err() == nil {
 					t.Error("the stream's ctx was not cancelled after a failed write")

@@ -48,17 +48,17 @@ func (r *proxyRebuilder) apply(data []byte) (AssistantEvent, error) {
 	}
 	switch e.Type {
 	case "start":
-		return StartEvent{Partial: r.msg}, nil
+		return &StartEvent{Partial: r.msg}, nil
 	case "done":
 		r.final(&e)
-		return DoneEvent{Reason: r.msg.StopReason, Message: r.msg}, nil
+		return &DoneEvent{Reason: r.msg.StopReason, Message: r.msg}, nil
 	case "error":
 		r.final(&e)
 		if r.msg.StopReason != StopAborted {
 			r.msg.StopReason = StopError
 		}
 		r.msg.ErrorMessage = e.ErrorMessage
-		return ErrorEvent{Reason: r.msg.StopReason, Message: r.msg}, nil
+		return &ErrorEvent{Reason: r.msg.StopReason, Message: r.msg}, nil
 	case "text_start", "text_delta", "text_end", "thinking_start", "thinking_delta", "thinking_end",
 		"toolcall_start", "toolcall_delta", "toolcall_end":
 		if !e.HasIndex {
@@ -92,7 +92,7 @@ func (r *proxyRebuilder) content(e *wireEvent, i int) (AssistantEvent, error) {
 			return nil, err
 		}
 		r.open[i].args = new(partialjson.Parser)
-		return ToolCallStartEvent{ContentIndex: i, Partial: r.msg}, nil
+		return &ToolCallStartEvent{ContentIndex: i, Partial: r.msg}, nil
 	case "text_start", "text_delta", "text_end":
 		return streamText(r, e, i, textStream)
 	case "thinking_start", "thinking_delta", "thinking_end":
@@ -111,7 +111,7 @@ func (r *proxyRebuilder) content(e *wireEvent, i int) (AssistantEvent, error) {
 			b.Arguments = json.RawMessage("{}")
 		}
 		r.msg.Content[i] = b
-		return ToolCallDeltaEvent{ContentIndex: i, Delta: delta, Partial: r.msg}, nil
+		return &ToolCallDeltaEvent{ContentIndex: i, Delta: delta, Partial: r.msg}, nil
 	default: // toolcall_end
 		b, ok := blockAt(r.msg, i).(ToolCall)
 		if !ok {
@@ -123,7 +123,7 @@ func (r *proxyRebuilder) content(e *wireEvent, i int) (AssistantEvent, error) {
 		}
 		r.msg.Content[i] = b
 		r.open[i].args = nil
-		return ToolCallEndEvent{ContentIndex: i, ToolCall: b, Partial: r.msg}, nil
+		return &ToolCallEndEvent{ContentIndex: i, ToolCall: b, Partial: r.msg}, nil
 	}
 }
 
@@ -157,12 +157,12 @@ var (
 			b.Text, b.TextSignature = text, signature
 			return b
 		},
-		start: func(i int, m *AssistantMessage) AssistantEvent { return TextStartEvent{ContentIndex: i, Partial: m} },
+		start: func(i int, m *AssistantMessage) AssistantEvent { return &TextStartEvent{ContentIndex: i, Partial: m} },
 		delta: func(i int, d string, m *AssistantMessage) AssistantEvent {
-			return TextDeltaEvent{ContentIndex: i, Delta: d, Partial: m}
+			return &TextDeltaEvent{ContentIndex: i, Delta: d, Partial: m}
 		},
 		end: func(i int, t string, m *AssistantMessage) AssistantEvent {
-			return TextEndEvent{ContentIndex: i, Content: t, Partial: m}
+			return &TextEndEvent{ContentIndex: i, Content: t, Partial: m}
 		},
 	}
 	thinkingStream = streamKind[ThinkingBlock]{
@@ -174,13 +174,13 @@ var (
 			return b
 		},
 		start: func(i int, m *AssistantMessage) AssistantEvent {
-			return ThinkingStartEvent{ContentIndex: i, Partial: m}
+			return &ThinkingStartEvent{ContentIndex: i, Partial: m}
 		},
 		delta: func(i int, d string, m *AssistantMessage) AssistantEvent {
-			return ThinkingDeltaEvent{ContentIndex: i, Delta: d, Partial: m}
+			return &ThinkingDeltaEvent{ContentIndex: i, Delta: d, Partial: m}
 		},
 		end: func(i int, t string, m *AssistantMessage) AssistantEvent {
-			return ThinkingEndEvent{ContentIndex: i, Content: t, Partial: m}
+			return &ThinkingEndEvent{ContentIndex: i, Content: t, Partial: m}
 		},
 	}
 )

@@ -33,9 +33,9 @@ func collect(stream agentcore.AssistantStream) collected {
 		c.types = append(c.types, ev.Type())
 		c.events = append(c.events, agentcore.CloneEvent(ev))
 		switch e := ev.(type) {
-		case agentcore.DoneEvent:
+		case *agentcore.DoneEvent:
 			c.final = e.Message
-		case agentcore.ErrorEvent:
+		case *agentcore.ErrorEvent:
 			c.final = e.Message
 		}
 	}
@@ -169,24 +169,24 @@ func TestProxyPartials(t *testing.T) {
 	// A partial is the producer's message: read it during the event.
 	for ev := range stream {
 		switch e := ev.(type) {
-		case agentcore.StartEvent:
+		case *agentcore.StartEvent:
 			if e.Partial.StopReason != agentcore.StopPending || len(e.Partial.Content) != 0 {
 				t.Errorf("start partial %+v", e.Partial)
 			}
-		case agentcore.ToolCallStartEvent:
+		case *agentcore.ToolCallStartEvent:
 			c := e.Partial.Content[e.ContentIndex].(agentcore.ToolCall)
 			if c.ID != "call_1" || c.Name != "read" || string(c.Arguments) != "{}" {
 				t.Errorf("toolcall_start block %+v", c)
 			}
-		case agentcore.ToolCallDeltaEvent:
+		case *agentcore.ToolCallDeltaEvent:
 			args = append(args, string(e.Partial.Content[e.ContentIndex].(agentcore.ToolCall).Arguments))
-		case agentcore.TextDeltaEvent:
+		case *agentcore.TextDeltaEvent:
 			texts = append(texts, e.Partial.Content[e.ContentIndex].(agentcore.TextBlock).Text)
-		case agentcore.ThinkingEndEvent:
+		case *agentcore.ThinkingEndEvent:
 			if b := e.Partial.Content[0].(agentcore.ThinkingBlock); b.ThinkingSignature != "sig-1" || e.Content != "Need the file." {
 				t.Errorf("thinking_end %+v, content %q", b, e.Content)
 			}
-		case agentcore.ToolCallEndEvent:
+		case *agentcore.ToolCallEndEvent:
 			if string(e.ToolCall.Arguments) != `{"path":"src/main.go","limit":20}` {
 				t.Errorf("toolcall_end arguments %s", e.ToolCall.Arguments)
 			}
@@ -319,10 +319,10 @@ func TestProxyAbort(t *testing.T) {
 			var final *agentcore.AssistantMessage
 			for ev := range agentcore.StreamProxy(agentcore.ProxyOptions{URL: srv.URL})(ctx, fixtureModel, agentcore.Request{}, agentcore.StreamOptions{}) {
 				switch e := ev.(type) {
-				case agentcore.TextDeltaEvent:
+				case *agentcore.TextDeltaEvent:
 					cancelled = time.Now()
 					cancel()
-				case agentcore.ErrorEvent:
+				case *agentcore.ErrorEvent:
 					final = e.Message
 				}
 			}

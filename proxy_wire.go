@@ -129,38 +129,38 @@ func encodeProxyEvent(ev AssistantEvent) (data []byte, ok bool, err error) {
 	index := func(i int) { w.ContentIndex = &i }
 	delta := func(s string) { w.Delta = &s }
 	switch e := ev.(type) {
-	case StartEvent:
-	case TextStartEvent:
+	case *StartEvent:
+	case *TextStartEvent:
 		index(e.ContentIndex)
-	case TextDeltaEvent:
+	case *TextDeltaEvent:
 		index(e.ContentIndex)
 		delta(e.Delta)
-	case TextEndEvent:
+	case *TextEndEvent:
 		index(e.ContentIndex)
 		w.ContentSignature = textStream.signature(e.Partial, e.ContentIndex)
-	case ThinkingStartEvent:
+	case *ThinkingStartEvent:
 		index(e.ContentIndex)
-	case ThinkingDeltaEvent:
+	case *ThinkingDeltaEvent:
 		index(e.ContentIndex)
 		delta(e.Delta)
-	case ThinkingEndEvent:
+	case *ThinkingEndEvent:
 		index(e.ContentIndex)
 		w.ContentSignature = thinkingStream.signature(e.Partial, e.ContentIndex)
-	case ToolCallStartEvent:
+	case *ToolCallStartEvent:
 		index(e.ContentIndex)
 		b, _ := blockAt(e.Partial, e.ContentIndex).(ToolCall)
 		w.ID, w.ToolName = &b.ID, &b.Name
-	case ToolCallDeltaEvent:
+	case *ToolCallDeltaEvent:
 		index(e.ContentIndex)
 		delta(e.Delta)
-	case ToolCallEndEvent:
+	case *ToolCallEndEvent:
 		index(e.ContentIndex)
 		if w.ToolCall, err = json.Marshal(e.ToolCall); err != nil {
 			return nil, false, err
 		}
-	case DoneEvent:
+	case *DoneEvent:
 		w.finalFields(e.Reason, e.Message, false)
-	case ErrorEvent:
+	case *ErrorEvent:
 		w.finalFields(e.Reason, e.Message, true)
 	default:
 		return nil, false, nil

@@ -98,17 +98,17 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 	}
 	e := r.e
 	switch ev := ev.(type) {
-	case StartEvent:
+	case *StartEvent:
 		if ev.Partial == nil {
 			r.partial = e.emptyAssistant()
 		} else {
 			r.partial = ev.Partial.Clone()
 		}
 		e.cur.Messages = appendMessage(e.cur.Messages, r.partial)
-		r.err = e.emit(MessageStartEvent{Message: r.partial})
-	case DoneEvent:
+		r.err = e.emit(&MessageStartEvent{Message: r.partial})
+	case *DoneEvent:
 		r.finish(e.orEmpty(ev.Message))
-	case ErrorEvent:
+	case *ErrorEvent:
 		r.finish(e.orEmpty(ev.Message))
 	default:
 		if r.partial == nil {
@@ -122,7 +122,7 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 			r.partial = p.Clone()
 			e.cur.Messages[len(e.cur.Messages)-1] = r.partial
 		}
-		r.err = e.emit(MessageUpdateEvent{Message: r.partial, AssistantEvent: withPartial(ev, r.partial)})
+		r.err = e.emit(&MessageUpdateEvent{Message: r.partial, AssistantEvent: withPartial(ev, r.partial)})
 	}
 	return r.final == nil && r.err == nil
 }
@@ -136,11 +136,11 @@ func (r *responseReader) finish(final *AssistantMessage) {
 		e.cur.Messages[len(e.cur.Messages)-1] = final
 	} else {
 		e.cur.Messages = appendMessage(e.cur.Messages, final)
-		if r.err = e.emit(MessageStartEvent{Message: final}); r.err != nil {
+		if r.err = e.emit(&MessageStartEvent{Message: final}); r.err != nil {
 			return
 		}
 	}
-	r.err = e.emit(MessageEndEvent{Message: final})
+	r.err = e.emit(&MessageEndEvent{Message: final})
 }
 
 func (e *engine) orEmpty(m *AssistantMessage) *AssistantMessage {

@@ -23,7 +23,7 @@ func TestRunLoop(t *testing.T) {
 	}
 	var types []string
 	for ev := range run.Events() {
-		if _, ok := ev.(agentcore.MessageUpdateEvent); !ok {
+		if _, ok := ev.(*agentcore.MessageUpdateEvent); !ok {
 			types = append(types, ev.Type())
 		}
 	}
@@ -107,7 +107,7 @@ func TestRunLoopHookError(t *testing.T) {
 	if _, err := run.Wait(); err == nil || err.Error() != "nope" {
 		t.Fatalf("Wait: %v", err)
 	}
-	if _, ok := last.(agentcore.AgentEndEvent); ok {
+	if _, ok := last.(*agentcore.AgentEndEvent); ok {
 		t.Fatal("a failed loop run must not claim agent_end")
 	}
 }

@@ -158,10 +158,10 @@ func (w *StreamWriter) Push(ev AssistantEvent) bool {
 		return true
 	}
 	switch e := ev.(type) {
-	case DoneEvent:
+	case *DoneEvent:
 		e.Message = w.finish(e.Message)
 		ev = e
-	case ErrorEvent:
+	case *ErrorEvent:
 		e.Message = w.finish(e.Message)
 		ev = e
 	default:
@@ -176,7 +176,7 @@ func (w *StreamWriter) TextDelta(index int, delta string, partial *AssistantMess
 	if w.ended || w.stopped {
 		return false
 	}
-	return w.send(TextDeltaEvent{ContentIndex: index, Delta: delta, Partial: w.track(partial)})
+	return w.send(&TextDeltaEvent{ContentIndex: index, Delta: delta, Partial: w.track(partial)})
 }
 
 // ThinkingDelta pushes a [ThinkingDeltaEvent], like [StreamWriter.TextDelta].
@@ -184,7 +184,7 @@ func (w *StreamWriter) ThinkingDelta(index int, delta string, partial *Assistant
 	if w.ended || w.stopped {
 		return false
 	}
-	return w.send(ThinkingDeltaEvent{ContentIndex: index, Delta: delta, Partial: w.track(partial)})
+	return w.send(&ThinkingDeltaEvent{ContentIndex: index, Delta: delta, Partial: w.track(partial)})
 }
 
 // ToolCallDelta pushes a [ToolCallDeltaEvent], like [StreamWriter.TextDelta].
@@ -192,7 +192,7 @@ func (w *StreamWriter) ToolCallDelta(index int, delta string, partial *Assistant
 	if w.ended || w.stopped {
 		return false
 	}
-	return w.send(ToolCallDeltaEvent{ContentIndex: index, Delta: delta, Partial: w.track(partial)})
+	return w.send(&ToolCallDeltaEvent{ContentIndex: index, Delta: delta, Partial: w.track(partial)})
 }
 
 // track remembers the producer's partial for a failure message.
@@ -215,14 +215,14 @@ func (w *StreamWriter) send(ev AssistantEvent) bool {
 // Done ends the stream with a [DoneEvent] for msg. msg then belongs to the
 // consumer (DurationMs is set on it): the producer must not touch it again.
 func (w *StreamWriter) Done(msg *AssistantMessage) bool {
-	return w.Push(DoneEvent{Reason: msg.StopReason, Message: msg})
+	return w.Push(&DoneEvent{Reason: msg.StopReason, Message: msg})
 }
 
 // Error ends the stream with an [ErrorEvent] for msg, whose StopReason
 // should be [StopError] or [StopAborted] and whose ErrorMessage says why.
 // msg then belongs to the consumer, as with [StreamWriter.Done].
 func (w *StreamWriter) Error(msg *AssistantMessage) bool {
-	return w.Push(ErrorEvent{Reason: msg.StopReason, Message: msg})
+	return w.Push(&ErrorEvent{Reason: msg.StopReason, Message: msg})
 }
 
 // Ended reports whether the final event was pushed or the consumer stopped.

@@ -25,9 +25,9 @@ func TestStreamWriterContract(t *testing.T) {
 			name: "done once, later events dropped",
 			produce: func(w *agentcore.StreamWriter) {
 				m := newMsg()
-				w.Push(agentcore.StartEvent{Partial: m})
+				w.Push(&agentcore.StartEvent{Partial: m})
 				w.Done(m)
-				if w.Push(agentcore.TextStartEvent{Partial: m}) {
+				if w.Push(&agentcore.TextStartEvent{Partial: m}) {
 					panic("push after done accepted")
 				}
 				w.Done(m)
@@ -36,7 +36,7 @@ func TestStreamWriterContract(t *testing.T) {
 		},
 		{
 			name:      "no final event becomes an error",
-			produce:   func(w *agentcore.StreamWriter) { w.Push(agentcore.StartEvent{Partial: newMsg()}) },
+			produce:   func(w *agentcore.StreamWriter) { w.Push(&agentcore.StartEvent{Partial: newMsg()}) },
 			wantTypes: []string{"start", "error"}, wantLast: agentcore.StopError, wantError: agentcore.ErrStreamIncomplete.Error(),
 		},
 		{
@@ -52,9 +52,9 @@ func TestStreamWriterContract(t *testing.T) {
 			for ev := range agentcore.NewAssistantStream(tt.produce) {
 				types = append(types, ev.Type())
 				switch e := ev.(type) {
-				case agentcore.DoneEvent:
+				case *agentcore.DoneEvent:
 					last = e.Message
-				case agentcore.ErrorEvent:
+				case *agentcore.ErrorEvent:
 					last = e.Message
 				}
 			}
@@ -82,8 +82,8 @@ func TestStreamEarlyStop(t *testing.T) {
 	stopped := make(chan bool, 1)
 	stream := agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
 		m := newMsg()
-		ok := w.Push(agentcore.StartEvent{Partial: m})
-		ok = ok && w.Push(agentcore.TextStartEvent{Partial: m})
+		ok := w.Push(&agentcore.StartEvent{Partial: m})
+		ok = ok && w.Push(&agentcore.TextStartEvent{Partial: m})
 		stopped <- !ok && w.Ended()
 	})
 	for range stream {
@@ -103,14 +103,14 @@ func TestStreamPartialsAreTheProducers(t *testing.T) {
 	stream := agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
 		m = newMsg()
 		m.Content = append(m.Content, agentcore.TextBlock{Text: "a"})
-		w.Push(agentcore.TextDeltaEvent{Delta: "a", Partial: m})
+		w.Push(&agentcore.TextDeltaEvent{Delta: "a", Partial: m})
 		m.Content[0] = agentcore.TextBlock{Text: "ab"}
 		m.Content = append(m.Content, agentcore.TextBlock{Text: "c"})
 		w.TextDelta(0, "b", m)
 		w.Done(m)
 	})
 	for ev := range stream {
-		if d, ok := ev.(agentcore.TextDeltaEvent); ok {
+		if d, ok := ev.(*agentcore.TextDeltaEvent); ok {
 			if d.Partial != m {
 				t.Fatal("the partial is not the producer's message")
 			}

@@ -232,16 +232,16 @@ func (c *callRun) resultMessage() *ToolResultMessage {
 	return c.message
 }
 
-func (c *callRun) endEvent() ToolExecutionEndEvent {
-	return ToolExecutionEndEvent{ToolCallID: c.call.ID, ToolName: c.call.Name, Result: c.result, IsError: c.isError, DurationMs: c.duration}
+func (c *callRun) endEvent() *ToolExecutionEndEvent {
+	return &ToolExecutionEndEvent{ToolCallID: c.call.ID, ToolName: c.call.Name, Result: c.result, IsError: c.isError, DurationMs: c.duration}
 }
 
-func (c *callRun) startEvent() ToolExecutionStartEvent {
-	return ToolExecutionStartEvent{ToolCallID: c.call.ID, ToolName: c.call.Name, Args: c.call.Arguments}
+func (c *callRun) startEvent() *ToolExecutionStartEvent {
+	return &ToolExecutionStartEvent{ToolCallID: c.call.ID, ToolName: c.call.Name, Args: c.call.Arguments}
 }
 
-func (c *callRun) updateEvent(r ToolResult) ToolExecutionUpdateEvent {
-	return ToolExecutionUpdateEvent{ToolCallID: c.call.ID, ToolName: c.call.Name, Args: c.call.Arguments, PartialResult: r}
+func (c *callRun) updateEvent(r ToolResult) *ToolExecutionUpdateEvent {
+	return &ToolExecutionUpdateEvent{ToolCallID: c.call.ID, ToolName: c.call.Name, Args: c.call.Arguments, PartialResult: r}
 }
 
 // RunToolCallOptions configures [RunToolCall].

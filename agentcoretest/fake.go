@@ -199,7 +199,7 @@ func (f *Fake) play(ctx context.Context, w *agentcore.StreamWriter, model agentc
 	}
 	failing := reason == agentcore.StopError || reason == agentcore.StopAborted
 	if !(failing && resp.NoStart) {
-		if !w.Push(agentcore.StartEvent{Partial: msg}) {
+		if !w.Push(&agentcore.StartEvent{Partial: msg}) {
 			return
 		}
 		for _, block := range resp.Content {
@@ -261,7 +261,7 @@ func (f *Fake) streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *
 		return f.streamText(ctx, w, msg, resp, block, b.Thinking, b.ThinkingSignature == "" && !b.Redacted, &thinkingKind)
 	case agentcore.ToolCall:
 		msg.Content = append(msg.Content, agentcore.ToolCall{ID: b.ID, Name: b.Name, Arguments: emptyObject})
-		if !step(agentcore.ToolCallStartEvent{ContentIndex: i, Partial: msg}) {
+		if !step(&agentcore.ToolCallStartEvent{ContentIndex: i, Partial: msg}) {
 			return false
 		}
 		if len(b.Arguments) == 0 {
@@ -278,7 +278,7 @@ func (f *Fake) streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *
 			return false
 		}
 		msg.Content[i] = block
-		return step(agentcore.ToolCallEndEvent{ContentIndex: i, ToolCall: b, Partial: msg})
+		return step(&agentcore.ToolCallEndEvent{ContentIndex: i, ToolCall: b, Partial: msg})
 	default:
 		msg.Content = append(msg.Content, block)
 		return true
@@ -306,11 +306,11 @@ func thinkingBlock(text string) agentcore.ContentBlock {
 }
 
 func textEvents(i int, text string, p *agentcore.AssistantMessage) (start, end agentcore.AssistantEvent) {
-	return agentcore.TextStartEvent{ContentIndex: i, Partial: p}, agentcore.TextEndEvent{ContentIndex: i, Content: text, Partial: p}
+	return &agentcore.TextStartEvent{ContentIndex: i, Partial: p}, &agentcore.TextEndEvent{ContentIndex: i, Content: text, Partial: p}
 }
 
 func thinkingEvents(i int, text string, p *agentcore.AssistantMessage) (start, end agentcore.AssistantEvent) {
-	return agentcore.ThinkingStartEvent{ContentIndex: i, Partial: p}, agentcore.ThinkingEndEvent{ContentIndex: i, Content: text, Partial: p}
+	return &agentcore.ThinkingStartEvent{ContentIndex: i, Partial: p}, &agentcore.ThinkingEndEvent{ContentIndex: i, Content: text, Partial: p}
 }
 
 // streamText streams a text or thinking block holding text: start, a delta

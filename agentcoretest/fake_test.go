@@ -22,9 +22,9 @@ func collect(t *testing.T, s agentcore.AssistantStream) ([]string, *agentcore.As
 	for ev := range s {
 		types = append(types, ev.Type())
 		switch e := ev.(type) {
-		case agentcore.DoneEvent:
+		case *agentcore.DoneEvent:
 			final = e.Message
-		case agentcore.ErrorEvent:
+		case *agentcore.ErrorEvent:
 			final = e.Message
 		}
 	}
@@ -75,7 +75,7 @@ func TestFakeAbortAndScriptEnd(t *testing.T) {
 		if ev.Type() == "text_end" {
 			cancel()
 		}
-		if e, ok := ev.(agentcore.ErrorEvent); ok {
+		if e, ok := ev.(*agentcore.ErrorEvent); ok {
 			final = e.Message
 		}
 	}

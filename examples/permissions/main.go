@@ -172,7 +172,7 @@ func run(ctx context.Context, in io.Reader, out io.Writer, timeout time.Duration
 		Hooks:        agentcore.Hooks{BeforeToolCall: permissionHook(ask)},
 	})
 	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-		m, ok := ev.(agentcore.MessageEndEvent)
+		m, ok := ev.(*agentcore.MessageEndEvent)
 		if !ok {
 			return
 		}

@@ -134,7 +134,7 @@ func NewAgent(f *SessionFile, opts agentcore.Options) (*agentcore.Agent, error) 
 	// Listeners are awaited: by the time PrepareRequest runs, the messages
 	// of this turn so far are in the file.
 	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-		if end, ok := ev.(agentcore.MessageEndEvent); ok && writeErr == nil {
+		if end, ok := ev.(*agentcore.MessageEndEvent); ok && writeErr == nil {
 			writeErr = f.Append(end.Message)
 		}
 	})

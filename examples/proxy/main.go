@@ -149,7 +149,7 @@ func run(ctx context.Context, w io.Writer) error {
 	// A client with a wrong token is refused before any model call.
 	intruder := agentcore.StreamProxy(agentcore.ProxyOptions{URL: url, AuthToken: "guess", Client: client})
 	for ev := range intruder(ctx, agentcoretest.Model(), agentcore.Request{Messages: []agentcore.Message{agentcore.UserText("hi")}}, agentcore.StreamOptions{}) {
-		if e, ok := ev.(agentcore.ErrorEvent); ok {
+		if e, ok := ev.(*agentcore.ErrorEvent); ok {
 			fmt.Fprintf(w, "wrong token: [%s] %s\n", e.Message.StopReason, e.Message.ErrorMessage)
 		}
 	}

@@ -99,7 +99,7 @@ func run(ctx context.Context, w io.Writer) error {
 		log.Event(ctx, ev)
 		// A user types while the first tool batch runs: steering waits for
 		// the batch to finish, then goes in before the next request.
-		if start, ok := ev.(agentcore.ToolExecutionStartEvent); ok && !steered && start.ToolCallID == "c2" {
+		if start, ok := ev.(*agentcore.ToolExecutionStartEvent); ok && !steered && start.ToolCallID == "c2" {
 			steered = true
 			agent.Steer(agentcore.UserText("Also count the words of todo.txt."))
 		}

@@ -88,7 +88,7 @@ func NewSession(opts agentcore.Options, policy Policy, log io.Writer) *Session {
 	s.Agent = agentcore.New(opts)
 	s.History = s.Agent.Messages() // the leading system message is not an event
 	s.Agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-		if end, ok := ev.(agentcore.MessageEndEvent); ok {
+		if end, ok := ev.(*agentcore.MessageEndEvent); ok {
 			s.History = append(s.History, end.Message)
 		}
 	})

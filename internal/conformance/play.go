@@ -73,7 +73,7 @@ func (p *player) count(hook string) int {
 
 func (p *player) recordEvent(ev agentcore.AgentEvent) {
 	switch ev := ev.(type) {
-	case agentcore.MessageUpdateEvent:
+	case *agentcore.MessageUpdateEvent:
 		rec := map[string]any{"type": ev.Type(), "event": ev.AssistantEvent.Type()}
 		// Every content event has contentIndex, the deltas delta; read them
 		// off the event's JSON rather than switch over nine types.
@@ -90,7 +90,7 @@ func (p *player) recordEvent(ev agentcore.AgentEvent) {
 			}
 		}
 		p.rec.out(rec)
-	case agentcore.MessageStartEvent:
+	case *agentcore.MessageStartEvent:
 		if ev.Message.Role() == "assistant" {
 			p.rec.out(map[string]any{"type": ev.Type(), "message": map[string]any{"role": "assistant"}})
 			return

@@ -100,7 +100,7 @@ func TestAgentRun(t *testing.T) {
 	var mu sync.Mutex
 	var ended []string
 	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-		if e, ok := ev.(agentcore.ToolExecutionEndEvent); ok {
+		if e, ok := ev.(*agentcore.ToolExecutionEndEvent); ok {
 			mu.Lock()
 			ended = append(ended, e.ToolName)
 			mu.Unlock()

@@ -154,13 +154,13 @@ func (d *responseDecoder) textDelta(text string) bool {
 	if d.text == nil {
 		d.text = &blockText{index: len(d.out.Content)}
 		d.out.Content = append(d.out.Content, agentcore.TextBlock{})
-		if !d.push(agentcore.TextStartEvent{ContentIndex: d.text.index, Partial: d.out}) {
+		if !d.push(&agentcore.TextStartEvent{ContentIndex: d.text.index, Partial: d.out}) {
 			return false
 		}
 	}
 	d.text.b.WriteString(text)
 	d.out.Content[d.text.index] = agentcore.TextBlock{Text: d.text.b.String()}
-	return d.push(agentcore.TextDeltaEvent{ContentIndex: d.text.index, Delta: text, Partial: d.out})
+	return d.push(&agentcore.TextDeltaEvent{ContentIndex: d.text.index, Delta: text, Partial: d.out})
 }
 
 // thinkingDelta appends to the thinking block, opening it first with the
@@ -169,7 +169,7 @@ func (d *responseDecoder) thinkingDelta(field, text string) bool {
 	if d.thinking == nil {
 		d.thinking = &blockText{index: len(d.out.Content)}
 		d.out.Content = append(d.out.Content, agentcore.ThinkingBlock{ThinkingSignature: field})
-		if !d.push(agentcore.ThinkingStartEvent{ContentIndex: d.thinking.index, Partial: d.out}) {
+		if !d.push(&agentcore.ThinkingStartEvent{ContentIndex: d.thinking.index, Partial: d.out}) {
 			return false
 		}
 	}
@@ -177,7 +177,7 @@ func (d *responseDecoder) thinkingDelta(field, text string) bool {
 	block := d.out.Content[d.thinking.index].(agentcore.ThinkingBlock)
 	block.Thinking = d.thinking.b.String()
 	d.out.Content[d.thinking.index] = block
-	return d.push(agentcore.ThinkingDeltaEvent{ContentIndex: d.thinking.index, Delta: text, Partial: d.out})
+	return d.push(&agentcore.ThinkingDeltaEvent{ContentIndex: d.thinking.index, Delta: text, Partial: d.out})
 }
 
 // toolCallDelta applies one entry of a delta's tool_calls: it finds or
@@ -191,7 +191,7 @@ func (d *responseDecoder) toolCallDelta(tc toolCallDelta) bool {
 		st = &callState{index: len(d.out.Content)}
 		d.calls = append(d.calls, st)
 		d.out.Content = append(d.out.Content, agentcore.ToolCall{ID: tc.ID.v, Name: tc.Function.v.Name.v, Arguments: emptyArguments})
-		if !d.push(agentcore.ToolCallStartEvent{ContentIndex: st.index, Partial: d.out}) {
+		if !d.push(&agentcore.ToolCallStartEvent{ContentIndex: st.index, Partial: d.out}) {
 			return false
 		}
 	}
@@ -217,7 +217,7 @@ func (d *responseDecoder) toolCallDelta(tc toolCallDelta) bool {
 		}
 	}
 	d.out.Content[st.index] = block
-	return d.push(agentcore.ToolCallDeltaEvent{ContentIndex: st.index, Delta: piece, Partial: d.out})
+	return d.push(&agentcore.ToolCallDeltaEvent{ContentIndex: st.index, Delta: piece, Partial: d.out})
 }
 
 // findCall returns the open call a delta entry continues: by its stream
@@ -256,15 +256,15 @@ func (d *responseDecoder) finishBlocks() bool {
 		var ev agentcore.AssistantEvent
 		switch b := b.(type) {
 		case agentcore.TextBlock:
-			ev = agentcore.TextEndEvent{ContentIndex: i, Content: b.Text, Partial: d.out}
+			ev = &agentcore.TextEndEvent{ContentIndex: i, Content: b.Text, Partial: d.out}
 		case agentcore.ThinkingBlock:
-			ev = agentcore.ThinkingEndEvent{ContentIndex: i, Content: b.Thinking, Partial: d.out}
+			ev = &agentcore.ThinkingEndEvent{ContentIndex: i, Content: b.Thinking, Partial: d.out}
 		case agentcore.ToolCall:
 			st := d.calls[next]
 			next++
 			b.Arguments, b.ArgumentsError = parseArguments(st.args.String())
 			d.out.Content[i] = b
-			ev = agentcore.ToolCallEndEvent{ContentIndex: i, ToolCall: b, Partial: d.out}
+			ev = &agentcore.ToolCallEndEvent{ContentIndex: i, ToolCall: b, Partial: d.out}
 		default:
 			continue
 		}

@@ -33,8 +33,8 @@ func Example() {
 		SystemPrompt: "Be brief.",
 	})
 	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-		if u, ok := ev.(agentcore.MessageUpdateEvent); ok {
-			if d, ok := u.AssistantEvent.(agentcore.TextDeltaEvent); ok {
+		if u, ok := ev.(*agentcore.MessageUpdateEvent); ok {
+			if d, ok := u.AssistantEvent.(*agentcore.TextDeltaEvent); ok {
 				fmt.Print(d.Delta)
 			}
 		}
@@ -58,9 +58,9 @@ func ExampleStreamFn() {
 	req := agentcore.Request{Messages: []agentcore.Message{agentcore.UserText("Say hello.")}}
 	for ev := range stream(context.Background(), agentcore.Model{ID: "my-model"}, req, agentcore.StreamOptions{APIKey: "sk-..."}) {
 		switch ev := ev.(type) {
-		case agentcore.DoneEvent:
+		case *agentcore.DoneEvent:
 			fmt.Printf("%s: %q\n", ev.Reason, ev.Message.Text())
-		case agentcore.ErrorEvent:
+		case *agentcore.ErrorEvent:
 			fmt.Printf("%s: %s\n", ev.Reason, ev.Message.ErrorMessage)
 		default:
 			fmt.Println(ev.Type())

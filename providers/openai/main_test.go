@@ -88,9 +88,9 @@ func collect(s agentcore.AssistantStream, each func(agentcore.AssistantEvent)) (
 	for ev := range s {
 		events = append(events, agentcore.CloneEvent(ev))
 		switch ev := ev.(type) {
-		case agentcore.DoneEvent:
+		case *agentcore.DoneEvent:
 			final = ev.Message
-		case agentcore.ErrorEvent:
+		case *agentcore.ErrorEvent:
 			final = ev.Message
 		}
 		if each != nil {

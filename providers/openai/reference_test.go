@@ -40,7 +40,7 @@ func record(t *testing.T, ev agentcore.AssistantEvent) recordedEvent {
 	t.Helper()
 	var r recordedEvent
 	reencode(t, ev, &r)
-	if e, ok := ev.(agentcore.ToolCallDeltaEvent); ok {
+	if e, ok := ev.(*agentcore.ToolCallDeltaEvent); ok {
 		r.PartialArguments = e.Partial.Content[e.ContentIndex].(agentcore.ToolCall).Arguments
 	}
 	return r
@@ -197,7 +197,7 @@ func TestAbortMatchesReference(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
 		events, final := run(t, ctx, fn, func(ev agentcore.AssistantEvent) {
-			if _, ok := ev.(agentcore.TextDeltaEvent); ok {
+			if _, ok := ev.(*agentcore.TextDeltaEvent); ok {
 				cancel()
 			}
 		})

@@ -64,7 +64,7 @@ func (c call) run(ctx context.Context) {
 		return
 	}
 	defer resp.Body.Close()
-	if !c.w.Push(agentcore.StartEvent{Partial: c.out}) {
+	if !c.w.Push(&agentcore.StartEvent{Partial: c.out}) {
 		return
 	}
 	d := newResponseDecoder(c.w, c.model, c.out)

@@ -112,7 +112,7 @@ func TestConsumerStopsEarly(t *testing.T) {
 	n := 0
 	for ev := range fn(t.Context(), model, hiRequest(), agentcore.StreamOptions{}) {
 		n++
-		if _, ok := ev.(agentcore.TextDeltaEvent); ok {
+		if _, ok := ev.(*agentcore.TextDeltaEvent); ok {
 			break
 		}
 	}
@@ -133,7 +133,7 @@ func TestKeptPartialsDoNotChange(t *testing.T) {
 	}
 	var partials []seen
 	run(t, context.Background(), streamFrom(srv), func(ev agentcore.AssistantEvent) {
-		if e, ok := agentcore.CloneEvent(ev).(agentcore.ToolCallDeltaEvent); ok {
+		if e, ok := agentcore.CloneEvent(ev).(*agentcore.ToolCallDeltaEvent); ok {
 			data, _ := json.Marshal(e.Partial)
 			partials = append(partials, seen{e.Partial, string(data)})
 		}

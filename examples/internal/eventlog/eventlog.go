@@ -28,11 +28,11 @@ type Log struct {
 func (l Log) Event(_ context.Context, ev agentcore.AgentEvent) {
 	w := l.W
 	switch ev := ev.(type) {
-	case agentcore.AgentStartEvent:
+	case *agentcore.AgentStartEvent:
 		fmt.Fprintln(w, "agent start")
-	case agentcore.TurnStartEvent:
+	case *agentcore.TurnStartEvent:
 		fmt.Fprintln(w, "── turn")
-	case agentcore.MessageEndEvent:
+	case *agentcore.MessageEndEvent:
 		switch m := ev.Message.(type) {
 		case *agentcore.UserMessage:
 			fmt.Fprintf(w, "user: %s\n", m.Content.Text())
@@ -47,31 +47,31 @@ func (l Log) Event(_ context.Context, ev agentcore.AgentEvent) {
 		case *agentcore.SystemMessage:
 			fmt.Fprintf(w, "system: %q (+%d tools)\n", agentcore.SystemPromptText(m), len(m.ToolsAdded))
 		}
-	case agentcore.MessageUpdateEvent:
+	case *agentcore.MessageUpdateEvent:
 		switch e := ev.AssistantEvent.(type) {
-		case agentcore.TextStartEvent:
+		case *agentcore.TextStartEvent:
 			fmt.Fprint(w, "assistant: ")
-		case agentcore.TextDeltaEvent:
+		case *agentcore.TextDeltaEvent:
 			fmt.Fprintf(w, "%s|", e.Delta)
-		case agentcore.TextEndEvent:
+		case *agentcore.TextEndEvent:
 			fmt.Fprintln(w)
-		case agentcore.ToolCallDeltaEvent:
+		case *agentcore.ToolCallDeltaEvent:
 			if l.ToolArguments {
 				call := ev.Message.Content[e.ContentIndex].(agentcore.ToolCall)
 				fmt.Fprintf(w, "   streaming %s arguments: %s\n", call.Name, call.Arguments)
 			}
-		case agentcore.ToolCallEndEvent:
+		case *agentcore.ToolCallEndEvent:
 			fmt.Fprintf(w, "   calls %s %s\n", e.ToolCall.Name, compact(e.ToolCall.Arguments))
 		}
-	case agentcore.ToolExecutionStartEvent:
+	case *agentcore.ToolExecutionStartEvent:
 		if l.ToolRuns {
 			fmt.Fprintf(w, "tool start %s %s\n", ev.ToolCallID, ev.ToolName)
 		}
-	case agentcore.ToolExecutionEndEvent:
+	case *agentcore.ToolExecutionEndEvent:
 		if l.ToolRuns {
 			fmt.Fprintf(w, "tool end   %s error=%v\n", ev.ToolCallID, ev.IsError)
 		}
-	case agentcore.AgentEndEvent:
+	case *agentcore.AgentEndEvent:
 		fmt.Fprintf(w, "agent end: %d new messages\n", len(ev.Messages))
 	}
 }

@@ -140,18 +140,18 @@ func readLines(in io.Reader, lines chan<- string, quit <-chan struct{}) {
 func printer(out io.Writer) agentcore.Listener {
 	return func(_ context.Context, ev agentcore.AgentEvent) {
 		switch e := ev.(type) {
-		case agentcore.MessageUpdateEvent:
+		case *agentcore.MessageUpdateEvent:
 			switch d := e.AssistantEvent.(type) {
-			case agentcore.TextDeltaEvent:
+			case *agentcore.TextDeltaEvent:
 				fmt.Fprint(out, d.Delta)
-			case agentcore.ThinkingStartEvent:
+			case *agentcore.ThinkingStartEvent:
 				fmt.Fprint(out, "[thinking] ")
-			case agentcore.ThinkingDeltaEvent:
+			case *agentcore.ThinkingDeltaEvent:
 				fmt.Fprint(out, d.Delta)
-			case agentcore.ThinkingEndEvent:
+			case *agentcore.ThinkingEndEvent:
 				fmt.Fprintln(out)
 			}
-		case agentcore.MessageEndEvent:
+		case *agentcore.MessageEndEvent:
 			m, ok := e.Message.(*agentcore.AssistantMessage)
 			if !ok {
 				return
@@ -165,9 +165,9 @@ func printer(out io.Writer) agentcore.Listener {
 			case agentcore.StopError:
 				fmt.Fprintf(out, "(error: %s)\n", m.ErrorMessage)
 			}
-		case agentcore.ToolExecutionStartEvent:
+		case *agentcore.ToolExecutionStartEvent:
 			fmt.Fprintf(out, "  -> %s %s\n", e.ToolName, e.Args)
-		case agentcore.ToolExecutionEndEvent:
+		case *agentcore.ToolExecutionEndEvent:
 			var texts []string
 			for _, b := range e.Result.Content {
 				if t, ok := b.(agentcore.TextBlock); ok {
