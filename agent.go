@@ -171,10 +171,14 @@ func (a *Agent) listenerList() []*listenerEntry {
 
 // Prompt starts a run with a user message holding text and images, and
 // returns when the run has ended and its agent_end listeners have returned.
-// ctx is the run's abort signal, like [Agent.Abort]. It fails with [ErrBusy]
-// while a run is active, or [ErrNoStreamFn]. How the run itself ended (a
-// provider error, an abort, a failing hook) is in the events and in
-// [State].ErrorMessage, not in the error.
+// ctx is the run's abort signal, like [Agent.Abort].
+//
+// It fails without starting a run, changing nothing, with [ErrBusy] while a
+// run is active or [ErrNoStreamFn]. A run that started and ended with a
+// failed or aborted response, or a failing hook, returns a [*RunError]
+// (the failure is in the transcript and [State].ErrorMessage too); for an
+// abort it unwraps to ctx's error: errors.Is(err, context.DeadlineExceeded)
+// tells a timeout from [Agent.Abort].
 func (a *Agent) Prompt(ctx context.Context, text string, images ...ImageBlock) error {
 	content := make([]ContentBlock, 0, 1+len(images))
 	content = append(content, TextBlock{Text: text})
@@ -261,9 +265,9 @@ func (a *Agent) start(ctx context.Context, choose func() (runKind, []Message, er
 		_, err = e.runPrompts(prompts)
 	}
 	if err != nil {
-		a.failRun(runCtx, err)
+		return a.failRun(runCtx, err)
 	}
-	return nil
+	return e.failure()
 }
 
 // loopConfig maps the Agent's state and hooks onto a loop configuration;
@@ -356,8 +360,9 @@ func callListener(ctx context.Context, fn Listener, ev AgentEvent) (err error) {
 }
 
 // failRun emits the minimal failure sequence for a run that ended with an
-// error: an empty assistant message, then turn_end and agent_end.
-func (a *Agent) failRun(ctx context.Context, err error) {
+// error: an empty assistant message, then turn_end and agent_end. It
+// returns the run's error.
+func (a *Agent) failRun(ctx context.Context, err error) *RunError {
 	a.mu.Lock()
 	model := a.model
 	a.mu.Unlock()
@@ -375,6 +380,7 @@ func (a *Agent) failRun(ctx context.Context, err error) {
 	} {
 		_ = a.process(ctx, ev, true)
 	}
+	return newRunError(ctx, msg, err)
 }
 
 // finishRun clears the run state and releases waiters.

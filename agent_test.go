@@ -246,8 +246,9 @@ func TestAbortStages(t *testing.T) {
 					}
 				})
 			}
-			if err := a.Prompt(context.Background(), "go"); err != nil {
-				t.Fatal(err)
+			err := a.Prompt(context.Background(), "go")
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("Prompt returned %v, want an abort", err)
 			}
 			if got := lastAssistant(t, a).StopReason; got != tt.wantStop {
 				t.Fatalf("last stop reason %s, want %s", got, tt.wantStop)
@@ -359,8 +360,9 @@ func TestHookFailure(t *testing.T) {
 			}})
 			log := &eventLog{}
 			a.Subscribe(log.listen)
-			if err := a.Prompt(context.Background(), "hi"); err != nil {
-				t.Fatal(err)
+			var runErr *agentcore.RunError
+			if err := a.Prompt(context.Background(), "hi"); !errors.As(err, &runErr) || runErr.Err.Error() != "boom" {
+				t.Fatalf("Prompt returned %v, want the hook's error", err)
 			}
 			want := "agent_start turn_start message_start message_end:user message_start message_end:assistant turn_end agent_end"
 			if got := log.String(); got != want {
@@ -434,7 +436,7 @@ func TestConcurrentUse(t *testing.T) {
 			for i := range 25 {
 				switch (g + i) % 6 {
 				case 0:
-					if err := a.Prompt(ctx, "p"); err != nil && !errors.Is(err, agentcore.ErrBusy) {
+					if err := a.Prompt(ctx, "p"); err != nil && !errors.Is(err, agentcore.ErrBusy) && !errors.Is(err, context.Canceled) {
 						t.Error(err)
 					}
 				case 1:
@@ -447,7 +449,7 @@ func TestConcurrentUse(t *testing.T) {
 					_ = a.State()
 					_ = a.PeekQueued()
 				case 5:
-					if err := a.Continue(ctx); err != nil && !errors.Is(err, agentcore.ErrBusy) &&
+					if err := a.Continue(ctx); err != nil && !errors.Is(err, agentcore.ErrBusy) && !errors.Is(err, context.Canceled) &&
 						!errors.Is(err, agentcore.ErrContinueFromAssistant) && !errors.Is(err, agentcore.ErrNoMessages) {
 						t.Error(err)
 					}

@@ -166,8 +166,8 @@ func TestBatchListenerPanic(t *testing.T) {
 		}
 	})
 	start := time.Now()
-	if err := a.Prompt(context.Background(), "go"); err != nil {
-		t.Fatal(err)
+	if err := a.Prompt(context.Background(), "go"); err == nil || err.Error() != "agentcore: run failed: listener broke" {
+		t.Fatalf("Prompt returned %v", err)
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Fatalf("run took %v: the slow call was not cancelled", d)

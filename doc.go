@@ -208,25 +208,36 @@
 // # Errors and abort
 //
 // Failures are handled in three layers, as in the reference. A failed
-// model request is not a Go error: the [StreamFn] contract is to end the
-// stream with an assistant message whose stopReason is "error" (or
-// "aborted") and whose ErrorMessage says why. The loop treats it as a turn
-// that ended and exits at once: FinishTurn runs (its decision ignored),
-// then turn_end and agent_end; no queue is polled. The Agent records the
-// text in [State].ErrorMessage. Retrying is above the package: classify
-// the error, wait, drop or hide the failed reply, call Continue
-// (examples/retry). Tool failures are error results (above). A hook that
-// fails where the reference would have thrown (an error from PrepareRequest,
-// TransformContext, ConvertToLLM, GetAPIKey, PrepareNextTurn or FinishTurn,
-// or a panic in one of them, a queue poll or a listener) ends the run. For
-// RunLoop, [LoopRun.Wait] returns the error and there is no agent_end. The
-// Agent emits its minimal failure sequence instead: an assistant message
-// with empty text, stopReason "error" ("aborted" when the run was aborted)
-// and the error as ErrorMessage, then its message_start, message_end,
-// turn_end and agent_end, so listeners always see a run end. What earlier
-// message_end events appended stays in the transcript. Prompt and Continue
-// themselves fail only when a run cannot start ([ErrBusy], [ErrNoStreamFn],
-// and for Continue [ErrNoMessages] and [ErrContinueFromAssistant]).
+// model request is not a panic nor a Go error inside the loop: the
+// [StreamFn] contract is to end the stream with an assistant message whose
+// stopReason is "error" (or "aborted") and whose ErrorMessage says why
+// (its Err, never on the wire, may hold a [*ProviderError] with the HTTP
+// status and the delay the provider asked for). The loop treats it as a
+// turn that ended and exits at once: FinishTurn runs (its decision
+// ignored), then turn_end and agent_end; no queue is polled. Tool failures
+// are error results (above). A hook that fails where the reference would
+// have thrown (an error from PrepareRequest, TransformContext,
+// ConvertToLLM, GetAPIKey, PrepareNextTurn or FinishTurn, or a panic in one
+// of them, a queue poll or a listener) ends the run; the Agent emits its
+// minimal failure sequence: an assistant message with empty text,
+// stopReason "error" ("aborted" when the run was aborted) and the error as
+// ErrorMessage, then its message_start, message_end, turn_end and
+// agent_end, so listeners always see a run end. What earlier message_end
+// events appended stays in the transcript.
+//
+// In Go, a failed run is an error. [Agent.Prompt], [Agent.Continue] and
+// [LoopRun.Wait] return a [*RunError] when the run's last response failed
+// or was aborted, or a hook failed (for RunLoop, a failing hook's error
+// comes back as it is and there is no agent_end). A RunError carries the
+// final message, unwraps to the cause (the hook's error, the provider's
+// [*ProviderError]) and, for an abort, to the ctx's error:
+// errors.Is(err, context.DeadlineExceeded) tells a timeout from
+// [Agent.Abort]. [IsRetryable] classifies it as pi-ai does. A call that
+// could not start a run returns one of the refusals instead, and changed
+// nothing: [ErrBusy], [ErrNoStreamFn], [ErrNilContext], and for Continue
+// [ErrNoMessages] and [ErrContinueFromAssistant]. Retrying is above the
+// package: classify, wait, drop the failed reply, call Continue
+// (examples/retry).
 //
 // Abort is cooperative. While the model streams, the provider ends the
 // response as aborted. While tools run, each should return soon after its

@@ -2,8 +2,8 @@ package agentcore_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/pi-go/agentcore"
@@ -35,9 +35,8 @@ func ExampleAgent_Abort() {
 		}
 	})
 
-	if err := agent.Prompt(context.Background(), "Think hard."); err != nil {
-		fmt.Println("error:", err) // not reached: how a run ended is not a Prompt error
-	}
+	err := agent.Prompt(context.Background(), "Think hard.")
+	fmt.Println("error:", err, "| cancelled:", errors.Is(err, context.Canceled))
 	last := agent.Messages()[len(agent.Messages())-1].(*agentcore.AssistantMessage)
 	fmt.Printf("last message: %q [%s] %s\n", last.Text(), last.StopReason, last.ErrorMessage)
 	fmt.Println("state error:", agent.State().ErrorMessage)
@@ -46,6 +45,7 @@ func ExampleAgent_Abort() {
 	// user presses Esc
 	// turn_end (run ctx cancelled: true )
 	// agent_end (run ctx cancelled: true )
+	// error: agentcore: run aborted: Request was aborted | cancelled: true
 	// last message: "Let me think about this for a long" [aborted] Request was aborted
 	// state error: Request was aborted
 	// follow-up still queued: true
@@ -54,8 +54,9 @@ func ExampleAgent_Abort() {
 // Continue starts a run from the transcript as it is, without a new message:
 // the primitive under retries. agentcore never retries by itself; a provider
 // failure ends the run with an assistant message whose stopReason is "error"
-// (the stream function's contract), and the layer above decides. Here it
-// retries overloaded errors with exponential backoff: it waits (honoring
+// (the stream function's contract) and a [agentcore.RunError], and the
+// layer above decides. Here it retries transient errors
+// ([agentcore.IsRetryable]) with exponential backoff: it waits (honoring
 // ctx), drops the failed assistant message from the transcript, since a run
 // cannot continue from an assistant message, and calls Continue.
 // examples/retry has the complete policy.
@@ -69,19 +70,15 @@ func ExampleAgent_Continue() {
 	ctx := context.Background()
 
 	err := agent.Prompt(ctx, "Question?")
-	for attempt := 1; err == nil && attempt <= 3; attempt++ {
-		msgs := agent.Messages()
-		last, ok := msgs[len(msgs)-1].(*agentcore.AssistantMessage)
-		if !ok || last.StopReason != agentcore.StopError || !strings.Contains(last.ErrorMessage, "overloaded") {
-			break // success, or an error not worth retrying
-		}
+	for attempt := 1; agentcore.IsRetryable(err) && attempt <= 3; attempt++ {
 		delay := time.Millisecond << (attempt - 1) // 1ms, 2ms, 4ms: tiny for the example
-		fmt.Printf("attempt %d failed (%s); retrying in %v\n", attempt, last.ErrorMessage, delay)
+		fmt.Printf("attempt %d: %v; retrying in %v\n", attempt, err, delay)
 		select {
 		case <-time.After(delay):
 		case <-ctx.Done():
 			return
 		}
+		msgs := agent.Messages()
 		agent.SetMessages(msgs[:len(msgs)-1]) // the failed reply leaves the transcript
 		err = agent.Continue(ctx)
 	}
@@ -93,8 +90,8 @@ func ExampleAgent_Continue() {
 		printMessage(m)
 	}
 	// Output:
-	// attempt 1 failed (529 overloaded_error: Overloaded); retrying in 1ms
-	// attempt 2 failed (529 overloaded_error: Overloaded); retrying in 2ms
+	// attempt 1: agentcore: run failed: 529 overloaded_error: Overloaded; retrying in 1ms
+	// attempt 2: agentcore: run failed: 529 overloaded_error: Overloaded; retrying in 2ms
 	// user: Question?
 	// assistant: Here is your answer. [stop]
 }

@@ -152,7 +152,7 @@ func ExampleAgent_WaitForIdle() {
 	fmt.Println("after Reset:", agent.MessageCount(), "messages")
 	// Output:
 	// busy: true | streaming: true
-	// run returned: <nil> | streaming: false | queued: true
+	// run returned: agentcore: run aborted: Request was aborted | streaming: false | queued: true
 	// Handled the steering message.
 	// after Reset: 0 messages
 }

@@ -75,10 +75,12 @@ func ExampleStopLength() {
 
 // The three layers of failure. A provider failure is an assistant message
 // with stopReason "error" that ends the run normally (events, transcript,
-// State.ErrorMessage). A hook that fails outside the tool pipeline, which
-// breaks the hooks' contract, ends the run with the Agent's minimal failure
-// sequence: an empty assistant message carrying the error, then turn_end
-// and agent_end, so listeners always see a run finish.
+// State.ErrorMessage) and makes Prompt return a [agentcore.RunError]. A
+// hook that fails outside the tool pipeline, which breaks the hooks'
+// contract, ends the run with the Agent's minimal failure sequence: an
+// empty assistant message carrying the error, then turn_end and agent_end,
+// so listeners always see a run finish; Prompt returns a RunError whose Err
+// is the hook's error.
 func ExampleHooks_errors() {
 	fake := agentcoretest.New(
 		agentcoretest.ErrorResponse("503 service unavailable"),
@@ -121,10 +123,10 @@ func ExampleHooks_errors() {
 	//   assistant [error] "503 service unavailable"
 	//   turn_end
 	//   agent_end
-	//   Prompt error: <nil> | state: 503 service unavailable
+	//   Prompt error: agentcore: run failed: 503 service unavailable | state: 503 service unavailable
 	// hook failure:
 	//   assistant [error] "session store unavailable"
 	//   turn_end
 	//   agent_end
-	//   Prompt error: <nil> | state: session store unavailable
+	//   Prompt error: agentcore: run failed: session store unavailable | state: session store unavailable
 }

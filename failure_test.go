@@ -82,12 +82,14 @@ func TestTooManyBlocks(t *testing.T) {
 		content = append(content, agentcore.TextBlock{Text: "b"})
 	}
 	a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: agentcoretest.New(agentcoretest.Response{Content: content}).Stream})
-	require.NoError(t, a.Prompt(context.Background(), "go"))
+	var runErr *agentcore.RunError
+	require.ErrorAs(t, a.Prompt(context.Background(), "go"), &runErr)
 	msgs := a.Messages()
 	require.Equal(t, []string{"user", "assistant:error"}, roles(msgs))
+	assert.Same(t, msgs[1], runErr.Message)
 	last := msgs[1].(*agentcore.AssistantMessage)
 	assert.Len(t, last.Content, agentcore.MaxResponseBlocks)
-	assert.Equal(t, "agentcore: the response has more than 1024 content blocks", last.ErrorMessage)
+	assert.Equal(t, "the response has more than 1024 content blocks", last.ErrorMessage)
 }
 
 // TestListenerPanicInBatch checks that a listener panicking in the middle
@@ -116,7 +118,8 @@ func TestListenerPanicInBatch(t *testing.T) {
 					panic("listener fails on " + on)
 				}
 			})
-			require.NoError(t, a.Prompt(context.Background(), "go"))
+			err := a.Prompt(context.Background(), "go")
+			require.EqualError(t, err, "agentcore: run failed: listener fails on "+on)
 			msgs := a.Messages()
 			require.Equal(t, []string{"system", "user", "assistant:toolUse", "assistant:error"}, roles(msgs))
 			assert.Equal(t, "listener fails on "+on, msgs[3].(*agentcore.AssistantMessage).ErrorMessage)

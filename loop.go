@@ -22,6 +22,7 @@ type engine struct {
 
 	cur         AgentContext
 	newMessages []Message
+	last        *AssistantMessage // the run's latest assistant message
 	tools       toolState
 	llm         llmView
 
@@ -233,6 +234,7 @@ func (e *engine) run() error {
 			if err != nil {
 				return err
 			}
+			e.last = msg
 			e.newMessages = appendMessage(e.newMessages, msg)
 
 			if msg.StopReason.Failed() {
@@ -298,6 +300,15 @@ func (e *engine) run() error {
 		break
 	}
 	return e.emit(&AgentEndEvent{Messages: e.newMessages})
+}
+
+// failure is the [RunError] of a run that ended normally with a failed
+// response, else nil.
+func (e *engine) failure() error {
+	if e.last != nil && e.last.StopReason.Failed() {
+		return newRunError(e.ctx, e.last, nil)
+	}
+	return nil
 }
 
 // panicError turns a recovered panic value into an error.

@@ -85,6 +85,12 @@ type AssistantMessage struct {
 	// DurationMs is how long the response took, from a monotonic clock; nil
 	// when not measured.
 	DurationMs *int64 `json:"durationMs,omitempty"`
+
+	// Err is, for a failed response, the Go error behind ErrorMessage when
+	// the stream function knows it: a [*ProviderError] from this module's
+	// providers. It is never on the wire: a transcript read from JSON has
+	// none.
+	Err error `json:"-"`
 }
 
 // ToolResultMessage is the result of one tool call, as the model sees it.

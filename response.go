@@ -85,7 +85,7 @@ func (r *responseReader) failed(text string) *AssistantMessage {
 // answers with anywhere near this many blocks.
 const MaxResponseBlocks = 1024
 
-var errTooManyBlocks = fmt.Errorf("agentcore: the response has more than %d content blocks", MaxResponseBlocks)
+var errTooManyBlocks = fmt.Errorf("the response has more than %d content blocks", MaxResponseBlocks)
 
 // next takes one event of the stream; it returns false once the response
 // is over, so a stream that goes on after its final event is not heard.

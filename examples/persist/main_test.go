@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,8 +63,9 @@ func TestUnwritableFileEndsTheRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Path = filepath.Join(dir, "missing", "s.jsonl") // appends now fail
-	if err := agent.Prompt(context.Background(), "My name is Ada."); err != nil {
-		t.Fatal(err)
+	err = agent.Prompt(context.Background(), "My name is Ada.")
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("Prompt returned %v, want the file's error", err)
 	}
 	if got := agent.State().ErrorMessage; !strings.HasPrefix(got, "session file:") {
 		t.Fatalf("error message %q", got)

@@ -1,11 +1,16 @@
 // Command retry shows the retry policy a product builds above the Agent, the
 // way the pi coding agent does. agentcore never retries: a failed model
 // request ends the run with an assistant message whose stopReason is
-// "error", and the layer above decides. This one
+// "error", and Prompt returns a *agentcore.RunError: the layer above decides.
+// This one
 //
-//   - classifies the error text: overloaded, rate limits, 5xx, dropped
-//     connections are retryable; bad keys and exhausted quotas are not;
-//   - waits with exponential backoff, honoring ctx (an abort during the wait
+//   - classifies the failure with agentcore.IsRetryable: a provider's
+//     *agentcore.ProviderError (HTTP status) when the stream function gives
+//     one, else the text, as pi-ai does (overloaded, rate limits, 5xx,
+//     dropped connections are retryable; bad keys and exhausted quotas are
+//     not);
+//   - waits with exponential backoff, or the delay the provider asked for
+//     (ProviderError.RetryAfter), honoring ctx (an abort during the wait
 //     ends the retry);
 //   - removes the failed reply from the Agent's transcript (SetMessages)
 //     while keeping it in its own history, and calls Continue;
@@ -19,10 +24,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 	"time"
 
@@ -53,22 +58,6 @@ func (p Policy) Delay(attempt int) time.Duration {
 		return p.MaxDelay
 	}
 	return d
-}
-
-var (
-	// Account and credential problems: retrying only burns time.
-	permanent = regexp.MustCompile(`(?i)insufficient_quota|quota exceeded|billing|out of budget|invalid.?(x-)?api.?key|unauthori[sz]ed|forbidden|(^|[^a-z0-9])(401|403)([^a-z0-9]|$)`)
-	// Load, throttling, server and transport failures: worth another try.
-	transient = regexp.MustCompile(`(?i)overloaded|server_busy|at capacity|rate.?limit|too many requests|` +
-		`(^|[^a-z0-9])(429|500|502|503|504|520|524|529)([^a-z0-9]|$)|service.?(is.?)?(temporarily.?)?unavailable|` +
-		`server.?error|internal.?error|connection.?(error|refused|reset|lost)|socket hang up|fetch failed|` +
-		`timed? out|timeout|ended without|stream was interrupted`)
-)
-
-// Retryable reports whether a failed response is worth retrying: a
-// provider error (not an abort) whose text says the failure is transient.
-func Retryable(m *agentcore.AssistantMessage) bool {
-	return m.StopReason == agentcore.StopError && transient.MatchString(m.ErrorMessage) && !permanent.MatchString(m.ErrorMessage)
 }
 
 // Session is the layer above the Agent: it keeps the complete history (a
@@ -108,39 +97,40 @@ func withoutFailures(_ context.Context, messages []agentcore.Message) ([]agentco
 	return out, nil
 }
 
-// Prompt runs text, then retries the run while it failed retryably. The
-// error is the Agent's (busy, no stream function) or ctx's during a wait;
-// a run that failed for good is reported in the log and in the transcript.
+// Prompt runs text, then retries the run while it failed retryably. It
+// returns nil once a run succeeded; the run's *agentcore.RunError when it
+// failed for good; the Agent's refusal (busy, no stream function); or ctx's
+// error during a wait.
 func (s *Session) Prompt(ctx context.Context, text string) error {
-	if err := s.Agent.Prompt(ctx, text); err != nil {
-		return err
-	}
+	err := s.Agent.Prompt(ctx, text)
 	for attempt := 1; ; attempt++ {
-		msgs := s.Agent.Messages()
-		last, ok := msgs[len(msgs)-1].(*agentcore.AssistantMessage)
-		if !ok || !last.StopReason.Failed() {
-			return nil
+		runErr, failed := errors.AsType[*agentcore.RunError](err)
+		if !failed {
+			return err // success, or the run did not start
 		}
-		if !Retryable(last) {
-			fmt.Fprintf(s.Log, "  not retryable: %s\n", last.ErrorMessage)
-			return nil
+		reason := runErr.Message.ErrorMessage
+		if !agentcore.IsRetryable(err) {
+			fmt.Fprintf(s.Log, "  not retryable: %s\n", reason)
+			return err
 		}
 		if attempt > s.Policy.MaxRetries {
-			fmt.Fprintf(s.Log, "  giving up after %d retries: %s\n", s.Policy.MaxRetries, last.ErrorMessage)
-			return nil
+			fmt.Fprintf(s.Log, "  giving up after %d retries: %s\n", s.Policy.MaxRetries, reason)
+			return err
 		}
 		delay := s.Policy.Delay(attempt)
-		fmt.Fprintf(s.Log, "  retry %d/%d in %v: %s\n", attempt, s.Policy.MaxRetries, delay, last.ErrorMessage)
+		if pe, ok := errors.AsType[*agentcore.ProviderError](err); ok && pe.RetryAfter > delay {
+			delay = min(pe.RetryAfter, s.Policy.MaxDelay)
+		}
+		fmt.Fprintf(s.Log, "  retry %d/%d in %v: %s\n", attempt, s.Policy.MaxRetries, delay, reason)
 		if err := sleep(ctx, delay); err != nil {
 			return err
 		}
 		// A run cannot continue from an assistant message: the failed reply
 		// leaves the transcript (it stays in History), then the run resumes
 		// from the user message before it.
+		msgs := s.Agent.Messages()
 		s.Agent.SetMessages(msgs[:len(msgs)-1])
-		if err := s.Agent.Continue(ctx); err != nil {
-			return err
-		}
+		err = s.Agent.Continue(ctx)
 	}
 }
 
@@ -177,16 +167,16 @@ func run(ctx context.Context, out io.Writer, policy Policy) error {
 		"The key is fixed; the open questions, please.",
 	} {
 		fmt.Fprintln(out, "user:", text)
-		if err := s.Prompt(ctx, text); err != nil {
+		err := s.Prompt(ctx, text)
+		if runErr, failed := errors.AsType[*agentcore.RunError](err); failed {
+			fmt.Fprintf(out, "  (failed: %s)\n", runErr.Message.ErrorMessage)
+			continue
+		}
+		if err != nil {
 			return err
 		}
 		msgs := s.Agent.Messages()
-		last := msgs[len(msgs)-1].(*agentcore.AssistantMessage)
-		if last.StopReason.Failed() {
-			fmt.Fprintf(out, "  (failed: %s)\n", last.ErrorMessage)
-		} else {
-			fmt.Fprintln(out, "model:", last.Text())
-		}
+		fmt.Fprintln(out, "model:", msgs[len(msgs)-1].(*agentcore.AssistantMessage).Text())
 	}
 
 	calls := fake.Calls()

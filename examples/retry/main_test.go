@@ -46,13 +46,13 @@ func TestRetryable(t *testing.T) {
 		{"request id req_5003", false}, // a number inside a word is no status code
 	}
 	for _, tt := range tests {
-		m := &agentcore.AssistantMessage{StopReason: agentcore.StopError, ErrorMessage: tt.text}
-		if got := Retryable(m); got != tt.want {
-			t.Errorf("Retryable(%q) = %v, want %v", tt.text, got, tt.want)
+		err := &agentcore.RunError{Message: &agentcore.AssistantMessage{StopReason: agentcore.StopError, ErrorMessage: tt.text}}
+		if got := agentcore.IsRetryable(err); got != tt.want {
+			t.Errorf("IsRetryable(%q) = %v, want %v", tt.text, got, tt.want)
 		}
 	}
-	aborted := &agentcore.AssistantMessage{StopReason: agentcore.StopAborted, ErrorMessage: "timeout"}
-	if Retryable(aborted) {
+	aborted := &agentcore.RunError{Message: &agentcore.AssistantMessage{StopReason: agentcore.StopAborted, ErrorMessage: "timeout"}}
+	if agentcore.IsRetryable(aborted) {
 		t.Error("an aborted run is the user's decision, not a retry")
 	}
 }
@@ -77,8 +77,8 @@ func TestGivesUp(t *testing.T) {
 	})
 	var log bytes.Buffer
 	s := NewSession(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream}, fast, &log)
-	if err := s.Prompt(context.Background(), "hi"); err != nil {
-		t.Fatal(err)
+	if _, failed := errors.AsType[*agentcore.RunError](s.Prompt(context.Background(), "hi")); !failed {
+		t.Fatal("Prompt did not report the failed run")
 	}
 	if fake.CallCount() != 1+fast.MaxRetries || !strings.Contains(log.String(), "giving up after 3 retries") {
 		t.Fatalf("%d requests, log:\n%s", fake.CallCount(), log.String())

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"slices"
 	"sync"
@@ -197,10 +198,12 @@ func (p *player) snapshot() map[string]any {
 	}
 }
 
-// step runs one step; a failure is recorded as a step_error.
+// step runs one step; a failure is recorded as a step_error. A run that
+// failed (a [agentcore.RunError]) is not one: the reference's prompt
+// resolves, and the failure is in the trace's events.
 func (p *player) step(ctx context.Context, i int, s Step, running *sync.WaitGroup) {
 	fail := func(err error) {
-		if err != nil {
+		if _, ran := errors.AsType[*agentcore.RunError](err); err != nil && !ran {
 			p.rec.out(map[string]any{"type": "step_error", "step": i, "error": err.Error()})
 		}
 	}

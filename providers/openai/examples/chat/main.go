@@ -17,6 +17,7 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -97,7 +98,9 @@ func chat(ctx context.Context, in io.Reader, out io.Writer, env func(string) str
 			}
 		case err := <-running:
 			running = nil
-			if err != nil {
+			// A failed run was shown with its message; a run that did not
+			// start is not.
+			if _, ran := errors.AsType[*agentcore.RunError](err); err != nil && !ran {
 				fmt.Fprintln(out, "error:", err)
 			}
 			fmt.Fprint(out, "> ")
