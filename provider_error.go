@@ -2,6 +2,7 @@ package agentcore
 
 import (
 	"errors"
+	"math"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -105,8 +106,8 @@ var (
 // HTTP date, measured from now); 0 when neither holds a positive delay.
 func ParseRetryAfter(h http.Header, now time.Time) time.Duration {
 	if v := h.Get("Retry-After-Ms"); v != "" {
-		if ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && ms > 0 {
-			return time.Duration(ms * float64(time.Millisecond))
+		if ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+			return delay(ms, time.Millisecond)
 		}
 	}
 	v := strings.TrimSpace(h.Get("Retry-After"))
@@ -114,13 +115,23 @@ func ParseRetryAfter(h http.Header, now time.Time) time.Duration {
 		return 0
 	}
 	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s > 0 {
-			return time.Duration(s * float64(time.Second))
-		}
-		return 0
+		return delay(s, time.Second)
 	}
 	if t, err := http.ParseTime(v); err == nil && t.After(now) {
 		return t.Sub(now)
 	}
 	return 0
+}
+
+// delay is n units as a duration: 0 when not positive, the longest
+// duration when too long for one.
+func delay(n float64, unit time.Duration) time.Duration {
+	switch d := n * float64(unit); {
+	case !(d > 0):
+		return 0
+	case d >= math.MaxInt64:
+		return math.MaxInt64
+	default:
+		return time.Duration(d)
+	}
 }
