@@ -174,7 +174,8 @@ func (a *Agent) listenerList() []*listenerEntry {
 // ctx is the run's abort signal, like [Agent.Abort].
 //
 // It fails without starting a run, changing nothing, with [ErrBusy] while a
-// run is active or [ErrNoStreamFn]. A run that started and ended with a
+// run is active, [ErrNoStreamFn], or an error wrapping [ErrInvalidTool]
+// when a tool is misconfigured ([ValidateTools]). A run that started and ended with a
 // failed or aborted response, or a failing hook, returns a [*RunError]
 // (the failure is in the transcript and [State].ErrorMessage too); for an
 // abort it unwraps to ctx's error: errors.Is(err, context.DeadlineExceeded)
@@ -241,6 +242,10 @@ func (a *Agent) start(ctx context.Context, choose func() (runKind, []Message, er
 	if a.run != nil {
 		a.mu.Unlock()
 		return ErrBusy
+	}
+	if err := ValidateTools(a.tools); err != nil {
+		a.mu.Unlock()
+		return err
 	}
 	kind, prompts, err := choose()
 	if err != nil {

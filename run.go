@@ -52,8 +52,9 @@ func (r *LoopRun) Wait() ([]Message, error) {
 
 // RunLoop starts a run with new prompt messages, which are added to the
 // context with events, and returns at once. ctx is the run's abort signal.
-// actx is copied; the run never modifies the caller's slices. It fails only
-// when no stream function is configured ([ErrNoStreamFn]).
+// actx is copied; the run never modifies the caller's slices. It fails
+// without starting when no stream function is configured ([ErrNoStreamFn])
+// or a tool is misconfigured (an error wrapping [ErrInvalidTool]).
 func RunLoop(ctx context.Context, prompts []Message, actx AgentContext, cfg LoopConfig) (*LoopRun, error) {
 	return startLoop(ctx, actx, cfg, func(e *engine) ([]Message, error) { return e.runPrompts(slices.Clone(prompts)) })
 }
@@ -72,6 +73,9 @@ func RunLoopContinue(ctx context.Context, actx AgentContext, cfg LoopConfig) (*L
 func startLoop(ctx context.Context, actx AgentContext, cfg LoopConfig, body func(*engine) ([]Message, error)) (*LoopRun, error) {
 	if ctx == nil {
 		return nil, ErrNilContext
+	}
+	if err := ValidateTools(actx.Tools); err != nil {
+		return nil, err
 	}
 	q := newHandoff[AgentEvent]()
 	actx = AgentContext{Messages: slices.Clone(actx.Messages), Tools: slices.Clone(actx.Tools)}

@@ -40,6 +40,8 @@ type Tool struct {
 	// sees) or a result with IsError; a panic is a failure too. In a
 	// parallel batch Execute runs concurrently with other calls.
 	Execute func(ctx context.Context, callID string, args json.RawMessage, onUpdate func(ToolResult)) (ToolResult, error)
+
+	err error // what NewTool found wrong with the arguments type
 }
 
 // ToolResult is what a tool call produced.
@@ -174,41 +176,97 @@ func (t Tool) Declaration() ToolDeclaration {
 // is reflected from A by github.com/invopop/jsonschema (json tags name the
 // properties; a field without omitempty is required; `jsonschema:"..."`
 // tags such as description and enum work as that package documents). A
-// should be a struct: the model always
-// sends an object. execute gets the decoded arguments; the other fields of
-// [Tool] can be set on the result. Arguments that do not decode into A fail
-// the call with the decoding error.
+// must be a struct (or a pointer to one): the model always sends an
+// object. execute gets the decoded arguments; the other fields of [Tool]
+// can be set on the result. Arguments that do not decode into A fail the
+// call with the decoding error.
+//
+// NewTool does not panic: when A is not a struct, or holds a field JSON
+// Schema cannot describe (a channel, a function), the tool records the
+// problem, [Tool.Validate] reports it, and a run with the tool refuses to
+// start.
 func NewTool[A any](name, description string, execute func(ctx context.Context, callID string, args A, onUpdate func(ToolResult)) (ToolResult, error)) Tool {
+	params, err := schemaOf[A]()
 	return Tool{
 		Name:        name,
 		Label:       name,
 		Description: description,
-		Parameters:  schemaOf[A](),
+		Parameters:  params,
 		Execute: func(ctx context.Context, callID string, raw json.RawMessage, onUpdate func(ToolResult)) (ToolResult, error) {
-			var args A
-			if err := json.Unmarshal(raw, &args); err != nil {
+			args, err := decodeArgs[A](raw)
+			if err != nil {
 				return ToolResult{}, fmt.Errorf("decoding arguments of %s: %w", name, err)
 			}
 			return execute(ctx, callID, args, onUpdate)
 		},
+		err: err,
 	}
 }
 
-// schemaOf reflects the JSON Schema of A; a type the reflector cannot
-// describe gets the schema of an object with no declared properties.
-func schemaOf[A any]() json.RawMessage {
-	var zero A
-	if reflect.TypeOf(zero) == nil {
-		return defaultParameters
+// decodeArgs decodes validated arguments into A, as [NewTool] does.
+func decodeArgs[A any](raw json.RawMessage) (A, error) {
+	var args A
+	err := json.Unmarshal(raw, &args)
+	return args, err
+}
+
+// schemaOf reflects the JSON Schema of A, which must be a struct or a
+// pointer to one.
+func schemaOf[A any]() (params json.RawMessage, err error) {
+	t := reflect.TypeFor[A]()
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
 	}
+	if t.Kind() != reflect.Struct {
+		return defaultParameters, fmt.Errorf("arguments type %s is not a struct", reflect.TypeFor[A]())
+	}
+	if err := checkReflectable(t); err != nil {
+		return defaultParameters, err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			params, err = defaultParameters, fmt.Errorf("arguments type %s: %v", t, r)
+		}
+	}()
 	r := jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true, Anonymous: true}
-	schema := r.Reflect(zero)
-	schema.Version = ""
-	params, err := json.Marshal(schema)
-	if err != nil {
-		return defaultParameters
+	var zero A
+	s := r.Reflect(zero)
+	s.Version = ""
+	if params, err = json.Marshal(s); err != nil {
+		return defaultParameters, fmt.Errorf("arguments type %s: %w", t, err)
 	}
-	return params
+	return params, nil
+}
+
+// checkReflectable reports a field of struct type t, at any depth, that
+// JSON cannot carry: a channel, a function or a complex number.
+func checkReflectable(t reflect.Type) error {
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type, path string) error
+	walk = func(t reflect.Type, path string) error {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		switch t.Kind() {
+		case reflect.Chan, reflect.Func, reflect.Complex64, reflect.Complex128, reflect.UnsafePointer:
+			return fmt.Errorf("field %s: JSON Schema cannot describe a %s", path, t.Kind())
+		case reflect.Struct:
+			if seen[t] {
+				return nil
+			}
+			seen[t] = true
+			for f := range t.Fields() {
+				if !f.IsExported() || f.Tag.Get("json") == "-" {
+					continue
+				}
+				if err := walk(f.Type, path+"."+f.Name); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return walk(t, t.Name())
 }
 
 // findTool returns the tool named name in tools, or nil.
