@@ -115,12 +115,12 @@ func ExampleHooks_beforeToolCall() {
 		Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{shell},
 		Hooks: agentcore.Hooks{
 			BeforeToolCall: func(_ context.Context, call agentcore.BeforeToolCallContext) (*agentcore.BeforeToolCallResult, error) {
-				var args shellArgs
-				if err := json.Unmarshal(call.Args, &args); err != nil {
+				args, err := agentcore.DecodeArgs[shellArgs](call.Args) // as the tool gets them
+				if err != nil {
 					return nil, err // fails this call with the error's text
 				}
 				if strings.HasPrefix(args.Command, "rm ") {
-					return &agentcore.BeforeToolCallResult{Block: true, Reason: "Blocked by policy: " + args.Command}, nil
+					return agentcore.Block("Blocked by policy: " + args.Command), nil
 				}
 				return nil, nil // allow
 			},

@@ -139,7 +139,7 @@ func ExampleRunToolCall() {
 	// The permission policy, used for model-issued and nested calls alike.
 	policy := func(_ context.Context, c agentcore.BeforeToolCallContext) (*agentcore.BeforeToolCallResult, error) {
 		if c.ToolCall.Name == "delete" {
-			return &agentcore.BeforeToolCallResult{Block: true, Reason: "delete is not allowed"}, nil
+			return agentcore.Block("delete is not allowed"), nil
 		}
 		return nil, nil
 	}

@@ -148,27 +148,39 @@ const (
 type BeforeToolCallContext struct {
 	AssistantMessage *AssistantMessage
 	ToolCall         ToolCall
-	// Args are the validated, coerced arguments.
+	// Args are the validated, coerced arguments, as the tool gets them.
+	// For a tool made with [NewTool], [DecodeArgs] gives them typed.
 	Args json.RawMessage
 	// Context is the run's context as the batch started.
 	Context AgentContext
 }
 
-// BeforeToolCallResult is [Hooks.BeforeToolCall]'s answer.
+// BeforeToolCallResult is [Hooks.BeforeToolCall]'s answer; nil lets the
+// call run. [Block] builds the usual answer.
 type BeforeToolCallResult struct {
 	// Block prevents the call; the model gets an error result.
 	Block bool
-	// Reason is that result's text; empty means "Tool execution was blocked".
+	// Reason is the blocked call's result text; empty means "Tool execution
+	// was blocked". Without Block it does nothing: the call runs.
 	Reason string
-	// Terminate marks the blocked result as terminating.
+	// Terminate marks the blocked result as terminating. Without Block it
+	// does nothing.
 	Terminate bool
+}
+
+// Block is the answer of a BeforeToolCall hook that prevents a call: the
+// model gets an error result whose text is reason ("Tool execution was
+// blocked" when empty).
+func Block(reason string) *BeforeToolCallResult {
+	return &BeforeToolCallResult{Block: true, Reason: reason}
 }
 
 // AfterToolCallContext is what [Hooks.AfterToolCall] sees.
 type AfterToolCallContext struct {
 	AssistantMessage *AssistantMessage
 	ToolCall         ToolCall
-	Args             json.RawMessage
+	// Args are the arguments the tool got ([DecodeArgs] types them).
+	Args json.RawMessage
 	// Result is the executed result before overrides.
 	Result ToolResult
 	// IsError is whether the call counts as failed so far.

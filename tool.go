@@ -193,7 +193,7 @@ func NewTool[A any](name, description string, execute func(ctx context.Context, 
 		Description: description,
 		Parameters:  params,
 		Execute: func(ctx context.Context, callID string, raw json.RawMessage, onUpdate func(ToolResult)) (ToolResult, error) {
-			args, err := decodeArgs[A](raw)
+			args, err := DecodeArgs[A](raw)
 			if err != nil {
 				return ToolResult{}, fmt.Errorf("decoding arguments of %s: %w", name, err)
 			}
@@ -203,11 +203,14 @@ func NewTool[A any](name, description string, execute func(ctx context.Context, 
 	}
 }
 
-// decodeArgs decodes validated arguments into A, as [NewTool] does.
-func decodeArgs[A any](raw json.RawMessage) (A, error) {
-	var args A
-	err := json.Unmarshal(raw, &args)
-	return args, err
+// DecodeArgs decodes a call's validated arguments into A exactly as a tool
+// made with [NewTool] with arguments type A gets them: the way for a hook
+// ([BeforeToolCallContext].Args, [AfterToolCallContext].Args) to read the
+// arguments of such a tool typed.
+func DecodeArgs[A any](args json.RawMessage) (A, error) {
+	var a A
+	err := json.Unmarshal(args, &a)
+	return a, err
 }
 
 // schemaOf reflects the JSON Schema of A, which must be a struct or a

@@ -111,7 +111,7 @@ func permissionHook(a *asker) func(context.Context, agentcore.BeforeToolCallCont
 			return nil, nil
 		}
 		if ok, reason := a.confirm(ctx, fmt.Sprintf("Allow shell %q?", args.Command)); !ok {
-			return &agentcore.BeforeToolCallResult{Block: true, Reason: reason}, nil
+			return agentcore.Block(reason), nil
 		}
 		return nil, nil
 	}
