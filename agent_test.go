@@ -286,7 +286,7 @@ func TestBusy(t *testing.T) {
 	for !a.IsStreaming() {
 		time.Sleep(time.Millisecond)
 	}
-	before := a.MessageCount()
+	before := len(a.Messages())
 	for name, call := range map[string]func() error{
 		"prompt":   func() error { return a.Prompt(context.Background(), "second") },
 		"continue": func() error { return a.Continue(context.Background()) },
@@ -296,7 +296,7 @@ func TestBusy(t *testing.T) {
 			t.Errorf("%s during a run: %v, want ErrBusy", name, err)
 		}
 	}
-	if a.MessageCount() != before || !a.HasQueued() {
+	if len(a.Messages()) != before || !a.HasQueued() {
 		t.Fatal("a refused call changed the state")
 	}
 	close(release)
@@ -522,7 +522,7 @@ func TestNilContext(t *testing.T) {
 	if out := agentcore.RunToolCall(nilCtx, agentcore.ToolCall{Name: "x"}, agentcore.RunToolCallOptions{}); !out.IsError {
 		t.Error("RunToolCall(nil) did not fail")
 	}
-	if a.MessageCount() != 0 {
+	if len(a.Messages()) != 0 {
 		t.Fatal("a refused call changed the transcript")
 	}
 }

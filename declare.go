@@ -72,7 +72,7 @@ func (e *engine) declareToolChanges(pending []Message) []Message {
 			replayed = applyToolChanges(slices.Clone(replayed), s)
 		}
 	}
-	changes := DiffTools(replayed, e.executableTools())
+	changes := diffTools(replayed, e.executableTools())
 	if sys != nil {
 		if changes.Empty() && len(sys.ToolsAdded) == 0 && len(sys.ToolsRemoved) == 0 {
 			return pending

@@ -265,7 +265,7 @@
 //
 // The executable tools ([AgentContext].Tools, [Agent.SetTools]) are a
 // separate thing from the declared ones. Before every request the loop
-// diffs them ([DiffTools]) and declares the difference in a system message
+// diffs them and declares the difference in a system message
 // with ToolsAdded and ToolsRemoved, placed before the first non-system
 // pending message; a
 // pending system message's own tool fields count as intent and are

@@ -75,7 +75,7 @@ func ExampleAgent_Subscribe() {
 		case *agentcore.MessageUpdateEvent:
 			return // streaming steps: too many to print here
 		case *agentcore.MessageEndEvent:
-			fmt.Printf("%s (%s; transcript has %d)\n", ev.Type(), ev.Message.Role(), agent.MessageCount())
+			fmt.Printf("%s (%s; transcript has %d)\n", ev.Type(), ev.Message.Role(), len(agent.Messages()))
 		default:
 			fmt.Println(ev.Type())
 		}
@@ -149,7 +149,7 @@ func ExampleAgent_WaitForIdle() {
 	if err := agent.Reset(); err != nil {
 		fmt.Println("error:", err)
 	}
-	fmt.Println("after Reset:", agent.MessageCount(), "messages")
+	fmt.Println("after Reset:", len(agent.Messages()), "messages")
 	// Output:
 	// busy: true | streaming: true
 	// run returned: agentcore: run aborted: Request was aborted | streaming: false | queued: true

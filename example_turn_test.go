@@ -53,7 +53,7 @@ func ExampleHooks_transformContext() {
 		seen = append(seen, m.Role())
 	}
 	fmt.Println("the model saw:", strings.Join(seen, " "))
-	fmt.Println("the transcript has", agent.MessageCount(), "messages")
+	fmt.Println("the transcript has", len(agent.Messages()), "messages")
 	// Output:
 	// the model saw: system user assistant user
 	// the transcript has 7 messages

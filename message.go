@@ -434,6 +434,10 @@ func (m *AssistantMessage) hasToolCalls() bool {
 // Text joins the text blocks of m's content with newlines.
 func (m *AssistantMessage) Text() string { return joinText(m.Content, "\n") }
 
+// Text joins the text blocks of m's content with newlines (a string
+// content is its own text).
+func (m *UserMessage) Text() string { return m.Content.Text() }
+
 // Text joins the text blocks of m's content with newlines.
 func (m *ToolResultMessage) Text() string { return joinText(m.Content, "\n") }
 

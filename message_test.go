@@ -211,3 +211,23 @@ func FuzzUnmarshalMessage(f *testing.F) {
 		}
 	})
 }
+
+func TestMessageText(t *testing.T) {
+	tests := []struct {
+		name string
+		msg  interface{ Text() string }
+		want string
+	}{
+		{"user string", agentcore.UserText("hello"), "hello"},
+		{"user blocks", &agentcore.UserMessage{Content: agentcore.Blocks(agentcore.TextBlock{Text: "a"}, agentcore.ImageBlock{Data: "x"}, agentcore.TextBlock{Text: "b"})}, "a\nb"},
+		{"assistant", &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{agentcore.ThinkingBlock{Thinking: "t"}, agentcore.TextBlock{Text: "answer"}}}, "answer"},
+		{"tool result", &agentcore.ToolResultMessage{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "out"}}}, "out"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.msg.Text(); got != tt.want {
+				t.Fatalf("Text() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -52,24 +52,6 @@ func (a *Agent) Messages() []Message {
 	return slices.Clone(a.messages)
 }
 
-// MessageCount returns the transcript's length without copying it.
-func (a *Agent) MessageCount() int {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return len(a.messages)
-}
-
-// LastMessage returns the transcript's last message, or nil; after a run it
-// tells how the run ended without copying the transcript.
-func (a *Agent) LastMessage() Message {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if len(a.messages) == 0 {
-		return nil
-	}
-	return a.messages[len(a.messages)-1]
-}
-
 // IsStreaming reports whether a run is active.
 func (a *Agent) IsStreaming() bool {
 	a.mu.Lock()

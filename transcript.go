@@ -142,26 +142,26 @@ func InitialSystemMessage(prompt string, tools []ToolDeclaration) *SystemMessage
 	return &SystemMessage{Content: Text(prompt), ToolsAdded: tools}
 }
 
-// ToolChanges is the difference between two tool sets.
-type ToolChanges struct {
+// toolChanges is the difference between two tool sets.
+type toolChanges struct {
 	Added   []ToolDeclaration
 	Removed []ToolReference
 }
 
 // Empty reports whether c changes nothing.
-func (c ToolChanges) Empty() bool { return len(c.Added) == 0 && len(c.Removed) == 0 }
+func (c toolChanges) Empty() bool { return len(c.Added) == 0 && len(c.Removed) == 0 }
 
-// DiffTools compares two complete tool sets. A tool whose declaration
+// diffTools compares two complete tool sets. A tool whose declaration
 // changed (compared as JSON) is both removed and added.
-func DiffTools(previous, current []ToolDeclaration) ToolChanges {
-	var c ToolChanges
+func diffTools(previous, current []ToolDeclaration) toolChanges {
+	var c toolChanges
 	for _, t := range current {
-		if p := findDeclaration(previous, t.Name); p == nil || !SameDeclaration(*p, t) {
+		if p := findDeclaration(previous, t.Name); p == nil || !sameDeclaration(*p, t) {
 			c.Added = append(c.Added, t)
 		}
 	}
 	for _, p := range previous {
-		if t := findDeclaration(current, p.Name); t == nil || !SameDeclaration(p, *t) {
+		if t := findDeclaration(current, p.Name); t == nil || !sameDeclaration(p, *t) {
 			c.Removed = append(c.Removed, ToolReference{Name: p.Name})
 		}
 	}
@@ -177,10 +177,10 @@ func findDeclaration(tools []ToolDeclaration, name string) *ToolDeclaration {
 	return nil
 }
 
-// SameDeclaration reports whether a and b declare the same interface to the
+// sameDeclaration reports whether a and b declare the same interface to the
 // model: equal names, descriptions, parameter schemas and constrained
 // sampling settings, the JSON compared after compaction.
-func SameDeclaration(a, b ToolDeclaration) bool {
+func sameDeclaration(a, b ToolDeclaration) bool {
 	return a.Name == b.Name && a.Description == b.Description &&
 		sameJSON(a.Parameters, b.Parameters) && sameJSON(a.ConstrainedSampling, b.ConstrainedSampling)
 }

@@ -92,33 +92,6 @@ func TestCurrentSystemMessageSections(t *testing.T) {
 	}
 }
 
-func TestDiffTools(t *testing.T) {
-	tests := []struct {
-		name                 string
-		prev, cur            []agentcore.ToolDeclaration
-		wantAdded, wantRemov []string
-	}{
-		{name: "same", prev: []agentcore.ToolDeclaration{decl("a", `{"type":"object"}`)}, cur: []agentcore.ToolDeclaration{decl("a", `{ "type" : "object" }`)}, wantAdded: []string{}, wantRemov: []string{}},
-		{name: "added and removed", prev: []agentcore.ToolDeclaration{decl("a", `{}`)}, cur: []agentcore.ToolDeclaration{decl("b", `{}`)}, wantAdded: []string{"b"}, wantRemov: []string{"a"}},
-		{name: "changed is removal plus addition", prev: []agentcore.ToolDeclaration{decl("a", `{"x":1}`)}, cur: []agentcore.ToolDeclaration{decl("a", `{"x":2}`)}, wantAdded: []string{"a"}, wantRemov: []string{"a"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := agentcore.DiffTools(tt.prev, tt.cur)
-			if got := names(c.Added); len(got) != len(tt.wantAdded) || (len(got) > 0 && got[0] != tt.wantAdded[0]) {
-				t.Fatalf("added %v, want %v", got, tt.wantAdded)
-			}
-			var removed []string
-			for _, r := range c.Removed {
-				removed = append(removed, r.Name)
-			}
-			if len(removed) != len(tt.wantRemov) || (len(removed) > 0 && removed[0] != tt.wantRemov[0]) {
-				t.Fatalf("removed %v, want %v", removed, tt.wantRemov)
-			}
-		})
-	}
-}
-
 func TestCollapseSystemMessages(t *testing.T) {
 	out := agentcore.CollapseSystemMessages([]agentcore.Message{
 		sys(`{"role":"system","content":"A"}`), agentcore.UserText("u"), sys(`{"role":"system","content":"B"}`),

@@ -91,7 +91,7 @@ func (p *player) installHooks(h *agentcore.Hooks) error {
 	} else if ok {
 		h.BeforeToolCall = func(_ context.Context, c agentcore.BeforeToolCallContext) (*agentcore.BeforeToolCallResult, error) {
 			if p.rec.enabled {
-				p.rec.out(map[string]any{"type": "hook", "hook": "beforeToolCall", "toolCallId": c.ToolCall.ID, "args": c.Args, "transcript": p.agent.MessageCount()})
+				p.rec.out(map[string]any{"type": "hook", "hook": "beforeToolCall", "toolCallId": c.ToolCall.ID, "args": c.Args, "transcript": len(p.agent.Messages())})
 			}
 			r := t[c.ToolCall.ID]
 			if r == nil {
