@@ -12,7 +12,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
@@ -41,17 +40,20 @@ type countArgs struct {
 }
 
 func tools() []agentcore.Tool {
+	// notes.txt is slow: it is read only once todo.txt was, so the parallel
+	// batch finishes out of order.
+	todoRead := make(chan struct{})
 	read := agentcore.NewTool("read_file", "Read a file of the workspace.",
 		func(ctx context.Context, _ string, args readArgs, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
-			// notes.txt is slow, so the batch finishes out of order.
-			delay := 10 * time.Millisecond
-			if args.Path == "notes.txt" {
-				delay = 40 * time.Millisecond
-			}
-			select {
-			case <-time.After(delay):
-			case <-ctx.Done():
-				return agentcore.ToolResult{}, ctx.Err()
+			switch args.Path {
+			case "todo.txt":
+				defer close(todoRead)
+			case "notes.txt":
+				select {
+				case <-todoRead:
+				case <-ctx.Done():
+					return agentcore.ToolResult{}, ctx.Err()
+				}
 			}
 			text, ok := files[args.Path]
 			if !ok {
@@ -93,7 +95,17 @@ func run(ctx context.Context, w io.Writer) error {
 		Tools:        tools(),
 	})
 	// The log shows each event as a line; see examples/internal/eventlog.
-	log := eventlog.Log{W: w, ToolRuns: true}
+	steer := agentcore.UserText("Also count the words of todo.txt.")
+	followUp := agentcore.UserText("Then summarize in one line.")
+	log := eventlog.Log{W: w, ToolRuns: true, UserLabel: func(m *agentcore.UserMessage) string {
+		switch m {
+		case steer:
+			return "steer"
+		case followUp:
+			return "follow-up"
+		}
+		return ""
+	}}
 	steered := false
 	agent.Subscribe(func(ctx context.Context, ev agentcore.AgentEvent) {
 		log.Event(ctx, ev)
@@ -101,11 +113,11 @@ func run(ctx context.Context, w io.Writer) error {
 		// the batch to finish, then goes in before the next request.
 		if start, ok := ev.(*agentcore.ToolExecutionStartEvent); ok && !steered && start.ToolCallID == "c2" {
 			steered = true
-			agent.Steer(agentcore.UserText("Also count the words of todo.txt."))
+			agent.Steer(steer)
 		}
 	})
 	// A follow-up runs only when the agent would otherwise stop.
-	agent.FollowUp(agentcore.UserText("Then summarize in one line."))
+	agent.FollowUp(followUp)
 	if err := agent.Prompt(ctx, "What do my files say?"); err != nil {
 		return err
 	}

@@ -22,6 +22,9 @@ type Log struct {
 	ToolArguments bool
 	// ToolRuns prints the start and the end of each tool execution.
 	ToolRuns bool
+	// UserLabel, when set, names the kind of a user message on its line
+	// ("steer", say); empty means "user".
+	UserLabel func(*agentcore.UserMessage) string
 }
 
 // Event prints the line of ev, if it has one. It is an agentcore.Listener.
@@ -35,7 +38,11 @@ func (l Log) Event(_ context.Context, ev agentcore.AgentEvent) {
 	case *agentcore.MessageEndEvent:
 		switch m := ev.Message.(type) {
 		case *agentcore.UserMessage:
-			fmt.Fprintf(w, "user: %s\n", m.Content.Text())
+			label := "user"
+			if l.UserLabel != nil && l.UserLabel(m) != "" {
+				label = l.UserLabel(m)
+			}
+			fmt.Fprintf(w, "%s: %s\n", label, m.Text())
 		case *agentcore.AssistantMessage:
 			if l.Usage {
 				fmt.Fprintf(w, "   [%s] %d tokens in, %d out\n", m.StopReason, m.Usage.Input, m.Usage.Output)
