@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/replay"
 )
 
 // The texts pi-ai sends around tool results.
@@ -32,7 +33,7 @@ func convertMessages(model agentcore.Model, messages []agentcore.Message, s sett
 	for i := 0; i < len(messages); i++ {
 		switch m := messages[i].(type) {
 		case *agentcore.SystemMessage:
-			text := renderSystemUpdate(m)
+			text := replay.RenderSystemUpdate(m)
 			if i == 0 {
 				text = agentcore.SystemPromptText(m)
 			}
@@ -68,24 +69,6 @@ func convertMessages(model agentcore.Model, messages []agentcore.Message, s sett
 		}
 	}
 	return out
-}
-
-// renderSystemUpdate renders a later system message for a server that
-// takes system messages in place: its text, then each section change
-// framed by name so the model can relate it to the leading prompt.
-func renderSystemUpdate(m *agentcore.SystemMessage) string {
-	var parts []string
-	if text := m.Content.Text(); text != "" {
-		parts = append(parts, text)
-	}
-	for _, sec := range m.Sections {
-		if sec.Removed {
-			parts = append(parts, "Removed system prompt section \""+sec.Name+"\".")
-		} else {
-			parts = append(parts, "Updated system prompt section \""+sec.Name+"\":\n\n"+sec.Text)
-		}
-	}
-	return strings.Join(parts, "\n\n")
 }
 
 // convertUser maps a user message: plain content as a string, block

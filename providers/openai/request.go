@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/replay"
 )
 
 // chatRequest is the body of a streaming chat completions request. The
@@ -148,7 +149,7 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, opts agen
 	}
 	req := chatRequest{
 		Model:    model.ID,
-		Messages: convertMessages(model, prepareMessages(model, messages), s),
+		Messages: convertMessages(model, replay.Prepare(model, messages, func(id string) string { return normalizeToolCallID(model, id) }), s),
 		Stream:   true,
 		Tools:    convertTools(agentcore.CurrentTools(messages)),
 	}

@@ -6,6 +6,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/replay"
 )
 
 // maxToolCallID is OpenAI's limit on a tool call ID, in characters.
@@ -19,7 +20,7 @@ const maxToolCallID = 40
 // cut to 40 characters.
 func normalizeToolCallID(model agentcore.Model, id string) string {
 	if callID, itemID, ok := strings.Cut(id, "|"); ok {
-		callID, itemID = sanitizeID(callID), sanitizeID(itemID)
+		callID, itemID = replay.SanitizeID(callID), replay.SanitizeID(itemID)
 		combined := callID
 		if itemID != "" {
 			combined += "_" + itemID
@@ -37,25 +38,6 @@ func normalizeToolCallID(model agentcore.Model, id string) string {
 		}
 	}
 	return id
-}
-
-// sanitizeID replaces every character but ASCII letters, digits, '_' and
-// '-' with '_' (two for a character outside the BMP, which JavaScript
-// counts as two).
-func sanitizeID(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		switch {
-		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9', r == '_', r == '-':
-			b.WriteRune(r)
-		case r > 0xFFFF:
-			b.WriteString("__")
-		default:
-			b.WriteByte('_')
-		}
-	}
-	return b.String()
 }
 
 // shortHash is pi-ai's 53-bit string hash (cyrb53 over UTF-16 code units)
