@@ -1,0 +1,114 @@
+// Package anthropic is an Anthropic Messages API client for agentcore:
+// [StreamFn] returns the [agentcore.StreamFn] that puts Claude behind an
+// [agentcore.Agent]. It behaves as pi-ai 1.6's anthropic-messages provider
+// does: the same request body for a transcript, the same events for a
+// response, the same error texts.
+//
+// # Why no SDK
+//
+// It is plain net/http and the project's server-sent-events reader, not
+// github.com/anthropics/anthropic-sdk-go. The SDK would bring typed request
+// and event structs, its own SSE decoder and helpers for features this
+// package does not use (batches, files, the beta tool runner), and with
+// them a large dependency tree in every program that embeds an agent. It
+// would also bring its own retry loop (on by default, two retries with
+// backoff on 408/409/429/5xx and connection errors), its own error texts
+// and its own abort path. Retries must stay off here: the caller of the
+// agent loop owns them (see the core's examples/retry), and a retry hidden
+// in the provider would run under the loop's events and double the caller's
+// backoff. pi-ai itself turns the SDK's retries off and only uses it to
+// send one request. A request is one JSON body and one event stream; doing
+// it directly lets the package control every error text, keep the abort
+// path to ctx, and depend on nothing but agentcore.
+//
+// # Use
+//
+//	agent := agentcore.New(agentcore.Options{
+//		Model: agentcore.Model{ID: "claude-sonnet-4-5", Provider: "anthropic", API: "anthropic-messages",
+//			Reasoning: true, Input: []string{"text", "image"}, MaxTokens: 64000},
+//		StreamFn:      anthropic.StreamFn(anthropic.Options{}),
+//		StreamOptions: agentcore.StreamOptions{APIKey: os.Getenv("ANTHROPIC_API_KEY")},
+//		SystemPrompt:  "You are terse.",
+//		Tools:         tools,
+//	})
+//	err := agent.Prompt(ctx, "What time is it?")
+//
+// The per-request key is [agentcore.StreamOptions.APIKey] (so
+// [agentcore.Hooks.GetAPIKey] can rotate keys), sent as x-api-key;
+// [Options.APIKey] is the fallback. A gateway that authenticates otherwise
+// gets its Authorization header through [Options.Headers]. Set the model's
+// MaxTokens: the API requires max_tokens, and without a model catalog this
+// package falls back to [DefaultMaxTokens].
+//
+// # The request
+//
+// The transcript is the only input. Its leading system message gives the
+// system prompt (rendered with [agentcore.SystemPromptText]); later system
+// messages are collapsed into it ([agentcore.CollapseSystemMessages]) unless
+// the model's Compat sets supportsMidConvoSystemMessages, when they are
+// sent in place as role "system" messages, just before the next assistant
+// message. The tools are [agentcore.CurrentTools], each with its schema's
+// properties, required and shared definitions as input_schema. User text
+// and images, assistant text, thinking with its signature (unsigned
+// thinking is sent as text), redacted thinking, tool calls, and tool
+// results with text, images and is_error are replayed; the images of an
+// error result follow the results with a caption, since the API takes only
+// text there. Failed or aborted turns are not replayed, thinking from
+// another model is dropped, tool-call IDs from another model are made
+// valid, and a tool call without a result gets an error result, as for
+// every provider of pi-ai.
+//
+// Prompt caching follows [agentcore.StreamOptions.CacheRetention]: "none"
+// sends no cache breakpoint; "short" (the default) puts an ephemeral one on
+// the system prompt, the last tool and the last block of the conversation;
+// "long" asks for a 1h TTL on them.
+//
+// Thinking follows [agentcore.StreamOptions.Reasoning] for a model whose
+// Reasoning is true. With the level empty or off it sends thinking
+// {"type":"disabled"}. Otherwise, when the model's Compat sets
+// forceAdaptiveThinking (Claude models with adaptive thinking), it sends
+// adaptive thinking with an effort (minimal and low: low, medium: medium,
+// higher: high); else a token budget from
+// [agentcore.StreamOptions.ThinkingBudgets] or pi-ai's defaults (1024,
+// 2048, 8192, 16384 from minimal to high; xhigh and max count as high),
+// with max_tokens raised by the budget up to the model's MaxTokens and the
+// budget kept 1024 tokens under it, and the interleaved-thinking beta.
+// Temperature is sent only without thinking. max_tokens is
+// StreamOptions.MaxTokens, else the model's MaxTokens. A string user_id in
+// StreamOptions.Metadata is sent as metadata; SessionID goes into a
+// session affinity header for gateways that want one (OpenRouter).
+//
+// # The response
+//
+// Text, thinking and tool-call blocks stream as events in the order the
+// server opens them; thinking signatures (signature_delta) accumulate
+// without events, and a redacted_thinking block becomes a redacted
+// thinking block whose signature holds its data. While a tool call's
+// input_json_delta pieces stream, the partial message shows the arguments
+// parsed so far; when its block ends they are parsed for good (text that is
+// no JSON object sets [agentcore.ToolCall.ArgumentsError]). Usage counts
+// input, output, cache read and cache write tokens (and thinking tokens
+// when reported) and is priced with the model's Cost. Stop reasons map as
+// pi-ai maps them: end_turn, stop_sequence and pause_turn give "stop",
+// max_tokens "length", tool_use "toolUse"; refusal ends the stream with an
+// error carrying the server's explanation; an unknown reason is an error.
+// ping and unknown events are ignored.
+//
+// Failures end the stream with an error event, never a panic: an HTTP
+// error status (`429 {"type":"error","error":{...}}`, as the server sent
+// it), a network error ("Connection error.: ..."), an error event
+// mid-stream (its data, such as an overloaded_error), a malformed event
+// ([MalformedEventPrefix]), a stream that ends without message_stop
+// ([NoMessageStopText]). Cancelling ctx aborts: stopReason "aborted", the
+// content streamed so far kept. Nothing is retried.
+//
+// # Not done
+//
+// pi-ai's OAuth (Claude subscription tokens and the Claude Code identity),
+// GitHub Copilot and workload identity federation; message threads
+// (server-side continuation); native mid-conversation tool changes,
+// mid-conversation effort, strict tools, server-side model fallbacks and
+// tool_choice; the context-window clamp of max_tokens; the
+// PI_CACHE_RETENTION environment variable; the thinking level map of pi's
+// model catalog (the Go model has none, so levels map as above).
+package anthropic

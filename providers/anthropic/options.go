@@ -1,0 +1,144 @@
+package anthropic
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/pi-go/agentcore"
+)
+
+// DefaultBaseURL is the API root used when neither [Options.BaseURL] nor
+// [agentcore.Model.BaseURL] is set. Requests go to BaseURL + "/v1/messages".
+const DefaultBaseURL = "https://api.anthropic.com"
+
+// DefaultVersion is the anthropic-version header sent when
+// [Options.Version] is empty.
+const DefaultVersion = "2023-06-01"
+
+// DefaultMaxTokens stands in for [agentcore.Model.MaxTokens] when the
+// model does not set it. The API requires max_tokens; pi-ai reads it from
+// its model catalog, which this package does not have, so set the model's
+// MaxTokens to its output limit.
+const DefaultMaxTokens = 8192
+
+// Options configure [StreamFn]. The zero value talks to api.anthropic.com
+// with the per-request key.
+//
+// Differences that belong to a model or a gateway (pi-ai keeps them in
+// the model's compat settings) are read from [agentcore.Model.Compat], a
+// JSON object with pi-ai's keys; absent keys take pi-ai's defaults:
+//
+//	supportsMidConvoSystemMessages   bool    later system messages sent in place as role "system"; default false (collapsed into the prompt)
+//	forceAdaptiveThinking            bool    adaptive thinking with an effort instead of a token budget; default false
+//	supportsEagerToolInputStreaming  bool    "eager_input_streaming" on tools, else the fine-grained tool streaming beta; default true
+//	supportsLongCacheRetention       bool    the 1h cache TTL for CacheRetention "long"; default true
+//	supportsCacheControlOnTools      bool    a cache breakpoint on the last tool; default true
+//	supportsTemperature              bool    send temperature (never with thinking); default true
+//	allowEmptySignature              bool    replay unsigned thinking as thinking with "signature": ""; default false (as text)
+//	sendSessionAffinityHeaders       bool    send the session ID as a header; default true for OpenRouter
+//	sessionAffinityFormat            string  "openrouter" (x-session-id) or other (x-session-affinity); default by provider
+//
+// Other keys are ignored; Compat that is not a JSON object fails every
+// request with an error message.
+type Options struct {
+	// BaseURL is the API root, such as "http://localhost:8080"; requests
+	// go to BaseURL + "/v1/messages". Empty uses the model's BaseURL, else
+	// [DefaultBaseURL].
+	BaseURL string
+	// APIKey is the fallback key, sent as x-api-key when a request's
+	// [agentcore.StreamOptions.APIKey] (set from [agentcore.Hooks.GetAPIKey]
+	// or the agent's stream options) is empty. A request with no key and no
+	// authorization or x-api-key header fails without being sent.
+	APIKey string
+	// Version is the anthropic-version header; empty means
+	// [DefaultVersion].
+	Version string
+	// Headers are added to every request, after the model's Headers and
+	// before the request's [agentcore.StreamOptions.Headers]; later ones
+	// win, and any of them may replace x-api-key. An "anthropic-beta"
+	// header among the model's or the request's replaces the beta features
+	// this package would ask for. The map is copied.
+	Headers map[string]string
+	// HTTPClient sends the requests; nil means [http.DefaultClient]. Its
+	// Timeout, if any, bounds a whole streamed response: prefer ctx. The
+	// package never retries: the caller of the agent loop owns retries.
+	HTTPClient *http.Client
+}
+
+// baseURL is the API root for model.
+func (o Options) baseURL(model agentcore.Model) string {
+	switch {
+	case o.BaseURL != "":
+		return o.BaseURL
+	case model.BaseURL != "":
+		return model.BaseURL
+	}
+	return DefaultBaseURL
+}
+
+// endpoint is the messages URL under base.
+func endpoint(base string) string {
+	return strings.TrimRight(base, "/") + "/v1/messages"
+}
+
+// settings are the model's compat settings with pi-ai's defaults applied.
+type settings struct {
+	inPlace            bool
+	adaptive           bool
+	eagerToolStreaming bool
+	longCache          bool
+	cacheOnTools       bool
+	temperature        bool
+	emptySignature     bool
+	affinityHeaders    bool
+	openRouterAffinity bool
+}
+
+// compatJSON is the subset of pi-ai's Anthropic compat settings this
+// package reads.
+type compatJSON struct {
+	SupportsMidConvoSystemMessages  *bool  `json:"supportsMidConvoSystemMessages"`
+	ForceAdaptiveThinking           *bool  `json:"forceAdaptiveThinking"`
+	SupportsEagerToolInputStreaming *bool  `json:"supportsEagerToolInputStreaming"`
+	SupportsLongCacheRetention      *bool  `json:"supportsLongCacheRetention"`
+	SupportsCacheControlOnTools     *bool  `json:"supportsCacheControlOnTools"`
+	SupportsTemperature             *bool  `json:"supportsTemperature"`
+	AllowEmptySignature             *bool  `json:"allowEmptySignature"`
+	SendSessionAffinityHeaders      *bool  `json:"sendSessionAffinityHeaders"`
+	SessionAffinityFormat           string `json:"sessionAffinityFormat"`
+}
+
+// resolveSettings reads model's compat settings.
+func resolveSettings(model agentcore.Model, baseURL string) (settings, error) {
+	var c compatJSON
+	if len(model.Compat) > 0 && string(model.Compat) != "null" {
+		if err := json.Unmarshal(model.Compat, &c); err != nil {
+			return settings{}, fmt.Errorf("invalid model compat settings: %v", err)
+		}
+	}
+	openRouter := model.Provider == "openrouter" || strings.Contains(baseURL, "openrouter.ai")
+	format := c.SessionAffinityFormat
+	if format == "" && openRouter {
+		format = "openrouter"
+	}
+	return settings{
+		inPlace:            or(c.SupportsMidConvoSystemMessages, false),
+		adaptive:           or(c.ForceAdaptiveThinking, false),
+		eagerToolStreaming: or(c.SupportsEagerToolInputStreaming, true),
+		longCache:          or(c.SupportsLongCacheRetention, true),
+		cacheOnTools:       or(c.SupportsCacheControlOnTools, true),
+		temperature:        or(c.SupportsTemperature, true),
+		emptySignature:     or(c.AllowEmptySignature, false),
+		affinityHeaders:    or(c.SendSessionAffinityHeaders, openRouter),
+		openRouterAffinity: format == "openrouter",
+	}, nil
+}
+
+func or(b *bool, def bool) bool {
+	if b == nil {
+		return def
+	}
+	return *b
+}

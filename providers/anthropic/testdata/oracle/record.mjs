@@ -1,0 +1,157 @@
+// Records what pi-ai 1.6.0's anthropic-messages stream does with the fixtures of this
+// directory, so that the Go tests compare against the reference rather than against
+// themselves.
+//
+//   o=$(mktemp -d) && ln -s /path/to/oracle/node_modules "$o/node_modules" &&
+//   cp record.mjs "$o/" && node "$o/record.mjs" path/to/providers/anthropic/testdata
+//
+// For every case of stream/cases.json it serves the recorded body over HTTP and writes
+// stream/NAME.pi.json: the events pi emitted (with the partial tool-call arguments at
+// every toolcall_delta) and the final message. For every case of request/cases.json it
+// streams request/transcript.json against a server that answers with stream/thinking.sse
+// and writes request/NAME.pi.json: the JSON body pi sent, the request headers the Go
+// provider sets too, and the message pi built from the answer.
+import { readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { join } from "node:path";
+import { streamSimple } from "@earendil-works/pi-ai/api/anthropic-messages";
+
+const dir = process.argv[2];
+if (!dir) throw new Error("usage: node record.mjs TESTDATA_DIR");
+
+const clone = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
+
+// The request headers compared with the Go provider's; the SDK's own (x-stainless-*,
+// user-agent) are not.
+const keptHeaders = [
+	"accept",
+	"anthropic-beta",
+	"anthropic-version",
+	"content-type",
+	"x-api-key",
+	"x-model-header",
+	"x-request-header",
+	"x-session-affinity",
+	"x-session-id",
+];
+
+// serve starts a server answering every request with (status, contentType, body) and
+// remembering the last request body and headers.
+async function serve(status, contentType, body, headers = {}) {
+	const seen = { body: undefined, headers: undefined };
+	const server = createServer((req, res) => {
+		let text = "";
+		req.on("data", (c) => (text += c));
+		req.on("end", () => {
+			seen.body = text;
+			seen.headers = req.headers;
+			res.writeHead(status, { "content-type": contentType, ...headers });
+			res.end(body);
+		});
+	});
+	await new Promise((r) => server.listen(0, "127.0.0.1", r));
+	const origin = `http://127.0.0.1:${server.address().port}`;
+	// Requests keep their path but go to the local server, whatever the model's baseUrl.
+	const fetchLocal = (url, init) => {
+		const u = new URL(typeof url === "string" ? url : url.url);
+		return fetch(origin + u.pathname + u.search, init);
+	};
+	return { seen, fetchLocal, close: () => new Promise((r) => server.close(r)) };
+}
+
+function record(ev) {
+	const out = { type: ev.type };
+	if (ev.contentIndex !== undefined) out.contentIndex = ev.contentIndex;
+	if (ev.delta !== undefined) out.delta = ev.delta;
+	if (ev.content !== undefined) out.content = ev.content;
+	if (ev.toolCall !== undefined) out.toolCall = clone(ev.toolCall);
+	if (ev.type === "toolcall_delta") out.partialArguments = clone(ev.partial.content[ev.contentIndex].arguments);
+	return out;
+}
+
+function finalMessage(msg) {
+	const m = clone(msg);
+	delete m.timestamp;
+	delete m.durationMs;
+	return m;
+}
+
+const streamCases = JSON.parse(readFileSync(join(dir, "stream/cases.json"), "utf8"));
+
+// recordStream streams the cases' model at baseUrl with the one-message context and
+// options, calling each after every event (it may abort), and writes stream/NAME.pi.json.
+async function recordStream(name, baseUrl, options, each = () => {}) {
+	const model = { ...streamCases.model, baseUrl };
+	const context = { messages: [{ role: "user", content: "Hi", timestamp: 1 }] };
+	const events = [];
+	let message;
+	for await (const ev of streamSimple(model, context, { apiKey: "sk-ant-test", ...options })) {
+		if (ev.type === "done") message = finalMessage(ev.message);
+		else if (ev.type === "error") message = finalMessage(ev.error);
+		events.push(record(ev));
+		each(ev);
+	}
+	writeFileSync(join(dir, "stream", `${name}.pi.json`), `${JSON.stringify({ events, message }, null, 2)}\n`);
+}
+
+for (const c of streamCases.cases) {
+	const body = readFileSync(join(dir, "stream", c.body));
+	const srv = await serve(c.status, c.contentType ?? "text/event-stream", body, c.headers);
+	await recordStream(c.name, "http://127.0.0.1", { fetch: srv.fetchLocal });
+	await srv.close();
+}
+
+// Failures without a recorded body: an abort before the response, an abort after the first
+// text delta (the server then holds the stream open), and a refused connection.
+async function hanging(headFirst) {
+	const sockets = new Set();
+	const server = createServer((req, res) => {
+		req.resume();
+		if (!headFirst) return;
+		res.writeHead(200, { "content-type": "text/event-stream" });
+		res.write(readFileSync(join(dir, "stream/text.sse"), "utf8").split("\n\n").slice(0, 4).join("\n\n") + "\n\n");
+	});
+	server.on("connection", (s) => sockets.add(s));
+	await new Promise((r) => server.listen(0, "127.0.0.1", r));
+	const close = () => {
+		for (const s of sockets) s.destroy();
+		return new Promise((r) => server.close(r));
+	};
+	return { url: `http://127.0.0.1:${server.address().port}`, close };
+}
+async function failure(name, baseUrl, abortAfter) {
+	const controller = new AbortController();
+	if (abortAfter === "time") setTimeout(() => controller.abort(), 100);
+	await recordStream(name, baseUrl, { signal: controller.signal }, (ev) => {
+		if (abortAfter === "text_delta" && ev.type === "text_delta") controller.abort();
+	});
+}
+{
+	const before = await hanging(false);
+	await failure("abort-before-response", before.url, "time");
+	await before.close();
+	const mid = await hanging(true);
+	await failure("abort-mid-stream", mid.url, "text_delta");
+	await mid.close();
+	const refused = await hanging(false);
+	await refused.close();
+	await failure("connection-refused", refused.url, "none");
+}
+
+const requestCases = JSON.parse(readFileSync(join(dir, "request/cases.json"), "utf8"));
+const transcript = JSON.parse(readFileSync(join(dir, "request/transcript.json"), "utf8"));
+const okBody = readFileSync(join(dir, "stream/thinking.sse"));
+for (const c of requestCases.cases) {
+	const srv = await serve(200, "text/event-stream", okBody);
+	const opts = { apiKey: "sk-ant-test", fetch: srv.fetchLocal, ...c.options };
+	let message;
+	for await (const ev of streamSimple(c.model, { messages: transcript }, opts)) {
+		if (ev.type === "error") throw new Error(`${c.name}: ${ev.error.errorMessage}`);
+		if (ev.type === "done") message = finalMessage(ev.message);
+	}
+	await srv.close();
+	const headers = {};
+	for (const h of keptHeaders) if (srv.seen.headers[h] !== undefined) headers[h] = srv.seen.headers[h];
+	const out = { headers, body: JSON.parse(srv.seen.body), message };
+	writeFileSync(join(dir, "request", `${c.name}.pi.json`), `${JSON.stringify(out, null, 2)}\n`);
+}
