@@ -1,0 +1,126 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/golden"
+)
+
+// requestCase is one entry of testdata/request/cases.json: a model and
+// request options to send testdata/request/transcript.json with.
+type requestCase struct {
+	Name    string          `json:"name"`
+	Model   agentcore.Model `json:"model"`
+	Options struct {
+		MaxTokens       int                             `json:"maxTokens"`
+		Temperature     *float64                        `json:"temperature"`
+		Reasoning       agentcore.ThinkingLevel         `json:"reasoning"`
+		ThinkingBudgets map[agentcore.ThinkingLevel]int `json:"thinkingBudgets"`
+		SessionID       string                          `json:"sessionId"`
+		CacheRetention  string                          `json:"cacheRetention"`
+		Metadata        json.RawMessage                 `json:"metadata"`
+		Headers         map[string]string               `json:"headers"`
+	} `json:"options"`
+}
+
+func (c requestCase) streamOptions() agentcore.StreamOptions {
+	o := c.Options
+	return agentcore.StreamOptions{
+		APIKey: "sk-ant-test", MaxTokens: o.MaxTokens, Temperature: o.Temperature, Reasoning: o.Reasoning,
+		ThinkingBudgets: o.ThinkingBudgets, SessionID: o.SessionID, CacheRetention: o.CacheRetention,
+		Metadata: o.Metadata, Headers: o.Headers,
+	}
+}
+
+func requestCases(t *testing.T) ([]requestCase, []agentcore.Message) {
+	t.Helper()
+	var file struct {
+		Cases []requestCase `json:"cases"`
+	}
+	require.NoError(t, json.Unmarshal(readTestdata(t, "request", "cases.json"), &file))
+	transcript, err := agentcore.UnmarshalMessages(readTestdata(t, "request", "transcript.json"))
+	require.NoError(t, err)
+	return file.Cases, transcript
+}
+
+// requestRecording is a request/NAME.pi.json file: what pi-ai sent for a
+// case, and the message it built from the answer (stream/thinking.sse).
+type requestRecording struct {
+	Headers map[string]string `json:"headers"`
+	Body    json.RawMessage   `json:"body"`
+	Message json.RawMessage   `json:"message"`
+}
+
+// sent is what a server saw of one request.
+type sent struct {
+	header http.Header
+	body   []byte
+}
+
+// TestRequestGolden sends the transcript (system sections and a mid-run
+// system message with tool changes, images, signed, unsigned and redacted
+// thinking, parallel tool calls, results with images and errors, a failed
+// turn, a foreign model's turn with an orphaned call) with each case's
+// model and options to a server answering with stream/thinking.sse, and
+// checks the body against its golden file (go test -update rewrites them),
+// the body and the headers against those pi-ai 1.6.0 sent for the same
+// input, and the message built against pi-ai's.
+func TestRequestGolden(t *testing.T) {
+	cases, transcript := requestCases(t)
+	answer := readTestdata(t, "stream", "thinking.sse")
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			seen := make(chan sent, 1)
+			srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+				body, _ := io.ReadAll(r.Body)
+				seen <- sent{header: r.Header.Clone(), body: body}
+				assert.Equal(t, "/v1/messages", r.URL.Path)
+				w.Header().Set("Content-Type", "text/event-stream")
+				w.Write(answer)
+			})
+			fn := StreamFn(Options{BaseURL: srv.URL, HTTPClient: srv.Client()})
+			_, final := collect(fn(t.Context(), c.Model, agentcore.Request{Messages: transcript}, c.streamOptions()), nil)
+			require.NotNil(t, final)
+			require.Equal(t, agentcore.StopStop, final.StopReason, final.ErrorMessage)
+			got := <-seen
+
+			var ref requestRecording
+			require.NoError(t, json.Unmarshal(readTestdata(t, "request", c.Name+".pi.json"), &ref))
+			golden.Check(t, indent(t, got.body), filepath.Join("testdata", "request", c.Name+".golden.json"))
+			assert.JSONEq(t, string(ref.Body), string(got.body), "body differs from pi's")
+			assert.Equal(t, ref.Headers, keptHeaders(got.header), "headers differ from pi's")
+			assert.Equal(t, comparableMessage(t, referenceMessage(t, ref.Message)), comparableMessage(t, final), "message differs from pi's")
+		})
+	}
+}
+
+// keptHeaders returns the headers of h that record.mjs keeps, keyed in
+// lower case as Node shows them.
+func keptHeaders(h http.Header) map[string]string {
+	out := map[string]string{}
+	for _, k := range []string{"accept", "anthropic-beta", "anthropic-version", "content-type", "x-api-key",
+		"x-model-header", "x-request-header", "x-session-affinity", "x-session-id"} {
+		if v := h.Values(k); len(v) > 0 {
+			out[k] = strings.Join(v, ", ")
+		}
+	}
+	return out
+}
+
+// indent returns body indented, as the golden files hold it.
+func indent(t *testing.T, body []byte) []byte {
+	var out bytes.Buffer
+	require.NoError(t, json.Indent(&out, body, "", "  "))
+	out.WriteByte('\n')
+	return out.Bytes()
+}
