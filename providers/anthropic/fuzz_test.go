@@ -1,0 +1,111 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pi-go/agentcore"
+)
+
+// bodyTransport answers every request with a 200 event stream of its
+// bytes, without a network.
+type bodyTransport []byte
+
+func (b bodyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	io.Copy(io.Discard, r.Body)
+	r.Body.Close()
+	return &http.Response{
+		StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}},
+		Body: io.NopCloser(bytes.NewReader(b)), Request: r,
+	}, nil
+}
+
+// FuzzDecoder streams arbitrary bodies and checks the stream's contract:
+// no panic, exactly one final event and it comes last, every content event
+// names a block of its partial, a done message has a normal stop reason,
+// an error message says why, and every message reads back as JSON with
+// tool-call arguments that are JSON objects.
+func FuzzDecoder(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "stream", "*.sse"))
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		require.NoError(f, err)
+		f.Add(data)
+	}
+	f.Add([]byte("data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"a\\\": [1, tr\"}}\n\n"))
+	f.Add([]byte("data: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":\"x\"}}\n"))
+	model, _ := streamCases(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		fn := StreamFn(Options{APIKey: "k", BaseURL: "http://fuzz.invalid", HTTPClient: &http.Client{Transport: bodyTransport(body)}})
+		var events []agentcore.AssistantEvent
+		var final *agentcore.AssistantMessage
+		for ev := range fn(t.Context(), model, hiRequest(), agentcore.StreamOptions{}) {
+			require.Nil(t, final, "event %s after the final one", ev.Type())
+			events = append(events, ev)
+			switch ev := ev.(type) {
+			case *agentcore.DoneEvent:
+				final = ev.Message
+				assert.Contains(t, []agentcore.StopReason{agentcore.StopStop, agentcore.StopLength, agentcore.StopToolUse}, final.StopReason)
+			case *agentcore.ErrorEvent:
+				final = ev.Message
+				assert.Equal(t, agentcore.StopError, final.StopReason)
+				assert.NotEmpty(t, final.ErrorMessage)
+			default:
+				checkIndex(t, ev)
+			}
+		}
+		require.NotNil(t, final)
+		data, err := json.Marshal(final)
+		require.NoError(t, err)
+		back, err := agentcore.UnmarshalMessage(data)
+		require.NoError(t, err, "%s", data)
+		for _, c := range back.(*agentcore.AssistantMessage).ToolCalls() {
+			assert.True(t, isObject(c.Arguments), "arguments %s", c.Arguments)
+		}
+	})
+}
+
+// checkIndex checks that a content event's index names a block of its
+// partial.
+func checkIndex(t *testing.T, ev agentcore.AssistantEvent) {
+	var probe struct {
+		ContentIndex *int `json:"contentIndex"`
+	}
+	data, err := json.Marshal(ev)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &probe))
+	if probe.ContentIndex == nil {
+		return
+	}
+	var partial *agentcore.AssistantMessage
+	switch ev := ev.(type) {
+	case *agentcore.TextStartEvent:
+		partial = ev.Partial
+	case *agentcore.TextDeltaEvent:
+		partial = ev.Partial
+	case *agentcore.TextEndEvent:
+		partial = ev.Partial
+	case *agentcore.ThinkingStartEvent:
+		partial = ev.Partial
+	case *agentcore.ThinkingDeltaEvent:
+		partial = ev.Partial
+	case *agentcore.ThinkingEndEvent:
+		partial = ev.Partial
+	case *agentcore.ToolCallStartEvent:
+		partial = ev.Partial
+	case *agentcore.ToolCallDeltaEvent:
+		partial = ev.Partial
+	case *agentcore.ToolCallEndEvent:
+		partial = ev.Partial
+	}
+	require.NotNil(t, partial)
+	assert.Less(t, *probe.ContentIndex, len(partial.Content))
+}
