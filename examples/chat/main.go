@@ -1,16 +1,24 @@
-// Command chat is a terminal chat with an agent whose model is behind any
-// OpenAI-compatible server, with two small tools: now (the time in a zone)
-// and calc (arithmetic).
+// Command chat is a terminal chat with an agent whose model is Claude (the
+// Anthropic Messages API) or behind any OpenAI-compatible server, with two
+// small tools: now (the time in a zone) and calc (arithmetic). It is its
+// own module, so that the core and each provider keep their dependencies.
 //
-//	OPENAI_API_KEY=sk-... go run ./examples/chat
-//	OPENAI_BASE_URL=http://localhost:11434/v1 MODEL=qwen3 go run ./examples/chat
+//	ANTHROPIC_API_KEY=sk-ant-... go run .
+//	ANTHROPIC_API_KEY=sk-ant-... MODEL=claude-opus-4-1 THINKING=medium go run .
+//	OPENAI_API_KEY=sk-... go run .
+//	OPENAI_BASE_URL=http://localhost:11434/v1 MODEL=qwen3 go run .
 //
 // Type a message and press Enter. While the answer streams, a line you
 // enter steers the agent: it is queued and sent after the current step.
 // Ctrl-C aborts the answer; Ctrl-C when idle, or end of input, quits.
 //
-// Environment: OPENAI_BASE_URL (default https://api.openai.com/v1),
-// OPENAI_API_KEY (none for local servers), MODEL (default gpt-4.1-mini).
+// Environment: PROVIDER ("anthropic" or "openai"; default anthropic when
+// ANTHROPIC_API_KEY is set, else openai), MODEL (default
+// claude-sonnet-4-5 or gpt-4.1-mini), THINKING (a thinking level for
+// Claude: minimal, low, medium, high; default off).
+// For Anthropic: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL (default
+// https://api.anthropic.com). For OpenAI: OPENAI_BASE_URL (default
+// https://api.openai.com/v1), OPENAI_API_KEY (none for local servers).
 package main
 
 import (
@@ -28,6 +36,7 @@ import (
 	"time"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/providers/anthropic"
 	"github.com/pi-go/agentcore/providers/openai"
 )
 
@@ -52,16 +61,17 @@ func run(ctx context.Context, in io.Reader, out io.Writer, env func(string) stri
 // chat is run with the interrupts as a channel, for tests.
 func chat(ctx context.Context, in io.Reader, out io.Writer, env func(string) string, interrupts <-chan os.Signal) error {
 	out = &syncWriter{w: out}
-	model, baseURL := config(env)
+	c := config(env)
 	agent := agentcore.New(agentcore.Options{
-		Model:         model,
-		StreamFn:      openai.StreamFn(openai.Options{BaseURL: baseURL}),
-		StreamOptions: agentcore.StreamOptions{APIKey: env("OPENAI_API_KEY")},
+		Model:         c.model,
+		StreamFn:      c.streamFn,
+		StreamOptions: agentcore.StreamOptions{APIKey: c.apiKey},
+		ThinkingLevel: c.thinking,
 		SystemPrompt:  "You are a helpful assistant in a terminal chat. Use the tools for the current time and for arithmetic. Be brief.",
 		Tools:         []agentcore.Tool{nowTool(), calcTool()},
 	})
 	agent.Subscribe(printer(out))
-	fmt.Fprintf(out, "chat with %s at %s. Enter sends; Enter during an answer steers; Ctrl-C aborts it; Ctrl-C when idle quits.\n> ", model.ID, baseURL)
+	fmt.Fprintf(out, "chat with %s at %s. Enter sends; Enter during an answer steers; Ctrl-C aborts it; Ctrl-C when idle quits.\n> ", c.model.ID, c.baseURL)
 
 	quit := make(chan struct{})
 	defer close(quit)
@@ -114,15 +124,43 @@ func chat(ctx context.Context, in io.Reader, out io.Writer, env func(string) str
 	}
 }
 
-// config reads the model and the server from env.
-func config(env func(string) string) (agentcore.Model, string) {
-	baseURL := cmp.Or(env("OPENAI_BASE_URL"), openai.DefaultBaseURL)
-	provider := "openai-compatible"
-	if strings.Contains(baseURL, "api.openai.com") {
-		provider = "openai"
+// settings are the chat's model and how to reach it.
+type settings struct {
+	model    agentcore.Model
+	baseURL  string
+	apiKey   string
+	thinking agentcore.ThinkingLevel
+	streamFn agentcore.StreamFn
+}
+
+// config reads the provider, the model and the server from env.
+func config(env func(string) string) settings {
+	provider := env("PROVIDER")
+	if provider == "" && env("ANTHROPIC_API_KEY") != "" {
+		provider = "anthropic"
 	}
-	model := agentcore.Model{ID: cmp.Or(env("MODEL"), "gpt-4.1-mini"), Provider: provider, API: "openai-completions", Input: []string{"text"}}
-	return model, baseURL
+	if provider == "anthropic" {
+		baseURL := cmp.Or(env("ANTHROPIC_BASE_URL"), anthropic.DefaultBaseURL)
+		return settings{
+			model: agentcore.Model{ID: cmp.Or(env("MODEL"), "claude-sonnet-4-5"), Provider: "anthropic", API: "anthropic-messages",
+				Reasoning: true, Input: []string{"text", "image"}, MaxTokens: 16000},
+			baseURL:  baseURL,
+			apiKey:   env("ANTHROPIC_API_KEY"),
+			thinking: agentcore.ThinkingLevel(env("THINKING")),
+			streamFn: anthropic.StreamFn(anthropic.Options{BaseURL: baseURL}),
+		}
+	}
+	baseURL := cmp.Or(env("OPENAI_BASE_URL"), openai.DefaultBaseURL)
+	name := "openai-compatible"
+	if strings.Contains(baseURL, "api.openai.com") {
+		name = "openai"
+	}
+	return settings{
+		model:    agentcore.Model{ID: cmp.Or(env("MODEL"), "gpt-4.1-mini"), Provider: name, API: "openai-completions", Input: []string{"text"}},
+		baseURL:  baseURL,
+		apiKey:   env("OPENAI_API_KEY"),
+		streamFn: openai.StreamFn(openai.Options{BaseURL: baseURL}),
+	}
 }
 
 // readLines sends the lines of in until it ends or quit is closed.

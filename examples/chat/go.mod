@@ -1,0 +1,27 @@
+module github.com/pi-go/agentcore/examples/chat
+
+go 1.26
+
+require (
+	github.com/pi-go/agentcore v0.0.0
+	github.com/pi-go/agentcore/providers/anthropic v0.0.0
+	github.com/pi-go/agentcore/providers/openai v0.0.0
+	github.com/stretchr/testify v1.12.1
+	go.uber.org/goleak v1.3.0
+)
+
+require (
+	github.com/bahlo/generic-list-go v0.2.0 // indirect
+	github.com/buger/jsonparser v1.1.2 // indirect
+	github.com/invopop/jsonschema v0.14.0 // indirect
+	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
+	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
+)
+
+replace (
+	github.com/pi-go/agentcore => ../..
+	github.com/pi-go/agentcore/providers/anthropic => ../../providers/anthropic
+	github.com/pi-go/agentcore/providers/openai => ../../providers/openai
+)
