@@ -1,0 +1,25 @@
+package anthropic
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/pi-go/agentcore"
+)
+
+// BenchmarkDecode streams the parallel tool-call response through an
+// in-memory transport: request building, event decoding and argument
+// previews, without a network.
+func BenchmarkDecode(b *testing.B) {
+	body := readTestdata(b, "stream", "tool-calls-parallel.sse")
+	model, _ := streamCases(b)
+	fn := StreamFn(Options{APIKey: "k", BaseURL: "http://bench.invalid", HTTPClient: &http.Client{Transport: bodyTransport(body)}})
+	b.ReportAllocs()
+	for b.Loop() {
+		for ev := range fn(b.Context(), model, hiRequest(), agentcore.StreamOptions{}) {
+			if e, ok := ev.(*agentcore.ErrorEvent); ok {
+				b.Fatal(e.Message.ErrorMessage)
+			}
+		}
+	}
+}
