@@ -74,7 +74,9 @@
 // with max_tokens raised by the budget up to the model's MaxTokens and the
 // budget kept 1024 tokens under it, and the interleaved-thinking beta.
 // Temperature is sent only without thinking. max_tokens is
-// StreamOptions.MaxTokens, else the model's MaxTokens. A string user_id in
+// StreamOptions.MaxTokens, else the model's MaxTokens, fitted into the
+// model's ContextWindow (when set) with a margin for the estimated input,
+// as pi-ai does. A string user_id in
 // StreamOptions.Metadata is sent as metadata; SessionID goes into a
 // session affinity header for gateways that want one (OpenRouter).
 //
@@ -108,7 +110,6 @@
 // GitHub Copilot and workload identity federation; message threads
 // (server-side continuation); native mid-conversation tool changes,
 // mid-conversation effort, strict tools, server-side model fallbacks and
-// tool_choice; the context-window clamp of max_tokens; the
-// PI_CACHE_RETENTION environment variable; the thinking level map of pi's
+// tool_choice; the PI_CACHE_RETENTION environment variable; the thinking level map of pi's
 // model catalog (the Go model has none, so levels map as above).
 package anthropic

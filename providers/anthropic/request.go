@@ -9,6 +9,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/replay"
+	"github.com/pi-go/agentcore/internal/tokens"
 )
 
 // The beta features this package may ask for.
@@ -38,6 +39,7 @@ type built struct {
 // buildRequest maps one model call onto a request body, as pi-ai's
 // streamSimple and buildParams do for the options the Go side has.
 func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentcore.StreamOptions, s settings) built {
+	t := resolveThinking(model, messages, so, s)
 	if !s.inPlace {
 		messages = agentcore.CollapseSystemMessages(messages)
 	}
@@ -51,7 +53,6 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentc
 		}
 	}
 	tools := agentcore.CurrentTools(messages)
-	t := resolveThinking(model, so, s)
 
 	req := wireRequest{
 		Model:     model.ID,
@@ -95,24 +96,24 @@ type thinking struct {
 	effort    string // for adaptive thinking
 }
 
-// resolveThinking decides max_tokens and the thinking setting, as pi-ai's
-// streamSimple does. The level comes from StreamOptions.Reasoning (empty
-// or off: no thinking); Model.Reasoning says whether the model takes
-// thinking at all, and the compat setting forceAdaptiveThinking whether it
-// takes an effort (adaptive thinking) rather than a token budget. A budget
-// is ThinkingBudgets' entry for the level, else pi-ai's default (xhigh and
-// max count as high); max_tokens then grows by the budget, up to the
-// model's MaxTokens, and the budget shrinks to leave 1024 tokens for the
-// answer.
-func resolveThinking(model agentcore.Model, so agentcore.StreamOptions, s settings) thinking {
+// resolveThinking decides max_tokens and the thinking setting for a
+// request of messages, as pi-ai's streamSimple does. max_tokens is
+// StreamOptions.MaxTokens, else the model's MaxTokens, fitted into the
+// model's ContextWindow (see [tokens.ClampMaxTokens]). The level comes
+// from StreamOptions.Reasoning (empty or off: no thinking); Model.Reasoning
+// says whether the model takes thinking at all, and the compat setting
+// forceAdaptiveThinking whether it takes an effort (adaptive thinking)
+// rather than a token budget. A budget is ThinkingBudgets' entry for the
+// level, else pi-ai's default (xhigh and max count as high); max_tokens
+// then grows by the budget, up to the model's MaxTokens and again fitted
+// into the context window, and the budget shrinks to leave 1024 tokens for
+// the answer.
+func resolveThinking(model agentcore.Model, messages []agentcore.Message, so agentcore.StreamOptions, s settings) thinking {
 	modelMax := model.MaxTokens
 	if modelMax <= 0 {
 		modelMax = DefaultMaxTokens
 	}
-	base := modelMax
-	if so.MaxTokens > 0 {
-		base = so.MaxTokens
-	}
+	base := tokens.ClampMaxTokens(model, messages, cmp.Or(so.MaxTokens, modelMax))
 	level := so.Reasoning
 	if level == "" || level == agentcore.ThinkingOff {
 		return thinking{maxTokens: base}
@@ -127,7 +128,7 @@ func resolveThinking(model agentcore.Model, so agentcore.StreamOptions, s settin
 	if !ok {
 		budget = defaultThinkingBudgets[level]
 	}
-	maxTokens := min(base+budget, modelMax)
+	maxTokens := tokens.ClampMaxTokens(model, messages, min(base+budget, modelMax))
 	return thinking{enabled: true, maxTokens: maxTokens, budget: min(budget, max(0, maxTokens-minAnswerTokens))}
 }
 

@@ -29,7 +29,10 @@ func TestRequestSetup(t *testing.T) {
 		{name: "fallback key and version", opts: Options{APIKey: "k0", Version: "2099-01-01"},
 			headers: map[string]string{"X-Api-Key": "k0", "Anthropic-Version": "2099-01-01"}},
 		{name: "later headers win", opts: Options{APIKey: "k0", Headers: map[string]string{"X-A": "opts", "X-B": "opts"}},
-			model:   func(m agentcore.Model) agentcore.Model { m.Headers = map[string]string{"X-A": "model", "X-C": "model"}; return m },
+			model: func(m agentcore.Model) agentcore.Model {
+				m.Headers = map[string]string{"X-A": "model", "X-C": "model"}
+				return m
+			},
 			so:      agentcore.StreamOptions{Headers: map[string]string{"X-B": "request"}},
 			headers: map[string]string{"X-A": "opts", "X-B": "request", "X-C": "model"}},
 		{name: "authorization header instead of a key", so: agentcore.StreamOptions{Headers: map[string]string{"Authorization": "Bearer t"}},

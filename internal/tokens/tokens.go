@@ -1,0 +1,170 @@
+// Package tokens estimates how many tokens a transcript takes and fits a
+// response's max tokens into the model's context window, as pi-ai's
+// estimateContextTokens and clampMaxTokensToContext do for its providers.
+//
+// The estimate counts characters as JavaScript does (UTF-16 code units) at
+// 3.5 characters a token and an image as 4800 characters; after the last
+// assistant message that reported usage, it counts that usage and
+// estimates only what follows. JSON parts (tool arguments, tool
+// declarations) are measured in their compact form, which matches
+// JavaScript's JSON.stringify except for characters the source escaped
+// that JavaScript would write as they are.
+package tokens
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"unicode/utf16"
+
+	"github.com/pi-go/agentcore"
+)
+
+// Estimation constants of pi-ai.
+const (
+	charsPerToken  = 3.5
+	imageChars     = 4800
+	safetyTokens   = 4096
+	safetyRatio    = 0.15
+	minRatioOutput = 32768
+)
+
+// ClampMaxTokens fits maxTokens into model's context window, leaving room
+// for an input counted higher than estimated: a margin of 15% of the
+// estimated input (at least 4096 tokens) while that leaves 32768 tokens
+// of output, else only the 4096 tokens, with the output capped at 32768.
+// With no context window (0) it returns maxTokens; the result is at least 1.
+func ClampMaxTokens(model agentcore.Model, messages []agentcore.Message, maxTokens int) int {
+	if model.ContextWindow <= 0 {
+		return max(1, maxTokens)
+	}
+	input := Estimate(messages)
+	margin := max(safetyTokens, int(math.Ceil(float64(input)*safetyRatio)))
+	room := model.ContextWindow - input - margin
+	if room < minRatioOutput {
+		room = min(minRatioOutput, model.ContextWindow-input-safetyTokens)
+	}
+	return min(maxTokens, max(1, room))
+}
+
+// Estimate returns the estimated token count of messages: the context
+// size the last usable assistant usage reports plus the estimate of the
+// messages after it, or the estimate of every message when none reports
+// usage. An assistant message's usage is usable when it did not fail,
+// counts tokens, and is not older than a message before it (a message
+// inserted later, such as a compaction summary, invalidates it).
+func Estimate(messages []agentcore.Message) int {
+	last, used := -1, 0
+	latest := int64(math.MinInt64)
+	for i, m := range messages {
+		if a, ok := m.(*agentcore.AssistantMessage); ok && a.Timestamp >= latest && !a.StopReason.Failed() {
+			if n := contextTokens(a.Usage); n > 0 {
+				last, used = i, n
+			}
+		}
+		latest = max(latest, timestamp(m))
+	}
+	total := used
+	for _, m := range messages[last+1:] {
+		total += messageTokens(m)
+	}
+	return total
+}
+
+// contextTokens is the context size a usage reports.
+func contextTokens(u agentcore.Usage) int {
+	if u.TotalTokens != 0 {
+		return int(u.TotalTokens)
+	}
+	return int(u.Input + u.Output + u.CacheRead + u.CacheWrite)
+}
+
+func timestamp(m agentcore.Message) int64 {
+	switch m := m.(type) {
+	case *agentcore.SystemMessage:
+		return m.Timestamp
+	case *agentcore.UserMessage:
+		return m.Timestamp
+	case *agentcore.AssistantMessage:
+		return m.Timestamp
+	case *agentcore.ToolResultMessage:
+		return m.Timestamp
+	}
+	return 0
+}
+
+// messageTokens estimates one message.
+func messageTokens(m agentcore.Message) int {
+	switch m := m.(type) {
+	case *agentcore.SystemMessage:
+		n := ofChars(jsLen(agentcore.SystemPromptText(m)))
+		if len(m.ToolsAdded) > 0 {
+			n += ofChars(jsonLen(m.ToolsAdded))
+		}
+		if len(m.ToolsRemoved) > 0 {
+			n += ofChars(jsonLen(m.ToolsRemoved))
+		}
+		return n
+	case *agentcore.UserMessage:
+		if m.Content.Plain {
+			return ofChars(jsLen(m.Content.Text()))
+		}
+		return ofChars(blocksChars(m.Content.Blocks))
+	case *agentcore.ToolResultMessage:
+		return ofChars(blocksChars(m.Content))
+	case *agentcore.AssistantMessage:
+		chars := 0
+		for _, b := range m.Content {
+			switch b := b.(type) {
+			case agentcore.TextBlock:
+				chars += jsLen(b.Text)
+			case agentcore.ThinkingBlock:
+				chars += jsLen(b.Thinking)
+			case agentcore.ToolCall:
+				args := b.Arguments
+				if len(args) == 0 {
+					args = json.RawMessage("{}")
+				}
+				chars += jsLen(b.Name) + jsonLen(args)
+			}
+		}
+		return ofChars(chars)
+	}
+	return 0
+}
+
+// blocksChars counts text blocks by their length and any other block as
+// an image.
+func blocksChars(blocks []agentcore.ContentBlock) int {
+	chars := 0
+	for _, b := range blocks {
+		if t, ok := b.(agentcore.TextBlock); ok {
+			chars += jsLen(t.Text)
+		} else {
+			chars += imageChars
+		}
+	}
+	return chars
+}
+
+func ofChars(chars int) int { return int(math.Ceil(float64(chars) / charsPerToken)) }
+
+// jsLen is the length of s in UTF-16 code units, as JavaScript counts it.
+func jsLen(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+// jsonLen is the length of v's compact JSON without HTML escaping.
+func jsonLen(v any) int {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return 0
+	}
+	return jsLen(string(bytes.TrimRight(buf.Bytes(), "\n")))
+}
