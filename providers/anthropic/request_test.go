@@ -19,9 +19,11 @@ import (
 // requestCase is one entry of testdata/request/cases.json: a model and
 // request options to send testdata/request/transcript.json with.
 type requestCase struct {
-	Name    string          `json:"name"`
-	Model   agentcore.Model `json:"model"`
-	Options struct {
+	Name string `json:"name"`
+	// Transcript names the transcript file; empty means transcript.json.
+	Transcript string          `json:"transcript"`
+	Model      agentcore.Model `json:"model"`
+	Options    struct {
 		MaxTokens       int                             `json:"maxTokens"`
 		Temperature     *float64                        `json:"temperature"`
 		Reasoning       agentcore.ThinkingLevel         `json:"reasoning"`
@@ -42,15 +44,25 @@ func (c requestCase) streamOptions() agentcore.StreamOptions {
 	}
 }
 
-func requestCases(t *testing.T) ([]requestCase, []agentcore.Message) {
+func requestCases(t *testing.T) []requestCase {
 	t.Helper()
 	var file struct {
 		Cases []requestCase `json:"cases"`
 	}
 	require.NoError(t, json.Unmarshal(readTestdata(t, "request", "cases.json"), &file))
-	transcript, err := agentcore.UnmarshalMessages(readTestdata(t, "request", "transcript.json"))
+	return file.Cases
+}
+
+// transcript reads the case's transcript.
+func (c requestCase) transcript(t *testing.T) []agentcore.Message {
+	t.Helper()
+	name := c.Transcript
+	if name == "" {
+		name = "transcript.json"
+	}
+	messages, err := agentcore.UnmarshalMessages(readTestdata(t, "request", name))
 	require.NoError(t, err)
-	return file.Cases, transcript
+	return messages
 }
 
 // requestRecording is a request/NAME.pi.json file: what pi-ai sent for a
@@ -67,16 +79,19 @@ type sent struct {
 	body   []byte
 }
 
-// TestRequestGolden sends the transcript (system sections and a mid-run
-// system message with tool changes, images, signed, unsigned and redacted
-// thinking, parallel tool calls, results with images and errors, a failed
-// turn, a foreign model's turn with an orphaned call) with each case's
+// TestRequestGolden sends a transcript (transcript.json: system sections
+// and a mid-run system message with tool changes, images, signed, unsigned
+// and redacted thinking, parallel tool calls, results with images and
+// errors, a failed turn, a foreign model's turn with an orphaned call;
+// transcript-edges.json: blank user messages, an assistant message left
+// empty, system messages between a call and its result and at the end, an
+// image-only result, a schema with root keywords the API rejects) with each case's
 // model and options to a server answering with stream/thinking.sse, and
 // checks the body against its golden file (go test -update rewrites them),
 // the body and the headers against those pi-ai 1.6.0 sent for the same
 // input, and the message built against pi-ai's.
 func TestRequestGolden(t *testing.T) {
-	cases, transcript := requestCases(t)
+	cases := requestCases(t)
 	answer := readTestdata(t, "stream", "thinking.sse")
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
@@ -89,7 +104,7 @@ func TestRequestGolden(t *testing.T) {
 				w.Write(answer)
 			})
 			fn := StreamFn(Options{BaseURL: srv.URL, HTTPClient: srv.Client()})
-			_, final := collect(fn(t.Context(), c.Model, agentcore.Request{Messages: transcript}, c.streamOptions()), nil)
+			_, final := collect(fn(t.Context(), c.Model, agentcore.Request{Messages: c.transcript(t)}, c.streamOptions()), nil)
 			require.NotNil(t, final)
 			require.Equal(t, agentcore.StopStop, final.StopReason, final.ErrorMessage)
 			got := <-seen

@@ -139,13 +139,13 @@ async function failure(name, baseUrl, abortAfter) {
 }
 
 const requestCases = JSON.parse(readFileSync(join(dir, "request/cases.json"), "utf8"));
-const transcript = JSON.parse(readFileSync(join(dir, "request/transcript.json"), "utf8"));
+const readTranscript = (name) => JSON.parse(readFileSync(join(dir, "request", name ?? "transcript.json"), "utf8"));
 const okBody = readFileSync(join(dir, "stream/thinking.sse"));
 for (const c of requestCases.cases) {
 	const srv = await serve(200, "text/event-stream", okBody);
 	const opts = { apiKey: "sk-ant-test", fetch: srv.fetchLocal, ...c.options };
 	let message;
-	for await (const ev of streamSimple(c.model, { messages: transcript }, opts)) {
+	for await (const ev of streamSimple(c.model, { messages: readTranscript(c.transcript) }, opts)) {
 		if (ev.type === "error") throw new Error(`${c.name}: ${ev.error.errorMessage}`);
 		if (ev.type === "done") message = finalMessage(ev.message);
 	}
