@@ -2,6 +2,7 @@
 // Anthropic Messages API) or behind any OpenAI-compatible server, with two
 // small tools: now (the time in a zone) and calc (arithmetic). It is its
 // own module, so that the core and each provider keep their dependencies.
+// From this directory:
 //
 //	ANTHROPIC_API_KEY=sk-ant-... go run .
 //	ANTHROPIC_API_KEY=sk-ant-... MODEL=claude-opus-4-1 THINKING=medium go run .
