@@ -94,7 +94,9 @@
 // pi-ai maps them: end_turn, stop_sequence and pause_turn give "stop",
 // max_tokens "length", tool_use "toolUse"; refusal ends the stream with an
 // error carrying the server's explanation; an unknown reason is an error.
-// ping and unknown events are ignored.
+// ping and unknown events are ignored. Events are told apart by the type
+// field of their data, which the API always sets to the event's name; the
+// "event:" lines themselves are not read.
 //
 // Failures end the stream with an error event, never a panic: an HTTP
 // error status (`429 {"type":"error","error":{...}}`, as the server sent
