@@ -63,7 +63,7 @@ func parseEvent(data []byte) (event, *failure) {
 		}
 	}
 	if err := json.Unmarshal(data, &ev); err != nil {
-		f := textFailure(fmt.Sprintf("%s: %v; data=%s", MalformedEventPrefix, err, data), false)
+		f := textFailure(fmt.Sprintf("%s: %v; data=%s", MalformedEventPrefix, err, data))
 		return ev, &f
 	}
 	return ev, nil
@@ -121,7 +121,7 @@ func (d *decoder) blockStart(index int, b *startBlock) *failure {
 	switch b.Type {
 	case "fallback":
 		if len(d.out.Content) > 0 {
-			f := textFailure(FallbackText, true)
+			f := textFailure(FallbackText)
 			return &f
 		}
 		return nil
@@ -223,7 +223,7 @@ func (d *decoder) messageDelta(ev event) *failure {
 		d.out.RawStopReason = ev.Delta.StopReason
 		stop, text, known := mapStopReason(ev.Delta.StopReason, ev.Delta.StopDetails)
 		if !known {
-			f := textFailure(text, false)
+			f := textFailure(text)
 			return &f
 		}
 		d.out.StopReason = stop

@@ -103,8 +103,12 @@
 // it), a network error ("Connection error.: ..."), an error event
 // mid-stream (its data, such as an overloaded_error), a malformed event
 // ([MalformedEventPrefix]), a stream that ends without message_stop
-// ([NoMessageStopText]). Cancelling ctx aborts: stopReason "aborted", the
-// content streamed so far kept. Nothing is retried.
+// ([NoMessageStopText]). The message's Err holds the failure as an
+// [agentcore.ProviderError] (the HTTP status, the delay the server asked
+// for with retry-after-ms or Retry-After, the network error), which a
+// retry policy above the Agent classifies. Cancelling ctx aborts:
+// stopReason "aborted", the content streamed so far kept, no Err. Nothing
+// is retried.
 //
 // # Not done
 //

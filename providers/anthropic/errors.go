@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
+
+	"github.com/pi-go/agentcore"
 )
 
 // The error texts of failures that have no server message, as pi-ai words
@@ -46,63 +47,22 @@ const unknownErrorText = "An unknown error occurred"
 const maxErrorBody = 1 << 20
 
 // failure is why a request failed: the text for the message's
-// ErrorMessage, and what a retry policy needs. It is the one place where
-// failures are classified, ready to become the core's typed provider error.
+// ErrorMessage and what the core's [agentcore.ProviderError] carries for a
+// retry policy (which classifies it).
 type failure struct {
 	text string
 	// status is the HTTP status, 0 when the failure had none (a network
 	// error, an error event mid-stream, a cut stream).
 	status int
-	// errType is the server's error type (rate_limit_error,
-	// overloaded_error, ...) when it said one.
-	errType string
-	// retryable says whether the same request may succeed later.
-	retryable bool
 	// retryAfter is the delay the server asked for, 0 when none.
 	retryAfter time.Duration
+	// err is the underlying error, such as a net.Error; nil when none.
+	err error
 }
 
-// classify decides whether a failure is worth retrying, as pi-ai's retry
-// helper (after the Anthropic SDK) does for a status, and as the API's
-// error types say for an error without one: the server's x-should-retry
-// header when it sent one; else 408, 409, 429 and 5xx (529 overloaded
-// included); else, without a status, overloaded, API and rate-limit
-// errors and failures of the connection. header may be nil.
-func classify(status int, header http.Header, errType string) (retryable bool, retryAfter time.Duration) {
-	retryAfter = retryDelay(header)
-	switch header.Get("x-should-retry") {
-	case "true":
-		return true, retryAfter
-	case "false":
-		return false, retryAfter
-	}
-	switch {
-	case status == 408, status == 409, status == 429, status >= 500:
-		return true, retryAfter
-	case status != 0:
-		return false, retryAfter
-	}
-	switch errType {
-	case "overloaded_error", "api_error", "rate_limit_error", "timeout_error", "":
-		return true, retryAfter
-	}
-	return false, retryAfter
-}
-
-// retryDelay reads retry-after-ms, else retry-after (seconds or an HTTP
-// date); 0 when absent or unreadable.
-func retryDelay(header http.Header) time.Duration {
-	if ms, err := strconv.ParseFloat(header.Get("retry-after-ms"), 64); err == nil && ms > 0 {
-		return time.Duration(ms * float64(time.Millisecond))
-	}
-	v := header.Get("retry-after")
-	if s, err := strconv.ParseFloat(v, 64); err == nil && s > 0 {
-		return time.Duration(s * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(0, time.Until(t))
-	}
-	return 0
+// providerError is f as the message's Err.
+func (f failure) providerError() *agentcore.ProviderError {
+	return &agentcore.ProviderError{StatusCode: f.status, Message: f.text, RetryAfter: f.retryAfter, Err: f.err}
 }
 
 // statusFailure describes a non-2xx response with the HTTP status and what
@@ -114,19 +74,15 @@ func retryDelay(header http.Header) time.Duration {
 //	an empty body             ->  "503 status code (no body)"
 func statusFailure(status int, header http.Header, body []byte) failure {
 	body = bytes.TrimSpace(body)
-	f := failure{status: status}
+	f := failure{status: status, retryAfter: agentcore.ParseRetryAfter(header, time.Now())}
 	var envelope struct {
 		Message json.RawMessage `json:"message"`
-		Error   struct {
-			Type string `json:"type"`
-		} `json:"error"`
 	}
 	switch {
 	case len(body) == 0:
 		f.text = fmt.Sprintf("%d status code (no body)", status)
 	case json.Valid(body):
 		json.Unmarshal(body, &envelope)
-		f.errType = envelope.Error.Type
 		var s string
 		switch {
 		case truthy(envelope.Message) && json.Unmarshal(envelope.Message, &s) == nil:
@@ -139,22 +95,13 @@ func statusFailure(status int, header http.Header, body []byte) failure {
 	default:
 		f.text = fmt.Sprintf("%d %s", status, body)
 	}
-	f.retryable, f.retryAfter = classify(status, header, f.errType)
 	return f
 }
 
 // streamFailure describes an error event the server sent mid-stream: its
 // data as sent, as pi-ai reports it.
 func streamFailure(data []byte) failure {
-	var ev struct {
-		Error struct {
-			Type string `json:"type"`
-		} `json:"error"`
-	}
-	json.Unmarshal(data, &ev)
-	f := failure{text: string(data), errType: ev.Error.Type}
-	f.retryable, f.retryAfter = classify(0, nil, f.errType)
-	return f
+	return failure{text: string(data)}
 }
 
 // connectionFailure describes a request that got no response, or whose
@@ -164,15 +111,13 @@ func connectionFailure(err error) failure {
 	if errors.As(err, &uerr) {
 		err = uerr.Err
 	}
-	f := failure{text: "Connection error.: " + err.Error()}
-	f.retryable, f.retryAfter = classify(0, nil, "")
-	return f
+	return failure{text: "Connection error.: " + err.Error(), err: err}
 }
 
-// textFailure is a failure of the response's content (a malformed event, a
-// refusal, a cut stream); retryable says whether a retry may help.
-func textFailure(text string, retryable bool) failure {
-	return failure{text: text, retryable: retryable}
+// textFailure is a failure without a status or a cause: a malformed event,
+// a refusal, a cut stream, a request that could not be built.
+func textFailure(text string) failure {
+	return failure{text: text}
 }
 
 // truthy reports whether a JSON value is present and not null, false, 0 or

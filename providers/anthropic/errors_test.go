@@ -1,12 +1,18 @@
 package anthropic
 
 import (
+	"context"
 	"errors"
+	"net"
 	"net/http"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pi-go/agentcore"
 )
 
 func TestStatusFailure(t *testing.T) {
@@ -16,39 +22,73 @@ func TestStatusFailure(t *testing.T) {
 		header     http.Header
 		body       string
 		text       string
-		errType    string
-		retryable  bool
 		retryAfter time.Duration
 	}{
-		{name: "rate limit with retry-after", status: 429, header: http.Header{"Retry-After": {"7"}},
-			body:    `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`,
-			text:    `429 {"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`,
-			errType: "rate_limit_error", retryable: true, retryAfter: 7 * time.Second},
-		{name: "overloaded", status: 529, body: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`,
-			text: `529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, errType: "overloaded_error", retryable: true},
-		{name: "bad request", status: 400, body: `{"type":"error","error":{"type":"invalid_request_error","message":"no"}}`,
-			text: `400 {"type":"error","error":{"type":"invalid_request_error","message":"no"}}`, errType: "invalid_request_error"},
+		{name: "error object", status: 429, header: http.Header{"Retry-After": {"7"}},
+			body:       `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`,
+			text:       `429 {"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`,
+			retryAfter: 7 * time.Second},
 		{name: "top-level message", status: 401, body: `{"message":"bad key"}`, text: "401 bad key"},
-		{name: "server says retry", status: 400, header: http.Header{"X-Should-Retry": {"true"}, "Retry-After-Ms": {"250"}},
-			body: "nope", text: "400 nope", retryable: true, retryAfter: 250 * time.Millisecond},
-		{name: "server says do not retry", status: 503, header: http.Header{"X-Should-Retry": {"false"}}, body: "", text: "503 status code (no body)"},
-		{name: "plain text", status: 502, body: "bad gateway\n", text: "502 bad gateway", retryable: true},
+		{name: "top-level message not a string", status: 400, body: `{"message":{"a": 1}}`, text: `400 {"a":1}`},
+		{name: "retry-after-ms first", status: 503, header: http.Header{"Retry-After-Ms": {"250"}, "Retry-After": {"9"}},
+			body: "", text: "503 status code (no body)", retryAfter: 250 * time.Millisecond},
+		{name: "plain text", status: 502, body: "bad gateway\n", text: "502 bad gateway"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := statusFailure(tt.status, tt.header, []byte(tt.body))
-			assert.Equal(t, failure{text: tt.text, status: tt.status, errType: tt.errType, retryable: tt.retryable, retryAfter: tt.retryAfter}, f)
+			assert.Equal(t, failure{text: tt.text, status: tt.status, retryAfter: tt.retryAfter}, f)
 		})
 	}
 }
 
-func TestStreamAndConnectionFailures(t *testing.T) {
-	f := streamFailure([]byte(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`))
-	assert.Equal(t, "overloaded_error", f.errType)
-	assert.True(t, f.retryable)
-	assert.False(t, streamFailure([]byte(`{"type":"error","error":{"type":"invalid_request_error"}}`)).retryable)
-
-	c := connectionFailure(errors.New("connection reset by peer"))
-	assert.Equal(t, "Connection error.: connection reset by peer", c.text)
-	assert.True(t, c.retryable)
+// TestProviderError checks the final message's Err, which a retry policy
+// above the Agent reads: the status, the delay asked for, the cause, and
+// the core's classification of each recorded failure.
+func TestProviderError(t *testing.T) {
+	_, cases := streamCases(t)
+	retryable := map[string]bool{
+		"http-429": true, "http-529": true, "http-502": true, "http-503-empty": true, "stream-error": true,
+		"cut-off": true, "no-message": true,
+		"http-400": false, "malformed": false, "stop-refusal": false, "stop-something-new": false,
+		"stop-sensitive": false, "fallback": false,
+	}
+	for _, c := range cases {
+		want, ok := retryable[c.Name]
+		if !ok {
+			continue
+		}
+		t.Run(c.Name, func(t *testing.T) {
+			srv := serveBody(t, c.Status, "text/event-stream", c.Headers, readTestdata(t, "stream", c.Body))
+			_, final := run(t, t.Context(), streamFrom(srv), nil)
+			pe, ok := errors.AsType[*agentcore.ProviderError](final.Err)
+			require.True(t, ok, "Err = %v", final.Err)
+			assert.Equal(t, final.ErrorMessage, pe.Message)
+			assert.Equal(t, want, pe.Retryable(), pe.Message)
+			if c.Status != 200 {
+				assert.Equal(t, c.Status, pe.StatusCode)
+			}
+			if c.Name == "http-429" {
+				assert.Equal(t, 7*time.Second, pe.RetryAfter)
+			}
+		})
+	}
+	t.Run("connection refused", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		addr := ln.Addr().String()
+		ln.Close()
+		_, final := run(t, t.Context(), StreamFn(Options{BaseURL: "http://" + addr}), nil)
+		assert.ErrorIs(t, final.Err, syscall.ECONNREFUSED)
+		assert.True(t, agentcore.IsRetryable(final.Err))
+	})
+	t.Run("abort has no provider error", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		fn, gone := hangingServer(t, nil, cancel)
+		_, final := run(t, ctx, fn, nil)
+		assert.Equal(t, agentcore.StopAborted, final.StopReason)
+		assert.Nil(t, final.Err)
+		waitGone(t, gone)
+	})
 }

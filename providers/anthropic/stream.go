@@ -76,13 +76,13 @@ func (c call) run(ctx context.Context) {
 	switch {
 	case d.stopped:
 	case d.started && !d.ended:
-		c.fail(ctx, textFailure(NoMessageStopText, true))
+		c.fail(ctx, textFailure(NoMessageStopText))
 	case ctx.Err() != nil:
-		c.fail(ctx, textFailure(AbortedAfterBodyText, false))
+		c.fail(ctx, textFailure(AbortedAfterBodyText))
 	case c.out.StopReason == agentcore.StopPending:
-		c.fail(ctx, textFailure(NoStopReasonText, true))
+		c.fail(ctx, textFailure(NoStopReasonText))
 	case c.out.StopReason.Failed():
-		c.fail(ctx, textFailure(cmp.Or(c.out.ErrorMessage, unknownErrorText), false))
+		c.fail(ctx, textFailure(cmp.Or(c.out.ErrorMessage, unknownErrorText)))
 	default:
 		c.w.Done(c.out)
 	}
@@ -94,26 +94,26 @@ func (c call) send(ctx context.Context) (*http.Response, failure) {
 	base := c.opts.baseURL(c.model)
 	s, err := resolveSettings(c.model, base)
 	if err != nil {
-		return nil, textFailure(err.Error(), false)
+		return nil, textFailure(err.Error())
 	}
 	b := buildRequest(c.model, c.req.Messages, c.so, s)
 	body, err := json.Marshal(b.body)
 	if err != nil {
-		return nil, textFailure("Could not encode the request: "+err.Error(), false)
+		return nil, textFailure("Could not encode the request: " + err.Error())
 	}
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint(base), bytes.NewReader(body))
 	if err != nil {
-		return nil, textFailure(err.Error(), false)
+		return nil, textFailure(err.Error())
 	}
 	c.setHeaders(hreq.Header, s, b.betas)
 	if !hasAuth(hreq.Header) {
-		return nil, textFailure("No API key for provider: "+c.model.Provider, false)
+		return nil, textFailure("No API key for provider: " + c.model.Provider)
 	}
 	client := cmp.Or(c.opts.HTTPClient, http.DefaultClient)
 	resp, err := client.Do(hreq)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, textFailure(AbortedBeforeResponseText, false)
+			return nil, textFailure(AbortedBeforeResponseText)
 		}
 		return nil, connectionFailure(err)
 	}
@@ -123,7 +123,7 @@ func (c call) send(ctx context.Context) (*http.Response, failure) {
 	defer resp.Body.Close()
 	text, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	if err != nil && ctx.Err() != nil {
-		return nil, textFailure(AbortedBeforeResponseText, false)
+		return nil, textFailure(AbortedBeforeResponseText)
 	}
 	return nil, statusFailure(resp.StatusCode, resp.Header, text)
 }
@@ -178,10 +178,10 @@ func (c call) read(ctx context.Context, d *decoder, body io.Reader) *failure {
 		case errors.Is(err, io.EOF):
 			return nil
 		case err != nil && ctx.Err() != nil:
-			f := textFailure(AbortedText, false)
+			f := textFailure(AbortedText)
 			return &f
 		case errors.Is(err, sse.ErrLineTooLong):
-			f := textFailure(MalformedEventPrefix+": "+err.Error(), false)
+			f := textFailure(MalformedEventPrefix + ": " + err.Error())
 			return &f
 		case err != nil:
 			f := connectionFailure(err)
@@ -194,13 +194,15 @@ func (c call) read(ctx context.Context, d *decoder, body io.Reader) *failure {
 	return nil
 }
 
-// fail ends the stream with the message so far as an error, or as aborted
-// when ctx was cancelled.
+// fail ends the stream with the message so far as an error, its Err the
+// [agentcore.ProviderError] for f, or as aborted when ctx was cancelled.
 func (c call) fail(ctx context.Context, f failure) {
 	c.out.StopReason = agentcore.StopError
+	c.out.ErrorMessage = f.text
 	if ctx.Err() != nil {
 		c.out.StopReason = agentcore.StopAborted
+	} else {
+		c.out.Err = f.providerError()
 	}
-	c.out.ErrorMessage = f.text
 	c.w.Error(c.out)
 }
