@@ -74,38 +74,19 @@ func FuzzDecoder(f *testing.F) {
 }
 
 // checkIndex checks that a content event's index names a block of its
-// partial.
+// partial, reading both from the event's JSON.
 func checkIndex(t *testing.T, ev agentcore.AssistantEvent) {
 	var probe struct {
 		ContentIndex *int `json:"contentIndex"`
+		Partial      *struct {
+			Content []json.RawMessage `json:"content"`
+		} `json:"partial"`
 	}
 	data, err := json.Marshal(ev)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &probe))
-	if probe.ContentIndex == nil {
-		return
+	require.NotNil(t, probe.Partial, "%s without a partial", ev.Type())
+	if probe.ContentIndex != nil {
+		assert.Less(t, *probe.ContentIndex, len(probe.Partial.Content))
 	}
-	var partial *agentcore.AssistantMessage
-	switch ev := ev.(type) {
-	case *agentcore.TextStartEvent:
-		partial = ev.Partial
-	case *agentcore.TextDeltaEvent:
-		partial = ev.Partial
-	case *agentcore.TextEndEvent:
-		partial = ev.Partial
-	case *agentcore.ThinkingStartEvent:
-		partial = ev.Partial
-	case *agentcore.ThinkingDeltaEvent:
-		partial = ev.Partial
-	case *agentcore.ThinkingEndEvent:
-		partial = ev.Partial
-	case *agentcore.ToolCallStartEvent:
-		partial = ev.Partial
-	case *agentcore.ToolCallDeltaEvent:
-		partial = ev.Partial
-	case *agentcore.ToolCallEndEvent:
-		partial = ev.Partial
-	}
-	require.NotNil(t, partial)
-	assert.Less(t, *probe.ContentIndex, len(partial.Content))
 }
