@@ -22,6 +22,8 @@ type TextBlock struct {
 	Text string `json:"text"`
 	// TextSignature is an opaque provider signature, kept for replay.
 	TextSignature string `json:"textSignature,omitempty"`
+
+	stated statedZeros // optional fields decoded as "" (textSignature)
 }
 
 // ThinkingBlock is model reasoning.
@@ -30,6 +32,8 @@ type ThinkingBlock struct {
 	ThinkingSignature string `json:"thinkingSignature,omitempty"`
 	// Redacted marks reasoning the provider returned encrypted.
 	Redacted bool `json:"redacted,omitempty"`
+
+	stated statedZeros // optional fields decoded as "" or false
 }
 
 // ImageBlock is an image, base64-encoded in Data.
@@ -51,7 +55,38 @@ type ToolCall struct {
 	// ArgumentsError, when set, says the arguments could not be parsed; the
 	// call then fails validation with this text.
 	ArgumentsError string `json:"argumentsError,omitempty"`
+
+	stated statedZeros // optional fields decoded as ""
 }
+
+// The optional fields of the blocks, in their statedZeros.
+const (
+	statedSignature statedZeros = 1 << iota // textSignature, thinkingSignature, thoughtSignature
+	statedRedacted
+	statedNamespace
+	statedArgumentsError
+)
+
+// The blocks on the wire, optional fields as pointers: nil is left out.
+type (
+	textWire struct {
+		Text          string  `json:"text"`
+		TextSignature *string `json:"textSignature,omitempty"`
+	}
+	thinkingWire struct {
+		Thinking          string  `json:"thinking"`
+		ThinkingSignature *string `json:"thinkingSignature,omitempty"`
+		Redacted          *bool   `json:"redacted,omitempty"`
+	}
+	toolCallWire struct {
+		ID               string          `json:"id"`
+		Name             string          `json:"name"`
+		Arguments        json.RawMessage `json:"arguments"`
+		ThoughtSignature *string         `json:"thoughtSignature,omitempty"`
+		Namespace        *string         `json:"namespace,omitempty"`
+		ArgumentsError   *string         `json:"argumentsError,omitempty"`
+	}
+)
 
 // UnknownBlock keeps a content block of a type this package does not know,
 // so that it round-trips unchanged.
@@ -69,14 +104,50 @@ func (UnknownBlock) contentBlock()  {}
 
 // MarshalJSON writes the block with "type":"text".
 func (b TextBlock) MarshalJSON() ([]byte, error) {
-	type plain TextBlock
-	return marshalTagged("type", "text", plain(b))
+	if b.stated == 0 {
+		type plain TextBlock
+		return marshalTagged("type", "text", plain(b))
+	}
+	return marshalTagged("type", "text", textWire{
+		Text:          b.Text,
+		TextSignature: orStated(b.TextSignature, b.stated, statedSignature),
+	})
+}
+
+// UnmarshalJSON reads a text block; the "type" field is not checked.
+func (b *TextBlock) UnmarshalJSON(data []byte) error {
+	var w textWire
+	if err := json.Unmarshal(data, &w); err != nil {
+		return wrapBlockErr("text", err)
+	}
+	*b = TextBlock{Text: w.Text}
+	b.TextSignature = fromStated(w.TextSignature, &b.stated, statedSignature)
+	return nil
 }
 
 // MarshalJSON writes the block with "type":"thinking".
 func (b ThinkingBlock) MarshalJSON() ([]byte, error) {
-	type plain ThinkingBlock
-	return marshalTagged("type", "thinking", plain(b))
+	if b.stated == 0 {
+		type plain ThinkingBlock
+		return marshalTagged("type", "thinking", plain(b))
+	}
+	return marshalTagged("type", "thinking", thinkingWire{
+		Thinking:          b.Thinking,
+		ThinkingSignature: orStated(b.ThinkingSignature, b.stated, statedSignature),
+		Redacted:          orStated(b.Redacted, b.stated, statedRedacted),
+	})
+}
+
+// UnmarshalJSON reads a thinking block; the "type" field is not checked.
+func (b *ThinkingBlock) UnmarshalJSON(data []byte) error {
+	var w thinkingWire
+	if err := json.Unmarshal(data, &w); err != nil {
+		return wrapBlockErr("thinking", err)
+	}
+	*b = ThinkingBlock{Thinking: w.Thinking}
+	b.ThinkingSignature = fromStated(w.ThinkingSignature, &b.stated, statedSignature)
+	b.Redacted = fromStated(w.Redacted, &b.stated, statedRedacted)
+	return nil
 }
 
 // MarshalJSON writes the block with "type":"image".
@@ -87,11 +158,38 @@ func (b ImageBlock) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON writes the block with "type":"toolCall".
 func (b ToolCall) MarshalJSON() ([]byte, error) {
-	type plain ToolCall
 	if len(b.Arguments) == 0 {
 		b.Arguments = json.RawMessage("{}")
 	}
-	return marshalTagged("type", "toolCall", plain(b))
+	if b.stated == 0 {
+		type plain ToolCall
+		return marshalTagged("type", "toolCall", plain(b))
+	}
+	return marshalTagged("type", "toolCall", toolCallWire{
+		ID:               b.ID,
+		Name:             b.Name,
+		Arguments:        b.Arguments,
+		ThoughtSignature: orStated(b.ThoughtSignature, b.stated, statedSignature),
+		Namespace:        orStated(b.Namespace, b.stated, statedNamespace),
+		ArgumentsError:   orStated(b.ArgumentsError, b.stated, statedArgumentsError),
+	})
+}
+
+// UnmarshalJSON reads a tool call block; the "type" field is not checked.
+// Arguments, when present, must be a JSON object.
+func (b *ToolCall) UnmarshalJSON(data []byte) error {
+	var w toolCallWire
+	if err := json.Unmarshal(data, &w); err != nil {
+		return wrapBlockErr("toolCall", err)
+	}
+	if len(w.Arguments) > 0 && !isJSONObject(w.Arguments) {
+		return fmt.Errorf("agentcore: toolCall block: arguments must be a JSON object")
+	}
+	*b = ToolCall{ID: w.ID, Name: w.Name, Arguments: w.Arguments}
+	b.ThoughtSignature = fromStated(w.ThoughtSignature, &b.stated, statedSignature)
+	b.Namespace = fromStated(w.Namespace, &b.stated, statedNamespace)
+	b.ArgumentsError = fromStated(w.ArgumentsError, &b.stated, statedArgumentsError)
+	return nil
 }
 
 // MarshalJSON writes the block as it was read.
@@ -135,21 +233,17 @@ func decodeBlock(data []byte) (ContentBlock, error) {
 	}
 	switch head.Type {
 	case "text":
-		return decodeAs[TextBlock](head.Type, data)
+		return decodeAs[TextBlock](data)
 	case "thinking":
-		return decodeAs[ThinkingBlock](head.Type, data)
+		return decodeAs[ThinkingBlock](data)
 	case "image":
-		return decodeAs[ImageBlock](head.Type, data)
-	case "toolCall":
-		type plain ToolCall
-		var b plain
+		var b ImageBlock
 		if err := json.Unmarshal(data, &b); err != nil {
 			return nil, wrapBlockErr(head.Type, err)
 		}
-		if len(b.Arguments) > 0 && !isJSONObject(b.Arguments) {
-			return nil, fmt.Errorf("agentcore: toolCall block: arguments must be a JSON object")
-		}
-		return ToolCall(b), nil
+		return b, nil
+	case "toolCall":
+		return decodeAs[ToolCall](data)
 	case "":
 		return nil, fmt.Errorf("agentcore: content block without a type")
 	default:
@@ -157,14 +251,14 @@ func decodeBlock(data []byte) (ContentBlock, error) {
 	}
 }
 
-// decodeAs decodes a block without MarshalJSON-style methods of its own.
-func decodeAs[B interface {
-	TextBlock | ThinkingBlock | ImageBlock
-	ContentBlock
-}](typ string, data []byte) (ContentBlock, error) {
+// decodeAs decodes a block with its UnmarshalJSON method.
+func decodeAs[B ContentBlock, PB interface {
+	*B
+	json.Unmarshaler
+}](data []byte) (ContentBlock, error) {
 	var b B
-	if err := json.Unmarshal(data, &b); err != nil {
-		return nil, wrapBlockErr(typ, err)
+	if err := PB(&b).UnmarshalJSON(data); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

@@ -41,10 +41,13 @@ func IsStandard(m Message) bool {
 // append Content, patch Sections by name, and add or remove tools by name
 // (see [CurrentSystemMessage]).
 type SystemMessage struct {
-	Content      Content           `json:"content"`
-	Sections     Sections          `json:"sections,omitempty"`
-	ToolsAdded   []ToolDeclaration `json:"toolsAdded,omitempty"`
-	ToolsRemoved []ToolReference   `json:"toolsRemoved,omitempty"`
+	Content Content `json:"content"`
+	// Sections, ToolsAdded and ToolsRemoved are left out of the JSON when
+	// nil; empty but not nil they are written as {} and [] (a decoded
+	// message keeps them as it read them).
+	Sections     Sections          `json:"sections,omitzero"`
+	ToolsAdded   []ToolDeclaration `json:"toolsAdded,omitzero"`
+	ToolsRemoved []ToolReference   `json:"toolsRemoved,omitzero"`
 	Timestamp    int64             `json:"timestamp"`
 }
 
@@ -91,6 +94,41 @@ type AssistantMessage struct {
 	// providers. It is never on the wire: a transcript read from JSON has
 	// none.
 	Err error `json:"-"`
+
+	stated statedZeros // optional string fields decoded as ""
+}
+
+// The optional string fields of AssistantMessage, in its statedZeros.
+const (
+	statedResponseModel statedZeros = 1 << iota
+	statedResponseID
+	statedProviderThinkingLevel
+	statedThinkingLevel
+	statedErrorMessage
+	statedRawStopReason
+)
+
+// assistantWire is an AssistantMessage on the wire with its optional string
+// fields as pointers (nil is left out), for a message that states some of
+// them as "".
+type assistantWire struct {
+	Content               []ContentBlock  `json:"content"`
+	API                   string          `json:"api"`
+	Provider              string          `json:"provider"`
+	Model                 string          `json:"model"`
+	ResponseModel         *string         `json:"responseModel,omitempty"`
+	ResponseID            *string         `json:"responseId,omitempty"`
+	ProviderThinkingLevel *string         `json:"providerThinkingLevel,omitempty"`
+	ThinkingLevel         *ThinkingLevel  `json:"thinkingLevel,omitempty"`
+	Diagnostics           json.RawMessage `json:"diagnostics,omitempty"`
+	Usage                 Usage           `json:"usage"`
+	StopReason            StopReason      `json:"stopReason"`
+	Deferred              json.RawMessage `json:"deferred,omitempty"`
+	ErrorMessage          *string         `json:"errorMessage,omitempty"`
+	RawStopReason         *string         `json:"rawStopReason,omitempty"`
+	EndTurn               *bool           `json:"endTurn,omitempty"`
+	Timestamp             int64           `json:"timestamp"`
+	DurationMs            *int64          `json:"durationMs,omitempty"`
 }
 
 // ToolResultMessage is the result of one tool call, as the model sees it.
@@ -179,14 +217,31 @@ func (m *UserMessage) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON writes the message with "role":"assistant".
 func (m *AssistantMessage) MarshalJSON() ([]byte, error) {
-	type plain AssistantMessage
-	p := (*plain)(m)
-	if p.Content == nil {
-		c := *p
-		c.Content = []ContentBlock{}
-		p = &c
+	content := m.Content
+	if content == nil {
+		content = []ContentBlock{}
 	}
-	return marshalTagged("role", "assistant", p)
+	if m.stated == 0 {
+		type plain AssistantMessage
+		p := (*plain)(m)
+		if m.Content == nil {
+			c := *p
+			c.Content = content
+			p = &c
+		}
+		return marshalTagged("role", "assistant", p)
+	}
+	return marshalTagged("role", "assistant", &assistantWire{
+		Content: content, API: m.API, Provider: m.Provider, Model: m.Model,
+		ResponseModel:         orStated(m.ResponseModel, m.stated, statedResponseModel),
+		ResponseID:            orStated(m.ResponseID, m.stated, statedResponseID),
+		ProviderThinkingLevel: orStated(m.ProviderThinkingLevel, m.stated, statedProviderThinkingLevel),
+		ThinkingLevel:         orStated(m.ThinkingLevel, m.stated, statedThinkingLevel),
+		Diagnostics:           m.Diagnostics, Usage: m.Usage, StopReason: m.StopReason, Deferred: m.Deferred,
+		ErrorMessage:  orStated(m.ErrorMessage, m.stated, statedErrorMessage),
+		RawStopReason: orStated(m.RawStopReason, m.stated, statedRawStopReason),
+		EndTurn:       m.EndTurn, Timestamp: m.Timestamp, DurationMs: m.DurationMs,
+	})
 }
 
 // MarshalJSON writes the message with "role":"toolResult".
@@ -251,12 +306,25 @@ func (m *AssistantMessage) UnmarshalJSON(data []byte) error {
 	type plain AssistantMessage
 	var w struct {
 		plain
-		Content json.RawMessage `json:"content"`
+		Content               json.RawMessage `json:"content"`
+		ResponseModel         *string         `json:"responseModel"`
+		ResponseID            *string         `json:"responseId"`
+		ProviderThinkingLevel *string         `json:"providerThinkingLevel"`
+		ThinkingLevel         *ThinkingLevel  `json:"thinkingLevel"`
+		ErrorMessage          *string         `json:"errorMessage"`
+		RawStopReason         *string         `json:"rawStopReason"`
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
 		return fmt.Errorf("agentcore: assistant message: %w", err)
 	}
 	*m = AssistantMessage(w.plain)
+	m.stated = 0
+	m.ResponseModel = fromStated(w.ResponseModel, &m.stated, statedResponseModel)
+	m.ResponseID = fromStated(w.ResponseID, &m.stated, statedResponseID)
+	m.ProviderThinkingLevel = fromStated(w.ProviderThinkingLevel, &m.stated, statedProviderThinkingLevel)
+	m.ThinkingLevel = fromStated(w.ThinkingLevel, &m.stated, statedThinkingLevel)
+	m.ErrorMessage = fromStated(w.ErrorMessage, &m.stated, statedErrorMessage)
+	m.RawStopReason = fromStated(w.RawStopReason, &m.stated, statedRawStopReason)
 	var err error
 	m.Content, err = decodeBlockField(w.Content, assistantBlock)
 	return err

@@ -113,22 +113,29 @@ type ModelCost struct {
 
 // Usage counts the tokens of one response and what they cost.
 type Usage struct {
-	Input        int64 `json:"input"`
-	Output       int64 `json:"output"`
-	CacheRead    int64 `json:"cacheRead"`
-	CacheWrite   int64 `json:"cacheWrite"`
-	CacheWrite1h int64 `json:"cacheWrite1h,omitempty"`
-	Reasoning    int64 `json:"reasoning,omitempty"`
-	TotalTokens  int64 `json:"totalTokens"`
-	Cost         Cost  `json:"cost"`
+	Input      int64 `json:"input"`
+	Output     int64 `json:"output"`
+	CacheRead  int64 `json:"cacheRead"`
+	CacheWrite int64 `json:"cacheWrite"`
+	// CacheWrite1h is the part of CacheWrite cached for an hour; nil when
+	// the provider does not report it (pi writes 0 when it reports none).
+	CacheWrite1h *int64 `json:"cacheWrite1h,omitempty"`
+	// Reasoning counts the reasoning tokens, already part of Output; nil
+	// when the provider does not report it.
+	Reasoning   *int64 `json:"reasoning,omitempty"`
+	TotalTokens int64  `json:"totalTokens"`
+	Cost        Cost   `json:"cost"`
 }
 
 // Cost is what a response cost, by token kind.
 type Cost struct {
-	Input             float64 `json:"input"`
-	Output            float64 `json:"output"`
-	CacheRead         float64 `json:"cacheRead"`
-	CacheWrite        float64 `json:"cacheWrite"`
-	Total             float64 `json:"total"`
-	TotalFromProvider bool    `json:"totalFromProvider,omitempty"`
+	Input      float64 `json:"input"`
+	Output     float64 `json:"output"`
+	CacheRead  float64 `json:"cacheRead"`
+	CacheWrite float64 `json:"cacheWrite"`
+	Total      float64 `json:"total"`
+	// TotalFromProvider is true when the provider reported the total, false
+	// when it was computed from the model's rates (pi-ai states it then), and
+	// nil when not said.
+	TotalFromProvider *bool `json:"totalFromProvider,omitempty"`
 }

@@ -89,7 +89,12 @@ func CurrentSystemMessage(messages []Message) *SystemMessage {
 		return nil
 	}
 	out.Content = Text(strings.Join(parts, "\n\n"))
-	out.Sections = sections
+	if len(sections) > 0 {
+		out.Sections = sections
+	}
+	if len(out.ToolsAdded) == 0 {
+		out.ToolsAdded = nil // no tools: no toolsAdded field, as in pi
+	}
 	return &out
 }
 
@@ -138,6 +143,9 @@ func CollapseSystemMessages(messages []Message) []Message {
 func InitialSystemMessage(prompt string, tools []ToolDeclaration) *SystemMessage {
 	if prompt == "" && len(tools) == 0 {
 		return nil
+	}
+	if len(tools) == 0 {
+		tools = nil // no toolsAdded field, as in pi
 	}
 	return &SystemMessage{Content: Text(prompt), ToolsAdded: tools}
 }

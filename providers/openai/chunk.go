@@ -116,7 +116,7 @@ func toUsage(u usageJSON, model agentcore.Model) agentcore.Usage {
 		Output:     int64(u.CompletionTokens.v),
 		CacheRead:  cacheRead,
 		CacheWrite: cacheWrite,
-		Reasoning:  int64(u.CompletionTokensDetails.v.ReasoningTokens.v),
+		Reasoning:  new(int64(u.CompletionTokensDetails.v.ReasoningTokens.v)),
 	}
 	out.TotalTokens = out.Input + out.Output + out.CacheRead + out.CacheWrite
 	rates := model.Cost
@@ -125,6 +125,7 @@ func toUsage(u usageJSON, model agentcore.Model) agentcore.Usage {
 	out.Cost.CacheRead = rates.CacheRead / 1000000 * float64(out.CacheRead)
 	out.Cost.CacheWrite = rates.CacheWrite * float64(out.CacheWrite) / 1000000
 	out.Cost.Total = out.Cost.Input + out.Cost.Output + out.Cost.CacheRead + out.Cost.CacheWrite
+	out.Cost.TotalFromProvider = new(false) // computed from the rates, as pi-ai says
 	return out
 }
 
