@@ -280,8 +280,11 @@
 // transcript and events, and ConvertToLLM decides what the model sees of
 // it. Every message, block and event marshals to pi's JSON. A
 // [MessageRegistry] decodes app-defined roles; a role nobody registered
-// becomes a [*CustomMessage] that keeps every field. Messages are shared
-// between the loop, events and the transcript: treat them as immutable.
+// becomes a [*CustomMessage] that keeps every field. A decoded message is
+// written back as it was read: an optional field pi states empty
+// ("toolsAdded": [], "reasoning": 0, "thinkingSignature": "") stays, one it
+// leaves out stays out. Messages are shared between the loop, events and
+// the transcript: treat them as immutable.
 //
 // # Writing a stream function
 //
