@@ -105,10 +105,11 @@ func setStartUsage(u *agentcore.Usage, s startUsage, model agentcore.Model) {
 	u.Output = int64(s.OutputTokens)
 	u.CacheRead = int64(s.CacheReadInputTokens)
 	u.CacheWrite = int64(s.CacheCreationInputTokens)
-	u.CacheWrite1h = 0
+	var write1h int64
 	if s.CacheCreation != nil && s.CacheCreation.Ephemeral1h != nil {
-		u.CacheWrite1h = int64(*s.CacheCreation.Ephemeral1h)
+		write1h = int64(*s.CacheCreation.Ephemeral1h)
 	}
+	u.CacheWrite1h = &write1h
 	price(u, model)
 }
 
@@ -121,15 +122,21 @@ func applyDeltaUsage(u *agentcore.Usage, d *deltaUsage, model agentcore.Model) {
 				*dst = int64(*v)
 			}
 		}
+		setOptional := func(dst **int64, v *float64) {
+			if v != nil {
+				n := int64(*v)
+				*dst = &n
+			}
+		}
 		set(&u.Input, d.InputTokens)
 		set(&u.Output, d.OutputTokens)
 		set(&u.CacheRead, d.CacheReadInputTokens)
 		set(&u.CacheWrite, d.CacheCreationInputTokens)
 		if d.CacheCreation != nil {
-			set(&u.CacheWrite1h, d.CacheCreation.Ephemeral1h)
+			setOptional(&u.CacheWrite1h, d.CacheCreation.Ephemeral1h)
 		}
 		if d.OutputTokensDetails != nil {
-			set(&u.Reasoning, d.OutputTokensDetails.ThinkingTokens)
+			setOptional(&u.Reasoning, d.OutputTokensDetails.ThinkingTokens)
 		}
 	}
 	price(u, model)
@@ -141,11 +148,16 @@ func applyDeltaUsage(u *agentcore.Usage, d *deltaUsage, model agentcore.Model) {
 func price(u *agentcore.Usage, model agentcore.Model) {
 	u.TotalTokens = u.Input + u.Output + u.CacheRead + u.CacheWrite
 	r := model.Cost
-	shortWrite := u.CacheWrite - u.CacheWrite1h
+	var longWrite int64
+	if u.CacheWrite1h != nil {
+		longWrite = *u.CacheWrite1h
+	}
+	shortWrite := u.CacheWrite - longWrite
 	u.Cost.Input = r.Input / 1000000 * float64(u.Input)
 	u.Cost.Output = r.Output / 1000000 * float64(u.Output)
 	u.Cost.CacheRead = r.CacheRead / 1000000 * float64(u.CacheRead)
-	u.Cost.CacheWrite = (r.CacheWrite*float64(shortWrite) + r.Input*2*float64(u.CacheWrite1h)) / 1000000
+	u.Cost.CacheWrite = (r.CacheWrite*float64(shortWrite) + r.Input*2*float64(longWrite)) / 1000000
 	u.Cost.Total = u.Cost.Input + u.Cost.Output + u.Cost.CacheRead + u.Cost.CacheWrite
-	u.Cost.TotalFromProvider = false
+	fromProvider := false
+	u.Cost.TotalFromProvider = &fromProvider
 }
