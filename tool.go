@@ -40,9 +40,27 @@ type Tool struct {
 	// sees) or a result with IsError; a panic is a failure too. In a
 	// parallel batch Execute runs concurrently with other calls.
 	Execute func(ctx context.Context, callID string, args json.RawMessage, onUpdate func(ToolResult)) (ToolResult, error)
+	// Replay is the recovery policy for a call whose intent was recorded
+	// but whose outcome is unknown (its process died while it ran). The
+	// loop never acts on it; a durable session layer does. Empty means
+	// [ReplayNever]. It is not declared to the model.
+	Replay ReplayPolicy
 
 	err error // what NewTool found wrong with the arguments type
 }
+
+// ReplayPolicy says whether a tool call whose outcome is unknown may be run
+// again (pi's AgentTool.replay).
+type ReplayPolicy string
+
+// The replay policies.
+const (
+	// ReplayNever answers a call of unknown outcome with an error result
+	// saying so: running it twice could repeat an effect.
+	ReplayNever ReplayPolicy = "never"
+	// ReplaySafe runs the call again: the tool is idempotent.
+	ReplaySafe ReplayPolicy = "safe"
+)
 
 // ToolResult is what a tool call produced.
 type ToolResult struct {
