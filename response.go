@@ -160,3 +160,34 @@ func (e *engine) emptyAssistant() *AssistantMessage {
 		Model: e.cfg.Model.ID, StopReason: StopStop, Timestamp: nowMillis(),
 	}
 }
+
+// llmView is the default ConvertToLLM kept up to date incrementally: the
+// context only grows between requests (its last element may be replaced by
+// a final assistant message, which is standard like the partial it
+// replaces), so each request converts only the messages added since the
+// last one, and a transcript of standard messages is used as it is.
+type llmView struct {
+	upTo     int
+	filtered []Message // nil while every message so far was standard
+}
+
+func (v *llmView) update(msgs []Message) []Message {
+	if v.upTo > len(msgs) {
+		*v = llmView{}
+	}
+	for i := v.upTo; i < len(msgs); i++ {
+		standard := IsStandard(msgs[i])
+		switch {
+		case v.filtered == nil && standard:
+		case v.filtered == nil:
+			v.filtered = append(make([]Message, 0, len(msgs)), msgs[:i]...)
+		case standard:
+			v.filtered = append(v.filtered, msgs[i])
+		}
+	}
+	v.upTo = len(msgs)
+	if v.filtered == nil {
+		return msgs
+	}
+	return v.filtered
+}

@@ -57,10 +57,12 @@ func TestRunErrorCauses(t *testing.T) {
 		{
 			name:   "deadline",
 			stream: agentcoretest.New(agentcoretest.Response{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "x"}}, Hang: true}).Stream,
-			ctx:    func() (context.Context, context.CancelFunc) { return context.WithTimeout(context.Background(), time.Second) },
-			text:   "agentcore: run aborted: Request was aborted",
-			is:     []error{context.DeadlineExceeded},
-			isNot:  []error{context.Canceled},
+			ctx: func() (context.Context, context.CancelFunc) {
+				return context.WithTimeout(context.Background(), time.Second)
+			},
+			text:  "agentcore: run aborted: Request was aborted",
+			is:    []error{context.DeadlineExceeded},
+			isNot: []error{context.Canceled},
 		},
 		{
 			name:   "hook failure",

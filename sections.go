@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"time"
 )
 
 // Section is a named part of the system prompt, in [SystemMessage.Sections].
@@ -101,6 +100,3 @@ func (s Sections) index(name string) int {
 	}
 	return -1
 }
-
-// nowMillis is the current Unix time in milliseconds.
-func nowMillis() int64 { return time.Now().UnixMilli() }

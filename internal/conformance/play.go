@@ -2,8 +2,8 @@ package conformance
 
 import (
 	"context"
-	"errors"
 	"encoding/json"
+	"errors"
 	"slices"
 	"sync"
 	"time"

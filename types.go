@@ -1,6 +1,9 @@
 package agentcore
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"time"
+)
 
 // StopReason says why a model response ended. It is the stopReason field of
 // an assistant message on the wire.
@@ -139,3 +142,6 @@ type Cost struct {
 	// nil when not said.
 	TotalFromProvider *bool `json:"totalFromProvider,omitempty"`
 }
+
+// nowMillis is the current Unix time in milliseconds.
+func nowMillis() int64 { return time.Now().UnixMilli() }
