@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
@@ -129,4 +130,35 @@ func ExampleHooks_errors() {
 	//   turn_end
 	//   agent_end
 	//   Prompt error: agentcore: run failed: session store unavailable | state: session store unavailable
+}
+
+// A run that fails returns a RunError: it carries the run's final message
+// and unwraps to what ended the run, here the provider's typed failure
+// (a stream function puts it on the message's Err) and, for an abort, the
+// ctx's error, which tells a timeout from Abort.
+func ExampleRunError() {
+	overloaded := func(ctx context.Context, _ agentcore.Model, _ agentcore.Request, _ agentcore.StreamOptions) agentcore.AssistantStream {
+		return agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
+			w.Error(&agentcore.AssistantMessage{
+				Content: []agentcore.ContentBlock{}, StopReason: agentcore.StopError, ErrorMessage: "529 overloaded",
+				Err: &agentcore.ProviderError{StatusCode: 529, Message: "529 overloaded", RetryAfter: 2 * time.Second},
+			})
+		})
+	}
+	agent := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: overloaded})
+	err := agent.Prompt(context.Background(), "Hi.")
+	if pe, ok := errors.AsType[*agentcore.ProviderError](err); ok {
+		fmt.Println("status", pe.StatusCode, "| retry after", pe.RetryAfter, "| retryable", pe.Retryable())
+	}
+
+	slow := agentcoretest.New(agentcoretest.Response{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "..."}}, Hang: true})
+	agent = agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: slow.Stream})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	err = agent.Prompt(ctx, "Hi.")
+	runErr, _ := errors.AsType[*agentcore.RunError](err)
+	fmt.Println(runErr.Message.StopReason, "| timeout:", errors.Is(err, context.DeadlineExceeded))
+	// Output:
+	// status 529 | retry after 2s | retryable true
+	// aborted | timeout: true
 }

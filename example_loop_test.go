@@ -2,6 +2,7 @@ package agentcore_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -10,11 +11,11 @@ import (
 )
 
 // RunLoop is the stateless engine without the Agent: give it prompts, a
-// context and a configuration, and read its events from a channel. The
-// stream is observational: the loop does not wait for the reader (events
-// queue without bound) and nothing here is awaited like an Agent listener.
-// The channel is closed after agent_end; Wait returns the messages the run
-// added, which the caller keeps however it likes.
+// context and a configuration, and range over its events. The stream is
+// observational: the loop does not wait for the reader (events queue until
+// read) and nothing here is awaited like an Agent listener. The channel is
+// closed after agent_end; Wait returns the messages the run added, which
+// the caller keeps however it likes.
 func ExampleRunLoop() {
 	fake := agentcoretest.New(
 		agentcoretest.ToolCallResponse(agentcoretest.ToolCall("c1", "edit", map[string]string{"file": "main.go"})),
@@ -26,7 +27,7 @@ func ExampleRunLoop() {
 
 	run, err := agentcore.RunLoop(context.Background(), []agentcore.Message{agentcore.UserText("Fix main.go.")}, actx, cfg)
 	if err != nil {
-		fmt.Println("error:", err) // only ErrNoStreamFn
+		fmt.Println("error:", err) // ErrNoStreamFn, ErrInvalidTool: nothing ran
 		return
 	}
 	var types []string
@@ -39,7 +40,7 @@ func ExampleRunLoop() {
 
 	added, err := run.Wait()
 	if err != nil {
-		fmt.Println("a hook failed:", err)
+		fmt.Println("the run failed:", err) // a *RunError, or a hook's error
 		return
 	}
 	// The history declared no tools, so the run first declared edit in a
@@ -102,4 +103,27 @@ func ExampleRunLoopContinue() {
 	// Output:
 	// agentcore: cannot continue from message role: assistant
 	// Hi again.
+}
+
+// A caller that wants only the outcome calls Wait without reading Events:
+// the run's events are dropped as they come. A failed run is a RunError
+// holding the final message.
+func ExampleLoopRun_Wait() {
+	fake := agentcoretest.New(agentcoretest.ErrorResponse("503 service unavailable"))
+	run, err := agentcore.RunLoop(context.Background(), []agentcore.Message{agentcore.UserText("Hi.")}, agentcore.AgentContext{},
+		agentcore.LoopConfig{Model: agentcoretest.Model(), StreamFn: fake.Stream})
+	if err != nil {
+		fmt.Println("not started:", err)
+		return
+	}
+	added, err := run.Wait()
+	fmt.Println(len(added), "messages added")
+	if runErr, ok := errors.AsType[*agentcore.RunError](err); ok {
+		fmt.Println("stop reason:", runErr.Message.StopReason, "| error:", runErr.Message.ErrorMessage)
+		fmt.Println("retryable:", agentcore.IsRetryable(err))
+	}
+	// Output:
+	// 2 messages added
+	// stop reason: error | error: 503 service unavailable
+	// retryable: true
 }

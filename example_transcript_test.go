@@ -82,3 +82,42 @@ func toolNames(decls []agentcore.ToolDeclaration) []string {
 	}
 	return out
 }
+
+// SetMessages replaces the transcript between runs: here a session layer
+// restores a saved conversation, and the next prompt continues it.
+func ExampleAgent_SetMessages() {
+	fake := agentcoretest.New(agentcoretest.TextResponse("You said your name is Ada."))
+	agent := agentcore.New(agentcore.Options{SystemPrompt: "You remember.", Model: agentcoretest.Model(), StreamFn: fake.Stream})
+	saved := []agentcore.Message{
+		agentcore.UserText("My name is Ada."),
+		&agentcore.AssistantMessage{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "Nice to meet you."}}, StopReason: agentcore.StopStop},
+	}
+	agent.SetMessages(append(agent.Messages(), saved...)) // keep the system message first
+	if err := agent.Prompt(context.Background(), "What is my name?"); err != nil {
+		fmt.Println("error:", err)
+		return
+	}
+	fmt.Println(len(agent.Messages()), "messages; the model saw", len(fake.Calls()[0].Request.Messages))
+	// Output:
+	// 5 messages; the model saw 4
+}
+
+// Reset clears the transcript down to the replayed system message (the
+// prompt and the tools) and empties both queues; during a run it fails with
+// ErrBusy and changes nothing.
+func ExampleAgent_Reset() {
+	fake := agentcoretest.New(agentcoretest.TextResponse("Hello."))
+	agent := agentcore.New(agentcore.Options{SystemPrompt: "Be brief.", Model: agentcoretest.Model(), StreamFn: fake.Stream})
+	if err := agent.Prompt(context.Background(), "Hi."); err != nil {
+		fmt.Println("error:", err)
+	}
+	agent.Steer(agentcore.UserText("queued"))
+	fmt.Println(len(agent.Messages()), "messages, queued:", agent.HasQueued())
+	if err := agent.Reset(); err != nil {
+		fmt.Println("error:", err)
+	}
+	fmt.Println(len(agent.Messages()), "message, queued:", agent.HasQueued(), "| prompt:", agentcore.CurrentSystemPrompt(agent.Messages()))
+	// Output:
+	// 3 messages, queued: true
+	// 1 message, queued: false | prompt: Be brief.
+}
