@@ -89,7 +89,8 @@ func TestTooManyBlocks(t *testing.T) {
 	assert.Same(t, msgs[1], runErr.Message)
 	last := msgs[1].(*agentcore.AssistantMessage)
 	assert.Len(t, last.Content, agentcore.MaxResponseBlocks)
-	assert.Equal(t, "the response has more than 1024 content blocks", last.ErrorMessage)
+	assert.Equal(t, "agentcore: the response has more than 1024 content blocks", last.ErrorMessage)
+	assert.ErrorIs(t, runErr, agentcore.ErrTooManyBlocks)
 }
 
 // TestListenerPanicInBatch checks that a listener panicking in the middle

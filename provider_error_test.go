@@ -30,7 +30,7 @@ func TestProviderErrorRetryable(t *testing.T) {
 		{"ECONNRESET", agentcore.ProviderError{Message: "read ECONNRESET"}, true},
 		{"code in a word", agentcore.ProviderError{Message: "request id req_5003 failed validation"}, false},
 		{"timeout", agentcore.ProviderError{Message: "context deadline exceeded (Client.Timeout exceeded)"}, true},
-		{"incomplete stream", agentcore.ProviderError{Message: "stream ended without a done or error event"}, true},
+		{"incomplete stream", agentcore.ProviderError{Message: "agentcore: stream ended without a done or error event"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -56,15 +56,15 @@ func (e *engine) readResponse(stream AssistantStream) (*AssistantMessage, error)
 	}
 	if r.final == nil && r.err == nil {
 		// The stream ended without a final event: it broke its contract.
-		r.finish(r.failed(ErrStreamIncomplete.Error()))
+		r.finish(r.failed(ErrStreamIncomplete))
 	}
 	return r.final, r.err
 }
 
 // failed is the final message of a response the loop ends itself: the
 // partial so far, with stopReason error (aborted when the run was) and
-// text.
-func (r *responseReader) failed(text string) *AssistantMessage {
+// err.
+func (r *responseReader) failed(err error) *AssistantMessage {
 	final := r.e.emptyAssistant()
 	if r.partial != nil {
 		final = r.partial.Clone()
@@ -73,7 +73,7 @@ func (r *responseReader) failed(text string) *AssistantMessage {
 	if r.e.ctx.Err() != nil {
 		final.StopReason = StopAborted
 	}
-	final.ErrorMessage = text
+	final.ErrorMessage, final.Err = err.Error(), err
 	return final
 }
 
@@ -85,7 +85,9 @@ func (r *responseReader) failed(text string) *AssistantMessage {
 // answers with anywhere near this many blocks.
 const MaxResponseBlocks = 1024
 
-var errTooManyBlocks = fmt.Errorf("the response has more than %d content blocks", MaxResponseBlocks)
+// ErrTooManyBlocks is the error of a response ended past MaxResponseBlocks
+// content blocks; a run's [RunError] unwraps to it.
+var ErrTooManyBlocks = fmt.Errorf("agentcore: the response has more than %d content blocks", MaxResponseBlocks)
 
 // next takes one event of the stream; it returns false once the response
 // is over, so a stream that goes on after its final event is not heard.
@@ -116,7 +118,7 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 		}
 		if p := ev.partial(); p != nil {
 			if len(p.Content) > MaxResponseBlocks {
-				r.finish(r.failed(errTooManyBlocks.Error()))
+				r.finish(r.failed(ErrTooManyBlocks))
 				return false
 			}
 			r.partial = p.Clone()

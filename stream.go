@@ -122,20 +122,20 @@ func NewAssistantStream(produce func(w *StreamWriter)) AssistantStream {
 		func() {
 			defer func() {
 				if r := recover(); r != nil && !w.ended {
-					w.fail(panicError(r).Error())
+					w.fail(panicError(r))
 				}
 			}()
 			produce(w)
 		}()
 		if !w.ended && !w.stopped {
-			w.fail(ErrStreamIncomplete.Error())
+			w.fail(ErrStreamIncomplete)
 		}
 	}
 }
 
 // ErrStreamIncomplete is the error text of a stream whose producer returned
 // without a done or error event.
-var ErrStreamIncomplete = errors.New("stream ended without a done or error event")
+var ErrStreamIncomplete = errors.New("agentcore: stream ended without a done or error event")
 
 // StreamWriter is the producer side of an [AssistantStream]. It is used by
 // one goroutine, the one [NewAssistantStream]'s produce runs on.
@@ -242,12 +242,13 @@ func (w *StreamWriter) finish(msg *AssistantMessage) *AssistantMessage {
 }
 
 // fail ends the stream with an error built from the last partial.
-func (w *StreamWriter) fail(text string) {
+func (w *StreamWriter) fail(err error) {
 	msg := &AssistantMessage{Content: []ContentBlock{}, Timestamp: nowMillis()}
 	if w.last != nil {
 		msg = w.last.Clone()
 	}
 	msg.StopReason = StopError
-	msg.ErrorMessage = text
+	msg.ErrorMessage = err.Error()
+	msg.Err = err
 	w.Error(msg)
 }

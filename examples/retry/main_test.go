@@ -39,7 +39,7 @@ func TestRetryable(t *testing.T) {
 		{"The service is temporarily unavailable", true},
 		{"request timed out", true},
 		{"connection reset by peer", true},
-		{"stream ended without a done or error event", true},
+		{"agentcore: stream ended without a done or error event", true},
 		{"401 invalid x-api-key", false},
 		{"429 insufficient_quota: check your plan and billing", false},
 		{"400 prompt is too long", false},
