@@ -1,0 +1,182 @@
+package agentotel
+
+import (
+	"context"
+	"sync"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/pi-go/agentcore"
+)
+
+// NewAgent returns [agentcore.New] of opts, instrumented: opts.StreamFn is
+// wrapped as by [Instrumentation.WrapStreamFn] and opts.Tools as by
+// [Instrumentation.WrapTools], and a listener subscribed first records
+// each run's spans and metrics from its events (see the package
+// documentation for which). No hook is set or replaced: opts.Hooks run as
+// they would without instrumentation, and the user's listeners, subscribed
+// after, see every event as before.
+//
+// A nil opts.StreamFn (the process default, [agentcore.SetDefaultStreamFn])
+// cannot be wrapped: the runs then record no chat spans. Tools given later
+// to SetTools get their spans all the same; wrap them with WrapTools for
+// their ctx to carry the span.
+func (in *Instrumentation) NewAgent(opts agentcore.Options) *agentcore.Agent {
+	if in.disabled {
+		return agentcore.New(opts)
+	}
+	o := &observer{in: in}
+	if opts.StreamFn != nil {
+		opts.StreamFn = o.wrapStreamFn(opts.StreamFn)
+	}
+	opts.Tools = in.WrapTools(opts.Tools)
+	a := agentcore.New(opts)
+	a.Subscribe(o.listen)
+	return a
+}
+
+// observer records the runs of one Agent from its events. An Agent runs
+// one run at a time; its listeners get one event at a time.
+type observer struct {
+	in *Instrumentation
+
+	mu    sync.Mutex
+	run   *runState
+	turn  *agentcore.AssistantMessage // the turn registered for the tools
+	calls map[string]*toolCall        // the calls started and not ended, by ID
+}
+
+// current returns the active run, or nil.
+func (o *observer) current() *runState {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.run
+}
+
+// wrapStreamFn is WrapStreamFn whose requests nest under the active run.
+func (o *observer) wrapStreamFn(fn agentcore.StreamFn) agentcore.StreamFn {
+	in := o.in
+	return func(ctx context.Context, model agentcore.Model, req agentcore.Request, opts agentcore.StreamOptions) agentcore.AssistantStream {
+		r := o.current()
+		if r == nil {
+			return in.chat(ctx, fn, model, req, opts)
+		}
+		if !r.on {
+			// A run sampled out still gives its span context to the request.
+			if sc := r.span.SpanContext(); sc.IsValid() && !sc.Equal(trace.SpanContextFromContext(ctx)) {
+				ctx = trace.ContextWithSpan(ctx, r.span)
+			}
+			return fn(ctx, model, req, opts)
+		}
+		r.noteRequest(model, opts)
+		return in.chat(trace.ContextWithSpan(ctx, r.span), fn, model, req, opts)
+	}
+}
+
+// listen is the Agent's first listener.
+func (o *observer) listen(ctx context.Context, ev agentcore.AgentEvent) {
+	switch ev := ev.(type) {
+	case *agentcore.AgentStartEvent:
+		r := o.in.startRun(ctx)
+		o.mu.Lock()
+		o.run = r
+		o.mu.Unlock()
+	case *agentcore.MessageEndEvent:
+		if m, ok := ev.Message.(*agentcore.AssistantMessage); ok && hasToolCalls(m) {
+			o.openTurn(m)
+		}
+	case *agentcore.ToolExecutionStartEvent:
+		o.startTool(ev)
+	case *agentcore.ToolExecutionEndEvent:
+		o.endTool(ctx, ev)
+	case *agentcore.TurnEndEvent:
+		o.closeTurn()
+	case *agentcore.AgentEndEvent:
+		o.endRun(ctx, ev.Messages)
+	}
+}
+
+func hasToolCalls(m *agentcore.AssistantMessage) bool {
+	for _, b := range m.Content {
+		if _, ok := b.(agentcore.ToolCall); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// openTurn registers the turn of m, whose tool calls come next.
+func (o *observer) openTurn(m *agentcore.AssistantMessage) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.run == nil {
+		return
+	}
+	if o.turn != nil {
+		o.in.turns.close(o.turn)
+	}
+	o.turn = m
+	o.in.turns.open(m, !o.run.on)
+}
+
+// closeTurn forgets the current turn.
+func (o *observer) closeTurn() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.turn != nil {
+		o.in.turns.close(o.turn)
+		o.turn = nil
+	}
+}
+
+// startTool starts the span of a call under the run's.
+func (o *observer) startTool(ev *agentcore.ToolExecutionStartEvent) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.run == nil || !o.run.on {
+		return
+	}
+	call := o.in.startTool(o.run.ctx, ev.ToolName, ev.ToolCallID, ev.Args)
+	if o.calls == nil {
+		o.calls = make(map[string]*toolCall)
+	}
+	o.calls[ev.ToolCallID] = call
+	o.in.turns.put(o.turn, ev.ToolCallID, call.span)
+}
+
+// endTool ends the span of a call.
+func (o *observer) endTool(ctx context.Context, ev *agentcore.ToolExecutionEndEvent) {
+	o.mu.Lock()
+	call := o.calls[ev.ToolCallID]
+	delete(o.calls, ev.ToolCallID)
+	if call != nil {
+		o.in.turns.remove(o.turn, ev.ToolCallID)
+	}
+	o.mu.Unlock()
+	if call == nil {
+		return
+	}
+	text := ""
+	if o.in.capture {
+		text = ev.Result.Text()
+	}
+	call.end(ctx, ev.IsError, text)
+}
+
+// endRun ends the run, and the spans of calls a failed run left open.
+func (o *observer) endRun(ctx context.Context, messages []agentcore.Message) {
+	o.mu.Lock()
+	r, calls := o.run, o.calls
+	o.run, o.calls = nil, nil
+	if o.turn != nil {
+		o.in.turns.close(o.turn)
+		o.turn = nil
+	}
+	o.mu.Unlock()
+	for _, call := range calls {
+		call.end(ctx, true, "")
+	}
+	if r != nil {
+		r.end(messages, nil)
+	}
+}
