@@ -5,11 +5,8 @@
 #   scripts/bench-vs-reference.sh [RUNS [ROUNDS]]    (default 7 runs, 3 rounds)
 #
 # Each runner plays a scenario RUNS times in one process and reports the
-# median run. This port plays it twice: on an Agent whose listeners get
-# copies of the streaming partials (the default) and with
-# Options.LivePartials (the reference's own semantics). The three take turns
-# ROUNDS times, so that a slow spell of a shared machine weighs on all of
-# them alike; a figure is the median of its rounds.
+# median run. The two take turns ROUNDS times, so that a slow spell of a
+# shared machine weighs on both alike; a figure is the median of its rounds.
 #
 # Needs python3, node and npm (the reference is installed in a temp folder,
 # or ORACLE names an installed copy of ../shared/conformance/oracle).
@@ -30,13 +27,12 @@ fi
 go build -o "$work/scenario" ./internal/conformance/cmd/scenario
 median() { python3 -c 'import json,sys; ns=sorted(json.load(sys.stdin)["ns"]); print(ns[len(ns)//2])'; }
 for s in bench-turns bench-short-transcript bench-long-transcript; do
-  copies="" live="" ts=""
+  go="" ts=""
   for _ in $(seq "$rounds"); do
-    copies="$copies $("$work/scenario" -bench "$runs" "$work/$s.json" | median)"
-    live="$live $("$work/scenario" -bench "$runs" -live-partials "$work/$s.json" | median)"
+    go="$go $("$work/scenario" -bench "$runs" "$work/$s.json" | median)"
     ts="$ts $(node "$oracle/runner.mjs" --bench "$runs" "$work/$s.json" | median)"
   done
-  echo "$s $copies;$live;$ts" >>"$work/results"
+  echo "$s $go;$ts" >>"$work/results"
 done
 python3 - "$work/results" <<'PY'
 import statistics, sys
@@ -44,10 +40,9 @@ ms = {}
 for line in open(sys.argv[1]):
     name, cols = line.split(" ", 1)
     ms[name] = [statistics.median(map(int, c.split())) / 1e6 for c in cols.split(";")]
-for name, (copies, live, ref) in ms.items():
-    print(f"{name}: reference {ref:.2f} ms; go {copies:.2f} ms ({ref/copies:.1f}x), "
-          f"live partials {live:.2f} ms ({ref/live:.1f}x)")
+for name, (go, ref) in ms.items():
+    print(f"{name}: reference {ref:.2f} ms; go {go:.2f} ms ({ref/go:.1f}x)")
 short, long = ms["bench-short-transcript"], ms["bench-long-transcript"]
-go, live, ref = (l / s for l, s in zip(long, short))
-print(f"per-turn growth short -> long: go {go:.1f}x, live partials {live:.1f}x, reference {ref:.1f}x")
+go, ref = (l / s for l, s in zip(long, short))
+print(f"per-turn growth short -> long: go {go:.1f}x, reference {ref:.1f}x")
 PY
