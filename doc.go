@@ -23,10 +23,11 @@
 // a goroutine of their own and return a [LoopRun] whose events arrive on a
 // channel. That stream is observational: the loop does not wait for the
 // reader, the channel is closed after agent_end, and [LoopRun.Wait]
-// returns the messages the run added. The caller's context is copied, never
-// modified: keeping the result is the caller's business. The reader must
-// drain the channel or cancel ctx; either way the run's goroutines are gone
-// when Wait returns.
+// returns the messages the run added, and the run's error. The caller's
+// context is copied, never modified: keeping the result is the caller's
+// business. A caller that takes the channel drains it (range over it) or
+// cancels ctx; one that only calls Wait gets the outcome, the events
+// dropped. Either way the run's goroutines are gone when Wait returns.
 //
 // [Agent] is the stateful shell. It owns the transcript; during a run it
 // changes only by reducing the run's events (a message_end appends the
@@ -149,13 +150,11 @@
 // Hooks, listeners and the queue polls run on the run's goroutine: the
 // caller's for an Agent, the loop's for RunLoop. BeforeToolCall runs there
 // too, one call at a time, so permission prompts never overlap. A tool's
-// Execute and AfterToolCall run concurrently with the other calls of a
-// parallel batch: the run's goroutine runs calls itself, and whenever it
-// (or a helper) starts a call while others wait, a helper goroutine comes
-// to take the next one, so a call that blocks holds up no other. Tools that
-// return at once thus cost no goroutine switch. The tool_execution_update
-// and tool_execution_end events of a batch are delivered from whichever of
-// these goroutines is free, still one event at a time.
+// Execute and AfterToolCall run on a goroutine of the call's own,
+// concurrently with the other calls of a parallel batch, so a call that
+// blocks holds up no other; the updates and the end events they post are
+// delivered by the run's goroutine, still one event at a time, and a tool
+// never waits for listeners.
 //
 // # Events observe, hooks decide
 //
