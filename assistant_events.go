@@ -12,10 +12,15 @@ import "encoding/json"
 // Every event but the final ones carries Partial, the message so far: the
 // producer's own message, which it goes on changing after the event (see
 // [AssistantStream]). Read it during the event; keep [CloneEvent]'s copy.
+// The event itself belongs to the consumer once yielded: a producer makes
+// a new one for every yield.
 type AssistantEvent interface {
 	// Type is the event's wire type, such as "text_delta".
 	Type() string
 	partial() *AssistantMessage
+	// setPartial replaces the event's Partial (a final event's Message is
+	// left alone).
+	setPartial(*AssistantMessage)
 }
 
 // StartEvent opens a response.
@@ -146,6 +151,19 @@ func (e *ToolCallDeltaEvent) partial() *AssistantMessage { return e.Partial }
 func (e *ToolCallEndEvent) partial() *AssistantMessage   { return e.Partial }
 func (e *DoneEvent) partial() *AssistantMessage          { return e.Message }
 func (e *ErrorEvent) partial() *AssistantMessage         { return e.Message }
+
+func (e *StartEvent) setPartial(p *AssistantMessage)         { e.Partial = p }
+func (e *TextStartEvent) setPartial(p *AssistantMessage)     { e.Partial = p }
+func (e *TextDeltaEvent) setPartial(p *AssistantMessage)     { e.Partial = p }
+func (e *TextEndEvent) setPartial(p *AssistantMessage)       { e.Partial = p }
+func (e *ThinkingStartEvent) setPartial(p *AssistantMessage) { e.Partial = p }
+func (e *ThinkingDeltaEvent) setPartial(p *AssistantMessage) { e.Partial = p }
+func (e *ThinkingEndEvent) setPartial(p *AssistantMessage)   { e.Partial = p }
+func (e *ToolCallStartEvent) setPartial(p *AssistantMessage) { e.Partial = p }
+func (e *ToolCallDeltaEvent) setPartial(p *AssistantMessage) { e.Partial = p }
+func (e *ToolCallEndEvent) setPartial(p *AssistantMessage)   { e.Partial = p }
+func (e *DoneEvent) setPartial(*AssistantMessage)            {}
+func (e *ErrorEvent) setPartial(*AssistantMessage)           {}
 
 // CloneEvent returns ev with a clone of its partial message
 // ([AssistantMessage.Clone]): a consumer of an [AssistantStream] that keeps

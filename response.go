@@ -1,6 +1,9 @@
 package agentcore
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // streamResponse makes one model request and emits the assistant message's
 // events. The returned message is in the context and final.
@@ -121,12 +124,26 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 				r.finish(r.failed(ErrTooManyBlocks))
 				return false
 			}
-			r.partial = p.Clone()
+			// The event and its snapshot are allocated together.
+			u := &update{msg: *p}
+			u.msg.Content = slices.Clip(slices.Clone(p.Content))
+			r.partial = &u.msg
 			e.cur.Messages[len(e.cur.Messages)-1] = r.partial
+			ev.setPartial(r.partial) // the event is the consumer's: see AssistantEvent
+			u.ev = MessageUpdateEvent{Message: r.partial, AssistantEvent: ev}
+			r.err = e.emit(&u.ev)
+			break
 		}
-		r.err = e.emit(&MessageUpdateEvent{Message: r.partial, AssistantEvent: withPartial(ev, r.partial)})
+		ev.setPartial(r.partial)
+		r.err = e.emit(&MessageUpdateEvent{Message: r.partial, AssistantEvent: ev})
 	}
 	return r.final == nil && r.err == nil
+}
+
+// update is a message_update event with the snapshot it carries.
+type update struct {
+	ev  MessageUpdateEvent
+	msg AssistantMessage
 }
 
 // finish puts the final message in the context and emits its end.

@@ -104,8 +104,10 @@ func resolveStreamFn(fn StreamFn) (StreamFn, error) {
 // The Partial of a content event is the producer's message as it is when
 // the event is yielded: the producer goes on changing it after yield
 // returns, as pi-ai's providers do. A consumer reads it during the yield
-// and clones it ([AssistantMessage.Clone]) to keep it. The final message of
-// a DoneEvent or ErrorEvent is the consumer's.
+// and clones it ([AssistantMessage.Clone], [CloneEvent]) to keep it. The
+// event itself, and the final message of a DoneEvent or ErrorEvent, are
+// the consumer's: a producer yields a new event each time and never
+// touches one it yielded.
 type AssistantStream func(yield func(AssistantEvent) bool)
 
 // NewAssistantStream returns a stream whose events produce pushes through a
