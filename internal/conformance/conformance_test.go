@@ -1,12 +1,13 @@
 package conformance
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 
+	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 )
 
@@ -26,25 +27,22 @@ func TestScenarios(t *testing.T) {
 			if why := deviations[name]; why != "" {
 				t.Skip("deliberate deviation: " + why)
 			}
-			// Not parallel: scenarios leave tens of milliseconds between a
-			// step and the run it aims at, which a loaded CPU must not eat.
 			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			want, err := os.ReadFile(filepath.Join(dir, "expected", name+".trace.jsonl"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			s, err := Parse(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := Play(context.Background(), s, Options{Record: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			compareTraces(t, string(want), strings.Join(res.Trace, "\n"))
+			require.NoError(t, err)
+			// In a bubble the scenario's sleeps take virtual time, which
+			// passes only when every goroutine of the play is blocked: the
+			// steps land at the same point of the run however slow the
+			// machine is, so the scenarios may run in parallel.
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				res, err := Play(t.Context(), s, Options{Record: true})
+				require.NoError(t, err)
+				compareTraces(t, string(want), strings.Join(res.Trace, "\n"))
+			})
 		})
 	}
 }
