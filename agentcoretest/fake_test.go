@@ -3,13 +3,14 @@ package agentcoretest_test
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 )
 
@@ -55,12 +56,11 @@ func TestFakeResponses(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := agentcoretest.New(tt.resp)
 			types, final := collect(t, fake.Stream(ctx, agentcoretest.Model(), agentcore.Request{}, agentcore.StreamOptions{}))
-			if got := fmt.Sprint(types); got != tt.wantTypes {
-				t.Fatalf("events %s, want %s", got, tt.wantTypes)
-			}
-			if final.StopReason != tt.wantStop || final.Text() != tt.wantText || final.Model != "fake-model" {
-				t.Fatalf("final %+v", final)
-			}
+			assert.Equal(t, tt.wantTypes, fmt.Sprint(types), "events")
+			require.NotNil(t, final)
+			assert.Equal(t, tt.wantStop, final.StopReason)
+			assert.Equal(t, tt.wantText, final.Text())
+			assert.Equal(t, "fake-model", final.Model)
 		})
 	}
 }
@@ -79,36 +79,43 @@ func TestFakeAbortAndScriptEnd(t *testing.T) {
 			final = e.Message
 		}
 	}
-	if final.StopReason != agentcore.StopAborted || final.ErrorMessage != agentcoretest.AbortedText || final.Text() != "partial" {
-		t.Fatalf("aborted final %+v", final)
-	}
+	require.NotNil(t, final, "aborted final")
+	assert.Equal(t, agentcore.StopAborted, final.StopReason)
+	assert.Equal(t, agentcoretest.AbortedText, final.ErrorMessage)
+	assert.Equal(t, "partial", final.Text())
 	_, final = collect(t, fake.Stream(context.Background(), agentcoretest.Model(), agentcore.Request{}, agentcore.StreamOptions{}))
-	if final.ErrorMessage != agentcoretest.ErrNoResponse {
-		t.Fatalf("past the script: %+v", final)
-	}
-	if calls := fake.Calls(); len(calls) != 2 || calls[0].Options.APIKey != "k" || calls[1].Index != 2 {
-		t.Fatalf("calls %+v", calls)
-	}
+	require.NotNil(t, final, "past the script")
+	assert.Equal(t, agentcoretest.ErrNoResponse, final.ErrorMessage, "past the script")
+	calls := fake.Calls()
+	require.Len(t, calls, 2)
+	assert.Equal(t, "k", calls[0].Options.APIKey)
+	assert.Equal(t, 2, calls[1].Index)
 }
 
 func TestSplitText(t *testing.T) {
 	tests := []struct {
+		name   string
 		text   string
 		chunks int
 		want   string
 	}{
-		{"hello", 2, "[hel lo]"}, {"hello", 10, "[h e l l o]"}, {"hello", 0, "[hello]"}, {"", 3, "[]"}, {"héllo", 5, "[h é l l o]"},
-		{"abcdefg", 3, "[abc def g]"}, {"héllo wörld", 3, "[héll o wö rld]"},
+		{"halves", "hello", 2, "[hel lo]"},
+		{"more chunks than characters", "hello", 10, "[h e l l o]"},
+		{"zero chunks is one", "hello", 0, "[hello]"},
+		{"empty", "", 3, "[]"},
+		{"a character is a rune", "héllo", 5, "[h é l l o]"},
+		{"last piece shorter", "abcdefg", 3, "[abc def g]"},
+		{"runes in thirds", "héllo wörld", 3, "[héll o wö rld]"},
+		{"an invalid byte is a character", "a\xffb", 3, "[a \xff b]"},
 	}
 	for _, tt := range tests {
-		if got := fmt.Sprint(agentcoretest.SplitText(tt.text, tt.chunks)); got != tt.want {
-			t.Errorf("SplitText(%q, %d) = %s, want %s", tt.text, tt.chunks, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, fmt.Sprint(agentcoretest.SplitText(tt.text, tt.chunks)))
+		})
 	}
 }
 
-// FuzzSplitText checks SplitText, whose ASCII texts take a shortcut,
-// against splitting a slice of runes.
+// FuzzSplitText checks SplitText against splitting a slice of runes.
 func FuzzSplitText(f *testing.F) {
 	for _, seed := range []string{"hello", "héllo wörld", "", "a", "日本語のテキスト", "abcdefghijé", "abcdefgh日本", "abcdefghijklmnopq"} {
 		f.Add(seed, 3)
@@ -126,9 +133,7 @@ func FuzzSplitText(f *testing.F) {
 				want = append(want, string(runes[start:min(start+size, n)]))
 			}
 		}
-		if got := agentcoretest.SplitText(text, chunks); !slices.Equal(got, want) {
-			t.Fatalf("SplitText(%q, %d) = %q, want %q", text, chunks, got, want)
-		}
+		assert.Equal(t, want, agentcoretest.SplitText(text, chunks), "SplitText(%q, %d)", text, chunks)
 	})
 }
 
@@ -166,17 +171,20 @@ func Example() {
 }
 
 func TestCanonicalJSON(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{`{"b":1,"a":[1,{"d":"x","c":null}]}`, `{"a":[1,{"c":null,"d":"x"}],"b":1}`},
-		{`{"a":1,"b":"<&>"}`, `{"a":1,"b":"<&>"}`},
-		{`{ "a" : 1.50 }`, `{"a":1.5}`},
-		{`{"a":"é"}`, `{"a":"é"}`},
-		{`{"a":1,"b":{"a":2}}`, `{"a":1,"b":{"a":2}}`},
-		{``, `{}`},
+	tests := []struct{ name, in, want string }{
+		{"nested keys sorted", `{"b":1,"a":[1,{"d":"x","c":null}]}`, `{"a":[1,{"c":null,"d":"x"}],"b":1}`},
+		{"no HTML escaping", `{"a":1,"b":"<&>"}`, `{"a":1,"b":"<&>"}`},
+		{"compact, numbers as JavaScript prints them", `{ "a" : 1.50 }`, `{"a":1.5}`},
+		{"big integers as JavaScript prints them", `{"a":12345678901234567890,"b":-0}`, `{"a":12345678901234567000,"b":0}`},
+		{"non-ASCII as is", `{"a":"é"}`, `{"a":"é"}`},
+		{"escapes as JavaScript writes them", `{"a":"\u00e9\/"}`, `{"a":"é/"}`},
+		{"already canonical", `{"a":1,"b":{"a":2}}`, `{"a":1,"b":{"a":2}}`},
+		{"empty is an empty object", ``, `{}`},
+		{"invalid comes back unchanged", `{"a":`, `{"a":`},
 	}
 	for _, tt := range tests {
-		if got := agentcoretest.CanonicalJSON([]byte(tt.in)); got != tt.want {
-			t.Errorf("CanonicalJSON(%s) = %s, want %s", tt.in, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, agentcoretest.CanonicalJSON([]byte(tt.in)))
+		})
 	}
 }
