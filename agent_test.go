@@ -5,14 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // echoTool returns its arguments; it sleeps d first, honoring ctx.
@@ -273,39 +275,36 @@ func TestAbortStages(t *testing.T) {
 	}
 }
 
+// TestBusy checks that Prompt, Continue and Reset refuse to run while a
+// run is streaming, and change nothing. The bubble tells when the run is
+// blocked on the model.
 func TestBusy(t *testing.T) {
-	release := make(chan struct{})
-	fake := agentcoretest.NewFunc(func(ctx context.Context, _ agentcoretest.Call) agentcoretest.Response {
-		<-release
-		return agentcoretest.TextResponse("ok")
-	})
-	a, _ := newAgent(fake)
-	a.FollowUp(agentcore.UserText("queued"))
-	done := make(chan error, 1)
-	go func() { done <- a.Prompt(context.Background(), "first") }()
-	for !a.IsStreaming() {
-		time.Sleep(time.Millisecond)
-	}
-	before := len(a.Messages())
-	for name, call := range map[string]func() error{
-		"prompt":   func() error { return a.Prompt(context.Background(), "second") },
-		"continue": func() error { return a.Continue(context.Background()) },
-		"reset":    a.Reset,
-	} {
-		if err := call(); !errors.Is(err, agentcore.ErrBusy) {
-			t.Errorf("%s during a run: %v, want ErrBusy", name, err)
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		fake := agentcoretest.NewFunc(func(ctx context.Context, _ agentcoretest.Call) agentcoretest.Response {
+			<-release
+			return agentcoretest.TextResponse("ok")
+		})
+		a, _ := newAgent(fake)
+		a.FollowUp(agentcore.UserText("queued"))
+		done := make(chan error, 1)
+		go func() { done <- a.Prompt(t.Context(), "first") }()
+		synctest.Wait()
+		require.True(t, a.IsStreaming(), "the run waits for the model")
+		before := len(a.Messages())
+		for name, call := range map[string]func() error{
+			"prompt":   func() error { return a.Prompt(t.Context(), "second") },
+			"continue": func() error { return a.Continue(t.Context()) },
+			"reset":    a.Reset,
+		} {
+			assert.ErrorIs(t, call(), agentcore.ErrBusy, "%s during a run", name)
 		}
-	}
-	if len(a.Messages()) != before || !a.HasQueued() {
-		t.Fatal("a refused call changed the state")
-	}
-	close(release)
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	if err := a.WaitForIdle(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+		assert.Equal(t, before, len(a.Messages()), "a refused call changed the transcript")
+		assert.True(t, a.HasQueued(), "a refused call changed the queue")
+		close(release)
+		require.NoError(t, <-done)
+		require.NoError(t, a.WaitForIdle(t.Context()))
+	})
 }
 
 func TestContinueRules(t *testing.T) {
@@ -393,77 +392,71 @@ func TestToolPanicIsAnErrorResult(t *testing.T) {
 	}
 }
 
+// TestParallelOrdering checks that a parallel batch's end events come as
+// the calls end (the slow call sleeps a virtual minute), and the results in
+// call order.
 func TestParallelOrdering(t *testing.T) {
-	fake := agentcoretest.New(agentcoretest.ToolCallResponse(
-		agentcoretest.ToolCall("slow", "slow", nil), agentcoretest.ToolCall("fast", "fast", nil),
-	), agentcoretest.TextResponse("ok"))
-	a, log := newAgent(fake, echoTool("slow", 60*time.Millisecond), echoTool("fast", 0))
-	if err := a.Prompt(context.Background(), "go"); err != nil {
-		t.Fatal(err)
-	}
-	got := log.String()
-	want := "tool_execution_start:slow tool_execution_start:fast tool_execution_end:fast tool_execution_end:slow"
-	if !strings.Contains(got, want) {
-		t.Fatalf("events %s\nwant them to contain %s", got, want)
-	}
-	var ids []string
-	for _, m := range a.Messages() {
-		if r, ok := m.(*agentcore.ToolResultMessage); ok {
-			ids = append(ids, r.ToolCallID)
+	synctest.Test(t, func(t *testing.T) {
+		fake := agentcoretest.New(agentcoretest.ToolCallResponse(
+			agentcoretest.ToolCall("slow", "slow", nil), agentcoretest.ToolCall("fast", "fast", nil),
+		), agentcoretest.TextResponse("ok"))
+		a, log := newAgent(fake, echoTool("slow", time.Minute), echoTool("fast", 0))
+		require.NoError(t, a.Prompt(t.Context(), "go"))
+		assert.Contains(t, log.String(), "tool_execution_start:slow tool_execution_start:fast tool_execution_end:fast tool_execution_end:slow")
+		var ids []string
+		for _, m := range a.Messages() {
+			if r, ok := m.(*agentcore.ToolResultMessage); ok {
+				ids = append(ids, r.ToolCallID)
+			}
 		}
-	}
-	if !slices.Equal(ids, []string{"slow", "fast"}) {
-		t.Fatalf("results in order %v, want call order", ids)
-	}
+		assert.Equal(t, []string{"slow", "fast"}, ids, "results in call order")
+	})
 }
 
 // TestConcurrentUse hammers an Agent from many goroutines; run with -race.
+// The streams and tools take virtual milliseconds.
 func TestConcurrentUse(t *testing.T) {
-	fake := agentcoretest.NewFunc(func(ctx context.Context, c agentcoretest.Call) agentcoretest.Response {
-		if c.Index%3 == 0 {
-			return agentcoretest.ToolCallResponse(agentcoretest.ToolCall(fmt.Sprint("c", c.Index), "echo", nil))
-		}
-		return agentcoretest.Response{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "some streamed text"}}, Chunks: 4, ChunkDelay: time.Millisecond}
-	})
-	a, _ := newAgent(fake, echoTool("echo", time.Millisecond))
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	var wg sync.WaitGroup
-	for g := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range 25 {
-				switch (g + i) % 6 {
-				case 0:
-					if err := a.Prompt(ctx, "p"); err != nil && !errors.Is(err, agentcore.ErrBusy) && !errors.Is(err, context.Canceled) {
-						t.Error(err)
-					}
-				case 1:
-					a.Steer(agentcore.UserText("s"))
-				case 2:
-					a.FollowUp(agentcore.UserText("f"))
-				case 3:
-					a.Abort()
-				case 4:
-					_ = a.State()
-					_ = a.PeekQueued()
-				case 5:
-					if err := a.Continue(ctx); err != nil && !errors.Is(err, agentcore.ErrBusy) && !errors.Is(err, context.Canceled) &&
-						!errors.Is(err, agentcore.ErrContinueFromAssistant) && !errors.Is(err, agentcore.ErrNoMessages) {
-						t.Error(err)
+	synctest.Test(t, func(t *testing.T) {
+		fake := agentcoretest.NewFunc(func(ctx context.Context, c agentcoretest.Call) agentcoretest.Response {
+			if c.Index%3 == 0 {
+				return agentcoretest.ToolCallResponse(agentcoretest.ToolCall(fmt.Sprint("c", c.Index), "echo", nil))
+			}
+			return agentcoretest.Response{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "some streamed text"}}, Chunks: 4, ChunkDelay: time.Millisecond}
+		})
+		a, _ := newAgent(fake, echoTool("echo", time.Millisecond))
+		ctx := t.Context()
+		var wg sync.WaitGroup
+		for g := range 8 {
+			wg.Go(func() {
+				for i := range 25 {
+					switch (g + i) % 6 {
+					case 0:
+						if err := a.Prompt(ctx, "p"); !errors.Is(err, agentcore.ErrBusy) && !errors.Is(err, context.Canceled) {
+							assert.NoError(t, err)
+						}
+					case 1:
+						a.Steer(agentcore.UserText("s"))
+					case 2:
+						a.FollowUp(agentcore.UserText("f"))
+					case 3:
+						a.Abort()
+					case 4:
+						_ = a.State()
+						_ = a.PeekQueued()
+					case 5:
+						err := a.Continue(ctx)
+						if !errors.Is(err, agentcore.ErrBusy) && !errors.Is(err, context.Canceled) &&
+							!errors.Is(err, agentcore.ErrContinueFromAssistant) && !errors.Is(err, agentcore.ErrNoMessages) {
+							assert.NoError(t, err)
+						}
 					}
 				}
-			}
-		}()
-	}
-	wg.Wait()
-	if err := a.WaitForIdle(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if a.IsStreaming() {
-		t.Fatal("still streaming")
-	}
+			})
+		}
+		wg.Wait()
+		require.NoError(t, a.WaitForIdle(ctx))
+		assert.False(t, a.IsStreaming(), "still streaming")
+	})
 }
 
 func TestResetKeepsBaseline(t *testing.T) {
@@ -485,22 +478,23 @@ func TestResetKeepsBaseline(t *testing.T) {
 	}
 }
 
+// TestWaitForIdleContext checks that WaitForIdle gives up when its ctx
+// ends, and returns once the run it waits for is aborted.
 func TestWaitForIdleContext(t *testing.T) {
-	fake := agentcoretest.New(agentcoretest.Response{Hang: true})
-	a, _ := newAgent(fake)
-	go a.Prompt(context.Background(), "hang")
-	for !a.IsStreaming() {
-		time.Sleep(time.Millisecond)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
-	defer cancel()
-	if err := a.WaitForIdle(ctx); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("WaitForIdle: %v", err)
-	}
-	a.Abort()
-	if err := a.WaitForIdle(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		fake := agentcoretest.New(agentcoretest.Response{Hang: true})
+		a, _ := newAgent(fake)
+		done := make(chan error, 1)
+		go func() { done <- a.Prompt(t.Context(), "hang") }()
+		synctest.Wait()
+		require.True(t, a.IsStreaming(), "the response hangs")
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Millisecond)
+		defer cancel()
+		require.ErrorIs(t, a.WaitForIdle(ctx), context.DeadlineExceeded)
+		a.Abort()
+		require.NoError(t, a.WaitForIdle(t.Context()))
+		require.ErrorIs(t, <-done, context.Canceled, "the aborted prompt")
+	})
 }
 
 func TestNilContext(t *testing.T) {
