@@ -38,7 +38,9 @@ func proxyScript() []agentcoretest.Response {
 	}
 }
 
-func readTool() agentcore.Tool {
+// readTool reads a file. The read of slow.txt returns only once fastDone
+// is closed, so that the parallel reads end in the same order in every run.
+func readTool(fastDone <-chan struct{}) agentcore.Tool {
 	return agentcore.Tool{
 		Name:        "read",
 		Description: "Read a file.",
@@ -46,14 +48,12 @@ func readTool() agentcore.Tool {
 		Execute: func(ctx context.Context, _ string, args json.RawMessage, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
 			var a struct{ Path string }
 			_ = json.Unmarshal(args, &a)
-			delay := 5 * time.Millisecond
 			if a.Path == "slow.txt" {
-				delay = 80 * time.Millisecond
-			}
-			select {
-			case <-time.After(delay):
-			case <-ctx.Done():
-				return agentcore.ToolResult{}, ctx.Err()
+				select {
+				case <-fastDone:
+				case <-ctx.Done():
+					return agentcore.ToolResult{}, ctx.Err()
+				}
 			}
 			return agentcore.TextResult("contents of " + a.Path), nil
 		},
@@ -64,11 +64,15 @@ func readTool() agentcore.Tool {
 // transcript, as JSON values.
 func runAgent(t *testing.T, fn agentcore.StreamFn) (trace []any, transcript any, updates []*agentcore.MessageUpdateEvent) {
 	t.Helper()
+	fastDone := make(chan struct{})
 	agent := agentcore.New(agentcore.Options{
-		SystemPrompt: "You read files.", Model: agentcoretest.Model(), StreamFn: fn, Tools: []agentcore.Tool{readTool()},
+		SystemPrompt: "You read files.", Model: agentcoretest.Model(), StreamFn: fn, Tools: []agentcore.Tool{readTool(fastDone)},
 		StreamOptions: agentcore.StreamOptions{SessionID: "s-1", MaxTokens: 500},
 	})
 	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
+		if e, ok := ev.(*agentcore.ToolExecutionEndEvent); ok && e.ToolCallID == "c2" {
+			close(fastDone)
+		}
 		if u, ok := ev.(*agentcore.MessageUpdateEvent); ok {
 			updates = append(updates, u)
 		}

@@ -275,12 +275,14 @@ func TestProxyUnreachable(t *testing.T) {
 }
 
 // hangingServer sends a start and a text delta, then holds the stream open
-// until the client goes away, which it reports on gone. With early set it
-// hangs before answering at all.
-func hangingServer(t *testing.T, early bool) (*httptest.Server, <-chan struct{}) {
-	gone := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		defer close(gone)
+// until the client goes away. With early set it hangs before answering at
+// all. It reports the request's arrival on arrived and the client's leaving
+// on gone.
+func hangingServer(t *testing.T, early bool) (srv *httptest.Server, arrived, gone <-chan struct{}) {
+	here, done := make(chan struct{}), make(chan struct{})
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer close(done)
+		close(here)
 		_, _ = io.ReadAll(r.Body) // then the server watches the connection
 		if !early {
 			w.Header().Set("Content-Type", "text/event-stream")
@@ -294,7 +296,7 @@ func hangingServer(t *testing.T, early bool) (*httptest.Server, <-chan struct{})
 		}
 	}))
 	t.Cleanup(srv.Close)
-	return srv, gone
+	return srv, here, done
 }
 
 func TestProxyAbort(t *testing.T) {
@@ -309,11 +311,22 @@ func TestProxyAbort(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, gone := hangingServer(t, tt.early)
+			srv, arrived, gone := hangingServer(t, tt.early)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			if tt.early {
-				time.AfterFunc(50*time.Millisecond, cancel)
+				// The abort comes once the server has the request, however
+				// long the request takes to get there.
+				aborted := make(chan struct{})
+				go func() {
+					defer close(aborted)
+					select {
+					case <-arrived:
+					case <-ctx.Done():
+					}
+					cancel()
+				}()
+				defer func() { cancel(); <-aborted }()
 			}
 			var cancelled time.Time
 			var final *agentcore.AssistantMessage
@@ -359,7 +372,7 @@ func TestProxyServerDies(t *testing.T) {
 }
 
 func TestProxyConsumerStopsEarly(t *testing.T) {
-	srv, gone := hangingServer(t, false)
+	srv, _, gone := hangingServer(t, false)
 	for ev := range agentcore.StreamProxy(agentcore.ProxyOptions{URL: srv.URL})(context.Background(), fixtureModel, agentcore.Request{}, agentcore.StreamOptions{}) {
 		if ev.Type() == "start" {
 			break

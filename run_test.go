@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
+	"testing/synctest"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestRunLoop(t *testing.T) {
@@ -69,25 +71,24 @@ func TestRunLoopContinueRefusals(t *testing.T) {
 }
 
 // TestRunLoopReaderGone cancels a run whose reader stopped reading: the
-// run's goroutines must end anyway.
+// run's goroutines must end anyway. In a bubble the reader walks away once
+// the run is blocked on its next event.
 func TestRunLoopReaderGone(t *testing.T) {
-	fake := agentcoretest.New(agentcoretest.Response{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "abcdefghij"}}, Chunks: 10, Hang: true})
-	ctx, cancel := context.WithCancel(context.Background())
-	run, err := agentcore.RunLoop(ctx, []agentcore.Message{agentcore.UserText("go")}, agentcore.AgentContext{}, agentcore.LoopConfig{StreamFn: fake.Stream})
-	if err != nil {
-		t.Fatal(err)
-	}
-	<-run.Events() // read one event, then walk away
-	time.Sleep(10 * time.Millisecond)
-	cancel()
-	msgs, err := run.Wait()
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("Wait returned %v, want an abort", err)
-	}
-	last := msgs[len(msgs)-1].(*agentcore.AssistantMessage)
-	if last.StopReason != agentcore.StopAborted {
-		t.Fatalf("stop reason %s", last.StopReason)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		fake := agentcoretest.New(agentcoretest.Response{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "abcdefghij"}}, Chunks: 10, Hang: true})
+		ctx, cancel := context.WithCancel(t.Context())
+		run, err := agentcore.RunLoop(ctx, []agentcore.Message{agentcore.UserText("go")}, agentcore.AgentContext{}, agentcore.LoopConfig{StreamFn: fake.Stream})
+		require.NoError(t, err)
+		<-run.Events() // read one event, then walk away
+		synctest.Wait()
+		cancel()
+		msgs, err := run.Wait()
+		require.ErrorIs(t, err, context.Canceled, "Wait returns the abort")
+		require.NotEmpty(t, msgs)
+		last, ok := msgs[len(msgs)-1].(*agentcore.AssistantMessage)
+		require.True(t, ok, "the last message is the assistant's")
+		assert.Equal(t, agentcore.StopAborted, last.StopReason)
+	})
 }
 
 func TestRunLoopHookError(t *testing.T) {

@@ -8,11 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
 	"github.com/pi-go/agentcore/internal/golden"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 )
 
@@ -89,17 +92,21 @@ func TestGivesUp(t *testing.T) {
 	}
 }
 
+// TestAbortDuringBackoff aborts a prompt while it waits an hour before
+// retrying: in a bubble, once the session is blocked in the backoff.
 func TestAbortDuringBackoff(t *testing.T) {
-	fake := agentcoretest.New(agentcoretest.ErrorResponse("overloaded"))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	slow := Policy{MaxRetries: 3, BaseDelay: time.Hour, MaxDelay: time.Hour}
-	s := NewSession(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream}, slow, io.Discard)
-	time.AfterFunc(10*time.Millisecond, cancel)
-	if err := s.Prompt(ctx, "hi"); !errors.Is(err, context.Canceled) {
-		t.Fatalf("Prompt = %v, want context.Canceled", err)
-	}
-	if fake.CallCount() != 1 {
-		t.Fatalf("%d requests after the abort", fake.CallCount())
-	}
+	synctest.Test(t, func(t *testing.T) {
+		fake := agentcoretest.New(agentcoretest.ErrorResponse("overloaded"))
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		slow := Policy{MaxRetries: 3, BaseDelay: time.Hour, MaxDelay: time.Hour}
+		s := NewSession(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream}, slow, io.Discard)
+		done := make(chan error, 1)
+		go func() { done <- s.Prompt(ctx, "hi") }()
+		synctest.Wait()
+		require.Equal(t, 1, fake.CallCount(), "requests before the abort")
+		cancel()
+		require.ErrorIs(t, <-done, context.Canceled)
+		assert.Equal(t, 1, fake.CallCount(), "requests after the abort")
+	})
 }
