@@ -7,26 +7,30 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/pi-go/agentcore/internal/golden"
+	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // TestPermissions answers yes, then no, then nothing: the third question
-// times out. The input stays open, like a terminal nobody types in.
+// times out. The input stays open, like a terminal nobody types in. In a
+// bubble the timeout is virtual: it passes only once the answers typed
+// were read, however slow the machine.
 func TestPermissions(t *testing.T) {
-	in, typing := io.Pipe()
-	go func() { _, _ = io.WriteString(typing, "y\nn\n") }()
-	defer typing.Close() // ends the reader goroutine
+	synctest.Test(t, func(t *testing.T) {
+		in, typing := io.Pipe()
+		go func() { _, _ = io.WriteString(typing, "y\nn\n") }()
+		defer typing.Close() // ends the reader goroutine
 
-	var out bytes.Buffer
-	if err := run(context.Background(), in, &out, 30*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
-	golden.Check(t, out.Bytes(), filepath.Join("testdata", "output.golden"))
+		var out bytes.Buffer
+		require.NoError(t, run(t.Context(), in, &out, 30*time.Millisecond))
+		golden.Check(t, out.Bytes(), filepath.Join("testdata", "output.golden"))
+	})
 }
 
 // TestClosedInput denies every question when there is no input at all.
