@@ -30,7 +30,11 @@ type Options struct {
 	Record bool
 }
 
-// Play plays s on a fresh Agent.
+// Play plays s on a fresh Agent. Its steps, tools and listeners wait with
+// time.Sleep and their goroutines start inside Play, so in a
+// testing/synctest bubble the scenario plays in virtual time (as
+// TestScenarios plays it) and elsewhere in real time (cmd/scenario, whose
+// -bench times the runs).
 func Play(ctx context.Context, s *Scenario, o Options) (Result, error) {
 	record := o.Record
 	p := &player{s: s, rec: &recorder{enabled: record}, counters: map[string]int{}}
