@@ -275,16 +275,17 @@ func TestProxyUnreachable(t *testing.T) {
 }
 
 // hangingServer sends a start and a text delta, then holds the stream open
-// until the client goes away. With early set it hangs before answering at
-// all. It reports the request's arrival on arrived and the client's leaving
-// on gone.
-func hangingServer(t *testing.T, early bool) (srv *httptest.Server, arrived, gone <-chan struct{}) {
-	here, done := make(chan struct{}), make(chan struct{})
+// until the client goes away, which it reports on gone. With early set it
+// hangs before answering at all, and calls arrived when the request
+// arrives.
+func hangingServer(t *testing.T, early bool, arrived func()) (srv *httptest.Server, gone <-chan struct{}) {
+	done := make(chan struct{})
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer close(done)
-		close(here)
 		_, _ = io.ReadAll(r.Body) // then the server watches the connection
-		if !early {
+		if early {
+			arrived()
+		} else {
 			w.Header().Set("Content-Type", "text/event-stream")
 			_, _ = io.WriteString(w, "data: {\"type\":\"start\"}\n\ndata: {\"type\":\"text_start\",\"contentIndex\":0}\n\ndata: {\"type\":\"text_delta\",\"contentIndex\":0,\"delta\":\"so far\"}\n\n")
 			w.(http.Flusher).Flush()
@@ -296,7 +297,7 @@ func hangingServer(t *testing.T, early bool) (srv *httptest.Server, arrived, gon
 		}
 	}))
 	t.Cleanup(srv.Close)
-	return srv, here, done
+	return srv, done
 }
 
 func TestProxyAbort(t *testing.T) {
@@ -311,23 +312,11 @@ func TestProxyAbort(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, arrived, gone := hangingServer(t, tt.early)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			if tt.early {
-				// The abort comes once the server has the request, however
-				// long the request takes to get there.
-				aborted := make(chan struct{})
-				go func() {
-					defer close(aborted)
-					select {
-					case <-arrived:
-					case <-ctx.Done():
-					}
-					cancel()
-				}()
-				defer func() { cancel(); <-aborted }()
-			}
+			// An early abort comes once the server has the request, however
+			// long the request takes to get there.
+			srv, gone := hangingServer(t, tt.early, cancel)
 			var cancelled time.Time
 			var final *agentcore.AssistantMessage
 			for ev := range agentcore.StreamProxy(agentcore.ProxyOptions{URL: srv.URL})(ctx, fixtureModel, agentcore.Request{}, agentcore.StreamOptions{}) {
@@ -372,7 +361,7 @@ func TestProxyServerDies(t *testing.T) {
 }
 
 func TestProxyConsumerStopsEarly(t *testing.T) {
-	srv, _, gone := hangingServer(t, false)
+	srv, gone := hangingServer(t, false, nil)
 	for ev := range agentcore.StreamProxy(agentcore.ProxyOptions{URL: srv.URL})(context.Background(), fixtureModel, agentcore.Request{}, agentcore.StreamOptions{}) {
 		if ev.Type() == "start" {
 			break

@@ -167,13 +167,15 @@ func firstChunks(t *testing.T) []byte {
 }
 
 // hangingServer answers with head (if any) and then holds the response
-// open until the client goes away. It reports the request's arrival on
-// arrived and the client's leaving on gone.
-func hangingServer(t *testing.T, head []byte) (fn agentcore.StreamFn, arrived, gone <-chan struct{}) {
-	here, done := make(chan struct{}), make(chan struct{})
+// open until the client goes away, which it reports on gone. arrived, if
+// not nil, is called when the request arrives.
+func hangingServer(t *testing.T, head []byte, arrived func()) (fn agentcore.StreamFn, gone <-chan struct{}) {
+	done := make(chan struct{})
 	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		defer close(done)
-		close(here)
+		if arrived != nil {
+			arrived()
+		}
 		io.Copy(io.Discard, r.Body) // then the server notices the client leaving
 		if head != nil {
 			w.Header().Set("Content-Type", "text/event-stream")
@@ -182,33 +184,22 @@ func hangingServer(t *testing.T, head []byte) (fn agentcore.StreamFn, arrived, g
 		}
 		<-r.Context().Done()
 	})
-	return streamFrom(s), here, done
+	return streamFrom(s), done
 }
 
 func TestAbortMatchesReference(t *testing.T) {
 	t.Run("abort-before-response", func(t *testing.T) {
-		fn, arrived, gone := hangingServer(t, nil)
-		ctx, cancel := context.WithCancel(t.Context())
-		defer cancel()
 		// The abort comes once the server has the request, however long
 		// the request takes to get there.
-		aborted := make(chan struct{})
-		go func() {
-			defer close(aborted)
-			select {
-			case <-arrived:
-			case <-ctx.Done():
-			}
-			cancel()
-		}()
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		fn, gone := hangingServer(t, nil, cancel)
 		events, final := run(t, ctx, fn, nil)
-		cancel()
-		<-aborted
 		compareWithReference(t, "abort-before-response", events, final)
 		waitGone(t, gone)
 	})
 	t.Run("abort-mid-stream", func(t *testing.T) {
-		fn, _, gone := hangingServer(t, firstChunks(t))
+		fn, gone := hangingServer(t, firstChunks(t), nil)
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
 		events, final := run(t, ctx, fn, func(ev agentcore.AssistantEvent) {

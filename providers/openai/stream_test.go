@@ -107,7 +107,7 @@ func TestStreamEdges(t *testing.T) {
 // TestConsumerStopsEarly checks that breaking out of the stream closes the
 // connection and leaves nothing running.
 func TestConsumerStopsEarly(t *testing.T) {
-	fn, _, gone := hangingServer(t, firstChunks(t))
+	fn, gone := hangingServer(t, firstChunks(t), nil)
 	model, _ := streamCases(t)
 	n := 0
 	for ev := range fn(t.Context(), model, hiRequest(), agentcore.StreamOptions{}) {
