@@ -39,18 +39,15 @@ type countArgs struct {
 	Text string `json:"text" jsonschema:"required"`
 }
 
-func tools() []agentcore.Tool {
-	// notes.txt is slow: it is read only once todo.txt was, so the parallel
-	// batch finishes out of order.
-	todoRead := make(chan struct{})
+// tools returns the workspace's tools. notes.txt is slow: it is read only
+// once todoShown is closed, when the end of todo.txt's read was shown, so
+// the parallel batch finishes out of order.
+func tools(todoShown <-chan struct{}) []agentcore.Tool {
 	read := agentcore.NewTool("read_file", "Read a file of the workspace.",
 		func(ctx context.Context, _ string, args readArgs, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
-			switch args.Path {
-			case "todo.txt":
-				defer close(todoRead)
-			case "notes.txt":
+			if args.Path == "notes.txt" {
 				select {
-				case <-todoRead:
+				case <-todoShown:
 				case <-ctx.Done():
 					return agentcore.ToolResult{}, ctx.Err()
 				}
@@ -88,11 +85,12 @@ func script() []agentcoretest.Response {
 
 func run(ctx context.Context, w io.Writer) error {
 	fake := agentcoretest.New(script()...)
+	todoShown := make(chan struct{})
 	agent := agentcore.New(agentcore.Options{
 		SystemPrompt: "You are a careful assistant.",
 		Model:        agentcoretest.Model(),
 		StreamFn:     fake.Stream,
-		Tools:        tools(),
+		Tools:        tools(todoShown),
 	})
 	// The log shows each event as a line; see examples/internal/eventlog.
 	steer := agentcore.UserText("Also count the words of todo.txt.")
@@ -109,6 +107,9 @@ func run(ctx context.Context, w io.Writer) error {
 	steered := false
 	agent.Subscribe(func(ctx context.Context, ev agentcore.AgentEvent) {
 		log.Event(ctx, ev)
+		if end, ok := ev.(*agentcore.ToolExecutionEndEvent); ok && end.ToolCallID == "c2" {
+			close(todoShown)
+		}
 		// A user types while the first tool batch runs: steering waits for
 		// the batch to finish, then goes in before the next request.
 		if start, ok := ev.(*agentcore.ToolExecutionStartEvent); ok && !steered && start.ToolCallID == "c2" {
