@@ -35,9 +35,11 @@
 //
 // # Recorded requests
 //
-// The fake records every request; [Fake.Calls] returns them. The messages of
-// a request that extends the previous one, as the requests of a session do,
-// share one backing array with it: N requests hold O(N) messages.
+// The fake records every request; [Fake.Calls] returns them. The records
+// keep the messages of all requests in one append-only transcript: a request
+// that extends the previous one, as the requests of a session do, adds only
+// its new messages, so that N requests of a growing transcript hold O(N)
+// messages, not O(N²).
 //
 // # JavaScript JSON
 //
