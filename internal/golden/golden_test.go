@@ -4,6 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // recorder is a testing.TB that records failures instead of reporting them.
@@ -18,29 +21,27 @@ func (r *recorder) Fatal(...any)          { r.failed = true }
 
 func TestCheck(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "out.golden")
-	if err := os.WriteFile(path, []byte("same\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, tt := range []struct {
+	require.NoError(t, os.WriteFile(path, []byte("same\n"), 0o644))
+	tests := []struct {
+		name     string
 		got      string
 		wantFail bool
 	}{
-		{"same\n", false},
-		{"other\n", true},
-		{"same", true},
-	} {
-		r := &recorder{TB: t}
-		Check(r, []byte(tt.got), path)
-		if r.failed != tt.wantFail {
-			t.Errorf("Check(%q) failed = %v, want %v", tt.got, r.failed, tt.wantFail)
-		}
+		{"same", "same\n", false},
+		{"other content", "other\n", true},
+		{"missing final newline", "same", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &recorder{TB: t}
+			Check(r, []byte(tt.got), path)
+			assert.Equal(t, tt.wantFail, r.failed, "Check(%q) failed", tt.got)
+		})
 	}
 }
 
 func TestCheckMissingFile(t *testing.T) {
 	r := &recorder{TB: t}
 	Check(r, []byte("x"), filepath.Join(t.TempDir(), "missing.golden"))
-	if !r.failed {
-		t.Error("a missing golden file passed")
-	}
+	assert.True(t, r.failed, "a missing golden file passed")
 }

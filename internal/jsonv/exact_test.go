@@ -1,6 +1,11 @@
 package jsonv
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
 
 func TestParseExact(t *testing.T) {
 	tests := []struct {
@@ -43,12 +48,8 @@ func TestParseExact(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v, exact, err := ParseExact([]byte(tt.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if exact != tt.exact {
-				t.Fatalf("exact = %v, want %v (written %s)", exact, tt.exact, v.AppendJSON(nil))
-			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.exact, exact, "exact (written %s)", v.AppendJSON(nil))
 		})
 	}
 }
@@ -62,13 +63,10 @@ func FuzzParseExact(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, exact, err := ParseExact(data)
 		if err != nil {
-			if exact {
-				t.Fatal("exact with an error")
-			}
+			assert.False(t, exact, "exact with an error")
 			return
 		}
-		if same := string(v.AppendJSON(nil)) == string(data); same != exact {
-			t.Fatalf("exact = %v for %q, written %q", exact, data, v.AppendJSON(nil))
-		}
+		same := string(v.AppendJSON(nil)) == string(data)
+		assert.Equal(t, same, exact, "exact for %q, written %q", data, v.AppendJSON(nil))
 	})
 }

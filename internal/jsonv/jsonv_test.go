@@ -3,8 +3,12 @@ package jsonv
 import (
 	"encoding/json"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The expected strings in this file are what Node.js 20 prints for the same
@@ -48,9 +52,7 @@ func TestFormatNumber(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := FormatNumber(tt.in); got != tt.want {
-				t.Fatalf("FormatNumber(%v) = %q, want %q", tt.in, got, tt.want)
-			}
+			assert.Equal(t, tt.want, FormatNumber(tt.in), "FormatNumber(%v)", tt.in)
 		})
 	}
 }
@@ -73,9 +75,7 @@ func TestStringToNumber(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			if got := FormatNumber(StringToNumber(tt.in)); got != tt.want {
-				t.Fatalf("Number(%q) = %s, want %s", tt.in, got, tt.want)
-			}
+			assert.Equal(t, tt.want, FormatNumber(StringToNumber(tt.in)), "Number(%q)", tt.in)
 		})
 	}
 }
@@ -106,60 +106,51 @@ func TestParseAndStringify(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := Stringify([]byte(tt.in), "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Fatalf("compact\n got  %s\n want %s", got, tt.want)
-			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got, "compact")
 			if tt.indent != "" {
 				got, err := Stringify([]byte(tt.in), "  ")
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got != tt.indent {
-					t.Fatalf("indented\n got  %q\n want %q", got, tt.indent)
-				}
+				require.NoError(t, err)
+				assert.Equal(t, tt.indent, got, "indented")
 			}
 		})
 	}
 }
 
 func TestParseRejects(t *testing.T) {
+	type test struct{ name, in string }
+	var tests []test
 	for _, in := range []string{
 		``, ` `, `{`, `}`, `[1,]`, `{"a":1,}`, `{"a"}`, `{a:1}`, `'x'`, `"x`, `"\x"`, `"\u12"`, `"\u12g4"`,
 		"\"a\nb\"", `01`, `1.`, `.5`, `-`, `1e`, `1e+`, `+1`, `NaN`, `Infinity`, `tru`, `nul`, `[1 2]`,
 		`{"a":1 "b":2}`, `1 2`, `[`, `[[]`, "\"\x01\"", `{"a":}`,
-		strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1),
 	} {
-		if _, err := ParseString(in); err == nil {
-			t.Errorf("ParseString(%q) accepted invalid JSON", in)
-		}
+		tests = append(tests, test{strconv.Quote(in), in})
 	}
-	deep := strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth)
-	if _, err := ParseString(deep); err != nil {
-		t.Errorf("depth %d rejected: %v", MaxDepth, err)
+	tests = append(tests, test{"deeper than MaxDepth", strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1)})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseString(tt.in)
+			assert.Error(t, err, "ParseString(%q) accepted invalid JSON", tt.in)
+		})
 	}
+	t.Run("MaxDepth deep", func(t *testing.T) {
+		deep := strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth)
+		_, err := ParseString(deep)
+		assert.NoError(t, err, "depth %d rejected", MaxDepth)
+	})
 }
 
 func TestEditor(t *testing.T) {
 	v, err := ParseString(`{"a":1,"b":2,"c":3}`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	e := Edit(v)
 	e.Set(0, NumberValue(1))
-	if r := e.Result(); !Same(r, v) {
-		t.Fatal("an unchanged edit must return the original value")
-	}
+	assert.True(t, Same(e.Result(), v), "an unchanged edit must return the original value")
 	e.Set(1, StringValue("x"))
 	e.Delete(2)
-	if got := e.Result().JSON(); got != `{"a":1,"b":"x"}` {
-		t.Fatalf("edited %s", got)
-	}
-	if got := v.JSON(); got != `{"a":1,"b":2,"c":3}` {
-		t.Fatalf("original modified: %s", got)
-	}
+	assert.Equal(t, `{"a":1,"b":"x"}`, e.Result().JSON(), "edited")
+	assert.Equal(t, `{"a":1,"b":2,"c":3}`, v.JSON(), "original modified")
 }
 
 func TestEditorDeletes(t *testing.T) {
@@ -187,21 +178,15 @@ func TestEditorDeletes(t *testing.T) {
 				gone[i] = true
 			}
 			for i := 0; i < tt.members; i++ {
-				if e.Deleted(i) != gone[i] {
-					t.Fatalf("Deleted(%d) = %v", i, e.Deleted(i))
-				}
+				assert.Equal(t, gone[i], e.Deleted(i), "Deleted(%d)", i)
 			}
 			r := e.Result()
-			if r.Len() != tt.members-len(gone) {
-				t.Fatalf("%d members left, want %d", r.Len(), tt.members-len(gone))
-			}
+			assert.Equal(t, tt.members-len(gone), r.Len(), "members left")
 			for i := 0; i < tt.members; i++ {
-				if r.Has("k"+FormatNumber(float64(i))) == gone[i] {
-					t.Fatalf("member %d present: %v", i, !gone[i])
-				}
+				assert.Equal(t, !gone[i], r.Has("k"+FormatNumber(float64(i))), "member %d present", i)
 			}
-			if len(tt.delete) == 0 && !Same(r, v) {
-				t.Fatal("an edit without changes must return the original")
+			if len(tt.delete) == 0 {
+				assert.True(t, Same(r, v), "an edit without changes must return the original")
 			}
 		})
 	}
@@ -211,12 +196,10 @@ func TestEqual(t *testing.T) {
 	a, _ := ParseString(`{"x":[1,{"y":null}],"z":"s"}`)
 	b, _ := ParseString(`{"z":"s","x":[1.0,{"y":null}]}`)
 	c, _ := ParseString(`{"z":"s","x":[1,{"y":false}]}`)
-	if !Equal(a, b) || Equal(a, c) {
-		t.Fatal("Equal compares JSON content regardless of key order")
-	}
-	if !Equal(NumberValue(0), NumberValue(math.Copysign(0, -1))) || Same(NumberValue(0), NumberValue(math.Copysign(0, -1))) {
-		t.Fatal("0 equals -0, but is not the same value")
-	}
+	assert.True(t, Equal(a, b), "Equal compares JSON content regardless of key order")
+	assert.False(t, Equal(a, c), "Equal compares JSON content regardless of key order")
+	assert.True(t, Equal(NumberValue(0), NumberValue(math.Copysign(0, -1))), "0 equals -0, but is not the same value")
+	assert.False(t, Same(NumberValue(0), NumberValue(math.Copysign(0, -1))), "0 equals -0, but is not the same value")
 }
 
 // FuzzParse checks that Parse never panics, agrees with encoding/json on what
@@ -227,20 +210,14 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, err := Parse(data)
-		if (err == nil) != json.Valid(data) {
-			t.Fatalf("Parse error %v, json.Valid %v for %q", err, json.Valid(data), data)
-		}
+		require.Equal(t, json.Valid(data), err == nil, "Parse error %v, json.Valid %v for %q", err, json.Valid(data), data)
 		if err != nil {
 			return
 		}
 		out := v.AppendJSON(nil)
 		w, err := Parse(out)
-		if err != nil {
-			t.Fatalf("output %q does not parse: %v", out, err)
-		}
-		if again := w.AppendJSON(nil); string(again) != string(out) {
-			t.Fatalf("not stable: %q then %q", out, again)
-		}
+		require.NoError(t, err, "output %q does not parse", out)
+		assert.Equal(t, string(out), string(w.AppendJSON(nil)), "not stable")
 		_ = v.Indent()
 	})
 }
@@ -249,8 +226,9 @@ func BenchmarkParse(b *testing.B) {
 	data := []byte(`{"query":"go agents","limit":"10","exact":"true","tags":["runtime","agents"],"lang":null,"score":"0.5"}`)
 	b.ReportAllocs()
 	for b.Loop() {
+		// require only on failure: it calls b.Helper, which the loop would measure.
 		if _, err := Parse(data); err != nil {
-			b.Fatal(err)
+			require.NoError(b, err)
 		}
 	}
 }
