@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pi-go/agentcore/internal/golden"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 )
@@ -36,13 +37,7 @@ func TestPermissions(t *testing.T) {
 // TestClosedInput denies every question when there is no input at all.
 func TestClosedInput(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(context.Background(), strings.NewReader(""), &out, time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Count(out.String(), "[y/N] (no input)"); got != 3 {
-		t.Errorf("%d questions denied for lack of input, want 3:\n%s", got, out.String())
-	}
-	if !strings.Contains(out.String(), "calls c2 and c3 and c4 were refused") {
-		t.Errorf("the model did not see the denials:\n%s", out.String())
-	}
+	require.NoError(t, run(context.Background(), strings.NewReader(""), &out, time.Minute))
+	assert.Equal(t, 3, strings.Count(out.String(), "[y/N] (no input)"), "questions denied for lack of input:\n%s", out.String())
+	assert.Contains(t, out.String(), "calls c2 and c3 and c4 were refused", "the model did not see the denials")
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/golden"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 )
 
@@ -19,9 +20,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestRun(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(context.Background(), t.TempDir(), &out); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, run(context.Background(), t.TempDir(), &out))
 	golden.Check(t, out.Bytes(), filepath.Join("testdata", "output.golden"))
 }
 
@@ -31,26 +30,18 @@ func TestRun(t *testing.T) {
 func TestFileRoundTrip(t *testing.T) {
 	f := &SessionFile{Path: filepath.Join(t.TempDir(), "s.jsonl")}
 	custom, err := agentcore.UnmarshalMessage([]byte(`{"role":"compactionSummary","summary":"earlier work","tokensBefore":1200,"timestamp":5}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	written := []agentcore.Message{
 		agentcore.InitialSystemMessage("prompt", []agentcore.ToolDeclaration{noteTool().Declaration()}),
 		&agentcore.UserMessage{Content: agentcore.Text("hi"), Timestamp: 1},
 		custom,
 	}
-	if err := f.Append(written...); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, f.Append(written...))
 	loaded, err := f.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	a, _ := json.Marshal(written)
 	b, _ := json.Marshal(loaded)
-	if !bytes.Equal(a, b) {
-		t.Fatalf("round trip:\nwrote  %s\nloaded %s", a, b)
-	}
+	assert.Equal(t, string(a), string(b), "round trip: expected what was written, actual what was loaded")
 }
 
 // TestUnwritableFileEndsTheRun: when the session cannot be written, the
@@ -59,15 +50,10 @@ func TestUnwritableFileEndsTheRun(t *testing.T) {
 	dir := t.TempDir()
 	f := &SessionFile{Path: filepath.Join(dir, "s.jsonl")}
 	agent, err := NewAgent(f, agentcore.Options{Model: agentcore.Model{ID: "m"}, StreamFn: model().Stream, Tools: []agentcore.Tool{noteTool()}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	f.Path = filepath.Join(dir, "missing", "s.jsonl") // appends now fail
 	err = agent.Prompt(context.Background(), "My name is Ada.")
-	if !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("Prompt returned %v, want the file's error", err)
-	}
-	if got := agent.State().ErrorMessage; !strings.HasPrefix(got, "session file:") {
-		t.Fatalf("error message %q", got)
-	}
+	assert.ErrorIs(t, err, fs.ErrNotExist, "Prompt: want the file's error")
+	got := agent.State().ErrorMessage
+	assert.True(t, strings.HasPrefix(got, "session file:"), "error message %q", got)
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 )
 
@@ -16,9 +18,8 @@ func TestRun(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var out bytes.Buffer
-	if err := run(ctx, &out); err != nil {
-		t.Fatalf("run: %v\n%s", err, out.String())
-	}
+	err := run(ctx, &out)
+	require.NoError(t, err, "run\n%s", out.String())
 	log := out.String()
 	for _, want := range []string{
 		"user: How many widgets and gadgets do we have?",
@@ -31,9 +32,7 @@ func TestRun(t *testing.T) {
 		"agent end: 5 new messages",
 		"wrong token: [error] Proxy error: invalid proxy token",
 	} {
-		if !strings.Contains(log, want) {
-			t.Errorf("the log lacks %q", want)
-		}
+		assert.True(t, strings.Contains(log, want), "the log lacks %q", want)
 	}
 	if t.Failed() {
 		t.Logf("log:\n%s", log)

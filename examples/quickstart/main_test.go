@@ -7,13 +7,12 @@ import (
 	"testing"
 
 	"github.com/pi-go/agentcore/internal/golden"
+	"github.com/stretchr/testify/require"
 )
 
 // TestQuickstart runs the example and compares its log with the golden file.
 func TestQuickstart(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(context.Background(), &out); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, run(context.Background(), &out))
 	golden.Check(t, out.Bytes(), filepath.Join("testdata", "output.golden"))
 }

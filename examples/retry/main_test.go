@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
-	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -25,9 +24,7 @@ var fast = Policy{MaxRetries: 3, BaseDelay: time.Millisecond, MaxDelay: 10 * tim
 
 func TestRun(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(context.Background(), &out, fast); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, run(context.Background(), &out, fast))
 	golden.Check(t, out.Bytes(), filepath.Join("testdata", "output.golden"))
 }
 
@@ -49,15 +46,15 @@ func TestRetryable(t *testing.T) {
 		{"request id req_5003", false}, // a number inside a word is no status code
 	}
 	for _, tt := range tests {
-		err := &agentcore.RunError{Message: &agentcore.AssistantMessage{StopReason: agentcore.StopError, ErrorMessage: tt.text}}
-		if got := agentcore.IsRetryable(err); got != tt.want {
-			t.Errorf("IsRetryable(%q) = %v, want %v", tt.text, got, tt.want)
-		}
+		t.Run(tt.text, func(t *testing.T) {
+			err := &agentcore.RunError{Message: &agentcore.AssistantMessage{StopReason: agentcore.StopError, ErrorMessage: tt.text}}
+			assert.Equal(t, tt.want, agentcore.IsRetryable(err), "IsRetryable(%q)", tt.text)
+		})
 	}
-	aborted := &agentcore.RunError{Message: &agentcore.AssistantMessage{StopReason: agentcore.StopAborted, ErrorMessage: "timeout"}}
-	if agentcore.IsRetryable(aborted) {
-		t.Error("an aborted run is the user's decision, not a retry")
-	}
+	t.Run("aborted", func(t *testing.T) {
+		aborted := &agentcore.RunError{Message: &agentcore.AssistantMessage{StopReason: agentcore.StopAborted, ErrorMessage: "timeout"}}
+		assert.False(t, agentcore.IsRetryable(aborted), "an aborted run is the user's decision, not a retry")
+	})
 }
 
 func TestDelay(t *testing.T) {
@@ -67,11 +64,7 @@ func TestDelay(t *testing.T) {
 		got = append(got, p.Delay(attempt))
 	}
 	want := []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond, 800 * time.Millisecond, time.Second, time.Second}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("delays %v, want %v", got, want)
-		}
-	}
+	assert.Equal(t, want, got, "delays")
 }
 
 func TestGivesUp(t *testing.T) {
@@ -80,16 +73,12 @@ func TestGivesUp(t *testing.T) {
 	})
 	var log bytes.Buffer
 	s := NewSession(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream}, fast, &log)
-	if _, failed := errors.AsType[*agentcore.RunError](s.Prompt(context.Background(), "hi")); !failed {
-		t.Fatal("Prompt did not report the failed run")
-	}
-	if fake.CallCount() != 1+fast.MaxRetries || !strings.Contains(log.String(), "giving up after 3 retries") {
-		t.Fatalf("%d requests, log:\n%s", fake.CallCount(), log.String())
-	}
+	_, failed := errors.AsType[*agentcore.RunError](s.Prompt(context.Background(), "hi"))
+	assert.True(t, failed, "Prompt did not report the failed run")
+	assert.Equal(t, 1+fast.MaxRetries, fake.CallCount(), "requests, log:\n%s", log.String())
+	assert.Contains(t, log.String(), "giving up after 3 retries")
 	// The last failure stays in the transcript; the retried ones do not.
-	if got := roles(s.Agent.Messages()); got != "user assistant!" {
-		t.Fatalf("transcript %s", got)
-	}
+	assert.Equal(t, "user assistant!", roles(s.Agent.Messages()), "transcript")
 }
 
 // TestAbortDuringBackoff aborts a prompt while it waits an hour before
