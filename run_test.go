@@ -20,9 +20,7 @@ func TestRunLoop(t *testing.T) {
 	actx := agentcore.AgentContext{Tools: []agentcore.Tool{echoTool("echo", 0)}}
 	cfg := agentcore.LoopConfig{Model: agentcoretest.Model(), StreamFn: fake.Stream}
 	run, err := agentcore.RunLoop(context.Background(), []agentcore.Message{agentcore.UserText("go")}, actx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var types []string
 	for ev := range run.Events() {
 		if _, ok := ev.(*agentcore.MessageUpdateEvent); !ok {
@@ -30,12 +28,9 @@ func TestRunLoop(t *testing.T) {
 		}
 	}
 	msgs, err := run.Wait()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if types[0] != "agent_start" || types[len(types)-1] != "agent_end" {
-		t.Fatalf("events %v", types)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, "agent_start", types[0], "events %v", types)
+	assert.Equal(t, "agent_end", types[len(types)-1], "events %v", types)
 	// prompt, tool declaration (the tools differ from the empty transcript),
 	// assistant, tool result, assistant.
 	roles := []string{}
@@ -43,31 +38,19 @@ func TestRunLoop(t *testing.T) {
 		roles = append(roles, m.Role())
 	}
 	want := []string{"system", "user", "assistant", "toolResult", "assistant"}
-	if len(roles) != len(want) {
-		t.Fatalf("new messages %v, want %v", roles, want)
-	}
-	for i := range want {
-		if roles[i] != want[i] {
-			t.Fatalf("new messages %v, want %v", roles, want)
-		}
-	}
-	if len(actx.Messages) != 0 {
-		t.Fatal("RunLoop modified the caller's context")
-	}
+	assert.Equal(t, want, roles, "new messages")
+	assert.Empty(t, actx.Messages, "RunLoop modified the caller's context")
 }
 
 func TestRunLoopContinueRefusals(t *testing.T) {
 	cfg := agentcore.LoopConfig{StreamFn: agentcoretest.New().Stream}
-	if _, err := agentcore.RunLoopContinue(context.Background(), agentcore.AgentContext{}, cfg); !errors.Is(err, agentcore.ErrNoMessages) {
-		t.Fatalf("empty: %v", err)
-	}
+	_, err := agentcore.RunLoopContinue(context.Background(), agentcore.AgentContext{}, cfg)
+	assert.ErrorIs(t, err, agentcore.ErrNoMessages, "empty")
 	tail := agentcore.AgentContext{Messages: []agentcore.Message{&agentcore.AssistantMessage{}}}
-	if _, err := agentcore.RunLoopContinue(context.Background(), tail, cfg); !errors.Is(err, agentcore.ErrContinueFromAssistant) {
-		t.Fatalf("assistant tail: %v", err)
-	}
-	if _, err := agentcore.RunLoop(context.Background(), nil, agentcore.AgentContext{}, agentcore.LoopConfig{}); !errors.Is(err, agentcore.ErrNoStreamFn) {
-		t.Fatalf("no stream function: %v", err)
-	}
+	_, err = agentcore.RunLoopContinue(context.Background(), tail, cfg)
+	assert.ErrorIs(t, err, agentcore.ErrContinueFromAssistant, "assistant tail")
+	_, err = agentcore.RunLoop(context.Background(), nil, agentcore.AgentContext{}, agentcore.LoopConfig{})
+	assert.ErrorIs(t, err, agentcore.ErrNoStreamFn, "no stream function")
 }
 
 // TestRunLoopReaderGone cancels a run whose reader stopped reading: the
@@ -98,19 +81,15 @@ func TestRunLoopHookError(t *testing.T) {
 		},
 	}}
 	run, err := agentcore.RunLoop(context.Background(), []agentcore.Message{agentcore.UserText("go")}, agentcore.AgentContext{}, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var last agentcore.AgentEvent
 	for ev := range run.Events() {
 		last = ev
 	}
-	if _, err := run.Wait(); err == nil || err.Error() != "nope" {
-		t.Fatalf("Wait: %v", err)
-	}
-	if _, ok := last.(*agentcore.AgentEndEvent); ok {
-		t.Fatal("a failed loop run must not claim agent_end")
-	}
+	_, err = run.Wait()
+	assert.EqualError(t, err, "nope", "Wait")
+	_, ok := last.(*agentcore.AgentEndEvent)
+	assert.False(t, ok, "a failed loop run must not claim agent_end")
 }
 
 func TestRunToolCall(t *testing.T) {
@@ -133,9 +112,8 @@ func TestRunToolCall(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := agentcore.RunToolCall(context.Background(), tt.call, agentcore.RunToolCallOptions{Tools: tools, BeforeToolCall: tt.before})
-			if got := agentcore.Blocks(out.Result.Content...).Text(); got != tt.want || out.IsError != tt.wantErr {
-				t.Fatalf("got %q (error %v), want %q (error %v)", got, out.IsError, tt.want, tt.wantErr)
-			}
+			assert.Equal(t, tt.want, agentcore.Blocks(out.Result.Content...).Text(), "result text")
+			assert.Equal(t, tt.wantErr, out.IsError, "IsError")
 		})
 	}
 }

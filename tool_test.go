@@ -7,6 +7,8 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 type searchArgs struct {
@@ -22,27 +24,21 @@ func TestNewToolSchemaAndDecode(t *testing.T) {
 		return agentcore.TextResult("ok"), nil
 	})
 	var schema map[string]any
-	if err := json.Unmarshal(tool.Parameters, &schema); err != nil {
-		t.Fatal(err)
-	}
-	if schema["type"] != "object" || schema["required"].([]any)[0] != "query" {
-		t.Fatalf("schema %s", tool.Parameters)
+	require.NoError(t, json.Unmarshal(tool.Parameters, &schema))
+	assert.Equal(t, "object", schema["type"], "schema %s", tool.Parameters)
+	if required, _ := schema["required"].([]any); assert.NotEmpty(t, required, "schema %s", tool.Parameters) {
+		assert.Equal(t, "query", required[0], "schema %s", tool.Parameters)
 	}
 	// Coercion runs before Execute: "5" becomes 5, a single tag a list.
 	call := agentcore.ToolCall{ID: "1", Name: "search", Arguments: json.RawMessage(`{"query":"go","limit":"5","tags":"x"}`)}
 	out := agentcore.RunToolCall(context.Background(), call, agentcore.RunToolCallOptions{Tools: []agentcore.Tool{tool}})
-	if out.IsError {
-		t.Fatalf("call failed: %v", out.Result.Content)
-	}
-	if got.Query != "go" || got.Limit != 5 || len(got.Tags) != 1 || got.Tags[0] != "x" {
-		t.Fatalf("decoded %+v", got)
-	}
+	require.False(t, out.IsError, "call failed: %v", out.Result.Content)
+	assert.Equal(t, searchArgs{Query: "go", Limit: 5, Tags: []string{"x"}}, got, "decoded")
 	missing := agentcore.RunToolCall(context.Background(), agentcore.ToolCall{ID: "2", Name: "search", Arguments: json.RawMessage(`{}`)},
 		agentcore.RunToolCallOptions{Tools: []agentcore.Tool{tool}})
 	text := agentcore.Blocks(missing.Result.Content...).Text()
-	if !missing.IsError || text != "Validation failed for tool \"search\":\n  - query: missing\n\nReceived arguments:\n{}" {
-		t.Fatalf("missing query: %q", text)
-	}
+	assert.True(t, missing.IsError, "missing query: %q", text)
+	assert.Equal(t, "Validation failed for tool \"search\":\n  - query: missing\n\nReceived arguments:\n{}", text, "missing query")
 }
 
 // TestNestedCallOptions: a tool that calls another tool through
@@ -55,9 +51,7 @@ func TestNestedCallOptions(t *testing.T) {
 	}}
 	outer := agentcore.Tool{Name: "outer", Execute: func(ctx context.Context, _ string, _ json.RawMessage, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
 		opts, ok := agentcore.NestedCallOptions(ctx)
-		if !ok {
-			t.Error("no nested call options in a tool's ctx")
-		}
+		assert.True(t, ok, "no nested call options in a tool's ctx")
 		allowed := agentcore.RunToolCall(ctx, agentcore.ToolCall{ID: "n1", Name: "inner", Arguments: json.RawMessage(`{}`)}, opts)
 		denied := agentcore.RunToolCall(ctx, agentcore.ToolCall{ID: "n2", Name: "inner", Arguments: json.RawMessage(`{"deny":true}`)}, opts)
 		return agentcore.TextResult(allowed.Result.Text() + " / " + denied.Result.Text()), nil
@@ -77,20 +71,16 @@ func TestNestedCallOptions(t *testing.T) {
 			if name == "loop" {
 				fake := agentcoretest.New(agentcoretest.ToolCallResponse(agentcoretest.ToolCall("c1", "outer", nil)), agentcoretest.TextResponse("ok"))
 				a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: tools, Hooks: agentcore.Hooks{BeforeToolCall: before}})
-				if err := a.Prompt(context.Background(), "go"); err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, a.Prompt(context.Background(), "go"))
 				text = a.Messages()[len(a.Messages())-2].(*agentcore.ToolResultMessage).Text()
 			} else {
 				out := agentcore.RunToolCall(context.Background(), agentcoretest.ToolCall("c1", "outer", nil), agentcore.RunToolCallOptions{Tools: tools, BeforeToolCall: before})
 				text = out.Result.Text()
 			}
-			if text != "inner ran / denied" || len(checked) != 3 {
-				t.Fatalf("result %q, hook saw %v", text, checked)
-			}
+			assert.Equal(t, "inner ran / denied", text, "result; hook saw %v", checked)
+			assert.Len(t, checked, 3, "calls the hook saw")
 		})
 	}
-	if _, ok := agentcore.NestedCallOptions(context.Background()); ok {
-		t.Fatal("options outside a tool call")
-	}
+	_, ok := agentcore.NestedCallOptions(context.Background())
+	assert.False(t, ok, "options outside a tool call")
 }

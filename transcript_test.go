@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/pi-go/agentcore"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func decl(name, params string) agentcore.ToolDeclaration {
@@ -61,18 +63,8 @@ func TestReplay(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := agentcore.CurrentSystemPrompt(tt.messages); got != tt.wantPrompt {
-				t.Errorf("prompt %q, want %q", got, tt.wantPrompt)
-			}
-			got := names(agentcore.CurrentTools(tt.messages))
-			if len(got) != len(tt.wantTools) {
-				t.Fatalf("tools %v, want %v", got, tt.wantTools)
-			}
-			for i := range got {
-				if got[i] != tt.wantTools[i] {
-					t.Fatalf("tools %v, want %v", got, tt.wantTools)
-				}
-			}
+			assert.Equal(t, tt.wantPrompt, agentcore.CurrentSystemPrompt(tt.messages), "prompt")
+			assert.Equal(t, tt.wantTools, names(agentcore.CurrentTools(tt.messages)), "tools")
 		})
 	}
 }
@@ -84,19 +76,15 @@ func TestCurrentSystemMessageSections(t *testing.T) {
 		sys(`{"role":"system","content":"","sections":{"x":"4"}}`),
 	})
 	out, _ := json.Marshal(m)
-	if string(out) != `{"role":"system","content":"A","sections":{"y":"2","z":"3","x":"4"},"timestamp":5}` {
-		t.Fatalf("replayed: %s", out)
-	}
-	if agentcore.CurrentSystemMessage([]agentcore.Message{agentcore.UserText("x")}) != nil {
-		t.Fatal("no system message should replay to nil")
-	}
+	assert.Equal(t, `{"role":"system","content":"A","sections":{"y":"2","z":"3","x":"4"},"timestamp":5}`, string(out), "replayed")
+	assert.Nil(t, agentcore.CurrentSystemMessage([]agentcore.Message{agentcore.UserText("x")}), "no system message should replay to nil")
 }
 
 func TestCollapseSystemMessages(t *testing.T) {
 	out := agentcore.CollapseSystemMessages([]agentcore.Message{
 		sys(`{"role":"system","content":"A"}`), agentcore.UserText("u"), sys(`{"role":"system","content":"B"}`),
 	})
-	if len(out) != 2 || agentcore.SystemPromptText(out[0].(*agentcore.SystemMessage)) != "A\n\nB" || out[1].Role() != "user" {
-		t.Fatalf("collapsed: %v", out)
-	}
+	require.Len(t, out, 2, "collapsed")
+	assert.Equal(t, "A\n\nB", agentcore.SystemPromptText(out[0].(*agentcore.SystemMessage)), "collapsed: %v", out)
+	assert.Equal(t, "user", out[1].Role(), "collapsed: %v", out)
 }
