@@ -9,28 +9,25 @@ import (
 	"testing"
 
 	"github.com/pi-go/agentcore"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // traceMessages collects every message object of the reference traces.
 func traceMessages(t testing.TB) []json.RawMessage {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("testdata", "conformance", "expected", "*.jsonl"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no traces: %v", err)
-	}
+	require.NoError(t, err, "no traces")
+	require.NotEmpty(t, files, "no traces")
 	var out []json.RawMessage
 	for _, f := range files {
 		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		sc := bufio.NewScanner(fh)
 		sc.Buffer(make([]byte, 1<<20), 1<<24)
 		for sc.Scan() {
 			var rec map[string]json.RawMessage
-			if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
+			require.NoError(t, json.Unmarshal(sc.Bytes(), &rec), f)
 			for _, key := range []string{"message"} {
 				if m, ok := rec[key]; ok {
 					out = append(out, m)
@@ -53,9 +50,7 @@ func traceMessages(t testing.TB) []json.RawMessage {
 func plain(t testing.TB, data []byte) any {
 	t.Helper()
 	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		t.Fatalf("%v: %s", err, data)
-	}
+	require.NoError(t, json.Unmarshal(data, &v), "%s", data)
 	var walk func(any) any
 	walk = func(v any) any {
 		switch v := v.(type) {
@@ -90,21 +85,17 @@ func TestMessageRoundTrip(t *testing.T) {
 		}
 		input, _ := json.Marshal(want)
 		m, err := agentcore.UnmarshalMessage(input)
-		if err != nil {
-			t.Fatalf("decode %s: %v", input, err)
+		if !assert.NoError(t, err, "decode %s", input) {
+			continue
 		}
 		out, err := json.Marshal(m)
-		if err != nil {
-			t.Fatalf("encode %T: %v", m, err)
+		if !assert.NoError(t, err, "encode %T", m) {
+			continue
 		}
-		if got := plain(t, out); !reflect.DeepEqual(got, want) {
-			t.Fatalf("round trip of %T differs\nwant %s\ngot  %s", m, input, out)
-		}
+		assert.Equal(t, want, plain(t, out), "round trip of %T differs\nwant %s\ngot  %s", m, input, out)
 		checked++
 	}
-	if checked < 100 {
-		t.Fatalf("only %d messages checked", checked)
-	}
+	assert.GreaterOrEqual(t, checked, 100, "messages checked")
 }
 
 func TestUnmarshalMessageKinds(t *testing.T) {
@@ -133,24 +124,14 @@ func TestUnmarshalMessageKinds(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m, err := agentcore.UnmarshalMessage([]byte(tt.in))
 			if tt.wantErr {
-				if err == nil {
-					t.Fatalf("want an error, got %T", m)
-				}
+				assert.Error(t, err, "want an error, got %T", m)
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := reflect.TypeOf(m).String(); got != tt.want {
-				t.Fatalf("type %s, want %s", got, tt.want)
-			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, reflect.TypeOf(m).String(), "type")
 			out, err := json.Marshal(m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(plain(t, out), plain(t, []byte(tt.in))) {
-				t.Fatalf("round trip differs\nwant %s\ngot  %s", tt.in, out)
-			}
+			require.NoError(t, err)
+			assert.Equal(t, plain(t, []byte(tt.in)), plain(t, out), "round trip differs\nwant %s\ngot  %s", tt.in, out)
 		})
 	}
 }
@@ -173,22 +154,15 @@ func TestMessageRegistry(t *testing.T) {
 		return a, err
 	})
 	msgs, err := reg.UnmarshalMessages([]byte(`[{"role":"artifact","path":"x.svg"},{"role":"note","text":"n"},{"role":"user","content":"hi","timestamp":3}]`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a, ok := msgs[0].(artifact); !ok || a.Path != "x.svg" {
-		t.Fatalf("registered role decoded as %#v", msgs[0])
-	}
-	if c, ok := msgs[1].(*agentcore.CustomMessage); !ok || string(c.Field("text")) != `"n"` {
-		t.Fatalf("unknown role decoded as %#v", msgs[1])
+	require.NoError(t, err)
+	assert.Equal(t, artifact{Path: "x.svg"}, msgs[0], "registered role decoded")
+	if assert.IsType(t, &agentcore.CustomMessage{}, msgs[1], "unknown role decoded as %#v", msgs[1]) {
+		assert.Equal(t, `"n"`, string(msgs[1].(*agentcore.CustomMessage).Field("text")), "unknown role decoded as %#v", msgs[1])
 	}
 	out, _ := json.Marshal(msgs)
-	if string(out) != `[{"path":"x.svg","role":"artifact"},{"role":"note","text":"n"},{"role":"user","content":"hi","timestamp":3}]` {
-		t.Fatalf("marshal: %s", out)
-	}
-	if agentcore.IsStandard(msgs[0]) || !agentcore.IsStandard(msgs[2]) {
-		t.Fatal("IsStandard")
-	}
+	assert.Equal(t, `[{"path":"x.svg","role":"artifact"},{"role":"note","text":"n"},{"role":"user","content":"hi","timestamp":3}]`, string(out), "marshal")
+	assert.False(t, agentcore.IsStandard(msgs[0]), "IsStandard of a registered role")
+	assert.True(t, agentcore.IsStandard(msgs[2]), "IsStandard of a user message")
 }
 
 func FuzzUnmarshalMessage(f *testing.F) {
@@ -206,9 +180,8 @@ func FuzzUnmarshalMessage(f *testing.F) {
 		if err != nil {
 			return // e.g. invalid UTF-8 kept in a custom message
 		}
-		if _, err := agentcore.UnmarshalMessage(out); err != nil {
-			t.Fatalf("re-decoding %s: %v", out, err)
-		}
+		_, err = agentcore.UnmarshalMessage(out)
+		assert.NoError(t, err, "re-decoding %s", out)
 	})
 }
 
@@ -225,9 +198,7 @@ func TestMessageText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.msg.Text(); got != tt.want {
-				t.Fatalf("Text() = %q, want %q", got, tt.want)
-			}
+			assert.Equal(t, tt.want, tt.msg.Text(), "Text()")
 		})
 	}
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func newMsg() *agentcore.AssistantMessage {
@@ -58,20 +60,11 @@ func TestStreamWriterContract(t *testing.T) {
 					last = e.Message
 				}
 			}
-			if len(types) != len(tt.wantTypes) {
-				t.Fatalf("events %v, want %v", types, tt.wantTypes)
-			}
-			for i := range types {
-				if types[i] != tt.wantTypes[i] {
-					t.Fatalf("events %v, want %v", types, tt.wantTypes)
-				}
-			}
-			if last == nil || last.StopReason != tt.wantLast || last.ErrorMessage != tt.wantError {
-				t.Fatalf("final %+v", last)
-			}
-			if last.DurationMs == nil {
-				t.Fatal("final message has no durationMs")
-			}
+			assert.Equal(t, tt.wantTypes, types, "events")
+			require.NotNil(t, last, "final message")
+			assert.Equal(t, tt.wantLast, last.StopReason, "final %+v", last)
+			assert.Equal(t, tt.wantError, last.ErrorMessage, "final %+v", last)
+			assert.NotNil(t, last.DurationMs, "final message has no durationMs")
 		})
 	}
 }
@@ -89,9 +82,7 @@ func TestStreamEarlyStop(t *testing.T) {
 	for range stream {
 		break
 	}
-	if !<-stopped {
-		t.Fatal("producer was not told the consumer stopped")
-	}
+	assert.True(t, <-stopped, "producer was not told the consumer stopped")
 }
 
 // TestStreamPartialsAreTheProducers checks that a stream hands out the
@@ -111,33 +102,22 @@ func TestStreamPartialsAreTheProducers(t *testing.T) {
 	})
 	for ev := range stream {
 		if d, ok := ev.(*agentcore.TextDeltaEvent); ok {
-			if d.Partial != m {
-				t.Fatal("the partial is not the producer's message")
-			}
+			assert.Same(t, m, d.Partial, "the partial is not the producer's message")
 			kept = append(kept, d.Partial.Clone())
 		}
 	}
-	if got := kept[0].Text(); got != "a" || len(kept[0].Content) != 1 {
-		t.Fatalf("first clone changed: %q %d", got, len(kept[0].Content))
-	}
-	if got := kept[1].Text(); got != "ab\nc" {
-		t.Fatalf("second clone: %q", got)
-	}
+	assert.Equal(t, "a", kept[0].Text(), "first clone changed")
+	assert.Len(t, kept[0].Content, 1, "first clone changed")
+	assert.Equal(t, "ab\nc", kept[1].Text(), "second clone")
 }
 
 func TestDefaultStreamFn(t *testing.T) {
 	agent := agentcore.New(agentcore.Options{})
-	if err := agent.Prompt(context.Background(), "hi"); !errors.Is(err, agentcore.ErrNoStreamFn) {
-		t.Fatalf("without a stream function: %v", err)
-	}
+	assert.ErrorIs(t, agent.Prompt(context.Background(), "hi"), agentcore.ErrNoStreamFn, "without a stream function")
 	fake := agentcoretest.New(agentcoretest.TextResponse("from default"))
 	agentcore.SetDefaultStreamFn(fake.Stream)
 	defer agentcore.SetDefaultStreamFn(nil)
-	if err := agent.Prompt(context.Background(), "hi"); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, agent.Prompt(context.Background(), "hi"))
 	msgs := agent.Messages()
-	if got := msgs[len(msgs)-1].(*agentcore.AssistantMessage).Text(); got != "from default" {
-		t.Fatalf("answer %q", got)
-	}
+	assert.Equal(t, "from default", msgs[len(msgs)-1].(*agentcore.AssistantMessage).Text(), "answer")
 }
