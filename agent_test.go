@@ -73,7 +73,7 @@ func lastAssistant(t *testing.T, a *agentcore.Agent) *agentcore.AssistantMessage
 			return m
 		}
 	}
-	t.Fatal("no assistant message")
+	require.FailNow(t, "no assistant message")
 	return nil
 }
 
@@ -101,13 +101,9 @@ func TestQueueDraining(t *testing.T) {
 			for _, f := range tt.follow {
 				a.FollowUp(agentcore.UserText(f))
 			}
-			if err := a.Prompt(context.Background(), "go"); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, a.Prompt(context.Background(), "go"))
 			calls := fake.Calls()
-			if len(calls) != tt.wantRequests {
-				t.Fatalf("%d requests, want %d", len(calls), tt.wantRequests)
-			}
+			require.Equal(t, tt.wantRequests, len(calls), "requests")
 			prev := 0
 			for i, c := range calls {
 				users := 0
@@ -116,14 +112,10 @@ func TestQueueDraining(t *testing.T) {
 						users++
 					}
 				}
-				if users-prev != tt.wantUserPerReq[i] {
-					t.Fatalf("request %d has %d new user messages, want %d", i+1, users-prev, tt.wantUserPerReq[i])
-				}
+				assert.Equal(t, tt.wantUserPerReq[i], users-prev, "new user messages in request %d", i+1)
 				prev = users
 			}
-			if a.HasQueued() {
-				t.Fatal("queues not drained")
-			}
+			assert.False(t, a.HasQueued(), "queues not drained")
 		})
 	}
 }
@@ -180,14 +172,10 @@ func TestHookOrder(t *testing.T) {
 			note(ev.Type())
 		}
 	})
-	if err := a.Prompt(context.Background(), "go"); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, a.Prompt(context.Background(), "go"))
 	want := "turn_start prepareRequest transformContext convertToLLM getAPIKey beforeToolCall afterToolCall finishTurn turn_end " +
 		"prepareNextTurn turn_start prepareRequest transformContext convertToLLM getAPIKey finishTurn turn_end"
-	if got := strings.Join(order, " "); got != want {
-		t.Fatalf("order:\n got %s\nwant %s", got, want)
-	}
+	assert.Equal(t, want, strings.Join(order, " "), "order")
 }
 
 // TestAbortStages aborts at each stage of a turn: the run ends, the
@@ -249,28 +237,20 @@ func TestAbortStages(t *testing.T) {
 				})
 			}
 			err := a.Prompt(context.Background(), "go")
-			if !errors.Is(err, context.Canceled) {
-				t.Fatalf("Prompt returned %v, want an abort", err)
-			}
-			if got := lastAssistant(t, a).StopReason; got != tt.wantStop {
-				t.Fatalf("last stop reason %s, want %s", got, tt.wantStop)
-			}
+			assert.ErrorIs(t, err, context.Canceled, "Prompt: want an abort")
+			assert.Equal(t, tt.wantStop, lastAssistant(t, a).StopReason, "last stop reason")
 			var result string
 			for _, m := range a.Messages() {
 				if r, ok := m.(*agentcore.ToolResultMessage); ok {
 					result = agentcore.Blocks(r.Content...).Text()
 				}
 			}
-			if result != tt.wantResult {
-				t.Fatalf("tool result %q, want %q", result, tt.wantResult)
-			}
+			assert.Equal(t, tt.wantResult, result, "tool result")
 			st := a.State()
-			if st.IsStreaming || len(st.PendingToolCalls) != 0 || !a.HasQueued() {
-				t.Fatalf("state after abort: streaming=%v pending=%v queued=%v", st.IsStreaming, st.PendingToolCalls, a.HasQueued())
-			}
-			if st.ErrorMessage != agentcoretest.AbortedText {
-				t.Fatalf("error message %q", st.ErrorMessage)
-			}
+			assert.False(t, st.IsStreaming, "state after abort: streaming")
+			assert.Empty(t, st.PendingToolCalls, "state after abort: pending tool calls")
+			assert.True(t, a.HasQueued(), "state after abort: the follow-up is no longer queued")
+			assert.Equal(t, agentcoretest.AbortedText, st.ErrorMessage, "error message")
 		})
 	}
 }
@@ -313,34 +293,18 @@ func TestContinueRules(t *testing.T) {
 		return agentcoretest.TextResponse("ok")
 	})
 	a, _ := newAgent(fake)
-	if err := a.Continue(ctx); !errors.Is(err, agentcore.ErrNoMessages) {
-		t.Fatalf("empty: %v", err)
-	}
+	assert.ErrorIs(t, a.Continue(ctx), agentcore.ErrNoMessages, "empty")
 	a.SetMessages([]agentcore.Message{&agentcore.SystemMessage{Content: agentcore.Text("only system")}})
-	if err := a.Continue(ctx); !errors.Is(err, agentcore.ErrNoMessages) {
-		t.Fatalf("only system: %v", err)
-	}
-	if err := a.Prompt(ctx, "hi"); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Continue(ctx); !errors.Is(err, agentcore.ErrContinueFromAssistant) {
-		t.Fatalf("assistant tail: %v", err)
-	}
+	assert.ErrorIs(t, a.Continue(ctx), agentcore.ErrNoMessages, "only system")
+	require.NoError(t, a.Prompt(ctx, "hi"))
+	assert.ErrorIs(t, a.Continue(ctx), agentcore.ErrContinueFromAssistant, "assistant tail")
 	a.Steer(agentcore.UserText("steer"))
-	if err := a.Continue(ctx); err != nil {
-		t.Fatalf("assistant tail with steering: %v", err)
-	}
+	require.NoError(t, a.Continue(ctx), "assistant tail with steering")
 	a.FollowUp(agentcore.UserText("follow"))
-	if err := a.Continue(ctx); err != nil {
-		t.Fatalf("assistant tail with follow-up: %v", err)
-	}
+	require.NoError(t, a.Continue(ctx), "assistant tail with follow-up")
 	a.AppendMessage(agentcore.UserText("retry me"))
-	if err := a.Continue(ctx); err != nil {
-		t.Fatalf("user tail: %v", err)
-	}
-	if got := fake.CallCount(); got != 4 {
-		t.Fatalf("%d requests, want 4", got)
-	}
+	require.NoError(t, a.Continue(ctx), "user tail")
+	assert.Equal(t, 4, fake.CallCount(), "requests")
 }
 
 // TestHookFailure: a failing hook ends the run with the minimal failure
@@ -360,19 +324,17 @@ func TestHookFailure(t *testing.T) {
 			log := &eventLog{}
 			a.Subscribe(log.listen)
 			var runErr *agentcore.RunError
-			if err := a.Prompt(context.Background(), "hi"); !errors.As(err, &runErr) || runErr.Err.Error() != "boom" {
-				t.Fatalf("Prompt returned %v, want the hook's error", err)
+			err := a.Prompt(context.Background(), "hi")
+			if assert.ErrorAs(t, err, &runErr, "Prompt: want the hook's error") {
+				assert.EqualError(t, runErr.Err, "boom", "Prompt: want the hook's error")
 			}
 			want := "agent_start turn_start message_start message_end:user message_start message_end:assistant turn_end agent_end"
-			if got := log.String(); got != want {
-				t.Fatalf("events:\n got %s\nwant %s", got, want)
-			}
-			if m := lastAssistant(t, a); m.StopReason != agentcore.StopError || m.ErrorMessage != "boom" {
-				t.Fatalf("failure message %+v", m)
-			}
-			if fake.CallCount() != 0 || a.IsStreaming() {
-				t.Fatal("the model was called or the agent is still streaming")
-			}
+			assert.Equal(t, want, log.String(), "events")
+			m := lastAssistant(t, a)
+			assert.Equal(t, agentcore.StopError, m.StopReason, "failure message %+v", m)
+			assert.Equal(t, "boom", m.ErrorMessage, "failure message %+v", m)
+			assert.Zero(t, fake.CallCount(), "the model was called")
+			assert.False(t, a.IsStreaming(), "the agent is still streaming")
 		})
 	}
 }
@@ -383,13 +345,10 @@ func TestToolPanicIsAnErrorResult(t *testing.T) {
 		panic("tool bug")
 	}}
 	a, _ := newAgent(fake, bad)
-	if err := a.Prompt(context.Background(), "go"); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, a.Prompt(context.Background(), "go"))
 	r := a.Messages()[len(a.Messages())-2].(*agentcore.ToolResultMessage)
-	if !r.IsError || agentcore.Blocks(r.Content...).Text() != "tool bug" {
-		t.Fatalf("result %+v", r)
-	}
+	assert.True(t, r.IsError, "result %+v", r)
+	assert.Equal(t, "tool bug", agentcore.Blocks(r.Content...).Text(), "result %+v", r)
 }
 
 // TestParallelOrdering checks that a parallel batch's end events come as
@@ -462,20 +421,16 @@ func TestConcurrentUse(t *testing.T) {
 func TestResetKeepsBaseline(t *testing.T) {
 	fake := agentcoretest.New(agentcoretest.TextResponse("ok"))
 	a := agentcore.New(agentcore.Options{SystemPrompt: "Base.", Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{echoTool("echo", 0)}})
-	if err := a.Prompt(context.Background(), "hi"); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, a.Prompt(context.Background(), "hi"))
 	a.Steer(agentcore.UserText("x"))
-	if err := a.Reset(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, a.Reset())
 	st := a.State()
-	if len(st.Messages) != 1 || st.SystemPrompt != "Base." || a.HasQueued() {
-		t.Fatalf("after reset: %d messages, prompt %q, queued %v", len(st.Messages), st.SystemPrompt, a.HasQueued())
-	}
-	if tools := agentcore.CurrentTools(st.Messages); len(tools) != 1 || tools[0].Name != "echo" {
-		t.Fatalf("baseline tools %v", tools)
-	}
+	assert.Len(t, st.Messages, 1, "after reset: messages")
+	assert.Equal(t, "Base.", st.SystemPrompt, "after reset: prompt")
+	assert.False(t, a.HasQueued(), "after reset: queued")
+	tools := agentcore.CurrentTools(st.Messages)
+	require.Len(t, tools, 1, "baseline tools")
+	assert.Equal(t, "echo", tools[0].Name, "baseline tools %v", tools)
 }
 
 // TestWaitForIdleContext checks that WaitForIdle gives up when its ctx
@@ -506,17 +461,17 @@ func TestNilContext(t *testing.T) {
 		"Continue":    a.Continue(nilCtx),
 		"WaitForIdle": a.WaitForIdle(nilCtx),
 	} {
-		if !errors.Is(err, agentcore.ErrNilContext) {
-			t.Errorf("%s(nil): %v", name, err)
-		}
+		t.Run(name, func(t *testing.T) {
+			assert.ErrorIs(t, err, agentcore.ErrNilContext, "%s(nil)", name)
+		})
 	}
-	if _, err := agentcore.RunLoop(nilCtx, nil, agentcore.AgentContext{}, agentcore.LoopConfig{StreamFn: agentcoretest.New().Stream}); !errors.Is(err, agentcore.ErrNilContext) {
-		t.Errorf("RunLoop(nil): %v", err)
-	}
-	if out := agentcore.RunToolCall(nilCtx, agentcore.ToolCall{Name: "x"}, agentcore.RunToolCallOptions{}); !out.IsError {
-		t.Error("RunToolCall(nil) did not fail")
-	}
-	if len(a.Messages()) != 0 {
-		t.Fatal("a refused call changed the transcript")
-	}
+	t.Run("RunLoop", func(t *testing.T) {
+		_, err := agentcore.RunLoop(nilCtx, nil, agentcore.AgentContext{}, agentcore.LoopConfig{StreamFn: agentcoretest.New().Stream})
+		assert.ErrorIs(t, err, agentcore.ErrNilContext, "RunLoop(nil)")
+	})
+	t.Run("RunToolCall", func(t *testing.T) {
+		out := agentcore.RunToolCall(nilCtx, agentcore.ToolCall{Name: "x"}, agentcore.RunToolCallOptions{})
+		assert.True(t, out.IsError, "RunToolCall(nil) did not fail")
+	})
+	assert.Empty(t, a.Messages(), "a refused call changed the transcript")
 }
