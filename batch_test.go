@@ -193,10 +193,6 @@ func TestBatchLateUpdatesDropped(t *testing.T) {
 			updates = append(updates, u.ToolCallID+":"+u.PartialResult.Text())
 		}
 	})
-	if err := a.Prompt(context.Background(), "go"); err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Join(updates, ","); got != "second:fresh" {
-		t.Fatalf("updates %q, want only the probe's own", got)
-	}
+	require.NoError(t, a.Prompt(context.Background(), "go"))
+	assert.Equal(t, "second:fresh", strings.Join(updates, ","), "updates: want only the probe's own")
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
+	"github.com/stretchr/testify/require"
 )
 
 var benchText = strings.Repeat("Working on the next step of the task now. ", 4)
@@ -56,9 +57,7 @@ func BenchmarkAgentTurn(b *testing.B) {
 		a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{workTool()},
 			Hooks: agentcore.Hooks{BeforeToolCall: allow, AfterToolCall: keep}})
 		a.Subscribe(func(context.Context, agentcore.AgentEvent) { events++ })
-		if err := a.Prompt(context.Background(), "go"); err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, a.Prompt(context.Background(), "go"))
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*turns), "ns/turn")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
@@ -74,9 +73,7 @@ func BenchmarkTextDelta(b *testing.B) {
 		fake := agentcoretest.New(resp)
 		a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream})
 		a.Subscribe(func(context.Context, agentcore.AgentEvent) {})
-		if err := a.Prompt(context.Background(), "go"); err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, a.Prompt(context.Background(), "go"))
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*deltas), "ns/delta")
 }
@@ -92,8 +89,9 @@ func BenchmarkRunToolCall(b *testing.B) {
 		}}
 	b.ReportAllocs()
 	for b.Loop() {
+		// require only on failure: it calls b.Helper, which the loop would measure.
 		if out := agentcore.RunToolCall(context.Background(), call, opts); out.IsError {
-			b.Fatal(out.Result.Content)
+			require.Fail(b, "tool call failed", "%v", out.Result.Content)
 		}
 	}
 }
@@ -141,9 +139,7 @@ func BenchmarkToolBatch(b *testing.B) {
 		a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{workTool()},
 			Hooks: agentcore.Hooks{BeforeToolCall: allow, AfterToolCall: keep}})
 		a.Subscribe(func(context.Context, agentcore.AgentEvent) {})
-		if err := a.Prompt(context.Background(), "go"); err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, a.Prompt(context.Background(), "go"))
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*turns*4), "ns/call")
 }
@@ -172,9 +168,7 @@ func BenchmarkManyBlocks(b *testing.B) {
 			for b.Loop() {
 				a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: agentcoretest.New(resp).Stream})
 				a.Subscribe(func(context.Context, agentcore.AgentEvent) {})
-				if err := a.Prompt(context.Background(), "go"); err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, a.Prompt(context.Background(), "go"))
 			}
 		})
 	}
