@@ -168,7 +168,12 @@ func BenchmarkManyBlocks(b *testing.B) {
 			for b.Loop() {
 				a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: agentcoretest.New(resp).Stream})
 				a.Subscribe(func(context.Context, agentcore.AgentEvent) {})
-				require.NoError(b, a.Prompt(context.Background(), "go"))
+				err := a.Prompt(context.Background(), "go")
+				if n > agentcore.MaxResponseBlocks {
+					require.ErrorIs(b, err, agentcore.ErrTooManyBlocks)
+				} else {
+					require.NoError(b, err)
+				}
 			}
 		})
 	}
