@@ -158,7 +158,7 @@ func TestProxyHandlerWire(t *testing.T) {
 		`{"type":"text_delta","contentIndex":1,"delta":"Reading it now."}`,
 		`{"type":"text_end","contentIndex":1}`,
 		`{"type":"toolcall_start","contentIndex":2,"id":"call_1","toolName":"read"}`,
-		`{"type":"toolcall_delta","contentIndex":2,"delta":"{\"limit\":20,\"path\":\"src/main.go\"}"}`,
+		`{"type":"toolcall_delta","contentIndex":2,"delta":"{\"path\":\"src/main.go\",\"limit\":20}"}`,
 		`{"type":"toolcall_end","contentIndex":2,"toolCall":{"type":"toolCall","id":"call_1","name":"read","arguments":{"path":"src/main.go","limit":20}}}`,
 		`{"type":"done","reason":"toolUse","usage":` + usage + `}`,
 	}, "\n\n")

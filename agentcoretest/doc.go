@@ -21,7 +21,7 @@
 // A response streams as a provider's would: a start event, then per content
 // block its start, deltas and end events, then done or error. Text and
 // thinking arrive in [Response.Chunks] deltas (the pieces [SplitText]
-// returns), tool call arguments in one delta of [CanonicalJSON]. A response
+// returns), tool call arguments in one delta, as scripted. A response
 // can wait [Response.ChunkDelay] before each content event, hang until it is
 // aborted ([Response.Hang]), fail before its start event
 // ([Response.NoStart]), or act when it starts ([Response.OnStart]).

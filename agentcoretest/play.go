@@ -95,7 +95,7 @@ func streamBlock(ctx context.Context, w *agentcore.StreamWriter, msg *agentcore.
 		}
 		// The arguments arrive in one delta, so the partial shows them whole.
 		msg.Content[i] = agentcore.ToolCall{ID: b.ID, Name: b.Name, Arguments: b.Arguments}
-		if !push(&agentcore.ToolCallDeltaEvent{ContentIndex: i, Delta: CanonicalJSON(b.Arguments), Partial: msg}) {
+		if !push(&agentcore.ToolCallDeltaEvent{ContentIndex: i, Delta: string(b.Arguments), Partial: msg}) {
 			return false
 		}
 		msg.Content[i] = b

@@ -4,7 +4,6 @@
 package conformance
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -228,13 +227,14 @@ func (r ResponseSpec) response(onStart func(context.Context)) (agentcoretest.Res
 		case "thinking":
 			out.Content = append(out.Content, agentcore.ThinkingBlock{Thinking: b.Thinking})
 		case "toolCall":
+			// The reference's fake streams the arguments as canonical
+			// JSON; agentcoretest streams them as scripted.
 			args := json.RawMessage("{}")
 			if len(b.Arguments) > 0 {
-				var buf bytes.Buffer
-				if err := json.Compact(&buf, b.Arguments); err != nil {
-					return out, err
+				if !json.Valid(b.Arguments) {
+					return out, fmt.Errorf("tool call %s: invalid arguments %s", b.ID, b.Arguments)
 				}
-				args = bytes.Clone(buf.Bytes())
+				args = json.RawMessage(agentcoretest.CanonicalJSON(b.Arguments))
 			}
 			out.Content = append(out.Content, agentcore.ToolCall{ID: b.ID, Name: b.Name, Arguments: args, ArgumentsError: b.ArgumentsError})
 		default:
