@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -209,11 +210,10 @@ func TestCompileCacheConcurrent(t *testing.T) {
 	}
 }
 
-// TestCompileAlternatingSchemas checks the memo of recent schemas: the
-// same bytes in another slice share a compile, other bytes do not, two
-// schemas used in turn keep their slots, and a schema changed in place is
-// compiled anew.
-func TestCompileAlternatingSchemas(t *testing.T) {
+// TestCompileCacheKeyedByBytes checks that the cache is keyed by the schema
+// bytes: the same bytes in another slice share a compile, other bytes do
+// not, and a schema changed in place is compiled anew.
+func TestCompileCacheKeyedByBytes(t *testing.T) {
 	a := json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)
 	b := json.RawMessage(`{"type":"object","properties":{"b":{"type":"string"}}}`)
 	compile := func(schema json.RawMessage) *Validator {
@@ -231,9 +231,6 @@ func TestCompileAlternatingSchemas(t *testing.T) {
 	if compile(slices.Clone(a)) != va || compile(b) != vb || compile(a) != va {
 		t.Fatal("the same schema compiled twice")
 	}
-	if recentSlot(a) != recentSlot(b) && (recentSlot(a).Load().v != va || recentSlot(b).Load().v != vb) {
-		t.Fatal("schemas used in turn do not keep their slots")
-	}
 	changed := slices.Clone(a)
 	copy(changed[bytes.IndexByte(changed, 'a'):], "b")
 	if vd := compile(changed); vd == va {
@@ -241,6 +238,36 @@ func TestCompileAlternatingSchemas(t *testing.T) {
 	}
 	if _, errs, _ := compile(changed).Parse(json.RawMessage(`{"b":{}}`)); len(errs) != 1 {
 		t.Fatalf("the changed schema checks nothing: %v", errs)
+	}
+}
+
+// TestCompileCacheBounded checks that the cache holds at most maxCached
+// schemas and that a schema compiled before it started over still works.
+func TestCompileCacheBounded(t *testing.T) {
+	first, err := Compile(json.RawMessage(`{"const":-1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range maxCached + 1 {
+		if _, err := Compile(json.RawMessage(fmt.Sprintf(`{"const":%d}`, i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cache.mu.Lock()
+	n := len(cache.m)
+	cache.mu.Unlock()
+	if n > maxCached {
+		t.Fatalf("%d schemas cached, the bound is %d", n, maxCached)
+	}
+	if _, errs, _ := first.Parse(json.RawMessage(`-1`)); errs != nil {
+		t.Fatal(errs)
+	}
+	again, err := Compile(json.RawMessage(`{"const":-1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, _ := again.Parse(json.RawMessage(`0`)); len(errs) != 1 {
+		t.Fatalf("errors %v", errs)
 	}
 }
 
