@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // pathSchema is the typical small tool schema: one required string, one
@@ -35,32 +37,33 @@ var benchCases = []benchCase{
 	},
 }
 
-// BenchmarkValidateToolArguments measures the loop's per-call entry point,
-// schema cache lookup included, for arguments that are valid, that need
-// coercion, and that fail.
-func BenchmarkValidateToolArguments(b *testing.B) {
-	kinds := []struct {
-		name    string
-		args    func(benchCase) json.RawMessage
-		wantErr bool
-	}{
-		{"valid", func(c benchCase) json.RawMessage { return c.valid }, false},
-		{"coerce", func(c benchCase) json.RawMessage { return c.coerce }, false},
-		{"invalid", func(c benchCase) json.RawMessage { return c.invalid }, true},
-	}
-	for _, k := range kinds {
+// benchKinds are the kinds of arguments of a benchCase.
+var benchKinds = []struct {
+	name    string
+	args    func(benchCase) json.RawMessage
+	wantErr bool
+}{
+	{"valid", func(c benchCase) json.RawMessage { return c.valid }, false},
+	{"coerce", func(c benchCase) json.RawMessage { return c.coerce }, false},
+	{"invalid", func(c benchCase) json.RawMessage { return c.invalid }, true},
+}
+
+// benchValidate runs validate on each kind of arguments of each benchCase.
+func benchValidate(b *testing.B, validate func(c benchCase, args json.RawMessage) (json.RawMessage, error)) {
+	for _, k := range benchKinds {
 		b.Run(k.name, func(b *testing.B) {
 			for _, c := range benchCases {
 				b.Run(c.name, func(b *testing.B) {
 					args := k.args(c)
-					_, err := ValidateToolArguments("t", c.schema, args)
+					_, err := validate(c, args)
 					var ae *ArgumentsError
-					if k.wantErr != errors.As(err, &ae) || (!k.wantErr && err != nil) {
-						b.Fatal(err)
+					require.Equal(b, k.wantErr, errors.As(err, &ae), "error %v", err)
+					if !k.wantErr {
+						require.NoError(b, err)
 					}
 					b.ReportAllocs()
 					for b.Loop() {
-						if _, err := ValidateToolArguments("t", c.schema, args); (err != nil) != k.wantErr {
+						if _, err := validate(c, args); (err != nil) != k.wantErr {
 							b.Fatal(err)
 						}
 					}
@@ -68,4 +71,62 @@ func BenchmarkValidateToolArguments(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkValidateToolArguments measures the loop's per-call entry point,
+// schema cache lookup included, for arguments that are valid, that need
+// coercion, and that fail.
+func BenchmarkValidateToolArguments(b *testing.B) {
+	benchValidate(b, func(c benchCase, args json.RawMessage) (json.RawMessage, error) {
+		return ValidateToolArguments("t", c.schema, args)
+	})
+}
+
+// BenchmarkCheckerOnly is BenchmarkValidateToolArguments, without the cache
+// lookup, deciding every check with the checker alone (checkerOnly): what
+// validation costs without the fast checker and the raw check.
+func BenchmarkCheckerOnly(b *testing.B) {
+	validators := map[string]*Validator{}
+	for _, c := range benchCases {
+		vd, err := Compile(c.schema)
+		require.NoError(b, err)
+		validators[c.name] = checkerOnly(vd)
+	}
+	benchValidate(b, func(c benchCase, args json.RawMessage) (json.RawMessage, error) {
+		return validators[c.name].validateToolArguments("t", args)
+	})
+}
+
+func BenchmarkParse(b *testing.B) {
+	vd, err := Compile(json.RawMessage(searchSchema))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("coerce", func(b *testing.B) {
+		args := json.RawMessage(`{"query":"go agents","limit":"10","exact":"true","tags":"runtime","lang":null,"score":"0.5"}`)
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, errs, err := vd.Parse(args); err != nil || errs != nil {
+				b.Fatal(errs, err)
+			}
+		}
+	})
+	b.Run("valid", func(b *testing.B) {
+		args := json.RawMessage(`{"query":"go agents","limit":10,"exact":true,"tags":["runtime"],"lang":"en","score":0.5}`)
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, errs, err := vd.Parse(args); err != nil || errs != nil {
+				b.Fatal(errs, err)
+			}
+		}
+	})
+	b.Run("invalid", func(b *testing.B) {
+		args := json.RawMessage(`{"query":"x","limit":"many"}`)
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, errs, _ := vd.Parse(args); errs == nil {
+				b.Fatal("valid")
+			}
+		}
+	})
 }

@@ -1,16 +1,3 @@
-// Package schema coerces and validates tool-call arguments against a tool's
-// JSON Schema as the reference runtime does (pi-ai's validateToolArguments
-// over pi-schema): loosely typed arguments are coerced towards the schema
-// first, then checked, and a failure is explained with one error per failing
-// keyword in the reference's words and order.
-//
-// Schemas compile with github.com/santhosh-tekuri/jsonschema/v5, which decides
-// validity; the coercion rules and the error explanations are walked here over
-// the schema, asking the compiled schema about each subschema. A subschema
-// that uses only keywords that can be checked exactly and cheaply on the
-// parsed value (a simple one, see fastSchema) is asked of a fast checker
-// instead, which answers as the compiled schema would without converting
-// the value for it.
 package schema
 
 import (

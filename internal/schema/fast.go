@@ -63,15 +63,9 @@ type fastSchema struct {
 	maxProps   int
 	unique     bool
 	required   []string
-	props      []fastProp
-	propIndex  map[string]*fastSchema // props by name, for many props; nil for few
+	props      map[string]*fastSchema // properties by name; nil when absent
 	additional *fastSchema            // nil when absent
 	items      *fastSchema            // nil when absent
-}
-
-type fastProp struct {
-	name   string
-	schema *fastSchema
 }
 
 // bound is one of the number keywords.
@@ -155,7 +149,7 @@ func (b *fastBuilder) build(node jsonv.Value) *fastSchema {
 	}
 	s.stable = !info.wrapsNonArrays() && (s.additional == nil || s.additional.stable) && (s.items == nil || s.items.stable)
 	for _, p := range s.props {
-		s.stable = s.stable && p.schema.stable
+		s.stable = s.stable && p.stable
 	}
 	b.built[node] = s
 	return s
@@ -203,18 +197,13 @@ func (b *fastBuilder) keyword(s *fastSchema, key string, raw, val jsonv.Value) b
 			s.required = append(s.required, r.Str())
 		}
 	case "properties":
+		s.props = make(map[string]*fastSchema, val.Len())
 		for _, p := range val.Members() {
 			child := b.build(p.Value)
 			if child == nil || !utf8.ValidString(p.Key) {
 				return false
 			}
-			s.props = append(s.props, fastProp{p.Key, child})
-		}
-		if len(s.props) >= propIndexMin {
-			s.propIndex = make(map[string]*fastSchema, len(s.props))
-			for _, p := range s.props {
-				s.propIndex[p.name] = p.schema
-			}
+			s.props[p.Key] = child
 		}
 	case "additionalProperties":
 		s.additional = b.build(val)

@@ -20,10 +20,6 @@ const (
 // compares pairwise; the checker decides longer ones (it hashes them).
 const uniqueScanMax = 64
 
-// propIndexMin is the property count from which a fastSchema looks its
-// properties up in a map.
-const propIndexMin = 9
-
 // check reports whether v passes s exactly as the checker would report it
 // for the same value (as toAny converts it), without converting v. It is
 // undecided only where the checker's answer hangs on its internals rather
@@ -168,7 +164,7 @@ func (s *fastSchema) checkObject(v jsonv.Value) verdict {
 	}
 	r := pass
 	for _, m := range v.Members() {
-		child := s.property(m.Key)
+		child := s.props[m.Key]
 		if child == nil {
 			if child = s.additional; child == nil {
 				continue
@@ -179,19 +175,6 @@ func (s *fastSchema) checkObject(v jsonv.Value) verdict {
 		}
 	}
 	return r
-}
-
-// property returns the schema properties gives a member, nil for none.
-func (s *fastSchema) property(name string) *fastSchema {
-	if s.propIndex != nil {
-		return s.propIndex[name]
-	}
-	for i := range s.props {
-		if s.props[i].name == name {
-			return s.props[i].schema
-		}
-	}
-	return nil
 }
 
 // worse combines the verdicts of two checks that must both pass.

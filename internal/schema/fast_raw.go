@@ -182,7 +182,7 @@ func (r *rawReader) object(s *fastSchema, depth int) bool {
 						required |= 1 << i
 					}
 				}
-				if child = s.rawProperty(key); child == nil {
+				if child = s.props[string(key)]; child == nil {
 					child = s.additional
 				}
 			}
@@ -201,19 +201,6 @@ func (r *rawReader) object(s *fastSchema, depth int) bool {
 	}
 	return (s.minProps == -1 || n >= s.minProps) && (s.maxProps == -1 || n <= s.maxProps) &&
 		required == 1<<len(s.required)-1
-}
-
-// rawProperty is property for a name given as bytes.
-func (s *fastSchema) rawProperty(name []byte) *fastSchema {
-	if s.propIndex != nil {
-		return s.propIndex[string(name)]
-	}
-	for i := range s.props {
-		if s.props[i].name == string(name) {
-			return s.props[i].schema
-		}
-	}
-	return nil
 }
 
 // separator reads what follows a member or item: a comma (more) or the

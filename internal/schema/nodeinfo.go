@@ -5,11 +5,11 @@ import (
 )
 
 // nodeInfo is what the coercion passes and the checks read of one schema
-// object, looked up once when the schema compiles rather than by key on
-// every visit; it is immutable after compile. Each keyword's value is kept as the passes read it: when it
-// must be of some kind to count (an array for anyOf, an object for
-// properties), a keyword of another kind is kept as absent, with the zero
-// (null) Value, which has no members or items.
+// object, read when the schema compiles; it is immutable after compile.
+// Each keyword's value is kept as the passes read it: when it must be of
+// some kind to count (an array for anyOf, an object for properties), a
+// keyword of another kind is kept as absent, with the zero (null) Value,
+// which has no members or items.
 type nodeInfo struct {
 	base string // the subschema's base URI
 

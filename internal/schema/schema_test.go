@@ -347,37 +347,3 @@ func FuzzSchema(f *testing.F) {
 		}
 	})
 }
-
-func BenchmarkParse(b *testing.B) {
-	vd, err := Compile(json.RawMessage(searchSchema))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Run("coerce", func(b *testing.B) {
-		args := json.RawMessage(`{"query":"go agents","limit":"10","exact":"true","tags":"runtime","lang":null,"score":"0.5"}`)
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, errs, err := vd.Parse(args); err != nil || errs != nil {
-				b.Fatal(errs, err)
-			}
-		}
-	})
-	b.Run("valid", func(b *testing.B) {
-		args := json.RawMessage(`{"query":"go agents","limit":10,"exact":true,"tags":["runtime"],"lang":"en","score":0.5}`)
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, errs, err := vd.Parse(args); err != nil || errs != nil {
-				b.Fatal(errs, err)
-			}
-		}
-	})
-	b.Run("invalid", func(b *testing.B) {
-		args := json.RawMessage(`{"query":"x","limit":"many"}`)
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, errs, _ := vd.Parse(args); errs == nil {
-				b.Fatal("valid")
-			}
-		}
-	})
-}
