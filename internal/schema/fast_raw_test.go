@@ -3,6 +3,9 @@ package schema
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // assertRawAgrees checks the raw check on args against the full path: when
@@ -14,9 +17,9 @@ func assertRawAgrees(t *testing.T, vd *Validator, args string) bool {
 		return false
 	}
 	got, errs, err := checkerOnly(vd).Parse(json.RawMessage(args))
-	if err != nil || errs != nil || string(got) != args {
-		t.Fatalf("raw check accepts %s, the checker gives %s, %v, %v", args, got, errs, err)
-	}
+	require.NoError(t, err, "raw check accepts %s", args)
+	require.Nil(t, errs, "raw check accepts %s", args)
+	require.Equal(t, args, string(got), "raw check accepts %s unchanged", args)
 	return true
 }
 
@@ -66,12 +69,8 @@ func TestRawCheck(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			vd, err := Compile(json.RawMessage(tt.schema))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := assertRawAgrees(t, vd, tt.args); got != tt.raw {
-				t.Fatalf("raw check on %s: %v, want %v", tt.args, got, tt.raw)
-			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.raw, assertRawAgrees(t, vd, tt.args), "raw check on %s", tt.args)
 		})
 	}
 }

@@ -2,8 +2,10 @@ package schema
 
 import (
 	"encoding/json"
-	"reflect"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/agentcore/internal/jsonv"
 )
@@ -51,12 +53,23 @@ func assertFastAgrees(t *testing.T, vd *Validator, values []jsonv.Value) int {
 				continue
 			}
 			compared++
-			if want := n.check.slow.Validate(toAny(v)) == nil; (r == pass) != want {
-				t.Fatalf("fast check of %s at %q: %v, the checker: %v", v.JSON(), vd.doc.loc[nodeOf(vd, n)], r == pass, want)
-			}
+			want := n.check.slow.Validate(toAny(v)) == nil
+			require.Equal(t, want, r == pass, "fast check of %s at %q, against the checker's", v.JSON(), vd.doc.loc[nodeOf(vd, n)])
 		}
 	}
 	return compared
+}
+
+// assertSameAsChecker checks that ParseValue of v gives what it gives with
+// the checker alone: the same coerced value or the same errors.
+func assertSameAsChecker(t *testing.T, vd *Validator, v jsonv.Value) {
+	t.Helper()
+	out, errs := vd.ParseValue(v)
+	want, wantErrs := checkerOnly(vd).ParseValue(v)
+	require.Equal(t, wantErrs, errs, "errors of %s, fast path against the checker alone", v.JSON())
+	if errs == nil {
+		require.Equal(t, want.JSON(), out.JSON(), "coercion of %s, fast path against the checker alone", v.JSON())
+	}
 }
 
 // nodeOf finds the schema object n describes, for messages.
@@ -84,9 +97,7 @@ func TestGoldenBothPaths(t *testing.T) {
 		}
 		t.Run(tc.Name, func(t *testing.T) {
 			fast, err := Compile(tc.Schema)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if fast.fast != nil {
 				simple++
 			}
@@ -95,32 +106,24 @@ func TestGoldenBothPaths(t *testing.T) {
 				vd   *Validator
 			}{{"fast", fast}, {"checker only", checkerOnly(fast)}} {
 				got, errs, err := path.vd.Parse(tc.Args)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err, path.name)
 				if tc.Want != nil {
-					if errs != nil || string(got) != *tc.Want {
-						t.Fatalf("%s: got %s, %v; want %s", path.name, got, errs, *tc.Want)
-					}
+					require.Nil(t, errs, path.name)
+					require.Equal(t, *tc.Want, string(got), path.name)
 					continue
 				}
 				for i := range errs {
 					errs[i].Keyword = ""
 				}
-				if !reflect.DeepEqual(errs, tc.WantErr) {
-					t.Fatalf("%s: errors\n got  %v\n want %v", path.name, errs, tc.WantErr)
-				}
-				if _, err := path.vd.validateToolArguments("tool", tc.Args); err == nil || err.Error() != tc.Text {
-					t.Fatalf("%s: got %v; want the error\n%s", path.name, err, tc.Text)
-				}
+				require.Equal(t, tc.WantErr, errs, path.name)
+				_, err = path.vd.validateToolArguments("tool", tc.Args)
+				require.EqualError(t, err, tc.Text, path.name)
 			}
 			if assertRawAgrees(t, fast, string(tc.Args)) {
 				raw++
 			}
 			args, err := jsonv.Parse(tc.Args)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			values := subValues(args)
 			if out, errs := checkerOnly(fast).ParseValue(args); errs == nil {
 				values = append(values, subValues(out)...)
@@ -129,9 +132,8 @@ func TestGoldenBothPaths(t *testing.T) {
 		})
 	}
 	t.Logf("%d golden schemas are simple; %d fast checks compared with the checker; %d raw checks accepted", simple, compared, raw)
-	if simple == 0 || compared == 0 {
-		t.Fatal("the golden cases never exercised the fast checker")
-	}
+	assert.NotZero(t, simple, "no golden schema is simple")
+	assert.NotZero(t, compared, "the golden cases never exercised the fast checker")
 }
 
 func TestSimpleSchemas(t *testing.T) {
@@ -179,14 +181,10 @@ func TestSimpleSchemas(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			vd, err := Compile(json.RawMessage(tt.schema))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if simple := vd.fast != nil; simple != tt.simple {
-				t.Fatalf("simple = %v, want %v", simple, tt.simple)
-			}
-			if tt.simple && vd.fast.stable != tt.stable {
-				t.Fatalf("stable = %v, want %v", vd.fast.stable, tt.stable)
+			require.NoError(t, err)
+			require.Equal(t, tt.simple, vd.fast != nil, "simple")
+			if tt.simple {
+				assert.Equal(t, tt.stable, vd.fast.stable, "stable")
 			}
 		})
 	}
@@ -218,19 +216,11 @@ func TestFastCheckQuirks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			vd, err := Compile(json.RawMessage(tt.schema))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if vd.fast == nil {
-				t.Fatal("not simple")
-			}
+			require.NoError(t, err)
+			require.NotNil(t, vd.fast, "not simple")
 			v, err := jsonv.ParseString(tt.value)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := vd.fast.check(v); got != tt.want {
-				t.Fatalf("check = %v, want %v", got, tt.want)
-			}
+			require.NoError(t, err)
+			require.Equal(t, tt.want, vd.fast.check(v))
 			if tt.want != undecided {
 				assertFastAgrees(t, vd, subValues(v))
 			}
@@ -240,7 +230,7 @@ func TestFastCheckQuirks(t *testing.T) {
 
 func longArray(n int) string {
 	out := make([]byte, 0, 4*n)
-	for i := 0; i < n; i++ {
+	for i := range n {
 		if i > 0 {
 			out = append(out, ',')
 		}
@@ -252,28 +242,21 @@ func longArray(n int) string {
 func TestValidateToolArgumentsOwnCopy(t *testing.T) {
 	args := json.RawMessage(`{"path":"a","n":1}`)
 	got, err := ValidateToolArguments("t", json.RawMessage(pathSchema), args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != string(args) {
-		t.Fatalf("got %s", got)
-	}
-	if &got[0] == &args[0] {
-		t.Fatal("the result shares memory with the arguments")
-	}
-	vd, _ := Compile(json.RawMessage(pathSchema))
-	if same, _, _ := vd.Parse(args); &same[0] != &args[0] {
-		t.Fatal("Parse should return unchanged compact arguments as they are")
-	}
+	require.NoError(t, err)
+	require.Equal(t, string(args), string(got))
+	assert.NotSame(t, &args[0], &got[0], "the result shares memory with the arguments")
+	vd, err := Compile(json.RawMessage(pathSchema))
+	require.NoError(t, err)
+	same, _, _ := vd.Parse(args)
+	assert.Same(t, &args[0], &same[0], "Parse should return unchanged compact arguments as they are")
 	for _, tt := range []struct{ name, args, want string }{
 		{"not compact", `{"path": "a"}`, `{"path":"a"}`},
 		{"coerced", `{"path":"a","n":"1"}`, `{"path":"a","n":1}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, _, err := vd.Parse(json.RawMessage(tt.args))
-			if err != nil || string(got) != tt.want {
-				t.Fatalf("got %s, %v; want %s", got, err, tt.want)
-			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, string(got))
 		})
 	}
 }
@@ -292,9 +275,7 @@ func TestCoercionStopsOnlyWhenUnchanged(t *testing.T) {
 		}
 		t.Run(tc.Name, func(t *testing.T) {
 			out, err := jsonv.ParseString(*tc.Want)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			assertPassesKeep(t, vd, out)
 		})
 	}
@@ -314,13 +295,12 @@ func assertPassesKeep(t *testing.T, vd *Validator, v jsonv.Value) {
 		"convert":             func() jsonv.Value { return c.convert(root, defaultBase, v) },
 		"coerce types":        func() jsonv.Value { return c.coerceTypes(v, root, defaultBase) },
 	} {
-		if out := pass(); !jsonv.Same(out, v) {
-			t.Fatalf("%s changed %s, which the schema accepts, to %s", name, v.JSON(), out.JSON())
-		}
+		out := pass()
+		require.True(t, jsonv.Same(out, v), "%s changed %s, which the schema accepts, to %s", name, v.JSON(), out.JSON())
 	}
-	if out, errs := checkerOnly(vd).ParseValue(v); errs != nil || !reflect.DeepEqual(out.JSON(), v.JSON()) {
-		t.Fatalf("the checker alone coerced %s to %s, %v", v.JSON(), out.JSON(), errs)
-	}
+	out, errs := checkerOnly(vd).ParseValue(v)
+	require.Nil(t, errs, "the checker alone rejects %s", v.JSON())
+	require.Equal(t, v.JSON(), out.JSON(), "the checker alone coerced %s", v.JSON())
 }
 
 // TestCommonCaseSkipsChecker shows that the benchmark schemas never reach
@@ -329,14 +309,10 @@ func assertPassesKeep(t *testing.T, vd *Validator, v jsonv.Value) {
 // as before.
 func TestCommonCaseSkipsChecker(t *testing.T) {
 	never, err := Compile(json.RawMessage(`{"not":{}}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, c := range benchCases {
 		vd, err := Compile(c.schema)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		poisoned := *vd
 		poisoned.root = never.root
 		poisoned.infos = make(map[jsonv.ID]*nodeInfo, len(vd.infos))
@@ -345,15 +321,17 @@ func TestCommonCaseSkipsChecker(t *testing.T) {
 			m.check.slow = never.root
 			poisoned.infos[id] = &m
 		}
-		if _, err := checkerOnly(&poisoned).validateToolArguments("t", c.valid); err == nil {
-			t.Fatal("the poisoned checker accepts valid arguments")
-		}
+		_, err = checkerOnly(&poisoned).validateToolArguments("t", c.valid)
+		require.Error(t, err, "the poisoned checker accepts valid arguments")
 		for kind, args := range map[string]json.RawMessage{"valid": c.valid, "coerce": c.coerce, "invalid": c.invalid} {
 			t.Run(c.name+"/"+kind, func(t *testing.T) {
 				want, wantErr := vd.validateToolArguments("t", args)
 				got, err := poisoned.validateToolArguments("t", args)
-				if string(got) != string(want) || (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) {
-					t.Fatalf("without the checker: %s, %v; with it: %s, %v", got, err, want, wantErr)
+				assert.Equal(t, string(want), string(got), "without the checker, against with it")
+				if wantErr == nil {
+					assert.NoError(t, err, "without the checker")
+				} else {
+					assert.EqualError(t, err, wantErr.Error(), "without the checker")
 				}
 			})
 		}

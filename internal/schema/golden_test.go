@@ -3,8 +3,10 @@ package schema
 import (
 	"encoding/json"
 	"os"
-	"reflect"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // goldenCase is one case of testdata/golden.json, whose expected values
@@ -24,13 +26,10 @@ type goldenCase struct {
 func loadGolden(t *testing.T) []goldenCase {
 	t.Helper()
 	data, err := os.ReadFile("testdata/golden.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var cases []goldenCase
-	if err := json.Unmarshal(data, &cases); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, json.Unmarshal(data, &cases))
+	require.NotEmpty(t, cases)
 	return cases
 }
 
@@ -42,39 +41,24 @@ func TestGoldenAgainstReference(t *testing.T) {
 		t.Run(tc.Name, func(t *testing.T) {
 			vd, err := Compile(tc.Schema)
 			if tc.CompileError != "" {
-				if err == nil || err.Error() != tc.CompileError {
-					t.Fatalf("compile error %v; the reference fails with %q", err, tc.CompileError)
-				}
+				require.EqualError(t, err, tc.CompileError, "the reference's compile error")
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			got, errs, err := vd.Parse(tc.Args)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if tc.Want != nil {
-				if errs != nil {
-					t.Fatalf("errors %v; want %s", errs, *tc.Want)
-				}
-				if string(got) != *tc.Want {
-					t.Fatalf("got  %s\nwant %s", got, *tc.Want)
-				}
+				require.Nil(t, errs, "want %s", *tc.Want)
+				assert.Equal(t, *tc.Want, string(got))
 				return
 			}
-			if errs == nil {
-				t.Fatalf("coerced to %s; want errors %v", got, tc.WantErr)
-			}
+			require.NotNil(t, errs, "coerced to %s; want errors %v", got, tc.WantErr)
 			for i := range errs {
 				errs[i].Keyword = ""
 			}
-			if !reflect.DeepEqual(errs, tc.WantErr) {
-				t.Errorf("errors\n got  %v\n want %v", errs, tc.WantErr)
-			}
-			if _, err := ValidateToolArguments("tool", tc.Schema, tc.Args); err == nil || err.Error() != tc.Text {
-				t.Errorf("text\n got  %v\n want %q", err, tc.Text)
-			}
+			assert.Equal(t, tc.WantErr, errs)
+			_, err = ValidateToolArguments("tool", tc.Schema, tc.Args)
+			assert.EqualError(t, err, tc.Text)
 		})
 	}
 }

@@ -3,13 +3,13 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"reflect"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/agentcore/internal/jsonv"
 )
@@ -78,41 +78,29 @@ func TestParse(t *testing.T) {
 			got, err := ValidateToolArguments("t", json.RawMessage(tt.schema), json.RawMessage(tt.args))
 			if tt.wantErr != "" {
 				var ae *ArgumentsError
-				if !errors.As(err, &ae) {
-					t.Fatalf("got %s, %v; want an *ArgumentsError", got, err)
-				}
-				if err.Error() != tt.wantErr {
-					t.Fatalf("error\n got  %q\n want %q", err.Error(), tt.wantErr)
-				}
+				require.ErrorAs(t, err, &ae, "got %s", got)
+				assert.EqualError(t, err, tt.wantErr)
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != tt.want {
-				t.Fatalf("got  %s\nwant %s", got, tt.want)
-			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, string(got))
 		})
 	}
 }
 
 func TestParseLeavesInputAlone(t *testing.T) {
 	vd, err := Compile(json.RawMessage(searchSchema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, _ := jsonv.ParseString(`{"query":1,"tags":"x","lang":null}`)
+	require.NoError(t, err)
+	in, err := jsonv.ParseString(`{"query":1,"tags":"x","lang":null}`)
+	require.NoError(t, err)
 	before := in.JSON()
-	if _, errs := vd.ParseValue(in); errs != nil {
-		t.Fatal(errs)
-	}
-	if in.JSON() != before {
-		t.Fatalf("input changed to %s", in.JSON())
-	}
-	valid, _ := jsonv.ParseString(`{"query":"q","limit":2}`)
-	if out, _ := vd.ParseValue(valid); !jsonv.Same(out, valid) {
-		t.Fatal("a value that needs no coercion should come back as itself")
-	}
+	_, errs := vd.ParseValue(in)
+	require.Nil(t, errs)
+	assert.Equal(t, before, in.JSON(), "input changed")
+	valid, err := jsonv.ParseString(`{"query":"q","limit":2}`)
+	require.NoError(t, err)
+	out, _ := vd.ParseValue(valid)
+	assert.True(t, jsonv.Same(out, valid), "a value that needs no coercion should come back as itself")
 }
 
 func TestFormatPath(t *testing.T) {
@@ -123,18 +111,14 @@ func TestFormatPath(t *testing.T) {
 		"/a~1b/c~0d":       "a/b.c~d",
 		"/":                "",
 	} {
-		if got := FormatPath(in); got != want {
-			t.Errorf("FormatPath(%q) = %q, want %q", in, got, want)
-		}
+		assert.Equal(t, want, FormatPath(in), "FormatPath(%q)", in)
 	}
 }
 
 func TestFormatErrorRawReceived(t *testing.T) {
 	got := FormatError("x", []ValidationError{{Path: "", Message: "invalid"}, {Path: "/a", Message: "missing"}}, json.RawMessage(`not json`))
 	want := "Validation failed for tool \"x\":\n  - root: invalid\n  - a: missing\n\nReceived arguments:\nnot json"
-	if got != want {
-		t.Fatalf("got %q", got)
-	}
+	assert.Equal(t, want, got)
 }
 
 func TestCompileErrors(t *testing.T) {
@@ -150,9 +134,8 @@ func TestCompileErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Compile(json.RawMessage(tt.schema))
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("error %v, want one containing %q", err, tt.want)
-			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
 		})
 	}
 }
@@ -161,20 +144,15 @@ func TestBooleanSchemaQuirk(t *testing.T) {
 	// The reference caches validators in a WeakMap, which rejects booleans.
 	for _, s := range []string{"true", "false"} {
 		_, err := ValidateToolArguments("t", json.RawMessage(s), json.RawMessage(`{}`))
-		if err == nil || err.Error() != "Invalid value used as weak map key" {
-			t.Fatalf("schema %s: %v", s, err)
-		}
+		assert.EqualError(t, err, "Invalid value used as weak map key", "schema %s", s)
 	}
 }
 
 func TestInvalidArgumentsJSON(t *testing.T) {
 	vd, err := Compile(json.RawMessage(searchSchema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := vd.Parse(json.RawMessage(`{"query":`)); err == nil {
-		t.Fatal("invalid JSON arguments accepted")
-	}
+	require.NoError(t, err)
+	_, _, err = vd.Parse(json.RawMessage(`{"query":`))
+	assert.Error(t, err, "invalid JSON arguments accepted")
 }
 
 func TestCompileCacheConcurrent(t *testing.T) {
@@ -186,27 +164,23 @@ func TestCompileCacheConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			vd, err := Compile(schema)
-			if err != nil {
-				t.Error(err)
+			if !assert.NoError(t, err) {
 				return
 			}
 			results[i] = vd
-			for j := 0; j < 50; j++ {
+			for range 50 {
 				out, errs, err := vd.Parse(json.RawMessage(`{"n":"7"}`))
-				if err != nil || errs != nil || string(out) != `{"n":7}` {
-					t.Errorf("got %s %v %v", out, errs, err)
-				}
-				if _, errs, _ := vd.Parse(json.RawMessage(`{}`)); len(errs) != 1 {
-					t.Errorf("errors %v", errs)
-				}
+				assert.NoError(t, err)
+				assert.Nil(t, errs)
+				assert.Equal(t, `{"n":7}`, string(out))
+				_, errs, _ = vd.Parse(json.RawMessage(`{}`))
+				assert.Len(t, errs, 1)
 			}
 		}()
 	}
 	wg.Wait()
 	for _, vd := range results {
-		if vd != results[0] {
-			t.Fatal("the same schema compiled twice")
-		}
+		require.Same(t, results[0], vd, "the same schema compiled twice")
 	}
 }
 
@@ -219,56 +193,40 @@ func TestCompileCacheKeyedByBytes(t *testing.T) {
 	compile := func(schema json.RawMessage) *Validator {
 		t.Helper()
 		vd, err := Compile(schema)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return vd
 	}
 	va, vb := compile(a), compile(b)
-	if va == vb {
-		t.Fatal("two schemas share a compile")
-	}
-	if compile(slices.Clone(a)) != va || compile(b) != vb || compile(a) != va {
-		t.Fatal("the same schema compiled twice")
-	}
+	require.NotSame(t, va, vb, "two schemas share a compile")
+	assert.Same(t, va, compile(slices.Clone(a)), "the same schema compiled twice")
+	assert.Same(t, vb, compile(b), "the same schema compiled twice")
+	assert.Same(t, va, compile(a), "the same schema compiled twice")
 	changed := slices.Clone(a)
 	copy(changed[bytes.IndexByte(changed, 'a'):], "b")
-	if vd := compile(changed); vd == va {
-		t.Fatal("a changed schema got the old compile")
-	}
-	if _, errs, _ := compile(changed).Parse(json.RawMessage(`{"b":{}}`)); len(errs) != 1 {
-		t.Fatalf("the changed schema checks nothing: %v", errs)
-	}
+	assert.NotSame(t, va, compile(changed), "a changed schema got the old compile")
+	_, errs, _ := compile(changed).Parse(json.RawMessage(`{"b":{}}`))
+	assert.Len(t, errs, 1, "the changed schema checks nothing")
 }
 
 // TestCompileCacheBounded checks that the cache holds at most maxCached
 // schemas and that a schema compiled before it started over still works.
 func TestCompileCacheBounded(t *testing.T) {
 	first, err := Compile(json.RawMessage(`{"const":-1}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for i := range maxCached + 1 {
-		if _, err := Compile(json.RawMessage(fmt.Sprintf(`{"const":%d}`, i))); err != nil {
-			t.Fatal(err)
-		}
+		_, err := Compile(json.RawMessage(fmt.Sprintf(`{"const":%d}`, i)))
+		require.NoError(t, err)
 	}
 	cache.mu.Lock()
 	n := len(cache.m)
 	cache.mu.Unlock()
-	if n > maxCached {
-		t.Fatalf("%d schemas cached, the bound is %d", n, maxCached)
-	}
-	if _, errs, _ := first.Parse(json.RawMessage(`-1`)); errs != nil {
-		t.Fatal(errs)
-	}
+	assert.LessOrEqual(t, n, maxCached, "schemas cached")
+	_, errs, _ := first.Parse(json.RawMessage(`-1`))
+	assert.Nil(t, errs)
 	again, err := Compile(json.RawMessage(`{"const":-1}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, errs, _ := again.Parse(json.RawMessage(`0`)); len(errs) != 1 {
-		t.Fatalf("errors %v", errs)
-	}
+	require.NoError(t, err)
+	_, errs, _ = again.Parse(json.RawMessage(`0`))
+	assert.Len(t, errs, 1)
 }
 
 // FuzzCoerce checks that coercion and explanation never panic and always
@@ -283,9 +241,7 @@ func FuzzCoerce(f *testing.F) {
 	var validators []*Validator
 	for _, s := range schemas {
 		vd, err := Compile(json.RawMessage(s))
-		if err != nil {
-			f.Fatal(err)
-		}
+		require.NoError(f, err)
 		validators = append(validators, vd)
 	}
 	for _, s := range []string{`{"query":"q","limit":"3"}`, `{"v":["1",["x"]],"o":{"k":"b","n":"0"},"t":"","p":"q","xa":"1","z":{"q":null}}`, `{"v":"1","kids":{"v":"2"}}`, `[]`, `null`, `"x"`} {
@@ -301,18 +257,12 @@ func FuzzCoerce(f *testing.F) {
 		}
 		if errs == nil {
 			v, err := jsonv.Parse(out)
-			if err != nil {
-				t.Fatalf("coerced %q is not JSON: %v", out, err)
-			}
-			if !vd.rootCheck(v) {
-				t.Fatalf("coerced %q does not pass", out)
-			}
+			require.NoError(t, err, "coerced %q is not JSON", out)
+			require.True(t, vd.rootCheck(v), "coerced %q does not pass", out)
 			return
 		}
 		for _, e := range errs {
-			if e.Message == "" {
-				t.Fatalf("empty message in %v", errs)
-			}
+			require.NotEmpty(t, e.Message, "empty message in %v", errs)
 		}
 		_ = FormatError("t", errs, args)
 	})
@@ -340,10 +290,6 @@ func FuzzSchema(f *testing.F) {
 			return
 		}
 		assertFastAgrees(t, vd, subValues(v))
-		out, errs := vd.ParseValue(v)
-		want, wantErrs := checkerOnly(vd).ParseValue(v)
-		if !reflect.DeepEqual(errs, wantErrs) || (errs == nil && out.JSON() != want.JSON()) {
-			t.Fatalf("fast path %s %v, checker alone %s %v", out.JSON(), errs, want.JSON(), wantErrs)
-		}
+		assertSameAsChecker(t, vd, v)
 	})
 }
