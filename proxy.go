@@ -125,7 +125,7 @@ func (p *proxyCall) run(model Model, req Request, so StreamOptions) {
 			p.fail(ProxyAbortedText)
 			return
 		}
-		data, err := events.Next()
+		data, err := events.NextData()
 		switch {
 		case p.ctx.Err() != nil:
 			p.fail(ProxyAbortedText)

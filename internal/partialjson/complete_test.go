@@ -16,6 +16,9 @@ func TestArguments(t *testing.T) {
 		{name: "invalid escape kept as text", text: `{"p":"C:\dir"}`, want: `{"p":"C:\\dir"}`},
 		{name: "array refused", text: `[1]`, want: `{}`, errPrefix: "Tool arguments must be a JSON object\n\nReceived arguments:\n[1]"},
 		{name: "broken", text: `{"a" 1}`, want: `{}`, errPrefix: "invalid character"},
+		{name: "cut off in a string", text: `{"path": "/etc/pas`, want: `{}`, errPrefix: "unexpected end of JSON input"},
+		{name: "cut off after a member", text: `{"a": 1,`, want: `{}`, errPrefix: "unexpected end of JSON input"},
+		{name: "trailing backslash", text: `{"a": "x\`, want: `{}`, errPrefix: "unexpected end of JSON input"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,37 +1,79 @@
-// Package sse reads and writes the server-sent event stream of pi's proxy:
-// one JSON event per "data: " line, events separated by a blank line.
+// Package sse reads and writes server-sent event streams.
 //
-// The reader follows pi's proxy client rather than the full SSE grammar:
-// the stream is split into lines at '\n'; a line that starts with "data: "
-// carries one event, its payload the rest of the line with surrounding
-// white space trimmed; every other line (blank lines, comments, "event:",
-// "id:", "data:" without a space) is skipped. A last line without a newline
-// counts once the stream ends cleanly.
+// # Reading
+//
+// A [Reader] splits a stream into lines, each ending in LF, CRLF or CR, and
+// reads them in one of two framings; a reader is used with one of them:
+//
+//   - [Reader.Next] returns events as the WHATWG specification dispatches
+//     them: lines starting with a colon are comments, a field is the text
+//     before the first colon and its value the text after it (one leading
+//     space dropped), "event" names the event, "data" lines are joined with
+//     LF, and a blank line dispatches an event that has data. Provider
+//     streams (Chat Completions, Anthropic's Messages) are read this way.
+//   - [Reader.NextData] follows pi's proxy client: every line that starts
+//     with "data: " carries one event on its own, its payload the rest of the
+//     line with surrounding white space trimmed; every other line (blank
+//     lines, comments, "event:", "data:" without a space) is skipped.
+//
+// In both, the last line counts when the stream ends cleanly without a line
+// break, and an event still pending then is dispatched (servers sometimes
+// omit the final blank line). A line, or an event's data, longer than the
+// reader's limit ends the stream with [ErrLineTooLong], so that a hostile or
+// broken server costs bounded memory.
+//
+// # Writing
+//
+// A [Writer] writes one "data: " line per event, as pi's proxy server does.
 package sse
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"io"
 )
 
-// ErrLineTooLong is returned by [Reader.Next] for a line longer than the
-// reader's limit.
+// ErrLineTooLong is returned by [Reader.Next] and [Reader.NextData] for a
+// line, or an event's data, longer than the reader's limit.
 var ErrLineTooLong = errors.New("sse: line too long")
 
 // DefaultMaxLine is the line limit of a [Reader] made with a limit <= 0.
 const DefaultMaxLine = 16 << 20
 
+// bufferSize is the size of a reader's read buffer.
+const bufferSize = 32 << 10
+
 var dataPrefix = []byte("data: ")
 
-// Reader reads the data lines of an event stream. It is not safe for
-// concurrent use.
+// Event is one dispatched event.
+type Event struct {
+	// Name is the value of the event's last "event" field, or "" when it
+	// had none.
+	Name string
+	// Data is the event's "data" values joined with LF. It is valid until
+	// the next call of the reader.
+	Data []byte
+}
+
+// Reader reads an event stream. It is not safe for concurrent use.
 type Reader struct {
-	br   *bufio.Reader
-	max  int
-	line []byte
-	err  error
+	src   io.Reader
+	max   int
+	buf   []byte // read buffer; buf[start:end] is unread
+	start int
+	end   int
+	// readErr is the error of the last read, returned once buf is used up.
+	readErr error
+	// skipLF says the last line ended in CR: an LF right after it belongs
+	// to that line ending.
+	skipLF bool
+	line   []byte // a line that spans reads
+	err    error  // sticky: the error that ended the stream
+
+	// The event being read by Next.
+	name    string
+	data    []byte
+	hasData bool
 }
 
 // NewReader returns a reader of r that refuses lines longer than maxLine
@@ -40,15 +82,74 @@ func NewReader(r io.Reader, maxLine int) *Reader {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLine
 	}
-	return &Reader{br: bufio.NewReaderSize(r, 32<<10), max: maxLine}
+	return &Reader{src: r, max: maxLine, buf: make([]byte, bufferSize)}
 }
 
-// Next returns the payload of the next data line. The payload is valid
-// until the next call. At the end of a clean stream it returns io.EOF; a
-// read error is returned as is (a last line cut off by it is dropped), and
-// a line over the limit gives [ErrLineTooLong]. After an error, Next keeps
-// returning it.
-func (r *Reader) Next() ([]byte, error) {
+// Next returns the next event (see the package comment). At the end of a
+// clean stream it returns io.EOF; a read error is returned as is (an event
+// it cut off is dropped), and a line or an event's data over the limit
+// gives [ErrLineTooLong]. After an error, Next keeps returning it.
+func (r *Reader) Next() (Event, error) {
+	for r.err == nil {
+		line, err := r.readLine()
+		if err != nil {
+			r.err = err
+			if err != io.EOF {
+				break
+			}
+			if len(line) > 0 {
+				r.field(line)
+			}
+			if ev, ok := r.dispatch(); ok {
+				return ev, nil
+			}
+			break
+		}
+		if len(line) == 0 {
+			if ev, ok := r.dispatch(); ok {
+				return ev, nil
+			}
+			continue
+		}
+		r.field(line)
+		if len(r.data) > r.max {
+			r.err = ErrLineTooLong
+		}
+	}
+	return Event{}, r.err
+}
+
+// field applies one non-blank line to the pending event.
+func (r *Reader) field(line []byte) {
+	if line[0] == ':' {
+		return // a comment
+	}
+	name, value, _ := bytes.Cut(line, []byte(":"))
+	value = bytes.TrimPrefix(value, []byte(" "))
+	switch string(name) {
+	case "event":
+		r.name = string(value)
+	case "data":
+		if r.hasData {
+			r.data = append(r.data, '\n')
+		}
+		r.data = append(r.data, value...)
+		r.hasData = true
+	}
+}
+
+// dispatch returns the pending event when it has data, and resets it.
+func (r *Reader) dispatch() (Event, bool) {
+	ev := Event{Name: r.name, Data: r.data}
+	ok := r.hasData
+	r.name, r.data, r.hasData = "", r.data[:0], false
+	return ev, ok
+}
+
+// NextData returns the payload of the next "data: " line, pi's proxy
+// framing (see the package comment). The payload is valid until the next
+// call. Errors are those of [Reader.Next].
+func (r *Reader) NextData() ([]byte, error) {
 	for r.err == nil {
 		line, err := r.readLine()
 		if err != nil {
@@ -64,41 +165,61 @@ func (r *Reader) Next() ([]byte, error) {
 	return nil, r.err
 }
 
-// readLine returns the next line without its '\n'. At the end of the
-// stream it returns the unterminated rest with io.EOF.
-func (r *Reader) readLine() ([]byte, error) {
-	r.line = r.line[:0]
-	for {
-		chunk, err := r.br.ReadSlice('\n')
-		if len(r.line)+len(chunk) > r.max+1 {
-			return nil, ErrLineTooLong
-		}
-		switch {
-		case err == nil:
-			if len(r.line) == 0 {
-				return chunk[:len(chunk)-1], nil
-			}
-			r.line = append(r.line, chunk[:len(chunk)-1]...)
-			return r.line, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			r.line = append(r.line, chunk...)
-		case err == io.EOF:
-			r.line = append(r.line, chunk...)
-			return r.line, io.EOF
-		default:
-			return nil, err
-		}
-	}
-}
-
 // Payload returns the trimmed payload of line when it is a data line with
-// a non-empty payload.
+// a non-empty payload, as pi's proxy client reads it.
 func Payload(line []byte) ([]byte, bool) {
 	if !bytes.HasPrefix(line, dataPrefix) {
 		return nil, false
 	}
 	payload := bytes.TrimSpace(line[len(dataPrefix):])
 	return payload, len(payload) > 0
+}
+
+// readLine returns the next line without its line ending; it is valid
+// until the next call. At the end of the stream it returns the
+// unterminated rest with io.EOF.
+func (r *Reader) readLine() ([]byte, error) {
+	r.line = r.line[:0]
+	for {
+		if r.start == r.end {
+			if r.readErr != nil {
+				if r.readErr == io.EOF {
+					return r.line, io.EOF
+				}
+				return nil, r.readErr
+			}
+			n, err := r.src.Read(r.buf)
+			r.start, r.end, r.readErr = 0, n, err
+			continue
+		}
+		chunk := r.buf[r.start:r.end]
+		if r.skipLF {
+			r.skipLF = false
+			if chunk[0] == '\n' {
+				r.start++
+				continue
+			}
+		}
+		i := bytes.IndexAny(chunk, "\r\n")
+		if i < 0 {
+			if len(r.line)+len(chunk) > r.max {
+				return nil, ErrLineTooLong
+			}
+			r.line = append(r.line, chunk...)
+			r.start = r.end
+			continue
+		}
+		if len(r.line)+i > r.max {
+			return nil, ErrLineTooLong
+		}
+		r.start += i + 1
+		r.skipLF = chunk[i] == '\r'
+		if len(r.line) == 0 {
+			return chunk[:i], nil
+		}
+		r.line = append(r.line, chunk[:i]...)
+		return r.line, nil
+	}
 }
 
 // ErrNewline is returned by [Writer.WriteData] for a payload holding a line

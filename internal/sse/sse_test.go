@@ -4,16 +4,20 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // payloads reads every payload of r and the error that ended the stream.
 func payloads(r *Reader) ([]string, error) {
 	var out []string
 	for {
-		p, err := r.Next()
+		p, err := r.NextData()
 		if err != nil {
 			return out, err
 		}
@@ -21,11 +25,26 @@ func payloads(r *Reader) ([]string, error) {
 	}
 }
 
-// reference is how pi's proxy client splits a body: lines at '\n', the
-// unterminated rest processed at the end, "data: " lines trimmed.
-func reference(body string) []string {
+// events reads every event of r and the error that ended the stream.
+func events(r *Reader) ([]Event, error) {
+	var out []Event
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			return out, err
+		}
+		out = append(out, Event{Name: ev.Name, Data: append([]byte{}, ev.Data...)})
+	}
+}
+
+var lineBreak = regexp.MustCompile("\r\n|\r|\n")
+
+// referencePayloads is how pi's proxy client reads a body, with lines split
+// at any line ending: "data: " lines trimmed, the unterminated rest
+// processed at the end.
+func referencePayloads(body string) []string {
 	var out []string
-	for _, line := range strings.Split(body, "\n") {
+	for _, line := range lineBreak.Split(body, -1) {
 		if rest, ok := strings.CutPrefix(line, "data: "); ok {
 			if p := strings.TrimSpace(rest); p != "" {
 				out = append(out, p)
@@ -35,7 +54,49 @@ func reference(body string) []string {
 	return out
 }
 
-func TestReader(t *testing.T) {
+// referenceEvents is the WHATWG event stream interpretation, written
+// plainly over the whole body, with a pending event dispatched at the end.
+func referenceEvents(body string) []Event {
+	var out []Event
+	var name string
+	var data []string
+	dispatch := func() {
+		if data != nil {
+			out = append(out, Event{Name: name, Data: []byte(strings.Join(data, "\n"))})
+		}
+		name, data = "", nil
+	}
+	for _, line := range lineBreak.Split(body, -1) {
+		switch {
+		case line == "":
+			dispatch()
+		case strings.HasPrefix(line, ":"):
+		default:
+			field, value, _ := strings.Cut(line, ":")
+			value = strings.TrimPrefix(value, " ")
+			switch field {
+			case "event":
+				name = value
+			case "data":
+				data = append(data, value)
+			}
+		}
+	}
+	dispatch()
+	return out
+}
+
+// sources returns the ways a test reads body: whole, a byte at a time,
+// and in pieces of three bytes (every line ending split across reads).
+func sources(body string) map[string]func() io.Reader {
+	return map[string]func() io.Reader{
+		"whole":    func() io.Reader { return strings.NewReader(body) },
+		"one byte": func() io.Reader { return iotest.OneByteReader(strings.NewReader(body)) },
+		"3 bytes":  func() io.Reader { return &chunkReader{s: body, n: 3} },
+	}
+}
+
+func TestReaderNextData(t *testing.T) {
 	tests := []struct {
 		name string
 		body string
@@ -44,6 +105,7 @@ func TestReader(t *testing.T) {
 		{"two events", "data: {\"a\":1}\n\ndata: {\"b\":2}\n\n", []string{`{"a":1}`, `{"b":2}`}},
 		{"last event unterminated", "data: 1\n\ndata: 2", []string{"1", "2"}},
 		{"crlf", "data: 1\r\n\r\ndata: 2\r\n", []string{"1", "2"}},
+		{"cr", "data: 1\r\rdata: 2\r", []string{"1", "2"}},
 		{"comments and fields skipped", ": ping\nevent: x\nid: 3\nretry: 5\ndata: 1\n\n", []string{"1"}},
 		{"data without space skipped", "data:1\ndata: 2\n", []string{"2"}},
 		{"empty payloads skipped", "data: \ndata:    \t\ndata: 3\n", []string{"3"}},
@@ -53,37 +115,103 @@ func TestReader(t *testing.T) {
 		{"leading space before data", " data: 1\n", nil},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			for _, split := range []bool{false, true} {
-				var src io.Reader = strings.NewReader(tt.body)
-				if split {
-					src = iotest.OneByteReader(src)
-				}
-				got, err := payloads(NewReader(src, 0))
-				if err != io.EOF {
-					t.Fatalf("err = %v, want io.EOF", err)
-				}
-				if strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
-					t.Fatalf("got %q, want %q", got, tt.want)
-				}
-			}
-		})
+		for how, src := range sources(tt.body) {
+			t.Run(tt.name+"/"+how, func(t *testing.T) {
+				got, err := payloads(NewReader(src(), 0))
+				require.ErrorIs(t, err, io.EOF)
+				assert.Equal(t, tt.want, got)
+			})
+		}
+	}
+}
+
+func TestReaderNext(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		want []Event
+	}{
+		{name: "LF", body: "data: a\n\ndata: b\n\n", want: []Event{{Data: []byte("a")}, {Data: []byte("b")}}},
+		{name: "CRLF", body: "data: a\r\n\r\ndata: b\r\n\r\n", want: []Event{{Data: []byte("a")}, {Data: []byte("b")}}},
+		{name: "CR", body: "data: a\r\rdata: b\r\r", want: []Event{{Data: []byte("a")}, {Data: []byte("b")}}},
+		{name: "multi-line data", body: "data: a\ndata:b\ndata:  c\n\n", want: []Event{{Data: []byte("a\nb\n c")}}},
+		{name: "event name", body: "event: error\ndata: {}\n\n", want: []Event{{Name: "error", Data: []byte("{}")}}},
+		{name: "name without data is no event", body: "event: ping\n\ndata: x\n\n", want: []Event{{Data: []byte("x")}}},
+		{name: "comments and unknown fields", body: ": ping\nid: 7\nretry: 10\ndata: x\n\n: bye\n\n", want: []Event{{Data: []byte("x")}}},
+		{name: "blank lines between events", body: "\n\ndata: x\n\n\n\n", want: []Event{{Data: []byte("x")}}},
+		{name: "no final blank line", body: "data: a\n\ndata: b", want: []Event{{Data: []byte("a")}, {Data: []byte("b")}}},
+		{name: "field without colon", body: "data\n\n", want: []Event{{Data: []byte("")}}},
+		{name: "anthropic", body: "event: message_start\ndata: {\"type\":\"message_start\"}\n\nevent: ping\ndata: {}\n\n", want: []Event{
+			{Name: "message_start", Data: []byte(`{"type":"message_start"}`)}, {Name: "ping", Data: []byte("{}")},
+		}},
+		{name: "empty", body: "", want: nil},
+	}
+	for _, tt := range tests {
+		for how, src := range sources(tt.body) {
+			t.Run(tt.name+"/"+how, func(t *testing.T) {
+				got, err := events(NewReader(src(), 0))
+				require.ErrorIs(t, err, io.EOF)
+				assert.Equal(t, tt.want, got)
+			})
+		}
 	}
 }
 
 func TestReaderLongLines(t *testing.T) {
 	long := strings.Repeat("x", 100<<10)
 	got, err := payloads(NewReader(strings.NewReader("data: "+long+"\ndata: y\n"), 0))
-	if err != io.EOF || len(got) != 2 || got[0] != long || got[1] != "y" {
-		t.Fatalf("long line: %d payloads, err %v", len(got), err)
+	require.ErrorIs(t, err, io.EOF)
+	assert.Equal(t, []string{long, "y"}, got)
+
+	tests := []struct {
+		name string
+		body string
+	}{
+		{"terminated", "data: 1\n\ndata: " + long + "\n\n"},
+		{"unterminated", "data: 1\n\ndata: " + long},
+		{"many short data lines", "data: 1\n\n" + strings.Repeat("data: 0123456789\n", 200)},
 	}
-	got, err = payloads(NewReader(strings.NewReader("data: 1\ndata: "+long+"\n"), 1000))
-	if !errors.Is(err, ErrLineTooLong) || len(got) != 1 {
-		t.Fatalf("over the limit: %q, %v", got, err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.name != "many short data lines" {
+				got, err := payloads(NewReader(strings.NewReader(tt.body), 1000))
+				require.ErrorIs(t, err, ErrLineTooLong)
+				assert.Equal(t, []string{"1"}, got)
+			}
+			evs, err := events(NewReader(strings.NewReader(tt.body), 1000))
+			require.ErrorIs(t, err, ErrLineTooLong)
+			assert.Equal(t, []Event{{Data: []byte("1")}}, evs)
+		})
 	}
-	if _, again := NewReader(strings.NewReader(""), 0).Next(); again != io.EOF {
-		t.Fatalf("empty: %v", again)
+}
+
+// TestReaderLongLineMemory checks that a line far over the limit is
+// refused after reading about the limit, not the whole line.
+func TestReaderLongLineMemory(t *testing.T) {
+	src := &countingReader{r: io.MultiReader(strings.NewReader("data: "), infinite{})}
+	_, err := NewReader(src, 1<<20).NextData()
+	require.ErrorIs(t, err, ErrLineTooLong)
+	assert.Less(t, src.n, int64(1<<20+2*bufferSize))
+}
+
+type infinite struct{}
+
+func (infinite) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'x'
 	}
+	return len(p), nil
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 func TestReaderReadError(t *testing.T) {
@@ -91,55 +219,53 @@ func TestReaderReadError(t *testing.T) {
 	src := io.MultiReader(strings.NewReader("data: 1\ndata: {\"cut"), iotest.ErrReader(boom))
 	r := NewReader(src, 0)
 	got, err := payloads(r)
-	if !errors.Is(err, boom) || len(got) != 1 || got[0] != "1" {
-		t.Fatalf("got %q, %v: want the complete line, then the error", got, err)
-	}
-	if _, err := r.Next(); !errors.Is(err, boom) {
-		t.Fatalf("error not sticky: %v", err)
-	}
+	require.ErrorIs(t, err, boom)
+	assert.Equal(t, []string{"1"}, got, "the complete line, then the error")
+	_, err = r.NextData()
+	assert.ErrorIs(t, err, boom, "the error is sticky")
+
+	r = NewReader(io.MultiReader(strings.NewReader("data: a\n\ndata: b"), iotest.ErrReader(boom)), 0)
+	evs, err := events(r)
+	require.ErrorIs(t, err, boom)
+	assert.Equal(t, []Event{{Data: []byte("a")}}, evs, "the cut-off event is dropped")
 }
 
 func TestWriter(t *testing.T) {
 	var buf bytes.Buffer
 	w := NewWriter(&buf)
 	for _, p := range []string{`{"type":"start"}`, `{"type":"done"}`} {
-		if err := w.WriteData([]byte(p)); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, w.WriteData([]byte(p)))
 	}
-	if want := "data: {\"type\":\"start\"}\n\ndata: {\"type\":\"done\"}\n\n"; buf.String() != want {
-		t.Fatalf("wrote %q", buf.String())
-	}
-	if err := w.WriteData([]byte("a\nb")); !errors.Is(err, ErrNewline) {
-		t.Fatalf("newline: %v", err)
-	}
-	got, _ := payloads(NewReader(&buf, 0))
-	if len(got) != 2 {
-		t.Fatalf("round trip: %q", got)
-	}
+	assert.Equal(t, "data: {\"type\":\"start\"}\n\ndata: {\"type\":\"done\"}\n\n", buf.String())
+	assert.ErrorIs(t, w.WriteData([]byte("a\nb")), ErrNewline)
+	got, _ := payloads(NewReader(bytes.NewReader(buf.Bytes()), 0))
+	assert.Equal(t, []string{`{"type":"start"}`, `{"type":"done"}`}, got)
+	evs, _ := events(NewReader(&buf, 0))
+	assert.Len(t, evs, 2)
 }
 
 func FuzzReader(f *testing.F) {
 	f.Add("data: {\"type\":\"start\"}\n\ndata: x", uint8(3))
 	f.Add("data: 1\r\n: c\ndata:2\n", uint8(1))
+	f.Add("event: a\rdata: 1\r\ndata\r\r\n", uint8(2))
 	f.Fuzz(func(t *testing.T, body string, chunk uint8) {
-		src := io.Reader(strings.NewReader(body))
-		if chunk > 0 {
-			src = &chunkReader{s: body, n: int(chunk)}
-		}
-		got, err := payloads(NewReader(src, 0))
-		if err != io.EOF {
-			t.Fatalf("err = %v", err)
-		}
-		want := reference(body)
-		if len(got) != len(want) {
-			t.Fatalf("got %q, want %q", got, want)
-		}
-		for i := range got {
-			if got[i] != want[i] {
-				t.Fatalf("payload %d: got %q, want %q", i, got[i], want[i])
+		src := func() io.Reader {
+			if chunk > 0 {
+				return &chunkReader{s: body, n: int(chunk)}
 			}
+			return strings.NewReader(body)
 		}
+		got, err := payloads(NewReader(src(), 0))
+		require.ErrorIs(t, err, io.EOF)
+		want := referencePayloads(body)
+		if len(want) == 0 {
+			want = nil
+		}
+		require.Equal(t, want, got)
+
+		evs, err := events(NewReader(src(), 0))
+		require.ErrorIs(t, err, io.EOF)
+		require.Equal(t, referenceEvents(body), evs)
 	})
 }
 

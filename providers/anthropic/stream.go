@@ -173,7 +173,7 @@ func hasAuth(h http.Header) bool {
 func (c call) read(ctx context.Context, d *decoder, body io.Reader) *failure {
 	events := sse.NewReader(body, 0)
 	for !d.stopped {
-		data, err := events.Next()
+		ev, err := events.Next()
 		switch {
 		case errors.Is(err, io.EOF):
 			return nil
@@ -187,7 +187,7 @@ func (c call) read(ctx context.Context, d *decoder, body io.Reader) *failure {
 			f := connectionFailure(err)
 			return &f
 		}
-		if f := d.event(data); f != nil {
+		if f := d.event(ev.Data); f != nil {
 			return f
 		}
 	}

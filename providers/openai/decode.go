@@ -1,18 +1,14 @@
 package openai
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/partialjson"
+	"github.com/pi-go/agentcore/internal/sse"
 )
-
-// previewFree is the argument length up to which the preview of a
-// streaming tool call is recomputed at every delta. Beyond it the preview
-// is recomputed when the text grew by an eighth, so that previewing costs
-// time linear in the arguments' length: a long argument's preview lags a
-// little behind its text, as pi-ai's does.
-const previewFree = 8 << 10
 
 // responseDecoder turns the events of one response into assistant stream
 // events, building the message as pi-ai does: one text block and one
@@ -42,13 +38,13 @@ type blockText struct {
 	b     strings.Builder
 }
 
-// callState is a streaming tool call: its block's position, and
-// its arguments text (kept out of the block: only the parsed value is).
+// callState is a streaming tool call: its block's position, and its
+// arguments (their text is kept out of the block: only the value shown
+// so far is in it).
 type callState struct {
-	index      int
-	indexed    bool // it has a stream index (its first one)
-	args       strings.Builder
-	previewLen int
+	index   int
+	indexed bool // it has a stream index (its first one)
+	args    partialjson.ArgumentsStream
 }
 
 func newResponseDecoder(w *agentcore.StreamWriter, model agentcore.Model, out *agentcore.AssistantMessage) *responseDecoder {
@@ -68,18 +64,18 @@ func (d *responseDecoder) push(ev agentcore.AssistantEvent) bool {
 
 // event handles one server-sent event. It reports done at the [DONE]
 // sentinel, and the error text of an event that fails the response.
-func (d *responseDecoder) event(ev sseEvent) (done bool, failure string) {
-	if strings.HasPrefix(ev.name, "thread.") || strings.TrimSpace(ev.data) == "" {
+func (d *responseDecoder) event(ev sse.Event) (done bool, failure string) {
+	data := ev.Data
+	if strings.HasPrefix(ev.Name, "thread.") || len(bytes.TrimSpace(data)) == 0 {
 		return false, ""
 	}
-	if ev.data == "[DONE]" {
+	if string(data) == "[DONE]" {
 		return true, ""
 	}
-	data := []byte(ev.data)
 	if !json.Valid(data) {
 		return false, MalformedChunkText
 	}
-	if ev.name == "error" {
+	if ev.Name == "error" {
 		var wrapped struct {
 			Error json.RawMessage `json:"error"`
 		}
@@ -190,7 +186,7 @@ func (d *responseDecoder) toolCallDelta(tc toolCallDelta) bool {
 	if !ok {
 		st = &callState{index: len(d.out.Content)}
 		d.calls = append(d.calls, st)
-		d.out.Content = append(d.out.Content, agentcore.ToolCall{ID: tc.ID.v, Name: tc.Function.v.Name.v, Arguments: emptyArguments})
+		d.out.Content = append(d.out.Content, agentcore.ToolCall{ID: tc.ID.v, Name: tc.Function.v.Name.v, Arguments: json.RawMessage("{}")})
 		if !d.push(&agentcore.ToolCallStartEvent{ContentIndex: st.index, Partial: d.out}) {
 			return false
 		}
@@ -211,10 +207,7 @@ func (d *responseDecoder) toolCallDelta(tc toolCallDelta) bool {
 	}
 	piece := tc.Function.v.Arguments.v
 	if piece != "" {
-		st.args.WriteString(piece)
-		if args := st.preview(); args != nil {
-			block.Arguments = args
-		}
+		block.Arguments = st.args.Append(piece)
 	}
 	d.out.Content[st.index] = block
 	return d.push(&agentcore.ToolCallDeltaEvent{ContentIndex: st.index, Delta: piece, Partial: d.out})
@@ -236,17 +229,6 @@ func (d *responseDecoder) findCall(tc toolCallDelta) (*callState, bool) {
 	return nil, false
 }
 
-// preview returns the arguments the text so far shows, or nil to keep the
-// previous preview (unchanged, unreadable, or not yet due; see previewFree).
-func (st *callState) preview() json.RawMessage {
-	n := st.args.Len()
-	if n > previewFree && n < st.previewLen+st.previewLen/8 {
-		return nil
-	}
-	st.previewLen = n
-	return partialArguments(st.args.String())
-}
-
 // finishBlocks ends every block in content order: text and thinking with
 // their whole text, tool calls with their arguments parsed (a parse
 // failure sets ArgumentsError). It reports false when the consumer stopped.
@@ -262,7 +244,7 @@ func (d *responseDecoder) finishBlocks() bool {
 		case agentcore.ToolCall:
 			st := d.calls[next]
 			next++
-			b.Arguments, b.ArgumentsError = parseArguments(st.args.String())
+			b.Arguments, b.ArgumentsError = st.args.Finish()
 			d.out.Content[i] = b
 			ev = &agentcore.ToolCallEndEvent{ContentIndex: i, ToolCall: b, Partial: d.out}
 		default:

@@ -23,7 +23,14 @@ const (
 	NoFinishReasonText = "Stream ended without finish_reason"
 	// MalformedChunkText is the error of an event whose data is not JSON.
 	MalformedChunkText = "Error reading response: malformed server-sent event JSON."
+	// LineTooLongText is the error of a line of the event stream (or an
+	// event's data) longer than 16 MiB: no chunk is that long, so the body
+	// is no event stream.
+	LineTooLongText = "Error reading response: server-sent event line too long."
 )
+
+// maxLine bounds one line of the event stream, and one event's data.
+const maxLine = 16 << 20
 
 // errorStopText is the error of a finish reason mapped to an error that
 // carried no message of its own.

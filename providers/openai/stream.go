@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/sse"
 )
 
 // StreamFn returns a stream function that calls an OpenAI-compatible Chat
@@ -149,16 +149,16 @@ func (c call) setHeaders(h http.Header) {
 // failure, or the consumer stopping. It returns the failure's text; an
 // abort is no failure here (the caller checks ctx after ending the blocks).
 func (c call) read(ctx context.Context, d *responseDecoder, body io.Reader) string {
-	events := newSSEReader(body)
+	events := sse.NewReader(body, maxLine)
 	for !d.stopped {
-		ev, err := events.next()
+		ev, err := events.Next()
 		switch {
 		case errors.Is(err, io.EOF):
 			return ""
 		case err != nil && ctx.Err() != nil:
 			return ""
-		case errors.Is(err, bufio.ErrTooLong):
-			return MalformedChunkText
+		case errors.Is(err, sse.ErrLineTooLong):
+			return LineTooLongText
 		case err != nil:
 			return connectionErrorText(err)
 		}
