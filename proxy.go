@@ -64,6 +64,15 @@ const maxErrorBody = 1 << 20
 // text so far while they stream and become the server's complete call at
 // toolcall_end; done and error carry the stop reason and usage.
 //
+// One deviation from the reference client, for safety: when a tool call
+// ends (its toolcall_end, or done for a call that got none) without the
+// server sending its arguments, the reference keeps the best-effort value
+// of the streamed text, so a call cut off inside {"path": "/etc/pas runs
+// with path "/etc/pas". Here the streamed text is parsed strictly, as
+// pi-ai parses a provider's finished call: text that is no complete JSON
+// object leaves the arguments {} and sets [ToolCall.ArgumentsError], and
+// the loop answers the call with an error result instead of running it.
+//
 // The request is sent when the stream is first ranged over, and everything
 // runs on the goroutine ranging over it: no goroutine is started. The
 // provider key is not sent (StreamOptions.APIKey stays with the client and

@@ -21,7 +21,7 @@ type proxyRebuilder struct {
 
 type openBlock struct {
 	text strings.Builder
-	args *partialjson.Parser
+	args *partialjson.ArgumentsStream
 }
 
 // newProxyRebuilder returns a rebuilder whose message starts empty and
@@ -50,6 +50,7 @@ func (r *proxyRebuilder) apply(data []byte) (AssistantEvent, error) {
 	case "start":
 		return &StartEvent{Partial: r.msg}, nil
 	case "done":
+		r.finishOpenCalls()
 		r.final(&e)
 		return &DoneEvent{Reason: r.msg.StopReason, Message: r.msg}, nil
 	case "error":
@@ -68,6 +69,28 @@ func (r *proxyRebuilder) apply(data []byte) (AssistantEvent, error) {
 	}
 	// Unknown event types are skipped, as the reference skips them.
 	return nil, nil
+}
+
+// finishArguments gives call b, at index i, the arguments its streamed
+// text parses to: unlike the reference client, which keeps its best-effort
+// preview, text that is no complete JSON object leaves the arguments {}
+// and sets ArgumentsError, so that the tool does not run.
+func (r *proxyRebuilder) finishArguments(i int, b ToolCall) ToolCall {
+	if o := r.open[i]; o != nil && o.args != nil {
+		b.Arguments, b.ArgumentsError = o.args.Finish()
+		o.args = nil
+	}
+	return b
+}
+
+// finishOpenCalls finishes the arguments of the tool calls that got no
+// toolcall_end.
+func (r *proxyRebuilder) finishOpenCalls() {
+	for i, o := range r.open {
+		if b, ok := r.msg.Content[i].(ToolCall); ok && o != nil && o.args != nil {
+			r.msg.Content[i] = r.finishArguments(i, b)
+		}
+	}
 }
 
 // final records the stop reason, usage and thinking level of a done or
@@ -91,7 +114,7 @@ func (r *proxyRebuilder) content(e *wireEvent, i int) (AssistantEvent, error) {
 		if err := r.start(e.Type, i, call); err != nil {
 			return nil, err
 		}
-		r.open[i].args = new(partialjson.Parser)
+		r.open[i].args = new(partialjson.ArgumentsStream)
 		return &ToolCallStartEvent{ContentIndex: i, Partial: r.msg}, nil
 	case "text_start", "text_delta", "text_end":
 		return streamText(r, e, i, textStream)
@@ -102,14 +125,7 @@ func (r *proxyRebuilder) content(e *wireEvent, i int) (AssistantEvent, error) {
 		if !ok || r.open[i] == nil || r.open[i].args == nil {
 			return nil, fmt.Errorf("Received toolcall_delta for non-toolCall content")
 		}
-		p := r.open[i].args
-		p.Append(delta)
-		// Tool arguments are an object; anything else shows as none yet.
-		if snap := p.Snapshot(); len(snap) > 0 && snap[0] == '{' {
-			b.Arguments = snap
-		} else {
-			b.Arguments = json.RawMessage("{}")
-		}
+		b.Arguments = r.open[i].args.Append(delta)
 		r.msg.Content[i] = b
 		return &ToolCallDeltaEvent{ContentIndex: i, Delta: delta, Partial: r.msg}, nil
 	default: // toolcall_end
@@ -117,9 +133,12 @@ func (r *proxyRebuilder) content(e *wireEvent, i int) (AssistantEvent, error) {
 		if !ok {
 			return nil, nil // the reference skips it
 		}
-		b, err := mergeToolCall(b, e.ToolCall)
+		b, hasArgs, err := mergeToolCall(b, e.ToolCall)
 		if err != nil {
 			return nil, err
+		}
+		if !hasArgs {
+			b = r.finishArguments(i, b)
 		}
 		r.msg.Content[i] = b
 		r.open[i].args = nil
@@ -247,10 +266,11 @@ func (r *proxyRebuilder) grow(i int, cur, delta string) string {
 }
 
 // mergeToolCall applies the fields present in the toolCall object of a
-// toolcall_end event to b, as the reference's Object.assign does.
-func mergeToolCall(b ToolCall, raw json.RawMessage) (ToolCall, error) {
+// toolcall_end event to b, as the reference's Object.assign does. hasArgs
+// reports whether the object held the arguments (not null).
+func mergeToolCall(b ToolCall, raw json.RawMessage) (_ ToolCall, hasArgs bool, _ error) {
 	if len(raw) == 0 || isNull(raw) {
-		return b, nil
+		return b, false, nil
 	}
 	var f struct {
 		ID               *string         `json:"id"`
@@ -261,7 +281,7 @@ func mergeToolCall(b ToolCall, raw json.RawMessage) (ToolCall, error) {
 		ArgumentsError   *string         `json:"argumentsError"`
 	}
 	if err := json.Unmarshal(raw, &f); err != nil {
-		return b, errInvalidEvent("toolcall_end: %v", err)
+		return b, false, errInvalidEvent("toolcall_end: %v", err)
 	}
 	set := func(dst *string, src *string) {
 		if src != nil {
@@ -275,9 +295,10 @@ func mergeToolCall(b ToolCall, raw json.RawMessage) (ToolCall, error) {
 	set(&b.ArgumentsError, f.ArgumentsError)
 	if len(f.Arguments) > 0 && !isNull(f.Arguments) {
 		if !isJSONObject(f.Arguments) {
-			return b, errInvalidEvent("toolcall_end: arguments must be a JSON object")
+			return b, false, errInvalidEvent("toolcall_end: arguments must be a JSON object")
 		}
 		b.Arguments = f.Arguments
+		return b, true, nil
 	}
-	return b, nil
+	return b, false, nil
 }

@@ -14,7 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/agentcoretest"
 )
 
 // fixtureModel is the model proxy-golden.mjs streams with.
@@ -415,4 +419,80 @@ func FuzzProxyEvents(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestProxyTruncatedToolArguments checks that a tool call whose streamed
+// arguments never closed, ended without the server's arguments, fails
+// validation instead of running with the preview (the reference client
+// keeps its best-effort parse; see the StreamProxy docs).
+func TestProxyTruncatedToolArguments(t *testing.T) {
+	const head = `data: {"type":"start"}` + "\n\n" +
+		`data: {"type":"toolcall_start","contentIndex":0,"id":"c1","toolName":"echo"}` + "\n\n" +
+		`data: {"type":"toolcall_delta","contentIndex":0,"delta":"{\"path\": \"/etc/pas"}` + "\n\n"
+	const done = `data: {"type":"done","reason":"toolUse"}` + "\n\n"
+	tests := []struct {
+		name      string
+		body      string
+		wantArgs  string
+		wantError bool
+	}{
+		{name: "toolcall_end without toolCall", body: head + `data: {"type":"toolcall_end","contentIndex":0}` + "\n\n" + done, wantArgs: `{}`, wantError: true},
+		{name: "toolCall without arguments", body: head + `data: {"type":"toolcall_end","contentIndex":0,"toolCall":{"id":"c1"}}` + "\n\n" + done, wantArgs: `{}`, wantError: true},
+		{name: "no toolcall_end", body: head + done, wantArgs: `{}`, wantError: true},
+		{name: "the server's arguments win", body: head + `data: {"type":"toolcall_end","contentIndex":0,"toolCall":{"arguments":{"path":"/tmp/x"}}}` + "\n\n" + done, wantArgs: `{"path":"/tmp/x"}`},
+		{
+			name:     "complete streamed arguments",
+			body:     head + `data: {"type":"toolcall_delta","contentIndex":0,"delta":"swd\"}"}` + "\n\n" + `data: {"type":"toolcall_end","contentIndex":0}` + "\n\n" + done,
+			wantArgs: `{"path":"/etc/passwd"}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newSSEServer(t, http.StatusOK, tt.body)
+			got := collect(agentcore.StreamProxy(agentcore.ProxyOptions{URL: srv.URL})(context.Background(), fixtureModel, agentcore.Request{}, agentcore.StreamOptions{}))
+			require.NotNil(t, got.final)
+			require.Equal(t, agentcore.StopToolUse, got.final.StopReason, got.final.ErrorMessage)
+			calls := got.final.ToolCalls()
+			require.Len(t, calls, 1)
+			assert.JSONEq(t, tt.wantArgs, string(calls[0].Arguments))
+			if tt.wantError {
+				assert.Contains(t, calls[0].ArgumentsError, "unexpected end of JSON input")
+				assert.Contains(t, calls[0].ArgumentsError, `{"path": "/etc/pas`)
+			} else {
+				assert.Empty(t, calls[0].ArgumentsError)
+			}
+		})
+	}
+
+	// Through an Agent: the tool does not run, the model gets an error result.
+	srv := newSSEServer(t, http.StatusOK, head+`data: {"type":"toolcall_end","contentIndex":0}`+"\n\n"+done)
+	ran := false
+	echo := agentcore.Tool{
+		Name: "echo", Description: "Echo a path.",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`),
+		Execute: func(context.Context, string, json.RawMessage, func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+			ran = true
+			return agentcore.TextResult("ran"), nil
+		},
+	}
+	calls := 0
+	fn := agentcore.StreamProxy(agentcore.ProxyOptions{URL: srv.URL})
+	agent := agentcore.New(agentcore.Options{Model: fixtureModel, Tools: []agentcore.Tool{echo},
+		StreamFn: func(ctx context.Context, m agentcore.Model, req agentcore.Request, o agentcore.StreamOptions) agentcore.AssistantStream {
+			if calls++; calls > 1 {
+				return agentcoretest.New(agentcoretest.TextResponse("ok")).Stream(ctx, m, req, o)
+			}
+			return fn(ctx, m, req, o)
+		}})
+	require.NoError(t, agent.Prompt(context.Background(), "read it"))
+	assert.False(t, ran, "the tool ran with truncated arguments")
+	var result *agentcore.ToolResultMessage
+	for _, m := range agent.State().Messages {
+		if r, ok := m.(*agentcore.ToolResultMessage); ok {
+			result = r
+		}
+	}
+	require.NotNil(t, result)
+	assert.True(t, result.IsError)
+	assert.Contains(t, result.Text(), `Invalid arguments for tool "echo"`)
 }
