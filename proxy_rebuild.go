@@ -42,8 +42,8 @@ func errInvalidEvent(format string, args ...any) error {
 // assistant event to push, or nil for an event the reference ignores. An
 // error is the text the response fails with.
 func (r *proxyRebuilder) apply(data []byte) (AssistantEvent, error) {
-	var e wireEvent
-	if err := decodeProxyEvent(data, &e); err != nil {
+	e, err := decodeProxyEvent(data)
+	if err != nil {
 		return nil, errInvalidEvent("%v", err)
 	}
 	switch e.Type {
@@ -58,14 +58,14 @@ func (r *proxyRebuilder) apply(data []byte) (AssistantEvent, error) {
 		if r.msg.StopReason != StopAborted {
 			r.msg.StopReason = StopError
 		}
-		r.msg.ErrorMessage = e.ErrorMessage
+		r.msg.ErrorMessage = deref(e.ErrorMessage)
 		return &ErrorEvent{Reason: r.msg.StopReason, Message: r.msg}, nil
 	case "text_start", "text_delta", "text_end", "thinking_start", "thinking_delta", "thinking_end",
 		"toolcall_start", "toolcall_delta", "toolcall_end":
-		if !e.HasIndex {
+		if e.ContentIndex == nil {
 			return nil, errInvalidEvent("%s without contentIndex", e.Type)
 		}
-		return r.content(&e, e.Index)
+		return r.content(&e, *e.ContentIndex)
 	}
 	// Unknown event types are skipped, as the reference skips them.
 	return nil, nil
@@ -95,22 +95,22 @@ func (r *proxyRebuilder) finishOpenCalls() {
 
 // final records the stop reason, usage and thinking level of a done or
 // error event.
-func (r *proxyRebuilder) final(e *wireEvent) {
+func (r *proxyRebuilder) final(e *proxyEvent) {
 	r.msg.StopReason = e.Reason
 	if e.Usage != nil {
 		r.msg.Usage = *e.Usage
 	}
-	if e.HasThinkingLevel {
-		r.msg.ProviderThinkingLevel = e.ThinkingLevel
+	if e.ProviderThinkingLevel != nil {
+		r.msg.ProviderThinkingLevel = *e.ProviderThinkingLevel
 	}
 }
 
 // content applies a content event for block i.
-func (r *proxyRebuilder) content(e *wireEvent, i int) (AssistantEvent, error) {
-	delta := e.Delta
+func (r *proxyRebuilder) content(e *proxyEvent, i int) (AssistantEvent, error) {
+	delta := deref(e.Delta)
 	switch e.Type {
 	case "toolcall_start":
-		call := ToolCall{ID: e.ID, Name: e.ToolName, Arguments: json.RawMessage("{}")}
+		call := ToolCall{ID: deref(e.ID), Name: deref(e.ToolName), Arguments: json.RawMessage("{}")}
 		if err := r.start(e.Type, i, call); err != nil {
 			return nil, err
 		}
@@ -207,7 +207,7 @@ var (
 // streamText applies the start, a delta or the end event e of block i, a
 // B: the start puts an empty block there, a delta grows its text, the end
 // sets its signature.
-func streamText[B streamedBlock](r *proxyRebuilder, e *wireEvent, i int, k streamKind[B]) (AssistantEvent, error) {
+func streamText[B streamedBlock](r *proxyRebuilder, e *proxyEvent, i int, k streamKind[B]) (AssistantEvent, error) {
 	_, step, _ := strings.Cut(e.Type, "_")
 	if step == "start" {
 		if err := r.start(e.Type, i, k.empty); err != nil {
@@ -224,8 +224,9 @@ func streamText[B streamedBlock](r *proxyRebuilder, e *wireEvent, i int, k strea
 		r.msg.Content[i] = k.with(b, text, e.ContentSignature)
 		return k.end(i, text, r.msg), nil
 	}
-	r.msg.Content[i] = k.with(b, r.grow(i, text, e.Delta), signature)
-	return k.delta(i, e.Delta, r.msg), nil
+	delta := deref(e.Delta)
+	r.msg.Content[i] = k.with(b, r.grow(i, text, delta), signature)
+	return k.delta(i, delta, r.msg), nil
 }
 
 // signature returns the signature of block i of msg, or "" when it is no

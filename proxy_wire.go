@@ -118,6 +118,21 @@ type proxyEvent struct {
 	ProviderThinkingLevel *string         `json:"providerThinkingLevel,omitempty"`
 }
 
+// decodeProxyEvent decodes one wire event.
+func decodeProxyEvent(data []byte) (proxyEvent, error) {
+	var e proxyEvent
+	err := json.Unmarshal(data, &e)
+	return e, err
+}
+
+// deref returns *s, or "" when s is nil.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
 // encodeProxyEvent returns the wire JSON of ev, as a pi proxy server sends
 // it: the partial is dropped, and what the client needs from it (a block's
 // signature at its end, a tool call's id and name at its start, usage and
