@@ -72,6 +72,15 @@ func (d *responseDecoder) event(ev sse.Event) (done bool, failure string) {
 	if string(data) == "[DONE]" {
 		return true, ""
 	}
+	if d.finished {
+		// After the first finish_reason only a usage chunk counts: the
+		// response is complete, and what follows is not read as part of it.
+		var c chunk
+		if json.Unmarshal(data, &c) == nil {
+			d.usage(c)
+		}
+		return false, ""
+	}
 	if !json.Valid(data) {
 		return false, MalformedChunkText
 	}
@@ -103,16 +112,11 @@ func (d *responseDecoder) chunk(c chunk) {
 	if d.out.ResponseModel == "" && c.Model.v != "" && c.Model.v != d.model.ID {
 		d.out.ResponseModel = c.Model.v
 	}
-	if c.Usage.ok {
-		d.out.Usage = toUsage(c.Usage.v, d.model)
-	}
+	d.usage(c)
 	if len(c.Choices.v) == 0 || !c.Choices.v[0].ok {
 		return
 	}
 	ch := c.Choices.v[0].v
-	if !c.Usage.ok && ch.Usage.ok {
-		d.out.Usage = toUsage(ch.Usage.v, d.model)
-	}
 	if reason := ch.FinishReason.v; reason != "" {
 		d.out.RawStopReason = reason
 		stop, text := mapFinishReason(reason)
@@ -142,6 +146,17 @@ func (d *responseDecoder) chunk(c chunk) {
 		if !tc.ok || !d.toolCallDelta(tc.v) {
 			return
 		}
+	}
+}
+
+// usage applies the usage of a chunk: its own, else its choice's (some
+// providers, Moonshot say, put it there).
+func (d *responseDecoder) usage(c chunk) {
+	switch {
+	case c.Usage.ok:
+		d.out.Usage = toUsage(c.Usage.v, d.model)
+	case len(c.Choices.v) > 0 && c.Choices.v[0].ok && c.Choices.v[0].v.Usage.ok:
+		d.out.Usage = toUsage(c.Choices.v[0].v.Usage.v, d.model)
 	}
 }
 

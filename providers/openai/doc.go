@@ -64,12 +64,18 @@
 // counts prompt, completion and cached tokens and is priced with the
 // model's Cost. The finish reason stop gives stopReason "stop", length
 // "length", tool_calls "toolUse"; any other (content_filter, say) ends the
-// stream with an error "Provider finish_reason: REASON".
+// stream with an error "Provider finish_reason: REASON". The first
+// finish_reason ends the response: later chunks are read only for their
+// usage (servers send it in a last chunk), and neither their content, a
+// later finish_reason, an error nor a malformed chunk changes the message.
+// pi-ai applies later chunks and keeps the last finish_reason; a response
+// that changes after it said it finished is not one to trust.
 //
 // Failures end the stream with an error event, never a panic: an HTTP
 // error status ("429: {...the server's error object...}"), a network
 // error ("Connection error.: ..."), an error the server sent mid-stream
-// (its message), a malformed chunk ([MalformedChunkText]), a stream that
+// (its message), a malformed chunk ([MalformedChunkText]), a line of the
+// event stream over 16 MiB ([LineTooLongText]), a stream that
 // ended without a finish reason ([NoFinishReasonText]). Cancelling ctx
 // aborts: stopReason "aborted" with [AbortedBeforeResponseText] or
 // [AbortedText], the content streamed so far kept.

@@ -155,8 +155,8 @@ func (c call) read(ctx context.Context, d *responseDecoder, body io.Reader) stri
 		switch {
 		case errors.Is(err, io.EOF):
 			return ""
-		case err != nil && ctx.Err() != nil:
-			return ""
+		case err != nil && (ctx.Err() != nil || d.finished):
+			return "" // an abort, or a failure after the response finished
 		case errors.Is(err, sse.ErrLineTooLong):
 			return LineTooLongText
 		case err != nil:

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/pi-go/agentcore"
 )
 
@@ -155,4 +158,61 @@ func TestBadRequestBody(t *testing.T) {
 	if final.StopReason != agentcore.StopError || !strings.HasPrefix(final.ErrorMessage, "Could not encode the request") {
 		t.Errorf("final = %s %q", final.StopReason, final.ErrorMessage)
 	}
+}
+
+// TestStreamStopsAtTheFirstFinish checks that chunks after the first
+// finish_reason change nothing but the usage (pi-ai applies them, and the
+// last finish_reason wins).
+func TestStreamStopsAtTheFirstFinish(t *testing.T) {
+	const stop = `data: {"id":"c","choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop"}]}` + "\n\n"
+	tests := []struct {
+		name      string
+		body      string
+		text      string
+		stop      agentcore.StopReason
+		usage     int64
+		errorText string
+	}{
+		{name: "later content and finish ignored", text: "ok", stop: agentcore.StopStop,
+			body: stop + `data: {"choices":[{"delta":{"content":" EXTRA","tool_calls":[{"index":0,"id":"x","function":{"name":"rm","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}` + "\n\n"},
+		{name: "usage chunk applied", text: "ok", stop: agentcore.StopStop, usage: 7,
+			body: stop + `data: {"choices":[],"usage":{"prompt_tokens":7,"completion_tokens":1}}` + "\n\ndata: [DONE]\n\n"},
+		{name: "usage in a later choice applied, its delta not", text: "ok", stop: agentcore.StopStop, usage: 9,
+			body: stop + `data: {"choices":[{"delta":{"content":"!"},"usage":{"prompt_tokens":9}}]}` + "\n\n"},
+		{name: "an error finish is kept", text: "I can", stop: agentcore.StopError, errorText: "Provider finish_reason: content_filter",
+			body: `data: {"choices":[{"delta":{"content":"I can"},"finish_reason":"content_filter"}]}` + "\n\n" + stop},
+		{name: "malformed chunk after the finish ignored", text: "ok", stop: agentcore.StopStop, body: stop + "data: {broken\n\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := serveBody(t, 200, "text/event-stream", []byte(tt.body))
+			events, final := run(t, t.Context(), streamFrom(srv), nil)
+			assert.Equal(t, tt.stop, final.StopReason, final.ErrorMessage)
+			assert.Equal(t, tt.text, final.Text())
+			assert.Empty(t, final.ToolCalls())
+			assert.Equal(t, tt.usage, final.Usage.Input)
+			if tt.errorText == "" {
+				assert.Empty(t, final.ErrorMessage)
+			} else {
+				assert.Contains(t, final.ErrorMessage, tt.errorText)
+			}
+			for _, ev := range events {
+				if d, ok := ev.(*agentcore.TextDeltaEvent); ok {
+					assert.NotContains(t, d.Delta, "EXTRA")
+				}
+			}
+		})
+	}
+}
+
+// TestStreamLineTooLong checks that a line over the limit is reported as
+// such, not as malformed JSON, after reading about the limit.
+func TestStreamLineTooLong(t *testing.T) {
+	body := `data: {"choices":[{"delta":{"content":"so far"}}]}` + "\n\n" + `data: {"choices":[{"delta":{"content":"` + strings.Repeat("x", 17<<20)
+	srv := serveBody(t, 200, "text/event-stream", []byte(body))
+	_, final := run(t, t.Context(), streamFrom(srv), nil)
+	require.Equal(t, agentcore.StopError, final.StopReason)
+	assert.Equal(t, LineTooLongText, final.ErrorMessage)
+	assert.Contains(t, final.ErrorMessage, "line too long")
+	assert.Equal(t, "so far", final.Text())
 }
