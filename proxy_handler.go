@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
+	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/pi-go/agentcore/internal/sse"
 )
@@ -16,6 +17,20 @@ import (
 // DefaultMaxProxyRequestBytes is the request body limit of a [ProxyHandler]
 // whose MaxRequestBytes is zero.
 const DefaultMaxProxyRequestBytes = 8 << 20
+
+// DefaultProxyWriteIdleTimeout is the per-write deadline of a
+// [ProxyHandler] whose WriteIdleTimeout is zero.
+const DefaultProxyWriteIdleTimeout = 30 * time.Second
+
+// ProxyInternalErrorText is all a client is told of a panic in a
+// [ProxyHandler]'s hooks or stream function: the error field of a 500
+// answer, or the ErrorMessage of the final error event once streaming.
+// The detail goes to [ProxyHandlerOptions.OnError].
+const ProxyInternalErrorText = "proxy: internal error"
+
+// ErrProxyPanic marks the errors [ProxyHandlerOptions.OnError] receives
+// for a recovered panic.
+var ErrProxyPanic = errors.New("agentcore: proxy: panic")
 
 // ProxyHandlerOptions configure [NewProxyHandler].
 type ProxyHandlerOptions struct {
@@ -55,6 +70,28 @@ type ProxyHandlerOptions struct {
 	// Messages decodes the request's messages; nil knows only the standard
 	// roles, and any other role arrives as a [*CustomMessage].
 	Messages *MessageRegistry
+
+	// WriteIdleTimeout bounds each write of the answer: before it writes
+	// an event, the handler sets the connection's write deadline
+	// ([http.ResponseController.SetWriteDeadline]) that far ahead. A client
+	// that stops reading makes a write fail once the deadline passes; the
+	// stream function's ctx is then cancelled and ServeHTTP returns. Unlike
+	// [http.Server.WriteTimeout], it does not cut a long stream that a
+	// client keeps reading. Zero means [DefaultProxyWriteIdleTimeout];
+	// negative means no deadline. A ResponseWriter without deadlines (a
+	// test recorder) is written without.
+	WriteIdleTimeout time.Duration
+
+	// OnError, when not nil, is told what the handler keeps from its
+	// clients or has no client to tell: a panic of Authorize, Prepare or
+	// the stream function (the client gets [ProxyInternalErrorText]; err
+	// wraps [ErrProxyPanic] and its text holds the panic value and the
+	// stack), and a failed write of the answer (a client that went away, or
+	// stopped reading past WriteIdleTimeout). It is called on the request's
+	// goroutine, synchronously, at most once per failure, before ServeHTTP
+	// returns; r is the request, read-only, and err is the callee's. It
+	// must not write to the response. A nil OnError drops the detail.
+	OnError func(r *http.Request, err error)
 }
 
 // ProxyCall is one decoded proxy request, as [ProxyHandlerOptions.Prepare]
@@ -94,9 +131,22 @@ func (e *ProxyHTTPError) Error() string { return e.Message }
 // Once streaming, failures are error events, like any model failure.
 //
 // Each request's stream runs on the request's goroutine: when the client
-// goes away the stream function's ctx is cancelled, and ServeHTTP returns
-// once the stream has ended; it leaves no goroutine behind. A ProxyHandler
-// is safe for concurrent use.
+// goes away, or stops reading for longer than WriteIdleTimeout, the stream
+// function's ctx is cancelled, and ServeHTTP returns once the stream has
+// ended; it leaves no goroutine behind. A panic in a hook or the stream
+// function reaches the client only as [ProxyInternalErrorText]. A
+// ProxyHandler is safe for concurrent use.
+//
+// # Server timeouts
+//
+// The handler bounds its writes; the [http.Server] it runs in must bound
+// the reading of requests, or a client that sends its headers or body
+// slowly, or stops halfway, holds a handler forever. Set
+// ReadHeaderTimeout (the headers) and ReadTimeout (headers and body; the
+// server clears it once the body is read, so it does not cut a stream),
+// and IdleTimeout for idle keep-alive connections. Leave WriteTimeout
+// zero: it bounds the whole answer and cuts long streams; the handler's
+// WriteIdleTimeout bounds each write instead. examples/proxy sets them.
 type ProxyHandler struct {
 	opts ProxyHandlerOptions
 }
@@ -105,6 +155,9 @@ type ProxyHandler struct {
 func NewProxyHandler(opts ProxyHandlerOptions) *ProxyHandler {
 	if opts.MaxRequestBytes <= 0 {
 		opts.MaxRequestBytes = DefaultMaxProxyRequestBytes
+	}
+	if opts.WriteIdleTimeout == 0 {
+		opts.WriteIdleTimeout = DefaultProxyWriteIdleTimeout
 	}
 	return &ProxyHandler{opts: opts}
 }
@@ -117,8 +170,10 @@ func (h *ProxyHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := h.authorize(r); err != nil {
-		w.Header().Set("WWW-Authenticate", "Bearer")
-		writeProxyHookError(w, err, http.StatusUnauthorized)
+		if !h.internal(w, r, err) {
+			w.Header().Set("WWW-Authenticate", "Bearer")
+			writeProxyHookError(w, err, http.StatusUnauthorized)
+		}
 		return
 	}
 	call, status, err := h.decode(w, r)
@@ -127,8 +182,10 @@ func (h *ProxyHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if h.opts.Prepare != nil {
-		if err := guard(func() error { return h.opts.Prepare(r, call) }); err != nil {
-			writeProxyHookError(w, err, http.StatusForbidden)
+		if err := h.guard("Prepare", func() error { return h.opts.Prepare(r, call) }); err != nil {
+			if !h.internal(w, r, err) {
+				writeProxyHookError(w, err, http.StatusForbidden)
+			}
 			return
 		}
 	}
@@ -137,7 +194,36 @@ func (h *ProxyHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeProxyError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	serveProxyStream(w, r, fn, call)
+	h.serveStream(w, r, fn, call)
+}
+
+// guard runs f and returns its error, or a panic of f as an error that
+// wraps [ErrProxyPanic] and names what panicked (where).
+func (h *ProxyHandler) guard(where string, f func() error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("%w in %s: %v\n%s", ErrProxyPanic, where, v, debug.Stack())
+		}
+	}()
+	return f()
+}
+
+// internal answers 500 with [ProxyInternalErrorText] when err is a
+// recovered panic, after telling OnError; it reports whether it did.
+func (h *ProxyHandler) internal(w http.ResponseWriter, r *http.Request, err error) bool {
+	if !errors.Is(err, ErrProxyPanic) {
+		return false
+	}
+	h.report(r, err)
+	writeProxyError(w, http.StatusInternalServerError, ProxyInternalErrorText)
+	return true
+}
+
+// report tells OnError about err.
+func (h *ProxyHandler) report(r *http.Request, err error) {
+	if h.opts.OnError != nil {
+		h.opts.OnError(r, err)
+	}
 }
 
 // authorize runs the Authorize hook on the request's bearer token.
@@ -149,7 +235,7 @@ func (h *ProxyHandler) authorize(r *http.Request) error {
 	if scheme, rest, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
 		token = strings.TrimSpace(rest)
 	}
-	return guard(func() error { return h.opts.Authorize(r, token) })
+	return h.guard("Authorize", func() error { return h.opts.Authorize(r, token) })
 }
 
 // decode reads and decodes the request body; on failure it returns the
@@ -160,54 +246,36 @@ func (h *ProxyHandler) decode(w http.ResponseWriter, r *http.Request) (*ProxyCal
 			return nil, http.StatusUnsupportedMediaType, fmt.Errorf("unsupported content type %q: send application/json", ct)
 		}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxRequestBytes))
+	call, err := decodeProxyRequest(http.MaxBytesReader(w, r.Body, h.opts.MaxRequestBytes), h.opts.Messages)
+	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+		return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("request body too large: the limit is %d bytes", h.opts.MaxRequestBytes)
+	}
 	if err != nil {
-		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("request body too large: the limit is %d bytes", h.opts.MaxRequestBytes)
-		}
-		return nil, http.StatusBadRequest, fmt.Errorf("reading the request: %v", err)
-	}
-	var wire proxyRequestWire
-	if err := json.Unmarshal(body, &wire); err != nil {
 		return nil, http.StatusBadRequest, fmt.Errorf("invalid request: %v", err)
-	}
-	if wire.Model == nil {
-		return nil, http.StatusBadRequest, errors.New("invalid request: model is required")
-	}
-	call := &ProxyCall{Model: *wire.Model, RawOptions: wire.Options}
-	if wire.Context != nil && len(wire.Context.Messages) > 0 && !isNull(wire.Context.Messages) {
-		if call.Request.Messages, err = h.opts.Messages.UnmarshalMessages(wire.Context.Messages); err != nil {
-			return nil, http.StatusBadRequest, fmt.Errorf("invalid request: context: %v", err)
-		}
-	}
-	if call.Request.Messages == nil {
-		call.Request.Messages = []Message{}
-	}
-	if len(wire.Options) > 0 && !isNull(wire.Options) {
-		var o proxyOptions
-		if err := json.Unmarshal(wire.Options, &o); err != nil {
-			return nil, http.StatusBadRequest, fmt.Errorf("invalid request: options: %v", err)
-		}
-		call.Options = o.streamOptions()
 	}
 	return call, 0, nil
 }
 
-// serveProxyStream streams fn's answer to call as server-sent events until
+// serveStream streams fn's answer to call as server-sent events until
 // the final event, the end of the stream, or a failed write.
-func serveProxyStream(w http.ResponseWriter, r *http.Request, fn StreamFn, call *ProxyCall) {
+func (h *ProxyHandler) serveStream(w http.ResponseWriter, r *http.Request, fn StreamFn, call *ProxyCall) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/event-stream")
 	hdr.Set("Cache-Control", "no-cache")
 	hdr.Set("X-Accel-Buffering", "no")
+	out := &proxyEventWriter{sse: sse.NewWriter(w), rc: http.NewResponseController(w), idle: h.opts.WriteIdleTimeout}
+	out.deadline()
 	w.WriteHeader(http.StatusOK)
-	out := &proxyEventWriter{sse: sse.NewWriter(w), rc: http.NewResponseController(w)}
-	_ = out.flush()
+	if err := out.flush(); err != nil {
+		h.report(r, fmt.Errorf("proxy: writing the answer: %w", err))
+		return
+	}
 
 	var last *AssistantMessage
-	err := guard(func() error {
+	var writeErr error
+	err := h.guard("the stream function", func() error {
 		stream := fn(ctx, call.Model, call.Request, call.Options)
 		if stream == nil {
 			return errors.New("stream function returned no stream")
@@ -218,6 +286,7 @@ func serveProxyStream(w http.ResponseWriter, r *http.Request, fn StreamFn, call 
 			}
 			final, err := out.write(ev)
 			if err != nil {
+				writeErr = err
 				cancel() // the client is gone: stop the model before the range ends
 				return nil
 			}
@@ -227,6 +296,13 @@ func serveProxyStream(w http.ResponseWriter, r *http.Request, fn StreamFn, call 
 		}
 		return nil
 	})
+	if writeErr != nil {
+		h.report(r, fmt.Errorf("proxy: writing the answer: %w", writeErr))
+	}
+	if err != nil && errors.Is(err, ErrProxyPanic) {
+		h.report(r, err)
+		err = errors.New(ProxyInternalErrorText)
+	}
 	if out.ended || out.broken || r.Context().Err() != nil {
 		return
 	}
@@ -240,15 +316,18 @@ func serveProxyStream(w http.ResponseWriter, r *http.Request, fn StreamFn, call 
 	if err != nil {
 		msg.ErrorMessage = err.Error()
 	}
-	_, _ = out.write(&ErrorEvent{Reason: StopError, Message: msg})
+	if _, err := out.write(&ErrorEvent{Reason: StopError, Message: msg}); err != nil {
+		h.report(r, fmt.Errorf("proxy: writing the answer: %w", err))
+	}
 }
 
 // proxyEventWriter writes events to one answer and flushes each.
 type proxyEventWriter struct {
 	sse    *sse.Writer
 	rc     *http.ResponseController
-	ended  bool // the final event was written
-	broken bool // a write failed
+	idle   time.Duration // the per-write deadline; negative for none
+	ended  bool          // the final event was written
+	broken bool          // a write failed
 }
 
 // write sends ev; it reports whether ev was the final event, and a write
@@ -276,6 +355,7 @@ func (o *proxyEventWriter) write(ev AssistantEvent) (final bool, err error) {
 	if !ok {
 		return false, nil
 	}
+	o.deadline()
 	if err := o.sse.WriteData(data); err != nil {
 		o.broken = true
 		return true, err
@@ -290,6 +370,14 @@ func (o *proxyEventWriter) write(ev AssistantEvent) (final bool, err error) {
 		return true, nil
 	}
 	return false, nil
+}
+
+// deadline sets the write deadline for the next write, when the writer
+// supports one.
+func (o *proxyEventWriter) deadline() {
+	if o.idle > 0 {
+		_ = o.rc.SetWriteDeadline(time.Now().Add(o.idle))
+	}
 }
 
 func (o *proxyEventWriter) flush() error {

@@ -55,7 +55,7 @@ func TestProxyHandlerRefusals(t *testing.T) {
 		{
 			name: "authorize panics", token: "t", body: validBody,
 			opts:       agentcore.ProxyHandlerOptions{StreamFn: fake.Stream, Authorize: func(*http.Request, string) error { panic("bug") }},
-			wantStatus: 401, wantError: "bug",
+			wantStatus: 500, wantError: agentcore.ProxyInternalErrorText,
 		},
 		{name: "not json", token: "t", ctype: "text/plain", body: validBody, wantStatus: 415, wantError: `unsupported content type "text/plain": send application/json`},
 		{
@@ -297,14 +297,14 @@ func TestProxyHandlerBrokenStreams(t *testing.T) {
 					panic("provider bug")
 				}
 			},
-			want: "start error", wantText: "provider bug",
+			want: "start error", wantText: agentcore.ProxyInternalErrorText,
 		},
 		{
 			name: "panics when called",
 			stream: func(context.Context, agentcore.Model, agentcore.Request, agentcore.StreamOptions) agentcore.AssistantStream {
 				panic("no stream for you")
 			},
-			want: "error", wantText: "no stream for you",
+			want: "error", wantText: agentcore.ProxyInternalErrorText,
 		},
 		{
 			name: "nil stream",

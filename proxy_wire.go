@@ -22,15 +22,6 @@ type proxyContext struct {
 	Messages []Message `json:"messages"`
 }
 
-// proxyRequestWire is the body as [ProxyHandler] reads it.
-type proxyRequestWire struct {
-	Model   *Model `json:"model"`
-	Context *struct {
-		Messages json.RawMessage `json:"messages"`
-	} `json:"context"`
-	Options json.RawMessage `json:"options"`
-}
-
 // proxyOptions are the request options the reference client forwards (its
 // buildProxyRequestOptions), each left out when zero. The API key is never
 // part of it: the proxy server holds the keys.

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"os"
@@ -83,6 +84,11 @@ func server(token, providerKey string) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("POST /api/stream", agentcore.NewProxyHandler(agentcore.ProxyHandlerOptions{
 		StreamFn: model,
+		// A client that stops reading for this long is cut off and the
+		// model call cancelled.
+		WriteIdleTimeout: 30 * time.Second,
+		// What clients are not told (a panic's detail) goes to the log.
+		OnError: func(r *http.Request, err error) { log.Printf("proxy %s: %v", r.RemoteAddr, err) },
 		Authorize: func(_ *http.Request, got string) error {
 			if subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
 				return errors.New("invalid proxy token")
@@ -107,13 +113,27 @@ func server(token, providerKey string) http.Handler {
 	return mux
 }
 
+// newHTTPServer returns the HTTP server for the proxy handler h, with the
+// timeouts a proxy needs: the request's headers and body must arrive in
+// time (else a client that sends slowly or stalls halfway holds a handler
+// forever); the answer has no overall WriteTimeout, which would cut long
+// streams, since the handler bounds each write (WriteIdleTimeout).
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second, // headers and body; cleared once the body is read
+		IdleTimeout:       2 * time.Minute,
+	}
+}
+
 func run(ctx context.Context, w io.Writer) error {
 	token, providerKey := secret("proxy-"), secret("sk-")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: server(token, providerKey), ReadHeaderTimeout: 5 * time.Second}
+	srv := newHTTPServer(server(token, providerKey))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	defer func() {

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -37,4 +39,36 @@ func TestRun(t *testing.T) {
 	if t.Failed() {
 		t.Logf("log:\n%s", log)
 	}
+}
+
+// TestServerTimeouts checks that the example's server bounds the reading
+// of requests and leaves long answers alone, and that a client stalled
+// halfway through its body is cut off once ReadTimeout passes.
+func TestServerTimeouts(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	srv := newHTTPServer(server("tok", "key"))
+	assert.Positive(t, srv.ReadHeaderTimeout)
+	assert.Positive(t, srv.ReadTimeout)
+	assert.Zero(t, srv.WriteTimeout, "a WriteTimeout cuts long streams")
+
+	srv.ReadTimeout = 100 * time.Millisecond // short, for the test
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	defer func() {
+		require.NoError(t, srv.Close())
+		<-served
+	}()
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	require.NoError(t, err)
+	defer conn.Close()
+	// The headers, then 10 bytes of a 1000-byte body, then nothing.
+	_, err = io.WriteString(conn, "POST /api/stream HTTP/1.1\r\nHost: proxy\r\nAuthorization: Bearer tok\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"model\":")
+	require.NoError(t, err)
+	// The server answers (a 400 for the cut body) and closes: the read ends.
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(time.Minute)))
+	answer, err := io.ReadAll(conn)
+	require.NoError(t, err, "the stalled request was not cut off")
+	assert.Contains(t, string(answer), "400 Bad Request")
 }
