@@ -133,7 +133,7 @@ func (r *Reader) field(line []byte) {
 		if r.hasData {
 			r.data = append(r.data, '\n')
 		}
-		r.data = append(r.data, value...)
+		r.data = appendDoubling(r.data, value, r.max+1)
 		r.hasData = true
 	}
 }
@@ -205,7 +205,7 @@ func (r *Reader) readLine() ([]byte, error) {
 			if len(r.line)+len(chunk) > r.max {
 				return nil, ErrLineTooLong
 			}
-			r.line = append(r.line, chunk...)
+			r.line = appendDoubling(r.line, chunk, r.max)
 			r.start = r.end
 			continue
 		}
@@ -217,9 +217,21 @@ func (r *Reader) readLine() ([]byte, error) {
 		if len(r.line) == 0 {
 			return chunk[:i], nil
 		}
-		r.line = append(r.line, chunk[:i]...)
+		r.line = appendDoubling(r.line, chunk[:i], r.max)
 		return r.line, nil
 	}
+}
+
+// appendDoubling appends b to dst, doubling dst's capacity (up to limit)
+// when it is full, so that a long line read in pieces costs about twice
+// its length in allocations, not the five times of append's growth.
+func appendDoubling(dst, b []byte, limit int) []byte {
+	if need := len(dst) + len(b); need > cap(dst) {
+		grown := make([]byte, len(dst), max(need, min(2*cap(dst), limit)))
+		copy(grown, dst)
+		dst = grown
+	}
+	return append(dst, b...)
 }
 
 // ErrNewline is returned by [Writer.WriteData] for a payload holding a line
