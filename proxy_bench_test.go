@@ -54,13 +54,8 @@ func BenchmarkProxyReply(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(body)))
 				for b.Loop() {
-					var final *agentcore.AssistantMessage
-					for ev := range fn(context.Background(), fixtureModel, agentcore.Request{}, agentcore.StreamOptions{}) {
-						if e, ok := ev.(*agentcore.DoneEvent); ok {
-							final = e.Message
-						}
-					}
-					require.NotNil(b, final)
+					final := rangeProxy(b, fn)
+					require.Empty(b, final.ErrorMessage)
 					require.Len(b, final.Content, n)
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/block")
@@ -74,14 +69,22 @@ func BenchmarkProxyReply(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(body)))
 		for b.Loop() {
-			var final *agentcore.AssistantMessage
-			for ev := range fn(context.Background(), fixtureModel, agentcore.Request{}, agentcore.StreamOptions{}) {
-				if e, ok := ev.(*agentcore.ErrorEvent); ok {
-					final = e.Message
-				}
-			}
-			require.NotNil(b, final)
-			require.Equal(b, "sse: line too long", final.ErrorMessage)
+			require.Equal(b, "sse: line too long", rangeProxy(b, fn).ErrorMessage)
 		}
 	})
+}
+
+// rangeProxy ranges one response of fn and returns its final message.
+func rangeProxy(b *testing.B, fn agentcore.StreamFn) *agentcore.AssistantMessage {
+	var final *agentcore.AssistantMessage
+	for ev := range fn(context.Background(), fixtureModel, agentcore.Request{}, agentcore.StreamOptions{}) {
+		switch e := ev.(type) {
+		case *agentcore.DoneEvent:
+			final = e.Message
+		case *agentcore.ErrorEvent:
+			final = e.Message
+		}
+	}
+	require.NotNil(b, final)
+	return final
 }

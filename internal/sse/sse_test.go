@@ -13,28 +13,33 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// payloads reads every payload of r and the error that ended the stream.
-func payloads(r *Reader) ([]string, error) {
-	var out []string
+// readAll calls next until it fails, and returns what it gave and the
+// error.
+func readAll[T any](next func() (T, error)) ([]T, error) {
+	var out []T
 	for {
-		p, err := r.NextData()
+		v, err := next()
 		if err != nil {
 			return out, err
 		}
-		out = append(out, string(p))
+		out = append(out, v)
 	}
+}
+
+// payloads reads every payload of r and the error that ended the stream.
+func payloads(r *Reader) ([]string, error) {
+	return readAll(func() (string, error) {
+		p, err := r.NextData()
+		return string(p), err
+	})
 }
 
 // events reads every event of r and the error that ended the stream.
 func events(r *Reader) ([]Event, error) {
-	var out []Event
-	for {
+	return readAll(func() (Event, error) {
 		ev, err := r.Next()
-		if err != nil {
-			return out, err
-		}
-		out = append(out, Event{Name: ev.Name, Data: append([]byte{}, ev.Data...)})
-	}
+		return Event{Name: ev.Name, Data: append([]byte{}, ev.Data...)}, err
+	})
 }
 
 var lineBreak = regexp.MustCompile("\r\n|\r|\n")
@@ -96,6 +101,18 @@ func sources(body string) map[string]func() io.Reader {
 	}
 }
 
+// checkReads reads body in each of the ways sources gives with read, and
+// checks that it gives want, then io.EOF.
+func checkReads[T any](t *testing.T, name, body string, want []T, read func(*Reader) ([]T, error)) {
+	for how, src := range sources(body) {
+		t.Run(name+"/"+how, func(t *testing.T) {
+			got, err := read(NewReader(src(), 0))
+			require.ErrorIs(t, err, io.EOF)
+			assert.Equal(t, want, got)
+		})
+	}
+}
+
 func TestReaderNextData(t *testing.T) {
 	tests := []struct {
 		name string
@@ -115,13 +132,7 @@ func TestReaderNextData(t *testing.T) {
 		{"leading space before data", " data: 1\n", nil},
 	}
 	for _, tt := range tests {
-		for how, src := range sources(tt.body) {
-			t.Run(tt.name+"/"+how, func(t *testing.T) {
-				got, err := payloads(NewReader(src(), 0))
-				require.ErrorIs(t, err, io.EOF)
-				assert.Equal(t, tt.want, got)
-			})
-		}
+		checkReads(t, tt.name, tt.body, tt.want, payloads)
 	}
 }
 
@@ -147,13 +158,7 @@ func TestReaderNext(t *testing.T) {
 		{name: "empty", body: "", want: nil},
 	}
 	for _, tt := range tests {
-		for how, src := range sources(tt.body) {
-			t.Run(tt.name+"/"+how, func(t *testing.T) {
-				got, err := events(NewReader(src(), 0))
-				require.ErrorIs(t, err, io.EOF)
-				assert.Equal(t, tt.want, got)
-			})
-		}
+		checkReads(t, tt.name, tt.body, tt.want, events)
 	}
 }
 

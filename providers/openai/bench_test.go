@@ -1,11 +1,8 @@
 package openai
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -13,21 +10,6 @@ import (
 
 	"github.com/pi-go/agentcore"
 )
-
-// bodyTransport answers every request with one event-stream body, in
-// memory.
-type bodyTransport []byte
-
-func (b bodyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.Body != nil {
-		_, _ = io.Copy(io.Discard, r.Body)
-		_ = r.Body.Close()
-	}
-	return &http.Response{
-		StatusCode: 200, Status: "200 OK", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
-		Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: io.NopCloser(bytes.NewReader(b)), Request: r,
-	}, nil
-}
 
 // manyChunksBody is a completion of n chunks: n parallel tool calls (one
 // chunk each: index, id, name and arguments), or n text deltas.
@@ -54,45 +36,51 @@ func manyChunksBody(n int, calls bool) []byte {
 // 16 MiB line limit, in bounded memory). The cost per chunk must not
 // grow with n.
 func BenchmarkReply(b *testing.B) {
-	for _, calls := range []bool{true, false} {
-		for _, n := range []int{2000, 20000} {
-			kind, blocks := "toolcalls", n
-			if !calls {
-				kind, blocks = "textdeltas", 1
-			}
-			b.Run(fmt.Sprintf("%s=%d", kind, n), func(b *testing.B) {
-				body := manyChunksBody(n, calls)
-				fn := StreamFn(Options{BaseURL: "http://openai.invalid/v1", HTTPClient: &http.Client{Transport: bodyTransport(body)}})
-				b.ReportAllocs()
-				b.SetBytes(int64(len(body)))
-				for b.Loop() {
-					final := rangeReply(b, fn)
-					require.Empty(b, final.ErrorMessage)
-					require.Len(b, final.Content, blocks)
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/chunk")
-			})
+	type replyCase struct {
+		name   string
+		body   []byte
+		chunks int
+		check  func(b *testing.B, final *agentcore.AssistantMessage)
+	}
+	blocks := func(n int) func(*testing.B, *agentcore.AssistantMessage) {
+		return func(b *testing.B, final *agentcore.AssistantMessage) {
+			require.Empty(b, final.ErrorMessage)
+			require.Len(b, final.Content, n)
 		}
 	}
-	b.Run("line=20MB", func(b *testing.B) {
-		body := []byte(`data: {"choices":[{"delta":{"content":"` + strings.Repeat("x", 20<<20) + `"}}]}` + "\n\n")
-		fn := StreamFn(Options{BaseURL: "http://openai.invalid/v1", HTTPClient: &http.Client{Transport: bodyTransport(body)}})
-		b.ReportAllocs()
-		b.SetBytes(int64(len(body)))
-		for b.Loop() {
-			require.Equal(b, LineTooLongText, rangeReply(b, fn).ErrorMessage)
-		}
+	var cases []replyCase
+	for _, n := range []int{2000, 20000} {
+		cases = append(cases,
+			replyCase{name: fmt.Sprintf("toolcalls=%d", n), body: manyChunksBody(n, true), chunks: n, check: blocks(n)},
+			replyCase{name: fmt.Sprintf("textdeltas=%d", n), body: manyChunksBody(n, false), chunks: n, check: blocks(1)})
+	}
+	cases = append(cases, replyCase{
+		name: "line=20MB", chunks: 1,
+		body: []byte(`data: {"choices":[{"delta":{"content":"` + strings.Repeat("x", 20<<20) + `"}}]}` + "\n\n"),
+		check: func(b *testing.B, final *agentcore.AssistantMessage) {
+			require.Equal(b, LineTooLongText, final.ErrorMessage)
+		},
 	})
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			fn := streamFrom(serveBody(b, 200, "text/event-stream", c.body))
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.body)))
+			for b.Loop() {
+				c.check(b, finalMessage(b, fn(context.Background(), agentcore.Model{ID: "m"}, hiRequest(), agentcore.StreamOptions{})))
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*c.chunks), "ns/chunk")
+		})
+	}
 }
 
-// rangeReply ranges one response of fn and returns its final message.
-func rangeReply(b *testing.B, fn agentcore.StreamFn) *agentcore.AssistantMessage {
+// finalMessage ranges s and returns its final message.
+func finalMessage(b *testing.B, s agentcore.AssistantStream) *agentcore.AssistantMessage {
 	var final *agentcore.AssistantMessage
-	for ev := range fn(context.Background(), agentcore.Model{ID: "m"}, hiRequest(), agentcore.StreamOptions{}) {
-		switch e := ev.(type) {
-		case *agentcore.DoneEvent:
+	for ev := range s {
+		if e, ok := ev.(*agentcore.ErrorEvent); ok {
 			final = e.Message
-		case *agentcore.ErrorEvent:
+		} else if e, ok := ev.(*agentcore.DoneEvent); ok {
 			final = e.Message
 		}
 	}

@@ -53,7 +53,7 @@ func streamCases(t *testing.T) (agentcore.Model, []streamCase) {
 }
 
 // serveBody starts a server answering every request with status and body.
-func serveBody(t *testing.T, status int, contentType string, body []byte) *httptest.Server {
+func serveBody(t testing.TB, status int, contentType string, body []byte) *httptest.Server {
 	t.Helper()
 	return serve(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", contentType)
@@ -63,7 +63,7 @@ func serveBody(t *testing.T, status int, contentType string, body []byte) *httpt
 }
 
 // serve starts a server closed when the test ends.
-func serve(t *testing.T, h http.HandlerFunc) *httptest.Server {
+func serve(t testing.TB, h http.HandlerFunc) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
