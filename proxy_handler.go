@@ -88,9 +88,10 @@ type ProxyHandlerOptions struct {
 	// wraps [ErrProxyPanic] and its text holds the panic value and the
 	// stack), and a failed write of the answer (a client that went away, or
 	// stopped reading past WriteIdleTimeout). It is called on the request's
-	// goroutine, synchronously, at most once per failure, before ServeHTTP
-	// returns; r is the request, read-only, and err is the callee's. It
-	// must not write to the response. A nil OnError drops the detail.
+	// goroutine, synchronously, once per failure, before ServeHTTP
+	// returns; r is the request (read-only; its body is not to be read) and err
+	// is OnError's to keep. It must not write to the response. A nil
+	// OnError drops the detail.
 	OnError func(r *http.Request, err error)
 }
 
@@ -127,7 +128,8 @@ func (e *ProxyHTTPError) Error() string { return e.Message }
 // streaming, failures answer with a JSON {"error": "..."} and a fitting
 // status: 405 for a method other than POST, 401 when Authorize refuses, 415
 // for a body that is not JSON, 413 over the size limit, 400 for a body that
-// does not decode, 403 when Prepare refuses, 500 without a stream function.
+// does not decode, 403 when Prepare refuses, 500 without a stream function
+// or when a hook panics.
 // Once streaming, failures are error events, like any model failure.
 //
 // Each request's stream runs on the request's goroutine: when the client
