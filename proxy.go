@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/pi-go/agentcore/internal/sse"
 )
@@ -107,25 +108,31 @@ type proxyCall struct {
 }
 
 // fail ends the response with text, aborted when ctx is done.
-func (p *proxyCall) fail(text string) {
+func (p *proxyCall) fail(text string) { p.failWith(ProviderError{Message: text}) }
+
+// failWith ends the response as failure describes, its Err the failure
+// unless ctx is done (the response is then aborted).
+func (p *proxyCall) failWith(failure ProviderError) {
 	m := p.rb.msg
 	m.StopReason = StopError
+	m.ErrorMessage = failure.Message
 	if p.ctx.Err() != nil {
 		m.StopReason = StopAborted
+	} else {
+		m.Err = &failure
 	}
-	m.ErrorMessage = text
 	p.w.Error(m)
 }
 
 func (p *proxyCall) run(model Model, req Request, so StreamOptions) {
 	resp, err := p.post(model, req, so)
 	if err != nil {
-		p.fail(err.Error())
+		p.failWith(ProviderError{Message: err.Error(), Err: err})
 		return
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		p.fail(proxyStatusText(resp))
+		p.failWith(ProviderError{Message: proxyStatusText(resp), StatusCode: resp.StatusCode, RetryAfter: ParseRetryAfter(resp.Header, time.Now())})
 		return
 	}
 	events := sse.NewReader(resp.Body, p.opts.MaxEventBytes)
@@ -147,7 +154,7 @@ func (p *proxyCall) run(model Model, req Request, so StreamOptions) {
 			p.fail(ProxyClosedText)
 			return
 		case err != nil:
-			p.fail(err.Error())
+			p.failWith(ProviderError{Message: err.Error(), Err: err})
 			return
 		}
 		ev, err := p.rb.apply(data)

@@ -59,6 +59,10 @@ func (r *proxyRebuilder) apply(data []byte) (AssistantEvent, error) {
 			r.msg.StopReason = StopError
 		}
 		r.msg.ErrorMessage = deref(e.ErrorMessage)
+		if r.msg.StopReason == StopError {
+			// The upstream provider's failure, known here by its text only.
+			r.msg.Err = &ProviderError{Message: r.msg.ErrorMessage}
+		}
 		return &ErrorEvent{Reason: r.msg.StopReason, Message: r.msg}, nil
 	case "text_start", "text_delta", "text_end", "thinking_start", "thinking_delta", "thinking_end",
 		"toolcall_start", "toolcall_delta", "toolcall_end":

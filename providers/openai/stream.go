@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider"
 	"github.com/pi-go/agentcore/internal/sse"
 )
 
@@ -58,9 +59,9 @@ func (c call) run(ctx context.Context) {
 		Content: []agentcore.ContentBlock{}, API: c.model.API, Provider: c.model.Provider, Model: c.model.ID,
 		StopReason: agentcore.StopPending, Timestamp: time.Now().UnixMilli(),
 	}
-	resp, failure := c.send(ctx)
+	resp, f := c.send(ctx)
 	if resp == nil {
-		c.fail(ctx, failure)
+		c.fail(ctx, f)
 		return
 	}
 	defer resp.Body.Close()
@@ -68,8 +69,8 @@ func (c call) run(ctx context.Context) {
 		return
 	}
 	d := newResponseDecoder(c.w, c.model, c.out)
-	if failure := c.read(ctx, d, resp.Body); failure != "" {
-		c.fail(ctx, failure)
+	if f := c.read(ctx, d, resp.Body); f != nil {
+		c.fail(ctx, *f)
 		return
 	}
 	if d.stopped || !d.finishBlocks() {
@@ -77,34 +78,34 @@ func (c call) run(ctx context.Context) {
 	}
 	switch {
 	case ctx.Err() != nil:
-		c.fail(ctx, AbortedText)
+		c.fail(ctx, provider.Failure{Text: AbortedText})
 	case c.out.StopReason == agentcore.StopError:
-		c.fail(ctx, cmp.Or(c.out.ErrorMessage, errorStopText))
+		c.fail(ctx, provider.Failure{Text: cmp.Or(c.out.ErrorMessage, errorStopText)})
 	case !d.finished || c.out.StopReason == agentcore.StopPending:
-		c.fail(ctx, NoFinishReasonText)
+		c.fail(ctx, provider.Failure{Text: NoFinishReasonText})
 	default:
 		c.w.Done(c.out)
 	}
 }
 
 // send posts the request. It returns the response when the server
-// accepted it (2xx), else the failure's text.
-func (c call) send(ctx context.Context) (*http.Response, string) {
+// accepted it (2xx), else the failure.
+func (c call) send(ctx context.Context) (*http.Response, provider.Failure) {
 	base := c.opts.baseURL(c.model)
 	s, err := resolveSettings(c.opts, c.model, base)
 	if err != nil {
-		return nil, err.Error()
+		return nil, provider.Failure{Text: err.Error(), Err: err}
 	}
 	body, err := json.Marshal(buildRequest(c.model, c.req.Messages, c.so, s))
 	if err == nil {
 		body, err = withSamplingParams(body, c.so.SamplingParams)
 	}
 	if err != nil {
-		return nil, "Could not encode the request: " + err.Error()
+		return nil, provider.Failure{Text: "Could not encode the request: " + err.Error(), Err: err}
 	}
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint(base), bytes.NewReader(body))
 	if err != nil {
-		return nil, err.Error()
+		return nil, provider.Failure{Text: err.Error(), Err: err}
 	}
 	c.setHeaders(hreq.Header)
 	client := c.opts.HTTPClient
@@ -114,19 +115,19 @@ func (c call) send(ctx context.Context) (*http.Response, string) {
 	resp, err := client.Do(hreq)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, AbortedBeforeResponseText
+			return nil, provider.Failure{Text: AbortedBeforeResponseText}
 		}
-		return nil, connectionErrorText(err)
+		return nil, provider.Failure{Text: connectionErrorText(err), Err: err}
 	}
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		return resp, ""
+		return resp, provider.Failure{}
 	}
 	defer resp.Body.Close()
 	text, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	if err != nil && ctx.Err() != nil {
-		return nil, AbortedBeforeResponseText
+		return nil, provider.Failure{Text: AbortedBeforeResponseText}
 	}
-	return nil, statusErrorText(resp.StatusCode, text)
+	return nil, provider.Status(resp.StatusCode, resp.Header, statusErrorText(resp.StatusCode, text))
 }
 
 // setHeaders sets the request's headers: content type, the bearer key,
@@ -146,37 +147,36 @@ func (c call) setHeaders(h http.Header) {
 }
 
 // read feeds the body's events to d until [DONE], the end of the body, a
-// failure, or the consumer stopping. It returns the failure's text; an
-// abort is no failure here (the caller checks ctx after ending the blocks).
-func (c call) read(ctx context.Context, d *responseDecoder, body io.Reader) string {
+// failure, or the consumer stopping. It returns the failure, nil when
+// none; an abort is no failure here (the caller checks ctx after ending
+// the blocks).
+func (c call) read(ctx context.Context, d *responseDecoder, body io.Reader) *provider.Failure {
 	events := sse.NewReader(body, maxLine)
 	for !d.stopped {
 		ev, err := events.Next()
 		switch {
 		case errors.Is(err, io.EOF):
-			return ""
+			return nil
 		case err != nil && (ctx.Err() != nil || d.finished):
-			return "" // an abort, or a failure after the response finished
+			return nil // an abort, or a failure after the response finished
 		case errors.Is(err, sse.ErrLineTooLong):
-			return LineTooLongText
+			return &provider.Failure{Text: LineTooLongText, Err: err}
 		case err != nil:
-			return connectionErrorText(err)
+			return &provider.Failure{Text: connectionErrorText(err), Err: err}
 		}
 		done, failure := d.event(ev)
-		if failure != "" || done {
-			return failure
+		if failure != "" {
+			return &provider.Failure{Text: failure}
+		}
+		if done {
+			return nil
 		}
 	}
-	return ""
+	return nil
 }
 
-// fail ends the stream with the message so far as an error, or as aborted
-// when ctx was cancelled.
-func (c call) fail(ctx context.Context, text string) {
-	c.out.StopReason = agentcore.StopError
-	if ctx.Err() != nil {
-		c.out.StopReason = agentcore.StopAborted
-	}
-	c.out.ErrorMessage = text
-	c.w.Error(c.out)
+// fail ends the stream with the message so far as an error, its Err the
+// [agentcore.ProviderError] for f, or as aborted when ctx was cancelled.
+func (c call) fail(ctx context.Context, f provider.Failure) {
+	provider.Fail(ctx, c.w, c.out, f)
 }

@@ -1,0 +1,49 @@
+// Package provider holds what the stream functions that speak HTTP share
+// (the providers' modules and the proxy client): a failed request as the
+// message's text and the typed [agentcore.ProviderError] behind it.
+package provider
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/pi-go/agentcore"
+)
+
+// Failure is why a model request failed.
+type Failure struct {
+	// Text is the message's ErrorMessage.
+	Text string
+	// Status is the HTTP status; 0 when the failure had none (a network
+	// error, an error event mid-stream, a cut stream).
+	Status int
+	// RetryAfter is the delay the server asked for; 0 when none.
+	RetryAfter time.Duration
+	// Err is the underlying error, such as a net.Error; nil when none.
+	Err error
+}
+
+// Status is the failure of a non-2xx reply: its status, the delay its
+// headers ask for, and text.
+func Status(status int, header http.Header, text string) Failure {
+	return Failure{Text: text, Status: status, RetryAfter: agentcore.ParseRetryAfter(header, time.Now())}
+}
+
+// ProviderError is f as a message's Err.
+func (f Failure) ProviderError() *agentcore.ProviderError {
+	return &agentcore.ProviderError{StatusCode: f.Status, Message: f.Text, RetryAfter: f.RetryAfter, Err: f.Err}
+}
+
+// Fail ends w's stream with out, the message so far, as an error whose Err
+// is f's ProviderError, or as aborted (no Err) when ctx is done.
+func Fail(ctx context.Context, w *agentcore.StreamWriter, out *agentcore.AssistantMessage, f Failure) {
+	out.StopReason = agentcore.StopError
+	out.ErrorMessage = f.Text
+	if ctx.Err() != nil {
+		out.StopReason = agentcore.StopAborted
+	} else {
+		out.Err = f.ProviderError()
+	}
+	w.Error(out)
+}
