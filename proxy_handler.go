@@ -286,6 +286,13 @@ func (h *ProxyHandler) serveStream(w http.ResponseWriter, r *http.Request, fn St
 			if p := ev.partial(); p != nil {
 				last = p
 			}
+			if e, ok := ev.(*ErrorEvent); ok && e.Message != nil && errors.Is(e.Message.Err, ErrStreamPanic) {
+				// A panic inside the stream: its text stays here.
+				h.report(r, fmt.Errorf("%w in the stream function: %w", ErrProxyPanic, e.Message.Err))
+				hidden := e.Message.Clone()
+				hidden.ErrorMessage = ProxyInternalErrorText
+				ev = &ErrorEvent{Reason: e.Reason, Message: hidden}
+			}
 			final, err := out.write(ev)
 			if err != nil {
 				writeErr = err

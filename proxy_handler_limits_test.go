@@ -39,6 +39,7 @@ func TestProxyHandlerHidesPanics(t *testing.T) {
 		opts      agentcore.ProxyHandlerOptions
 		wantText  string
 		wantWhere string
+		noStack   bool // a panic the stream caught itself carries no stack
 	}{
 		{
 			name: "Authorize", wantText: "Proxy error: " + agentcore.ProxyInternalErrorText, wantWhere: "in Authorize",
@@ -54,6 +55,15 @@ func TestProxyHandlerHidesPanics(t *testing.T) {
 			name: "stream function called", wantText: agentcore.ProxyInternalErrorText, wantWhere: "in the stream function",
 			opts: agentcore.ProxyHandlerOptions{Authorize: allowToken(""), StreamFn: func(context.Context, agentcore.Model, agentcore.Request, agentcore.StreamOptions) agentcore.AssistantStream {
 				panic("secret: db password hunter2")
+			}},
+		},
+		{
+			name: "producer of NewAssistantStream", wantText: agentcore.ProxyInternalErrorText, wantWhere: "in the stream function", noStack: true,
+			opts: agentcore.ProxyHandlerOptions{Authorize: allowToken(""), StreamFn: func(context.Context, agentcore.Model, agentcore.Request, agentcore.StreamOptions) agentcore.AssistantStream {
+				return agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
+					w.Push(&agentcore.StartEvent{Partial: &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{}}})
+					panic("secret: db password hunter2")
+				})
 			}},
 		},
 		{
@@ -87,7 +97,9 @@ func TestProxyHandlerHidesPanics(t *testing.T) {
 			assert.ErrorIs(t, reported[0], agentcore.ErrProxyPanic)
 			assert.Contains(t, reported[0].Error(), "secret: db password hunter2")
 			assert.Contains(t, reported[0].Error(), tt.wantWhere)
-			assert.Contains(t, reported[0].Error(), "goroutine", "the stack")
+			if !tt.noStack {
+				assert.Contains(t, reported[0].Error(), "goroutine", "the stack")
+			}
 		})
 	}
 }

@@ -124,7 +124,7 @@ func NewAssistantStream(produce func(w *StreamWriter)) AssistantStream {
 		func() {
 			defer func() {
 				if r := recover(); r != nil && !w.ended {
-					w.fail(panicError(r))
+					w.fail(streamPanic{panicError(r)})
 				}
 			}()
 			produce(w)
@@ -134,6 +134,18 @@ func NewAssistantStream(produce func(w *StreamWriter)) AssistantStream {
 		}
 	}
 }
+
+// ErrStreamPanic is matched (errors.Is) by the Err of a message whose
+// stream ended because its producer panicked; its ErrorMessage is the
+// panic's text.
+var ErrStreamPanic = errors.New("agentcore: the stream's producer panicked")
+
+// streamPanic is a producer's panic, as the failed message's Err.
+type streamPanic struct{ err error }
+
+func (p streamPanic) Error() string        { return p.err.Error() }
+func (p streamPanic) Unwrap() error        { return p.err }
+func (p streamPanic) Is(target error) bool { return target == ErrStreamPanic }
 
 // ErrStreamIncomplete is the error text of a stream whose producer returned
 // without a done or error event.
