@@ -2,6 +2,7 @@ package agentcoretest
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"slices"
 	"sync"
@@ -10,8 +11,10 @@ import (
 	"github.com/pi-go/agentcore"
 )
 
-// ErrNoResponse is the error text of a request past the end of the script.
-const ErrNoResponse = "fake model: no scripted response"
+// ErrNoResponse is the error of a request past the end of the script: the
+// failed message's Err, and its text the message's ErrorMessage, so a
+// run's error matches it with errors.Is.
+var ErrNoResponse = errors.New("fake model: no scripted response") // the reference runner's text
 
 // AbortedText is the errorMessage of an aborted response.
 const AbortedText = "Request was aborted"
@@ -25,8 +28,12 @@ type Response struct {
 	// tool call.
 	StopReason agentcore.StopReason
 	// ErrorMessage is the error text of an "error" or "aborted" response;
-	// empty means "fake model error".
+	// empty means Err's text, else "fake model error".
 	ErrorMessage string
+	// Err, optional, is the failed message's Err, what a real provider
+	// puts there: an [*agentcore.ProviderError] with a status and a
+	// Retry-After, say, to test a retry policy.
+	Err error
 	// Usage is reported on the final message.
 	Usage agentcore.Usage
 	// Chunks splits each text and thinking block into that many deltas
@@ -111,7 +118,7 @@ func (f *Fake) Stream(ctx context.Context, model agentcore.Model, req agentcore.
 }
 
 // noResponse answers a request past the end of a script.
-var noResponse = Response{StopReason: agentcore.StopError, ErrorMessage: ErrNoResponse, NoStart: true}
+var noResponse = Response{StopReason: agentcore.StopError, Err: ErrNoResponse, NoStart: true}
 
 // record appends the request to the calls and returns its record with its
 // scripted response, or the function to ask for one.

@@ -52,8 +52,12 @@ func play(ctx context.Context, w *agentcore.StreamWriter, model agentcore.Model,
 		w.Done(msg)
 		return
 	}
-	msg.ErrorMessage = resp.ErrorMessage
-	if msg.ErrorMessage == "" {
+	msg.ErrorMessage, msg.Err = resp.ErrorMessage, resp.Err
+	switch {
+	case msg.ErrorMessage != "":
+	case resp.Err != nil:
+		msg.ErrorMessage = resp.Err.Error()
+	default:
 		msg.ErrorMessage = "fake model error"
 	}
 	w.Error(msg)
