@@ -150,7 +150,10 @@ func sleep(ctx context.Context, d time.Duration) error {
 func run(ctx context.Context, out io.Writer, policy Policy) error {
 	fake := agentcoretest.New(
 		agentcoretest.ErrorResponse(`529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`),
-		agentcoretest.ErrorResponse("429 Too Many Requests: rate limit exceeded"),
+		// A provider's typed failure: the status, and the delay it asks for.
+		agentcoretest.Response{StopReason: agentcore.StopError, Err: &agentcore.ProviderError{
+			StatusCode: 429, Message: "429 Too Many Requests: rate limit exceeded", RetryAfter: 5 * time.Millisecond,
+		}},
 		agentcoretest.TextResponse("The design splits a stateless loop from a stateful agent."),
 		agentcoretest.ErrorResponse("401 invalid x-api-key"),
 		agentcoretest.TextResponse("Open questions: retries and compaction live above the core."),
