@@ -1,6 +1,9 @@
 package agentcore
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"reflect"
+)
 
 // AssistantEvent is one event of an [AssistantStream], pi-ai's
 // AssistantMessageEvent: [StartEvent]; [TextStartEvent], [TextDeltaEvent],
@@ -165,65 +168,25 @@ func (e *ToolCallEndEvent) setPartial(p *AssistantMessage)   { e.Partial = p }
 func (e *DoneEvent) setPartial(*AssistantMessage)            {}
 func (e *ErrorEvent) setPartial(*AssistantMessage)           {}
 
-// CloneEvent returns ev with a clone of its partial message
+// CloneEvent returns a copy of ev whose partial message is a clone
 // ([AssistantMessage.Clone]): a consumer of an [AssistantStream] that keeps
-// events beyond the yield keeps these. A final event is returned as it is.
+// events beyond the yield keeps these. A final event, or one without a
+// partial, is returned as it is.
 func CloneEvent(ev AssistantEvent) AssistantEvent {
-	if p := ev.partial(); p != nil {
-		switch ev.(type) {
-		case *DoneEvent, *ErrorEvent:
-			return ev
-		}
-		return withPartial(ev, p.Clone())
+	p := ev.partial()
+	switch ev.(type) {
+	case *DoneEvent, *ErrorEvent:
+		return ev
 	}
-	return ev
-}
-
-// withPartial returns a copy of ev carrying partial p instead of its own.
-func withPartial(ev AssistantEvent, p *AssistantMessage) AssistantEvent {
-	switch e := ev.(type) {
-	case *StartEvent:
-		c := *e
-		c.Partial = p
-		return &c
-	case *TextStartEvent:
-		c := *e
-		c.Partial = p
-		return &c
-	case *TextDeltaEvent:
-		c := *e
-		c.Partial = p
-		return &c
-	case *TextEndEvent:
-		c := *e
-		c.Partial = p
-		return &c
-	case *ThinkingStartEvent:
-		c := *e
-		c.Partial = p
-		return &c
-	case *ThinkingDeltaEvent:
-		c := *e
-		c.Partial = p
-		return &c
-	case *ThinkingEndEvent:
-		c := *e
-		c.Partial = p
-		return &c
-	case *ToolCallStartEvent:
-		c := *e
-		c.Partial = p
-		return &c
-	case *ToolCallDeltaEvent:
-		c := *e
-		c.Partial = p
-		return &c
-	case *ToolCallEndEvent:
-		c := *e
-		c.Partial = p
-		return &c
+	if p == nil {
+		return ev
 	}
-	return ev
+	v := reflect.ValueOf(ev).Elem()
+	c := reflect.New(v.Type())
+	c.Elem().Set(v)
+	out := c.Interface().(AssistantEvent)
+	out.setPartial(p.Clone())
+	return out
 }
 
 // marshalEvent writes v with "type" first.
