@@ -475,3 +475,35 @@ func TestNilContext(t *testing.T) {
 	})
 	assert.Empty(t, a.Messages(), "a refused call changed the transcript")
 }
+
+func TestClearQueue(t *testing.T) {
+	tests := []struct {
+		name                   string
+		q                      agentcore.Queue
+		steering, followUpLeft bool
+	}{
+		{"steering", agentcore.SteeringQueue, false, true},
+		{"follow-up", agentcore.FollowUpQueue, true, false},
+		{"all", agentcore.AllQueues, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := agentcore.New(agentcore.Options{SteeringMode: agentcore.QueueAll, FollowUpMode: agentcore.QueueAll})
+			a.Steer(agentcore.UserText("s"))
+			a.FollowUp(agentcore.UserText("f"))
+			a.ClearQueue(tt.q)
+			var left []string
+			for _, m := range a.PeekQueued() {
+				left = append(left, m.(*agentcore.UserMessage).Text())
+			}
+			var want []string
+			if tt.steering {
+				want = append(want, "s")
+			}
+			if tt.followUpLeft {
+				want = append(want, "f")
+			}
+			assert.Equal(t, want, left)
+		})
+	}
+}

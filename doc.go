@@ -90,8 +90,8 @@
 // queued), and it runs in the same run. [Agent.Abort] stops: it cancels the
 // run's ctx, which the stream function, every hook and every tool receive;
 // the provider ends its response with stopReason "aborted" and the run ends.
-// Abort never clears the queues; [Agent.ClearAllQueues] and its siblings
-// do, and [Agent.PeekQueued] shows what the next drain point would take.
+// Abort never clears the queues; [Agent.ClearQueue] does, and
+// [Agent.PeekQueued] shows what the next drain point would take.
 //
 // Steering is polled at the start of a run, after every turn (unless
 // FinishTurn ended the run), and once more after PrepareNextTurn when the

@@ -141,26 +141,30 @@ func (a *Agent) SetFollowUpMode(m QueueMode) {
 	a.mu.Unlock()
 }
 
-// ClearSteeringQueue drops the queued steering messages.
-func (a *Agent) ClearSteeringQueue() {
-	a.mu.Lock()
-	a.steering.clear()
-	a.mu.Unlock()
-}
+// Queue names the Agent's message queues, for [Agent.ClearQueue].
+type Queue uint8
 
-// ClearFollowUpQueue drops the queued follow-up messages.
-func (a *Agent) ClearFollowUpQueue() {
-	a.mu.Lock()
-	a.followUp.clear()
-	a.mu.Unlock()
-}
+// The queues.
+const (
+	// SteeringQueue holds the messages of [Agent.Steer].
+	SteeringQueue Queue = 1 << iota
+	// FollowUpQueue holds the messages of [Agent.FollowUp].
+	FollowUpQueue
+	// AllQueues is both.
+	AllQueues = SteeringQueue | FollowUpQueue
+)
 
-// ClearAllQueues drops every queued message.
-func (a *Agent) ClearAllQueues() {
+// ClearQueue drops the messages queued in q: [SteeringQueue],
+// [FollowUpQueue] or [AllQueues].
+func (a *Agent) ClearQueue(q Queue) {
 	a.mu.Lock()
-	a.steering.clear()
-	a.followUp.clear()
-	a.mu.Unlock()
+	defer a.mu.Unlock()
+	if q&SteeringQueue != 0 {
+		a.steering.clear()
+	}
+	if q&FollowUpQueue != 0 {
+		a.followUp.clear()
+	}
 }
 
 // HasQueued reports whether either queue holds a message.

@@ -262,11 +262,11 @@ func (p *player) step(ctx context.Context, i int, s Step, running *sync.WaitGrou
 	case s.ClearQueues != "":
 		switch s.ClearQueues {
 		case "steering":
-			a.ClearSteeringQueue()
+			a.ClearQueue(agentcore.SteeringQueue)
 		case "followUp":
-			a.ClearFollowUpQueue()
+			a.ClearQueue(agentcore.FollowUpQueue)
 		default:
-			a.ClearAllQueues()
+			a.ClearQueue(agentcore.AllQueues)
 		}
 	case s.Peek:
 		peek := a.PeekQueued()
