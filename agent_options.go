@@ -54,12 +54,13 @@ func (m ToolExecutionMode) orParallel() ToolExecutionMode {
 	return m
 }
 
-// clone returns o with its own maps, JSON and temperature.
+// clone returns o with its own maps, JSON, temperature and identity.
 func (o StreamOptions) clone() StreamOptions {
 	o.Headers = maps.Clone(o.Headers)
 	o.ThinkingBudgets = maps.Clone(o.ThinkingBudgets)
 	o.SamplingParams = bytes.Clone(o.SamplingParams)
 	o.Metadata = bytes.Clone(o.Metadata)
+	o.Identity = o.Identity.clone()
 	if o.Temperature != nil {
 		o.Temperature = new(*o.Temperature)
 	}

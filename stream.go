@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"sync"
 	"time"
 )
@@ -40,7 +41,9 @@ type StreamOptions struct {
 	Temperature *float64
 	// MaxTokens, when positive, caps the response's output tokens.
 	MaxTokens int
-	// Headers are extra HTTP headers for the provider request.
+	// Headers are extra HTTP headers for the provider request, over the
+	// provider's own; an empty value removes the header of that name, the
+	// provider's and the identity's included (pi-ai's null).
 	Headers map[string]string
 	// ThinkingBudgets maps levels to token budgets for providers that take
 	// budgets instead of levels.
@@ -62,6 +65,67 @@ type StreamOptions struct {
 	// Metadata is request metadata for the provider, a JSON object; nil
 	// means none.
 	Metadata json.RawMessage
+
+	// Identity is how the request identifies the program: the User-Agent
+	// and provider attribution headers, below every other header. The zero
+	// value sends this library's User-Agent and no attribution; see
+	// [Identity].
+	Identity Identity
+	// Timeout bounds the wait for each HTTP response's status and headers
+	// (not the streaming of its body, which ctx bounds), as pi-ai's
+	// timeoutMs does for its SDK clients. A request that times out fails
+	// with "Request timed out." and is retryable. Zero means no bound but
+	// ctx (pi-ai's SDKs default to 10 minutes).
+	Timeout time.Duration
+	// MaxRetries is how many times a provider that retries sends a request
+	// again after a retryable refusal (408, 409, 429, 5xx, or the header
+	// x-should-retry: true) or a request that got no response, before any
+	// of the body is streamed. It waits retry-after-ms or Retry-After when
+	// the server says (failing at once when that exceeds a non-zero
+	// MaxRetryDelay), else 0.5s doubling up to 8s, less up to a quarter of
+	// jitter; ctx interrupts the wait. Zero, the default, sends once: the
+	// caller of the loop owns retries (see [IsRetryable]).
+	MaxRetries int
+
+	// OnPayload, when not nil, sees the provider request body just before
+	// it is sent, and may replace it. It is called once per request body a
+	// provider builds (retries resend the same body), on the goroutine
+	// ranging over the stream (the run's goroutine under an [Agent]), with
+	// the stream's ctx and the request's model. payload is the JSON body;
+	// the hook may keep it but must not modify it. A nil return sends
+	// payload; a non-nil one is sent instead (providers that must stream
+	// set their "stream" field back to true) and belongs to the provider.
+	// An error, or a replacement that is not a JSON object, ends the
+	// response unsent: an error message whose ErrorMessage is the error's
+	// text (aborted when ctx is done).
+	OnPayload func(ctx context.Context, model Model, payload json.RawMessage) (json.RawMessage, error)
+	// OnResponse, when not nil, is called as each HTTP response's status
+	// and headers arrive, before its body is read: for a refusal (a 429
+	// with its rate-limit headers) before the error message is built, and
+	// for each attempt when the provider retries. It runs on the goroutine
+	// ranging over the stream, with its ctx; resp is the hook's to keep.
+	// An error ends the response, its body unread, as an error message with
+	// the error's text. pi-ai calls onResponse only for the response it
+	// streams; seeing refusals too is this port's addition.
+	OnResponse func(ctx context.Context, model Model, resp ProviderResponse) error
+	// OnProviderStreamEvent, when not nil, observes each event of the
+	// provider's stream once it is parsed and before it becomes assistant
+	// events: data is the event's JSON as the provider sent it. It runs on
+	// the goroutine ranging over the stream, with its ctx; data is valid
+	// only during the call and must not be modified (copy it to keep it).
+	// An error ends the response as an error message with the error's text.
+	// Providers that call it say so; [StreamProxy] does not, as pi's
+	// streamProxy does not forward it.
+	OnProviderStreamEvent func(ctx context.Context, model Model, data json.RawMessage) error
+}
+
+// ProviderResponse is the status and headers of a provider's HTTP
+// response, as [StreamOptions.OnResponse] sees them.
+type ProviderResponse struct {
+	// StatusCode is the HTTP status, such as 200 or 429.
+	StatusCode int
+	// Header is the response's header, the receiver's own copy.
+	Header http.Header
 }
 
 var defaultStream struct {

@@ -22,6 +22,10 @@ type decoder struct {
 	model agentcore.Model
 	out   *agentcore.AssistantMessage
 
+	// observe, when not nil, sees each parsed event's data first; an
+	// error ends the response.
+	observe func(json.RawMessage) error
+
 	// open maps a server block index to the state of its open block.
 	open map[int]*openBlock
 
@@ -54,8 +58,8 @@ func (d *decoder) push(ev agentcore.AssistantEvent) bool {
 
 // parseEvent reads an event's data as pi-ai does: as JSON, else as JSON
 // after [partialjson.Repair]. Data that is neither, or JSON of another
-// shape, is a failure.
-func parseEvent(data []byte) (event, *failure) {
+// shape, is a failure. It returns the JSON it read.
+func parseEvent(data []byte) (event, []byte, *failure) {
 	var ev event
 	if !json.Valid(data) {
 		if repaired := partialjson.Repair(string(data)); json.Valid([]byte(repaired)) {
@@ -64,18 +68,24 @@ func parseEvent(data []byte) (event, *failure) {
 	}
 	if err := json.Unmarshal(data, &ev); err != nil {
 		f := textFailure(fmt.Sprintf("%s: %v; data=%s", MalformedEventPrefix, err, data))
-		return ev, &f
+		return ev, data, &f
 	}
-	return ev, nil
+	return ev, data, nil
 }
 
 // event applies the data of one server-sent event. It returns the failure
 // the event ends the response with, if any. Events of unknown types (ping
 // among them) are ignored.
 func (d *decoder) event(data []byte) *failure {
-	ev, f := parseEvent(data)
+	ev, data, f := parseEvent(data)
 	if f != nil {
 		return f
+	}
+	if d.observe != nil {
+		if err := d.observe(data); err != nil {
+			f := textFailure(err.Error())
+			return &f
+		}
 	}
 	switch ev.Type {
 	case "error":

@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/httpsend"
 	"github.com/pi-go/agentcore/internal/sse"
 )
 
@@ -69,6 +69,9 @@ func (c call) run(ctx context.Context) {
 		return
 	}
 	d := newDecoder(c.w, c.model, c.out)
+	if h := c.so.OnProviderStreamEvent; h != nil {
+		d.observe = func(data json.RawMessage) error { return h(ctx, c.model, data) }
+	}
 	if f := c.read(ctx, d, resp.Body); f != nil {
 		c.fail(ctx, *f)
 		return
@@ -89,50 +92,72 @@ func (c call) run(ctx context.Context) {
 }
 
 // send posts the request. It returns the response when the server
-// accepted it (2xx), else the failure.
+// accepted it (2xx), else the failure. The request hooks of
+// [agentcore.StreamOptions] run where pi-ai's adapter runs them:
+// OnPayload on the built body, OnResponse as each response arrives.
 func (c call) send(ctx context.Context) (*http.Response, failure) {
 	base := c.opts.baseURL(c.model)
 	s, err := resolveSettings(c.model, base)
 	if err != nil {
 		return nil, textFailure(err.Error())
 	}
+	header := c.headers(base, s)
+	if !hasAuth(header) {
+		return nil, textFailure("No API key for provider: " + c.model.Provider)
+	}
 	b := buildRequest(c.model, c.req.Messages, c.so, s)
+	header.Del("Anthropic-Beta")
+	if beta := betaHeader(b.betas, c.model.Headers, c.opts.Headers, c.so.Headers); beta != "" {
+		header.Set("Anthropic-Beta", beta)
+	}
 	body, err := json.Marshal(b.body)
 	if err != nil {
 		return nil, textFailure("Could not encode the request: " + err.Error())
 	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint(base), bytes.NewReader(body))
-	if err != nil {
+	if body, err = httpsend.Payload(ctx, c.so, c.model, body, true); err != nil {
 		return nil, textFailure(err.Error())
 	}
-	c.setHeaders(hreq.Header, s, b.betas)
-	if !hasAuth(hreq.Header) {
-		return nil, textFailure("No API key for provider: " + c.model.Provider)
-	}
-	client := cmp.Or(c.opts.HTTPClient, http.DefaultClient)
-	resp, err := client.Do(hreq)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, textFailure(AbortedBeforeResponseText)
-		}
+	resp, err := httpsend.Do(ctx, httpsend.Request{
+		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.model, Options: c.so,
+	})
+	var tooLong *httpsend.DelayTooLongError
+	var hook *httpsend.HookError
+	switch {
+	case errors.As(err, &tooLong):
+		f := c.refusal(ctx, resp)
+		f.text = tooLong.Error() + " " + f.text
+		return nil, f
+	case err != nil && ctx.Err() != nil:
+		return nil, textFailure(AbortedBeforeResponseText)
+	case errors.As(err, &hook):
+		return nil, textFailure(err.Error())
+	case errors.Is(err, httpsend.ErrTimedOut):
+		return nil, failure{text: err.Error(), err: err}
+	case err != nil:
 		return nil, connectionFailure(err)
-	}
-	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+	case resp.StatusCode >= 200 && resp.StatusCode < 300:
 		return resp, failure{}
 	}
+	return nil, c.refusal(ctx, resp)
+}
+
+// refusal reads and closes a non-2xx response and describes it.
+func (c call) refusal(ctx context.Context, resp *http.Response) failure {
 	defer resp.Body.Close()
 	text, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	if err != nil && ctx.Err() != nil {
-		return nil, textFailure(AbortedBeforeResponseText)
+		return textFailure(AbortedBeforeResponseText)
 	}
-	return nil, statusFailure(resp.StatusCode, resp.Header, text)
+	return statusFailure(resp.StatusCode, resp.Header, text)
 }
 
-// setHeaders sets the request's headers as pi-ai's client does: content
-// type, accept, the API version and key, the session affinity header when
-// the model wants one, then the model's, the Options' and the request's
-// headers (later ones winning), and last the beta features.
-func (c call) setHeaders(h http.Header, s settings, betas []string) {
+// headers are the request's headers as pi-ai's client sets them: the
+// identity's, content type, accept, the API version and key, the session
+// affinity header when the model wants one, then the model's, the
+// Options' and the request's headers (later ones winning; an empty value
+// removes one). The beta features are set by the caller.
+func (c call) headers(base string, s settings) http.Header {
+	h := c.so.Identity.Headers(c.model.Provider, base)
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json")
 	h.Set("Anthropic-Version", cmp.Or(c.opts.Version, DefaultVersion))
@@ -146,15 +171,8 @@ func (c call) setHeaders(h http.Header, s settings, betas []string) {
 			h.Set("X-Session-Affinity", c.so.SessionID)
 		}
 	}
-	for _, set := range []map[string]string{c.model.Headers, c.opts.Headers, c.so.Headers} {
-		for k, v := range set {
-			h.Set(k, v)
-		}
-	}
-	h.Del("Anthropic-Beta")
-	if beta := betaHeader(betas, c.model.Headers, c.opts.Headers, c.so.Headers); beta != "" {
-		h.Set("Anthropic-Beta", beta)
-	}
+	httpsend.Layer(h, c.model.Headers, c.opts.Headers, c.so.Headers)
+	return h
 }
 
 // hasAuth reports whether h carries credentials pi-ai accepts: a key or an

@@ -1,0 +1,241 @@
+// Package httpsend is the part of a provider request the providers of this
+// repository share: the request hooks of [agentcore.StreamOptions]
+// (OnPayload, OnResponse), the identity and header layering, the timeout
+// for a response's headers and pi-ai's client-side retries.
+//
+// A provider builds its body, passes it through [Payload], then sends it
+// with [Do], which answers the response to stream or the refusal to
+// describe. Everything runs on the caller's goroutine.
+package httpsend
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/jsonv"
+)
+
+// ErrTimedOut is the failure of an attempt whose response headers did not
+// arrive within [agentcore.StreamOptions.Timeout]; its text is the SDKs'.
+var ErrTimedOut = errors.New("Request timed out.")
+
+// HookError is an error returned by a request hook; its text is the hook's
+// error's.
+type HookError struct{ Err error }
+
+func (e *HookError) Error() string { return e.Err.Error() }
+func (e *HookError) Unwrap() error { return e.Err }
+
+// DelayTooLongError is a retryable refusal whose server asked for a longer
+// wait than [agentcore.StreamOptions.MaxRetryDelay] allows: the request
+// fails at once, its text before the provider's description of the
+// refusal, as pi-ai words it.
+type DelayTooLongError struct{ Requested, Max time.Duration }
+
+func (e *DelayTooLongError) Error() string {
+	return fmt.Sprintf("Server requested %ds retry delay (max: %ds).", ceilSeconds(e.Requested), ceilSeconds(e.Max))
+}
+
+func ceilSeconds(d time.Duration) int64 { return int64(math.Ceil(d.Seconds())) }
+
+// Payload passes body through so.OnPayload. A replacement must be a JSON
+// object; with forceStream its "stream" member is set to true (in place,
+// else last), as pi-ai's Anthropic adapter does. A hook error or a bad
+// replacement is a [*HookError].
+func Payload(ctx context.Context, so agentcore.StreamOptions, model agentcore.Model, body []byte, forceStream bool) ([]byte, error) {
+	if so.OnPayload == nil {
+		return body, nil
+	}
+	next, err := so.OnPayload(ctx, model, body)
+	if err != nil {
+		return nil, &HookError{err}
+	}
+	if next == nil {
+		return body, nil
+	}
+	v, err := jsonv.Parse(next)
+	if err != nil || v.Kind() != jsonv.Object {
+		return nil, &HookError{errors.New("OnPayload returned a payload that is not a JSON object")}
+	}
+	if !forceStream {
+		return v.AppendJSON(nil), nil
+	}
+	members := slices.Clone(v.Members())
+	if i := v.IndexOf("stream"); i >= 0 {
+		members[i].Value = jsonv.BoolValue(true)
+	} else {
+		members = append(members, jsonv.Member{Key: "stream", Value: jsonv.BoolValue(true)})
+	}
+	return jsonv.ObjectValue(members).AppendJSON(nil), nil
+}
+
+// Layer sets each of sets on h in order, later ones winning. An empty
+// value removes the header, a default or the identity's included (pi's
+// null); an emptied User-Agent is sent as none rather than Go's default.
+func Layer(h http.Header, sets ...map[string]string) {
+	for _, set := range sets {
+		for k, v := range set {
+			if v != "" {
+				h.Set(k, v)
+				continue
+			}
+			h.Del(k)
+			if http.CanonicalHeaderKey(k) == "User-Agent" {
+				h.Set(k, "")
+			}
+		}
+	}
+}
+
+// Request is one provider request to send with [Do].
+type Request struct {
+	Client *http.Client // nil means http.DefaultClient
+	URL    string
+	Header http.Header
+	Body   []byte
+	Model  agentcore.Model
+	// Options supply Timeout, MaxRetries, MaxRetryDelay and OnResponse.
+	Options agentcore.StreamOptions
+}
+
+// Do posts r until a response is accepted or a refusal is final, calling
+// OnResponse for each response. It returns:
+//   - a response and nil: a 2xx response or a refusal not retried, its
+//     body unread (the caller closes it);
+//   - a refusal and a [*DelayTooLongError]: the caller describes the
+//     refusal (and closes its body), the error's text first;
+//   - nil and an error: ctx's when it is done, a [*HookError] from
+//     OnResponse, [ErrTimedOut], or the transport's error.
+func Do(ctx context.Context, r Request) (*http.Response, error) {
+	for attempt := 0; ; attempt++ {
+		resp, err := r.once(ctx)
+		if ctx.Err() != nil {
+			if resp != nil {
+				resp.Body.Close()
+			}
+			return nil, ctx.Err()
+		}
+		var hook *HookError
+		if errors.As(err, &hook) {
+			return nil, err
+		}
+		last := attempt >= r.Options.MaxRetries
+		if err != nil {
+			if last {
+				return nil, err
+			}
+		} else {
+			if ok := resp.StatusCode >= 200 && resp.StatusCode < 300; ok || last || !retryable(resp) {
+				return resp, nil
+			}
+		}
+		wait := backoff(attempt)
+		if resp != nil {
+			if d := agentcore.ParseRetryAfter(resp.Header, time.Now()); d > 0 {
+				if limit := r.Options.MaxRetryDelay; limit > 0 && d > limit {
+					return resp, &DelayTooLongError{Requested: d, Max: limit}
+				}
+				wait = d
+			}
+			io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+			resp.Body.Close()
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// once sends one attempt under the timeout and calls OnResponse.
+func (r Request) once(ctx context.Context) (*http.Response, error) {
+	actx, cancel := context.WithCancelCause(ctx)
+	req, err := http.NewRequestWithContext(actx, http.MethodPost, r.URL, bytes.NewReader(r.Body))
+	if err != nil {
+		cancel(nil)
+		return nil, err
+	}
+	req.Header = r.Header.Clone()
+	var timer *time.Timer
+	if r.Options.Timeout > 0 {
+		timer = time.AfterFunc(r.Options.Timeout, func() { cancel(ErrTimedOut) })
+	}
+	client := r.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
+	if timer != nil && !timer.Stop() && context.Cause(actx) == ErrTimedOut {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		cancel(nil)
+		return nil, ErrTimedOut
+	}
+	if err != nil {
+		cancel(nil)
+		return nil, err
+	}
+	resp.Body = cancelOnClose{resp.Body, cancel}
+	if h := r.Options.OnResponse; h != nil {
+		pr := agentcore.ProviderResponse{StatusCode: resp.StatusCode, Header: resp.Header.Clone()}
+		if err := h(ctx, r.Model, pr); err != nil {
+			resp.Body.Close()
+			return nil, &HookError{err}
+		}
+	}
+	return resp, nil
+}
+
+// cancelOnClose releases an attempt's context with its body.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelCauseFunc
+}
+
+func (b cancelOnClose) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel(nil)
+	return err
+}
+
+// retryable reports whether a refusal may be retried, as the OpenAI and
+// Anthropic SDKs decide: x-should-retry first, then 408, 409, 429, 5xx.
+func retryable(resp *http.Response) bool {
+	switch strings.TrimSpace(resp.Header.Get("X-Should-Retry")) {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	s := resp.StatusCode
+	return s == http.StatusRequestTimeout || s == http.StatusConflict || s == http.StatusTooManyRequests || s >= 500
+}
+
+// backoff is the SDKs' wait before retry attempt+1 when the server names
+// none: 0.5s doubling up to 8s, less up to a quarter of jitter.
+func backoff(attempt int) time.Duration {
+	d := min(0.5*math.Pow(2, float64(attempt)), 8) * float64(time.Second)
+	return time.Duration(d * (1 - rand.Float64()*0.25))
+}
+
+// sleep waits d or until ctx is done.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
