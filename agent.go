@@ -110,7 +110,7 @@ func New(opts Options) *Agent {
 	a := &Agent{
 		hooks:         opts.Hooks,
 		streamFn:      opts.StreamFn,
-		streamOptions: opts.StreamOptions,
+		streamOptions: opts.StreamOptions.clone(),
 		toolExecution: opts.ToolExecution,
 		model:         opts.Model,
 		level:         opts.ThinkingLevel.orOff(),

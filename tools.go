@@ -3,6 +3,7 @@ package agentcore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 
@@ -61,6 +62,23 @@ const (
 	// ReplaySafe runs the call again: the tool is idempotent.
 	ReplaySafe ReplayPolicy = "safe"
 )
+
+// ErrInvalidReplayPolicy is reported when text that is not a replay policy
+// is decoded as one.
+var ErrInvalidReplayPolicy = errors.New(`agentcore: invalid replay policy: want "never" or "safe"`)
+
+// UnmarshalText reads pi's wire form, "never" or "safe" (empty stays
+// empty); other text is an error wrapping [ErrInvalidReplayPolicy], so a
+// durable layer's record of a tool cannot turn an unknown policy into a
+// replay.
+func (p *ReplayPolicy) UnmarshalText(text []byte) error {
+	switch v := ReplayPolicy(text); v {
+	case "", ReplayNever, ReplaySafe:
+		*p = v
+		return nil
+	}
+	return fmt.Errorf("%w, got %q", ErrInvalidReplayPolicy, text)
+}
 
 // ToolResult is what a tool call produced.
 type ToolResult struct {
