@@ -299,6 +299,27 @@
 // during the event and keeps a clone ([CloneEvent]). The loop hands its
 // listeners snapshots.
 //
+// # Request options
+//
+// Beside what the model is asked, [StreamOptions] carries what an
+// embedding program needs around the HTTP request, for the providers that
+// make one (the providers/anthropic and providers/openai modules):
+// [StreamOptions.OnPayload] inspects or replaces the request body,
+// [StreamOptions.OnResponse] sees each response's status and headers
+// before its body is read (refusals included), and
+// [StreamOptions.OnProviderStreamEvent] observes the provider's events
+// before they are normalized. They run on the goroutine ranging over the
+// stream, with its ctx, and their errors end the response as an error
+// message. [StreamOptions.Identity] is the User-Agent and the provider
+// attribution headers: the zero [Identity] names this library and
+// attributes to no app (pi's Agent attributes to pi; see [Identity] for
+// why this port does not). [StreamOptions.Timeout] bounds the wait for
+// response headers, [StreamOptions.MaxRetries] turns on pi-ai's
+// client-side retries (off by default). An Agent passes its stream options
+// to every request; [StreamProxy] forwards none of these, as pi's
+// streamProxy does not: on the server, [ProxyHandlerOptions.Prepare] or
+// the handler's stream function sets the server's own.
+//
 // # Testing
 //
 // Package agentcoretest is the fake model, in the manner of httptest: a

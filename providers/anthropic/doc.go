@@ -13,11 +13,11 @@
 // them a large dependency tree in every program that embeds an agent. It
 // would also bring its own retry loop (on by default, two retries with
 // backoff on 408/409/429/5xx and connection errors), its own error texts
-// and its own abort path. Retries must stay off here: the caller of the
-// agent loop owns them (see the core's examples/retry), and a retry hidden
-// in the provider would run under the loop's events and double the caller's
-// backoff. pi-ai itself turns the SDK's retries off and only uses it to
-// send one request. A request is one JSON body and one event stream; doing
+// and its own abort path. Retries stay off unless a request asks for them
+// ([agentcore.StreamOptions.MaxRetries]): the caller of the agent loop owns
+// them (see the core's examples/retry), and a retry hidden in the provider
+// would run under the loop's events and double the caller's backoff. pi-ai
+// itself turns the SDK's retries off and runs its own, off by default. A request is one JSON body and one event stream; doing
 // it directly lets the package control every error text, keep the abort
 // path to ctx, and depend on nothing but agentcore.
 //
@@ -108,7 +108,25 @@
 // for with retry-after-ms or Retry-After, the network error), which a
 // retry policy above the Agent classifies. Cancelling ctx aborts:
 // stopReason "aborted", the content streamed so far kept, no Err. Nothing
-// is retried.
+// is retried unless MaxRetries asks.
+//
+// # Request options
+//
+// The request options of [agentcore.StreamOptions] apply where pi-ai's
+// adapter applies them, all on the goroutine ranging over the stream:
+// Identity gives the User-Agent (and, for a model served through
+// OpenRouter, the attribution headers), below every other header, and an
+// empty header value removes one; OnPayload sees the built body once the
+// headers and the key are checked, and a replacement is sent with its
+// "stream" member set to true; Timeout bounds each attempt's wait for the
+// response headers ("Request timed out."); MaxRetries resends the same
+// body after a 408, 409, 429, 5xx or a request that got no response,
+// waiting what the server asks unless it exceeds MaxRetryDelay (the
+// failure then begins "Server requested Ns retry delay (max: Ms)."); OnResponse
+// sees each response's status and headers before anything is read of it,
+// refusals included; OnProviderStreamEvent sees each event's JSON once it
+// parses, before it becomes assistant events. A hook's error ends the
+// response as an error message with its text.
 //
 // # Not done
 //

@@ -62,8 +62,10 @@ type Options struct {
 	// this package would ask for. The map is copied.
 	Headers map[string]string
 	// HTTPClient sends the requests; nil means [http.DefaultClient]. Its
-	// Timeout, if any, bounds a whole streamed response: prefer ctx. The
-	// package never retries: the caller of the agent loop owns retries.
+	// Timeout, if any, bounds a whole streamed response: prefer ctx and
+	// [agentcore.StreamOptions.Timeout]. The package retries only when
+	// [agentcore.StreamOptions.MaxRetries] asks: the caller of the agent
+	// loop owns retries.
 	HTTPClient *http.Client
 }
 

@@ -21,7 +21,9 @@ import (
 //
 // Each call makes one streaming POST to BaseURL + "/v1/messages" when its
 // stream is ranged over, on the ranging goroutine; it starts no goroutine
-// and never retries. The request is built from the transcript alone: the
+// and retries only as [agentcore.StreamOptions.MaxRetries] asks. Its
+// request hooks run as the package doc's "Request options" says. The
+// request is built from the transcript alone: the
 // system prompt and the tools come from its system messages, the model ID
 // and limits from the [agentcore.Model], the key, token cap, temperature,
 // thinking level, cache retention and metadata from

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -282,4 +283,47 @@ func TestIdentityHeaders(t *testing.T) {
 			assert.Equal(t, "k", h.Get("X-Api-Key"), "the key is untouched")
 		})
 	}
+}
+
+func TestRetries(t *testing.T) {
+	sse := textSSE(t)
+	t.Run("a 429 is retried when MaxRetries allows", func(t *testing.T) {
+		var mu sync.Mutex
+		n := 0
+		srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			n++
+			first := n == 1
+			mu.Unlock()
+			if first {
+				w.Header().Set("Retry-After-Ms", "1")
+				w.WriteHeader(429)
+				w.Write([]byte(`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`))
+				return
+			}
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Write(sse)
+		})
+		var statuses []int
+		final := streamWith(t, streamFrom(srv), agentcore.StreamOptions{MaxRetries: 1, OnResponse: func(_ context.Context, _ agentcore.Model, r agentcore.ProviderResponse) error {
+			statuses = append(statuses, r.StatusCode)
+			return nil
+		}})
+		assert.Equal(t, agentcore.StopStop, final.StopReason, final.ErrorMessage)
+		assert.Equal(t, []int{429, 200}, statuses)
+	})
+	t.Run("a longer delay than MaxRetryDelay fails at once", func(t *testing.T) {
+		var rec recorder
+		fn := rec.serve(t, 429, map[string]string{"Retry-After": "120", "Content-Type": "application/json"},
+			[]byte(`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`))
+		final := streamWith(t, fn, agentcore.StreamOptions{MaxRetries: 2, MaxRetryDelay: time.Minute})
+		assert.Equal(t, agentcore.StopError, final.StopReason)
+		assert.Equal(t, `Server requested 120s retry delay (max: 60s). 429 {"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`, final.ErrorMessage)
+		var pe *agentcore.ProviderError
+		require.ErrorAs(t, final.Err, &pe)
+		assert.Equal(t, 429, pe.StatusCode)
+		assert.Equal(t, 2*time.Minute, pe.RetryAfter)
+		headers, _ := rec.requests()
+		assert.Len(t, headers, 1)
+	})
 }
