@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -325,5 +326,27 @@ func TestRetries(t *testing.T) {
 		assert.Equal(t, 2*time.Minute, pe.RetryAfter)
 		headers, _ := rec.requests()
 		assert.Len(t, headers, 1)
+	})
+}
+
+// hangingTransport answers no request: it waits for the request's end.
+type hangingTransport struct{}
+
+func (hangingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	<-r.Context().Done()
+	return nil, r.Context().Err()
+}
+
+func TestTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		model, _ := streamCases(t)
+		fn := StreamFn(Options{BaseURL: "http://provider.test", HTTPClient: &http.Client{Transport: hangingTransport{}}})
+		start := time.Now()
+		_, final := collect(fn(context.Background(), model, hiRequest(), agentcore.StreamOptions{APIKey: "k", Timeout: 30 * time.Second}), nil)
+		require.NotNil(t, final)
+		assert.Equal(t, 30*time.Second, time.Since(start))
+		assert.Equal(t, agentcore.StopError, final.StopReason)
+		assert.Equal(t, "Request timed out.", final.ErrorMessage)
+		assert.True(t, agentcore.IsRetryable(final.Err))
 	})
 }
