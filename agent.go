@@ -40,7 +40,10 @@ type Options struct {
 	// StreamFn calls the model; nil uses the default stream function.
 	StreamFn StreamFn
 	// StreamOptions are passed to every request (APIKey is the fallback
-	// when GetAPIKey answers nothing).
+	// when GetAPIKey answers nothing). They hold pi's AgentOptions
+	// onPayload, onResponse, onProviderStreamEvent and identity as
+	// OnPayload, OnResponse, OnProviderStreamEvent and Identity; maps,
+	// JSON and categories are copied.
 	StreamOptions StreamOptions
 	// ToolExecution is the batch mode; empty means [ToolsParallel].
 	ToolExecution ToolExecutionMode
