@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/pi-go/agentcore"
-	"github.com/pi-go/agentcore/internal/httpsend"
+	"github.com/pi-go/agentcore/internal/provider"
 	"github.com/pi-go/agentcore/internal/sse"
 )
 
@@ -116,14 +116,14 @@ func (c call) send(ctx context.Context) (*http.Response, failure) {
 	if err != nil {
 		return nil, textFailure("Could not encode the request: " + err.Error())
 	}
-	if body, err = httpsend.Payload(ctx, c.so, c.model, body, true); err != nil {
+	if body, err = provider.Payload(ctx, c.so, c.model, body, true); err != nil {
 		return nil, textFailure(err.Error())
 	}
-	resp, err := httpsend.Do(ctx, httpsend.Request{
+	resp, err := provider.Do(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.model, Options: c.so,
 	})
-	var tooLong *httpsend.DelayTooLongError
-	var hook *httpsend.HookError
+	var tooLong *provider.DelayTooLongError
+	var hook *provider.HookError
 	switch {
 	case errors.As(err, &tooLong):
 		f := c.refusal(ctx, resp)
@@ -133,7 +133,7 @@ func (c call) send(ctx context.Context) (*http.Response, failure) {
 		return nil, textFailure(AbortedBeforeResponseText)
 	case errors.As(err, &hook):
 		return nil, textFailure(err.Error())
-	case errors.Is(err, httpsend.ErrTimedOut):
+	case errors.Is(err, provider.ErrTimedOut):
 		return nil, failure{text: err.Error(), err: err}
 	case err != nil:
 		return nil, connectionFailure(err)
@@ -173,7 +173,7 @@ func (c call) headers(base string, s settings) http.Header {
 			h.Set("X-Session-Affinity", c.so.SessionID)
 		}
 	}
-	httpsend.Layer(h, c.model.Headers, c.opts.Headers, c.so.Headers)
+	provider.Layer(h, c.model.Headers, c.opts.Headers, c.so.Headers)
 	return h
 }
 

@@ -1,12 +1,4 @@
-// Package httpsend is the part of a provider request the providers of this
-// repository share: the request hooks of [agentcore.StreamOptions]
-// (OnPayload, OnResponse), the identity and header layering, the timeout
-// for a response's headers and pi-ai's client-side retries.
-//
-// A provider builds its body, passes it through [Payload], then sends it
-// with [Do], which answers the response to stream or the refusal to
-// describe. Everything runs on the caller's goroutine.
-package httpsend
+package provider
 
 import (
 	"bytes"

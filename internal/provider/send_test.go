@@ -1,4 +1,4 @@
-package httpsend
+package provider
 
 import (
 	"context"
