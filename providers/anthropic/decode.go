@@ -83,8 +83,7 @@ func (d *decoder) event(data []byte) *failure {
 	}
 	if d.observe != nil {
 		if err := d.observe(data); err != nil {
-			f := textFailure(err.Error())
-			return &f
+			return &failure{text: err.Error(), err: err}
 		}
 	}
 	switch ev.Type {

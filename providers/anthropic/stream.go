@@ -117,7 +117,7 @@ func (c call) send(ctx context.Context) (*http.Response, failure) {
 		return nil, textFailure("Could not encode the request: " + err.Error())
 	}
 	if body, err = provider.Payload(ctx, c.so, c.model, body, true); err != nil {
-		return nil, textFailure(err.Error())
+		return nil, failure{text: err.Error(), err: err}
 	}
 	resp, err := provider.Do(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.model, Options: c.so,
@@ -131,9 +131,7 @@ func (c call) send(ctx context.Context) (*http.Response, failure) {
 		return nil, f
 	case err != nil && ctx.Err() != nil:
 		return nil, textFailure(AbortedBeforeResponseText)
-	case errors.As(err, &hook):
-		return nil, textFailure(err.Error())
-	case errors.Is(err, provider.ErrTimedOut):
+	case errors.As(err, &hook), errors.Is(err, provider.ErrTimedOut):
 		return nil, failure{text: err.Error(), err: err}
 	case err != nil:
 		return nil, connectionFailure(err)

@@ -25,6 +25,10 @@ type responseDecoder struct {
 	byIndex        map[int]*callState
 	byID           map[string]*callState
 
+	// observe, when not nil, sees the JSON of each chunk pi-ai's SDK
+	// would yield, before it is applied; an error ends the response.
+	observe func(json.RawMessage) error
+
 	// finished is set once a finish_reason arrived; stopped once the
 	// consumer stopped reading.
 	finished bool
@@ -76,7 +80,10 @@ func (d *responseDecoder) event(ev sse.Event) (done bool, failure string) {
 		// After the first finish_reason only a usage chunk counts: the
 		// response is complete, and what follows is not read as part of it.
 		var c chunk
-		if json.Unmarshal(data, &c) == nil {
+		if json.Unmarshal(data, &c) == nil && !truthy(c.Error) {
+			if failure := d.observed(data); failure != "" {
+				return false, failure
+			}
 			d.usage(c)
 		}
 		return false, ""
@@ -100,8 +107,23 @@ func (d *responseDecoder) event(ev sse.Event) (done bool, failure string) {
 	if truthy(c.Error) {
 		return false, streamErrorText(c.Error)
 	}
+	if failure := d.observed(data); failure != "" {
+		return false, failure
+	}
 	d.chunk(c)
 	return false, ""
+}
+
+// observed passes a chunk's JSON to observe; it returns the error text
+// that ends the response, "" when none.
+func (d *responseDecoder) observed(data json.RawMessage) string {
+	if d.observe == nil {
+		return ""
+	}
+	if err := d.observe(data); err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 // chunk applies one completion chunk.

@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -69,6 +68,9 @@ func (c call) run(ctx context.Context) {
 		return
 	}
 	d := newResponseDecoder(c.w, c.model, c.out)
+	if h := c.so.OnProviderStreamEvent; h != nil {
+		d.observe = func(data json.RawMessage) error { return h(ctx, c.model, data) }
+	}
 	if f := c.read(ctx, d, resp.Body); f != nil {
 		c.fail(ctx, *f)
 		return
@@ -89,13 +91,16 @@ func (c call) run(ctx context.Context) {
 }
 
 // send posts the request. It returns the response when the server
-// accepted it (2xx), else the failure.
+// accepted it (2xx), else the failure. The request hooks of
+// [agentcore.StreamOptions] run where pi-ai's adapter runs them:
+// OnPayload on the built body, OnResponse as each response arrives.
 func (c call) send(ctx context.Context) (*http.Response, provider.Failure) {
 	base := c.opts.baseURL(c.model)
 	s, err := resolveSettings(c.opts, c.model, base)
 	if err != nil {
 		return nil, provider.Failure{Text: err.Error(), Err: err}
 	}
+	header := c.headers(base)
 	body, err := json.Marshal(buildRequest(c.model, c.req.Messages, c.so, s))
 	if err == nil {
 		body, err = withSamplingParams(body, c.so.SamplingParams)
@@ -103,47 +108,54 @@ func (c call) send(ctx context.Context) (*http.Response, provider.Failure) {
 	if err != nil {
 		return nil, provider.Failure{Text: "Could not encode the request: " + err.Error(), Err: err}
 	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint(base), bytes.NewReader(body))
-	if err != nil {
+	if body, err = provider.Payload(ctx, c.so, c.model, body, false); err != nil {
 		return nil, provider.Failure{Text: err.Error(), Err: err}
 	}
-	c.setHeaders(hreq.Header)
-	client := c.opts.HTTPClient
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(hreq)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, provider.Failure{Text: AbortedBeforeResponseText}
-		}
+	resp, err := provider.Do(ctx, provider.Request{
+		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.model, Options: c.so,
+	})
+	var tooLong *provider.DelayTooLongError
+	var hook *provider.HookError
+	switch {
+	case errors.As(err, &tooLong):
+		f := c.refusal(ctx, resp)
+		f.Text = tooLong.Error() + " " + f.Text
+		return nil, f
+	case err != nil && ctx.Err() != nil:
+		return nil, provider.Failure{Text: AbortedBeforeResponseText}
+	case errors.As(err, &hook), errors.Is(err, provider.ErrTimedOut):
+		return nil, provider.Failure{Text: err.Error(), Err: err}
+	case err != nil:
 		return nil, provider.Failure{Text: connectionErrorText(err), Err: err}
-	}
-	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+	case resp.StatusCode >= 200 && resp.StatusCode < 300:
 		return resp, provider.Failure{}
 	}
+	return nil, c.refusal(ctx, resp)
+}
+
+// refusal reads and closes a non-2xx response and describes it.
+func (c call) refusal(ctx context.Context, resp *http.Response) provider.Failure {
 	defer resp.Body.Close()
 	text, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	if err != nil && ctx.Err() != nil {
-		return nil, provider.Failure{Text: AbortedBeforeResponseText}
+		return provider.Failure{Text: AbortedBeforeResponseText}
 	}
-	return nil, provider.Status(resp.StatusCode, resp.Header, statusErrorText(resp.StatusCode, text))
+	return provider.Status(resp.StatusCode, resp.Header, statusErrorText(resp.StatusCode, text))
 }
 
-// setHeaders sets the request's headers: content type, the bearer key,
-// then the model's, the Options' and the request's headers, later ones
-// winning.
-func (c call) setHeaders(h http.Header) {
+// headers are the request's headers: the identity's, content type, the
+// bearer key, then the model's, the Options' and the request's headers,
+// later ones winning (an empty value removes one), as pi-ai's client
+// sets them.
+func (c call) headers(base string) http.Header {
+	h := c.so.Identity.Headers(c.model.Provider, base)
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "text/event-stream")
 	if key := cmp.Or(c.so.APIKey, c.opts.APIKey); key != "" {
 		h.Set("Authorization", "Bearer "+key)
 	}
-	for _, set := range []map[string]string{c.model.Headers, c.opts.Headers, c.so.Headers} {
-		for k, v := range set {
-			h.Set(k, v)
-		}
-	}
+	provider.Layer(h, c.model.Headers, c.opts.Headers, c.so.Headers)
+	return h
 }
 
 // read feeds the body's events to d until [DONE], the end of the body, a
