@@ -148,6 +148,50 @@ func Do(ctx context.Context, r Request) (*http.Response, error) {
 	}
 }
 
+// maxRefusalBody caps how much of a refusal's body is read.
+const maxRefusalBody = 1 << 20
+
+// Send is [Do] with its outcome as a provider reports it: the accepted
+// (2xx) response with its body unread, else the failure. describe makes
+// the failure of a refusal from its status, header and body (read up to
+// 1 MiB); connection makes that of a request that got no response;
+// aborted is the text of a request aborted before its response. A hook's
+// error and a timeout are failures with their own text, their cause kept;
+// a refusal whose server asks a longer wait than MaxRetryDelay is
+// described with the [DelayTooLongError]'s text first.
+func Send(ctx context.Context, r Request, describe func(status int, h http.Header, body []byte) Failure, connection func(error) Failure, aborted string) (*http.Response, Failure) {
+	resp, err := Do(ctx, r)
+	var tooLong *DelayTooLongError
+	var hook *HookError
+	switch {
+	case errors.As(err, &tooLong):
+		f := refusal(ctx, resp, describe, aborted)
+		if f.Text != aborted {
+			f.Text = tooLong.Error() + " " + f.Text
+		}
+		return nil, f
+	case err != nil && ctx.Err() != nil:
+		return nil, Failure{Text: aborted}
+	case errors.As(err, &hook), errors.Is(err, ErrTimedOut):
+		return nil, Failure{Text: err.Error(), Err: err}
+	case err != nil:
+		return nil, connection(err)
+	case resp.StatusCode >= 200 && resp.StatusCode < 300:
+		return resp, Failure{}
+	}
+	return nil, refusal(ctx, resp, describe, aborted)
+}
+
+// refusal reads and closes a non-2xx response and describes it.
+func refusal(ctx context.Context, resp *http.Response, describe func(int, http.Header, []byte) Failure, aborted string) Failure {
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRefusalBody))
+	if err != nil && ctx.Err() != nil {
+		return Failure{Text: aborted}
+	}
+	return describe(resp.StatusCode, resp.Header, body)
+}
+
 // once sends one attempt under the timeout and calls OnResponse.
 func (r Request) once(ctx context.Context) (*http.Response, error) {
 	actx, cancel := context.WithCancelCause(ctx)

@@ -83,7 +83,7 @@ func (d *decoder) event(data []byte) *failure {
 	}
 	if d.observe != nil {
 		if err := d.observe(data); err != nil {
-			return &failure{text: err.Error(), err: err}
+			return &failure{Text: err.Error(), Err: err}
 		}
 	}
 	switch ev.Type {

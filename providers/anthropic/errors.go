@@ -7,9 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"time"
 
-	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // The error texts of failures that have no server message, as pi-ai words
@@ -43,27 +42,9 @@ const (
 // carried no message of its own.
 const unknownErrorText = "An unknown error occurred"
 
-// maxErrorBody caps how much of an error response is read.
-const maxErrorBody = 1 << 20
-
-// failure is why a request failed: the text for the message's
-// ErrorMessage and what the core's [agentcore.ProviderError] carries for a
-// retry policy (which classifies it).
-type failure struct {
-	text string
-	// status is the HTTP status, 0 when the failure had none (a network
-	// error, an error event mid-stream, a cut stream).
-	status int
-	// retryAfter is the delay the server asked for, 0 when none.
-	retryAfter time.Duration
-	// err is the underlying error, such as a net.Error; nil when none.
-	err error
-}
-
-// providerError is f as the message's Err.
-func (f failure) providerError() *agentcore.ProviderError {
-	return &agentcore.ProviderError{StatusCode: f.status, Message: f.text, RetryAfter: f.retryAfter, Err: f.err}
-}
+// failure is why a request failed, as every HTTP-speaking stream function
+// of the repository reports it.
+type failure = provider.Failure
 
 // statusFailure describes a non-2xx response with the HTTP status and what
 // the server said, as the Anthropic SDK words it for pi-ai:
@@ -74,26 +55,26 @@ func (f failure) providerError() *agentcore.ProviderError {
 //	an empty body             ->  "503 status code (no body)"
 func statusFailure(status int, header http.Header, body []byte) failure {
 	body = bytes.TrimSpace(body)
-	f := failure{status: status, retryAfter: agentcore.ParseRetryAfter(header, time.Now())}
+	f := provider.Status(status, header, "")
 	var envelope struct {
 		Message json.RawMessage `json:"message"`
 	}
 	switch {
 	case len(body) == 0:
-		f.text = fmt.Sprintf("%d status code (no body)", status)
+		f.Text = fmt.Sprintf("%d status code (no body)", status)
 	case json.Valid(body):
 		json.Unmarshal(body, &envelope)
 		var s string
 		switch {
 		case truthy(envelope.Message) && json.Unmarshal(envelope.Message, &s) == nil:
-			f.text = fmt.Sprintf("%d %s", status, s)
+			f.Text = fmt.Sprintf("%d %s", status, s)
 		case truthy(envelope.Message):
-			f.text = fmt.Sprintf("%d %s", status, compactJSON(envelope.Message))
+			f.Text = fmt.Sprintf("%d %s", status, compactJSON(envelope.Message))
 		default:
-			f.text = fmt.Sprintf("%d %s", status, compactJSON(body))
+			f.Text = fmt.Sprintf("%d %s", status, compactJSON(body))
 		}
 	default:
-		f.text = fmt.Sprintf("%d %s", status, body)
+		f.Text = fmt.Sprintf("%d %s", status, body)
 	}
 	return f
 }
@@ -101,7 +82,7 @@ func statusFailure(status int, header http.Header, body []byte) failure {
 // streamFailure describes an error event the server sent mid-stream: its
 // data as sent, as pi-ai reports it.
 func streamFailure(data []byte) failure {
-	return failure{text: string(data)}
+	return failure{Text: string(data)}
 }
 
 // connectionFailure describes a request that got no response, or whose
@@ -111,13 +92,13 @@ func connectionFailure(err error) failure {
 	if errors.As(err, &uerr) {
 		err = uerr.Err
 	}
-	return failure{text: "Connection error.: " + err.Error(), err: err}
+	return failure{Text: "Connection error.: " + err.Error(), Err: err}
 }
 
 // textFailure is a failure without a status or a cause: a malformed event,
 // a refusal, a cut stream, a request that could not be built.
 func textFailure(text string) failure {
-	return failure{text: text}
+	return failure{Text: text}
 }
 
 // truthy reports whether a JSON value is present and not null, false, 0 or

@@ -37,7 +37,7 @@ func TestStatusFailure(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := statusFailure(tt.status, tt.header, []byte(tt.body))
-			assert.Equal(t, failure{text: tt.text, status: tt.status, retryAfter: tt.retryAfter}, f)
+			assert.Equal(t, failure{Text: tt.text, Status: tt.status, RetryAfter: tt.retryAfter}, f)
 		})
 	}
 }

@@ -117,38 +117,11 @@ func (c call) send(ctx context.Context) (*http.Response, failure) {
 		return nil, textFailure("Could not encode the request: " + err.Error())
 	}
 	if body, err = provider.Payload(ctx, c.so, c.model, body, true); err != nil {
-		return nil, failure{text: err.Error(), err: err}
+		return nil, failure{Text: err.Error(), Err: err}
 	}
-	resp, err := provider.Do(ctx, provider.Request{
+	return provider.Send(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.model, Options: c.so,
-	})
-	var tooLong *provider.DelayTooLongError
-	var hook *provider.HookError
-	switch {
-	case errors.As(err, &tooLong):
-		f := c.refusal(ctx, resp)
-		f.text = tooLong.Error() + " " + f.text
-		return nil, f
-	case err != nil && ctx.Err() != nil:
-		return nil, textFailure(AbortedBeforeResponseText)
-	case errors.As(err, &hook), errors.Is(err, provider.ErrTimedOut):
-		return nil, failure{text: err.Error(), err: err}
-	case err != nil:
-		return nil, connectionFailure(err)
-	case resp.StatusCode >= 200 && resp.StatusCode < 300:
-		return resp, failure{}
-	}
-	return nil, c.refusal(ctx, resp)
-}
-
-// refusal reads and closes a non-2xx response and describes it.
-func (c call) refusal(ctx context.Context, resp *http.Response) failure {
-	defer resp.Body.Close()
-	text, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	if err != nil && ctx.Err() != nil {
-		return textFailure(AbortedBeforeResponseText)
-	}
-	return statusFailure(resp.StatusCode, resp.Header, text)
+	}, statusFailure, connectionFailure, AbortedBeforeResponseText)
 }
 
 // headers are the request's headers as pi-ai's client sets them: the
@@ -215,12 +188,5 @@ func (c call) read(ctx context.Context, d *decoder, body io.Reader) *failure {
 // fail ends the stream with the message so far as an error, its Err the
 // [agentcore.ProviderError] for f, or as aborted when ctx was cancelled.
 func (c call) fail(ctx context.Context, f failure) {
-	c.out.StopReason = agentcore.StopError
-	c.out.ErrorMessage = f.text
-	if ctx.Err() != nil {
-		c.out.StopReason = agentcore.StopAborted
-	} else {
-		c.out.Err = f.providerError()
-	}
-	c.w.Error(c.out)
+	provider.Fail(ctx, c.w, c.out, f)
 }

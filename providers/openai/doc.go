@@ -80,9 +80,26 @@
 // aborts: stopReason "aborted" with [AbortedBeforeResponseText] or
 // [AbortedText], the content streamed so far kept.
 //
+// # Request options
+//
+// The request options of [agentcore.StreamOptions] apply where pi-ai's
+// openai-completions adapter applies them, all on the goroutine ranging
+// over the stream: Identity gives the User-Agent and the attribution
+// headers of OpenRouter, NVIDIA NIM and OpenCode, below every other header,
+// and an empty header value removes one; OnPayload sees the built body
+// (after SamplingParams) and a replacement is sent as returned; Timeout
+// bounds each attempt's wait for the response headers ("Request timed
+// out."); MaxRetries (zero by default, as in pi-ai) resends the same body
+// after a 408, 409, 429, 5xx or a request that got no response, waiting
+// what the server asks unless it exceeds MaxRetryDelay; OnResponse sees
+// each response's status and headers before its body is read, refusals
+// included; OnProviderStreamEvent sees the JSON of each chunk pi-ai's SDK
+// would yield (not [DONE], not error chunks) before it is applied. A
+// hook's error ends the response as an error message with its text.
+//
 // # Not done
 //
-// Retries (pi's are off by default too), OpenRouter reasoning_details and
+// OpenRouter reasoning_details and
 // reported costs, provider-specific thinking formats (zai, qwen, ...), grammar
 // and strict tools, and the context-window clamp of max tokens are not
 // implemented.

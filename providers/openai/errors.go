@@ -36,12 +36,8 @@ const maxLine = 16 << 20
 // carried no message of its own.
 const errorStopText = "Provider returned an error stop reason"
 
-// maxErrorBody caps how much of an error response is read, and
-// maxErrorText how many characters of it are reported.
-const (
-	maxErrorBody = 1 << 20
-	maxErrorText = 4000
-)
+// maxErrorText is how many characters of an error response are reported.
+const maxErrorText = 4000
 
 // statusErrorText describes a non-2xx response with the HTTP status and
 // what the server said, as pi-ai does with the OpenAI SDK's error:

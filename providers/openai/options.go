@@ -67,7 +67,8 @@ type Options struct {
 	// win, and any of them may replace Authorization. The map is copied.
 	Headers map[string]string
 	// HTTPClient sends the requests; nil means [http.DefaultClient]. Its
-	// Timeout, if any, bounds a whole streamed response: prefer ctx.
+	// Timeout, if any, bounds a whole streamed response: prefer ctx and
+	// [agentcore.StreamOptions.Timeout].
 	HTTPClient *http.Client
 	// SystemMessages says how system messages are sent; the zero value
 	// follows the model's Compat, else collapses them.

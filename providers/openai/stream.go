@@ -21,7 +21,9 @@ import (
 //
 // Each call makes one streaming POST to BaseURL + "/chat/completions" when
 // its stream is ranged over, on the ranging goroutine; it starts no
-// goroutine. The request is built from the transcript alone: the system
+// goroutine, and retries only as [agentcore.StreamOptions.MaxRetries]
+// asks. Its request hooks run as the package doc's "Request options"
+// says. The request is built from the transcript alone: the system
 // prompt and the tools come from its system messages, the model ID from
 // [agentcore.Model.ID], the key, token cap, temperature and reasoning
 // level from [agentcore.StreamOptions]. The response streams as start,
@@ -111,36 +113,19 @@ func (c call) send(ctx context.Context) (*http.Response, provider.Failure) {
 	if body, err = provider.Payload(ctx, c.so, c.model, body, false); err != nil {
 		return nil, provider.Failure{Text: err.Error(), Err: err}
 	}
-	resp, err := provider.Do(ctx, provider.Request{
+	return provider.Send(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.model, Options: c.so,
-	})
-	var tooLong *provider.DelayTooLongError
-	var hook *provider.HookError
-	switch {
-	case errors.As(err, &tooLong):
-		f := c.refusal(ctx, resp)
-		f.Text = tooLong.Error() + " " + f.Text
-		return nil, f
-	case err != nil && ctx.Err() != nil:
-		return nil, provider.Failure{Text: AbortedBeforeResponseText}
-	case errors.As(err, &hook), errors.Is(err, provider.ErrTimedOut):
-		return nil, provider.Failure{Text: err.Error(), Err: err}
-	case err != nil:
-		return nil, provider.Failure{Text: connectionErrorText(err), Err: err}
-	case resp.StatusCode >= 200 && resp.StatusCode < 300:
-		return resp, provider.Failure{}
-	}
-	return nil, c.refusal(ctx, resp)
+	}, refusal, connectionFailure, AbortedBeforeResponseText)
 }
 
-// refusal reads and closes a non-2xx response and describes it.
-func (c call) refusal(ctx context.Context, resp *http.Response) provider.Failure {
-	defer resp.Body.Close()
-	text, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	if err != nil && ctx.Err() != nil {
-		return provider.Failure{Text: AbortedBeforeResponseText}
-	}
-	return provider.Status(resp.StatusCode, resp.Header, statusErrorText(resp.StatusCode, text))
+// refusal describes a non-2xx response.
+func refusal(status int, h http.Header, body []byte) provider.Failure {
+	return provider.Status(status, h, statusErrorText(status, body))
+}
+
+// connectionFailure describes a request that got no response.
+func connectionFailure(err error) provider.Failure {
+	return provider.Failure{Text: connectionErrorText(err), Err: err}
 }
 
 // headers are the request's headers: the identity's, content type, the
