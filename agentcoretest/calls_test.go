@@ -146,3 +146,23 @@ func heapInUse() uint64 {
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
 }
+
+func TestFakeCallsOfOneGrowingSlice(t *testing.T) {
+	msgs := transcript(10)
+	fake := agentcoretest.NewFunc(func(context.Context, agentcoretest.Call) agentcoretest.Response {
+		return agentcoretest.TextResponse("ok")
+	})
+	// The requests of one run: one slice appended to in place.
+	run := make([]agentcore.Message, 0, len(msgs))
+	for _, m := range msgs {
+		run = append(run, m)
+		request(t, fake, run)
+	}
+	request(t, fake, run[:3]) // a prefix of it
+	calls := fake.Calls()
+	require.Len(t, calls, len(msgs)+1)
+	for i, c := range calls[:len(msgs)] {
+		assert.Equal(t, msgs[:i+1], c.Request.Messages, "call %d records its messages", c.Index)
+	}
+	assert.Equal(t, msgs[:3], calls[len(msgs)].Request.Messages)
+}

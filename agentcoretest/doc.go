@@ -39,7 +39,10 @@
 // keep the messages of all requests in one append-only transcript: a request
 // that extends the previous one, as the requests of a session do, adds only
 // its new messages, so that N requests of a growing transcript hold O(N)
-// messages, not O(N²).
+// messages, not O(N²). A request whose slice extends the previous request's
+// in the same backing array (the requests of one run) is taken to start
+// with the messages that request had, without comparing them again: a
+// caller that changes sent messages in place passes a fresh slice instead.
 //
 // # JavaScript JSON
 //

@@ -70,6 +70,7 @@ type Fake struct {
 	respond    func(ctx context.Context, call Call) Response
 	calls      []Call
 	transcript []agentcore.Message // the messages of the requests, appended to
+	last       []agentcore.Message // the caller's messages of the last request
 }
 
 // New returns a fake that answers requests with responses, in order. A
@@ -140,12 +141,19 @@ func (f *Fake) record(model agentcore.Model, req agentcore.Request, opts agentco
 // common with the transcript are not copied again: a request that extends
 // the previous one (a session's transcript growing) adds only its new
 // messages. A request that departs from the transcript starts a new one.
-// It is called holding mu.
+// When msgs extends the last request's slice in the same backing array, as
+// the requests of one run do, the messages that request had are not
+// compared again: the caller does not change messages it has sent. It is
+// called holding mu.
 func (f *Fake) share(msgs []agentcore.Message) []agentcore.Message {
 	if msgs == nil {
 		return nil
 	}
 	common := 0
+	if len(f.last) > 0 && len(msgs) >= len(f.last) && &msgs[0] == &f.last[0] {
+		common = len(f.last)
+	}
+	f.last = msgs
 	for common < min(len(msgs), len(f.transcript)) && same(msgs[common], f.transcript[common]) {
 		common++
 	}
