@@ -13,7 +13,7 @@ import (
 // as ctx is done. The message it builds is the partial of every event.
 func play(ctx context.Context, w *agentcore.StreamWriter, model agentcore.Model, resp Response) {
 	msg := &agentcore.AssistantMessage{
-		Content: []agentcore.ContentBlock{}, API: model.API, Provider: model.Provider, Model: model.ID,
+		Content: make([]agentcore.ContentBlock, 0, len(resp.Content)), API: model.API, Provider: model.Provider, Model: model.ID,
 		Usage: resp.Usage, StopReason: agentcore.StopStop, Timestamp: time.Now().UnixMilli(),
 	}
 	if resp.OnStart != nil {
@@ -121,28 +121,30 @@ func streamText(push func(agentcore.AssistantEvent) bool, msg *agentcore.Assista
 		}
 		return agentcore.TextBlock{Text: sofar}
 	}
-	var start, end agentcore.AssistantEvent = &agentcore.TextStartEvent{ContentIndex: i, Partial: msg},
+	var start, stop agentcore.AssistantEvent = &agentcore.TextStartEvent{ContentIndex: i, Partial: msg},
 		&agentcore.TextEndEvent{ContentIndex: i, Content: text, Partial: msg}
 	if thinking {
-		start, end = &agentcore.ThinkingStartEvent{ContentIndex: i, Partial: msg},
+		start, stop = &agentcore.ThinkingStartEvent{ContentIndex: i, Partial: msg},
 			&agentcore.ThinkingEndEvent{ContentIndex: i, Content: text, Partial: msg}
 	}
 	msg.Content = append(msg.Content, partial(""))
 	if !push(start) {
 		return false
 	}
-	for _, c := range chunks(text, n) {
-		msg.Content[i] = partial(c.sofar)
-		var delta agentcore.AssistantEvent = &agentcore.TextDeltaEvent{ContentIndex: i, Delta: c.text, Partial: msg}
+	end := 0
+	for _, piece := range SplitText(text, n) {
+		end += len(piece)
+		msg.Content[i] = partial(text[:end])
+		var delta agentcore.AssistantEvent = &agentcore.TextDeltaEvent{ContentIndex: i, Delta: piece, Partial: msg}
 		if thinking {
-			delta = &agentcore.ThinkingDeltaEvent{ContentIndex: i, Delta: c.text, Partial: msg}
+			delta = &agentcore.ThinkingDeltaEvent{ContentIndex: i, Delta: piece, Partial: msg}
 		}
 		if !push(delta) {
 			return false
 		}
 	}
 	msg.Content[i] = block
-	return push(end)
+	return push(stop)
 }
 
 // pause waits d, or until ctx is done; it reports whether ctx is still
@@ -159,22 +161,6 @@ func pause(ctx context.Context, d time.Duration) bool {
 	return ctx.Err() == nil
 }
 
-// chunk is one delta of a text: the piece and the text up to its end.
-type chunk struct{ text, sofar string }
-
-// chunks returns the deltas of text streamed in n chunks: the pieces of
-// [SplitText].
-func chunks(text string, n int) []chunk {
-	pieces := SplitText(text, n)
-	out := make([]chunk, len(pieces))
-	end := 0
-	for i, p := range pieces {
-		end += len(p)
-		out[i] = chunk{p, text[:end]}
-	}
-	return out
-}
-
 // SplitText splits text into min(chunks, length) consecutive pieces of
 // ceil(length/n) characters; none for empty text. A character is a rune; an
 // invalid byte counts as one.
@@ -185,7 +171,7 @@ func SplitText(text string, chunks int) []string {
 	}
 	parts := max(1, min(chunks, n))
 	size := (n + parts - 1) / parts
-	var pieces []string
+	pieces := make([]string, 0, parts)
 	start, count := 0, 0
 	for i := range text {
 		if count == size {
