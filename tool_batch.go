@@ -33,7 +33,8 @@ type toolBatch struct {
 	scope RunToolCallOptions // the calls' assistant message, context, tools and hooks
 	calls []*callRun
 
-	posted *handoff[posted]
+	running sync.WaitGroup // the goroutines of executing calls
+	posted  *handoff[posted]
 	err    error // the first event sink error
 }
 
@@ -46,7 +47,7 @@ type posted struct {
 
 // newBatch lists the tool calls in assistant's content.
 func (e *engine) newBatch(assistant *AssistantMessage) *toolBatch {
-	b := &toolBatch{e: e, posted: newHandoff[posted]()}
+	b := &toolBatch{e: e, posted: newHandoff[posted](), calls: make([]*callRun, 0, len(assistant.Content))}
 	for _, block := range assistant.Content {
 		if c, ok := block.(ToolCall); ok {
 			b.calls = append(b.calls, &callRun{call: c})
@@ -154,7 +155,6 @@ func (b *toolBatch) runParallel() error {
 // emits their events until every one has ended. Calls still waiting when
 // the run was aborted end at once with "Operation aborted", in call order.
 func (b *toolBatch) execute(calls []*callRun) error {
-	var running sync.WaitGroup
 	started := 0
 	for _, c := range calls {
 		if b.ctx.Err() != nil {
@@ -166,13 +166,8 @@ func (b *toolBatch) execute(calls []*callRun) error {
 			continue
 		}
 		started++
-		running.Go(func() {
-			c.execute(b.ctx, &b.scope, func(r ToolResult) {
-				c.pending.Add(1)
-				b.posted.put(posted{ev: c.updateEvent(r), update: c})
-			})
-			b.posted.put(posted{ev: c.endEvent(), end: true})
-		})
+		b.running.Add(1)
+		go b.run(c)
 	}
 	for ended := 0; ended < started; {
 		<-b.posted.ready
@@ -190,8 +185,19 @@ func (b *toolBatch) execute(calls []*callRun) error {
 			}
 		}
 	}
-	running.Wait()
+	b.running.Wait()
 	return b.err
+}
+
+// run executes c, on a goroutine of its own, posting its updates and its
+// end.
+func (b *toolBatch) run(c *callRun) {
+	defer b.running.Done()
+	c.execute(b.ctx, &b.scope, func(r ToolResult) {
+		c.pending.Add(1)
+		b.posted.put(posted{ev: c.updateEvent(r), update: c})
+	})
+	b.posted.put(posted{ev: c.endEvent(), end: true})
 }
 
 // emitMessage emits the result message of done call c.
