@@ -9,7 +9,6 @@ import (
 	"maps"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider"
@@ -41,12 +40,13 @@ func StreamFn(opts Options) agentcore.StreamFn {
 	opts.Headers = maps.Clone(opts.Headers)
 	return func(ctx context.Context, model agentcore.Model, req agentcore.Request, so agentcore.StreamOptions) agentcore.AssistantStream {
 		return agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
-			call{opts: opts, model: model, req: req, so: so, w: w}.run(ctx)
+			c := &call{opts: opts, model: model, req: req, so: so, w: w, out: provider.Message(model)}
+			provider.Run(ctx, w, c.out, c)
 		})
 	}
 }
 
-// call is one model request and its response.
+// call is one model request and its response: a [provider.Exchange].
 type call struct {
 	opts  Options
 	model agentcore.Model
@@ -54,50 +54,44 @@ type call struct {
 	so    agentcore.StreamOptions
 	w     *agentcore.StreamWriter
 	out   *agentcore.AssistantMessage
+	d     *decoder // set by Read
 }
 
-func (c call) run(ctx context.Context) {
-	c.out = &agentcore.AssistantMessage{
-		Content: []agentcore.ContentBlock{}, API: c.model.API, Provider: c.model.Provider, Model: c.model.ID,
-		StopReason: agentcore.StopPending, Timestamp: time.Now().UnixMilli(),
-	}
-	resp, f := c.send(ctx)
-	if resp == nil {
-		c.fail(ctx, f)
-		return
-	}
-	defer resp.Body.Close()
-	if !c.w.Push(&agentcore.StartEvent{Partial: c.out}) {
-		return
-	}
-	d := newDecoder(c.w, c.model, c.out)
+// Send posts the request.
+func (c *call) Send(ctx context.Context) (*http.Response, failure) { return c.send(ctx) }
+
+// Read decodes the body's events.
+func (c *call) Read(ctx context.Context, body io.Reader) *failure {
+	c.d = newDecoder(c.w, c.model, c.out)
 	if h := c.so.OnProviderStreamEvent; h != nil {
-		d.observe = func(data json.RawMessage) error { return h(ctx, c.model, data) }
+		c.d.observe = func(data json.RawMessage) error { return h(ctx, c.model, data) }
 	}
-	if f := c.read(ctx, d, resp.Body); f != nil {
-		c.fail(ctx, *f)
-		return
-	}
-	switch {
+	return c.read(ctx, c.d, body)
+}
+
+// End judges the response once its body is read.
+func (c *call) End(ctx context.Context) (bool, *failure) {
+	fail := func(text string) (bool, *failure) { f := textFailure(text); return false, &f }
+	switch d := c.d; {
 	case d.stopped:
+		return true, nil
 	case d.started && !d.ended:
-		c.fail(ctx, textFailure(NoMessageStopText))
+		return fail(NoMessageStopText)
 	case ctx.Err() != nil:
-		c.fail(ctx, textFailure(AbortedAfterBodyText))
+		return fail(AbortedAfterBodyText)
 	case c.out.StopReason == agentcore.StopPending:
-		c.fail(ctx, textFailure(NoStopReasonText))
+		return fail(NoStopReasonText)
 	case c.out.StopReason.Failed():
-		c.fail(ctx, textFailure(cmp.Or(c.out.ErrorMessage, unknownErrorText)))
-	default:
-		c.w.Done(c.out)
+		return fail(cmp.Or(c.out.ErrorMessage, unknownErrorText))
 	}
+	return false, nil
 }
 
 // send posts the request. It returns the response when the server
 // accepted it (2xx), else the failure. The request hooks of
 // [agentcore.StreamOptions] run where pi-ai's adapter runs them:
 // OnPayload on the built body, OnResponse as each response arrives.
-func (c call) send(ctx context.Context) (*http.Response, failure) {
+func (c *call) send(ctx context.Context) (*http.Response, failure) {
 	base := c.opts.baseURL(c.model)
 	s, err := resolveSettings(c.model, base)
 	if err != nil {
@@ -129,7 +123,7 @@ func (c call) send(ctx context.Context) (*http.Response, failure) {
 // affinity header when the model wants one, then the model's, the
 // Options' and the request's headers (later ones winning; an empty value
 // removes one). The beta features are set by the caller.
-func (c call) headers(base string, s settings) http.Header {
+func (c *call) headers(base string, s settings) http.Header {
 	h := c.so.Identity.Headers(c.model.Provider, base)
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json")
@@ -161,7 +155,7 @@ func hasAuth(h http.Header) bool {
 
 // read feeds the body's events to d until the body ends, a failure, or the
 // consumer stopping.
-func (c call) read(ctx context.Context, d *decoder, body io.Reader) *failure {
+func (c *call) read(ctx context.Context, d *decoder, body io.Reader) *failure {
 	events := sse.NewReader(body, 0)
 	for !d.stopped {
 		ev, err := events.Next()
@@ -183,10 +177,4 @@ func (c call) read(ctx context.Context, d *decoder, body io.Reader) *failure {
 		}
 	}
 	return nil
-}
-
-// fail ends the stream with the message so far as an error, its Err the
-// [agentcore.ProviderError] for f, or as aborted when ctx was cancelled.
-func (c call) fail(ctx context.Context, f failure) {
-	provider.Fail(ctx, c.w, c.out, f)
 }

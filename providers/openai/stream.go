@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"net/http"
-	"time"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider"
@@ -40,12 +39,13 @@ func StreamFn(opts Options) agentcore.StreamFn {
 	opts.Headers = maps.Clone(opts.Headers)
 	return func(ctx context.Context, model agentcore.Model, req agentcore.Request, so agentcore.StreamOptions) agentcore.AssistantStream {
 		return agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
-			call{opts: opts, model: model, req: req, so: so, w: w}.run(ctx)
+			c := &call{opts: opts, model: model, req: req, so: so, w: w, out: provider.Message(model)}
+			provider.Run(ctx, w, c.out, c)
 		})
 	}
 }
 
-// call is one model request and its response.
+// call is one model request and its response: a [provider.Exchange].
 type call struct {
 	opts  Options
 	model agentcore.Model
@@ -53,50 +53,44 @@ type call struct {
 	so    agentcore.StreamOptions
 	w     *agentcore.StreamWriter
 	out   *agentcore.AssistantMessage
+	d     *responseDecoder // set by Read
 }
 
-func (c call) run(ctx context.Context) {
-	c.out = &agentcore.AssistantMessage{
-		Content: []agentcore.ContentBlock{}, API: c.model.API, Provider: c.model.Provider, Model: c.model.ID,
-		StopReason: agentcore.StopPending, Timestamp: time.Now().UnixMilli(),
-	}
-	resp, f := c.send(ctx)
-	if resp == nil {
-		c.fail(ctx, f)
-		return
-	}
-	defer resp.Body.Close()
-	if !c.w.Push(&agentcore.StartEvent{Partial: c.out}) {
-		return
-	}
-	d := newResponseDecoder(c.w, c.model, c.out)
+// Send posts the request.
+func (c *call) Send(ctx context.Context) (*http.Response, provider.Failure) { return c.send(ctx) }
+
+// Read decodes the body's events.
+func (c *call) Read(ctx context.Context, body io.Reader) *provider.Failure {
+	c.d = newResponseDecoder(c.w, c.model, c.out)
 	if h := c.so.OnProviderStreamEvent; h != nil {
-		d.observe = func(data json.RawMessage) error { return h(ctx, c.model, data) }
+		c.d.observe = func(data json.RawMessage) error { return h(ctx, c.model, data) }
 	}
-	if f := c.read(ctx, d, resp.Body); f != nil {
-		c.fail(ctx, *f)
-		return
+	return c.read(ctx, c.d, body)
+}
+
+// End judges the response once its body is read, after ending its open
+// blocks.
+func (c *call) End(ctx context.Context) (bool, *provider.Failure) {
+	if c.d.stopped || !c.d.finishBlocks() {
+		return true, nil
 	}
-	if d.stopped || !d.finishBlocks() {
-		return
-	}
+	fail := func(text string) (bool, *provider.Failure) { return false, &provider.Failure{Text: text} }
 	switch {
 	case ctx.Err() != nil:
-		c.fail(ctx, provider.Failure{Text: AbortedText})
+		return fail(AbortedText)
 	case c.out.StopReason == agentcore.StopError:
-		c.fail(ctx, provider.Failure{Text: cmp.Or(c.out.ErrorMessage, errorStopText)})
-	case !d.finished || c.out.StopReason == agentcore.StopPending:
-		c.fail(ctx, provider.Failure{Text: NoFinishReasonText})
-	default:
-		c.w.Done(c.out)
+		return fail(cmp.Or(c.out.ErrorMessage, errorStopText))
+	case !c.d.finished || c.out.StopReason == agentcore.StopPending:
+		return fail(NoFinishReasonText)
 	}
+	return false, nil
 }
 
 // send posts the request. It returns the response when the server
 // accepted it (2xx), else the failure. The request hooks of
 // [agentcore.StreamOptions] run where pi-ai's adapter runs them:
 // OnPayload on the built body, OnResponse as each response arrives.
-func (c call) send(ctx context.Context) (*http.Response, provider.Failure) {
+func (c *call) send(ctx context.Context) (*http.Response, provider.Failure) {
 	base := c.opts.baseURL(c.model)
 	s, err := resolveSettings(c.opts, c.model, base)
 	if err != nil {
@@ -132,7 +126,7 @@ func connectionFailure(err error) provider.Failure {
 // bearer key, then the model's, the Options' and the request's headers,
 // later ones winning (an empty value removes one), as pi-ai's client
 // sets them.
-func (c call) headers(base string) http.Header {
+func (c *call) headers(base string) http.Header {
 	h := c.so.Identity.Headers(c.model.Provider, base)
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "text/event-stream")
@@ -147,7 +141,7 @@ func (c call) headers(base string) http.Header {
 // failure, or the consumer stopping. It returns the failure, nil when
 // none; an abort is no failure here (the caller checks ctx after ending
 // the blocks).
-func (c call) read(ctx context.Context, d *responseDecoder, body io.Reader) *provider.Failure {
+func (c *call) read(ctx context.Context, d *responseDecoder, body io.Reader) *provider.Failure {
 	events := sse.NewReader(body, maxLine)
 	for !d.stopped {
 		ev, err := events.Next()
@@ -170,10 +164,4 @@ func (c call) read(ctx context.Context, d *responseDecoder, body io.Reader) *pro
 		}
 	}
 	return nil
-}
-
-// fail ends the stream with the message so far as an error, its Err the
-// [agentcore.ProviderError] for f, or as aborted when ctx was cancelled.
-func (c call) fail(ctx context.Context, f provider.Failure) {
-	provider.Fail(ctx, c.w, c.out, f)
 }

@@ -1,0 +1,62 @@
+package provider
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/pi-go/agentcore"
+)
+
+// Exchange is what one provider's request does that another's does not:
+// build and send it, decode its streamed body, and judge how it ended.
+// [Run] calls its methods in that order, on the goroutine ranging over the
+// stream.
+type Exchange interface {
+	// Send builds and posts the request. It returns the response when the
+	// server accepted it, else the failure to end the stream with.
+	Send(ctx context.Context) (*http.Response, Failure)
+	// Read decodes the body into the stream's events. It returns the
+	// failure that ended it, nil when none.
+	Read(ctx context.Context, body io.Reader) *Failure
+	// End judges the response once its body is read: stopped when the
+	// consumer stopped or the stream already ended, else the failure to end
+	// with, nil for done.
+	End(ctx context.Context) (stopped bool, f *Failure)
+}
+
+// Message returns the pending message of a response from model, the
+// message a provider's events build.
+func Message(model agentcore.Model) *agentcore.AssistantMessage {
+	return &agentcore.AssistantMessage{
+		Content: []agentcore.ContentBlock{}, API: model.API, Provider: model.Provider, Model: model.ID,
+		StopReason: agentcore.StopPending, Timestamp: time.Now().UnixMilli(),
+	}
+}
+
+// Run streams one request's response onto w: out is the message the
+// exchange builds. A failure at any step ends the stream with out as an
+// error (see [Fail]); a response that ends well ends it with done.
+func Run(ctx context.Context, w *agentcore.StreamWriter, out *agentcore.AssistantMessage, ex Exchange) {
+	resp, f := ex.Send(ctx)
+	if resp == nil {
+		Fail(ctx, w, out, f)
+		return
+	}
+	defer resp.Body.Close()
+	if !w.Push(&agentcore.StartEvent{Partial: out}) {
+		return
+	}
+	if f := ex.Read(ctx, resp.Body); f != nil {
+		Fail(ctx, w, out, *f)
+		return
+	}
+	switch stopped, f := ex.End(ctx); {
+	case stopped:
+	case f != nil:
+		Fail(ctx, w, out, *f)
+	default:
+		w.Done(out)
+	}
+}
