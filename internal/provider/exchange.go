@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"time"
@@ -24,6 +25,40 @@ type Exchange interface {
 	// consumer stopped or the stream already ended, else the failure to end
 	// with, nil for done.
 	End(ctx context.Context) (stopped bool, f *Failure)
+}
+
+// Call is one stream-function call: what every [Exchange] is made of.
+type Call struct {
+	Model   agentcore.Model
+	Request agentcore.Request
+	Options agentcore.StreamOptions
+	// W is the stream's writer; Out is the message the exchange builds,
+	// pending until [Run] ends the stream with it.
+	W   *agentcore.StreamWriter
+	Out *agentcore.AssistantMessage
+}
+
+// StreamFn returns a stream function that, each time its stream is ranged
+// over, runs the exchange newExchange makes of the call (see [Run]), on
+// the ranging goroutine.
+func StreamFn(newExchange func(Call) Exchange) agentcore.StreamFn {
+	return func(ctx context.Context, model agentcore.Model, req agentcore.Request, so agentcore.StreamOptions) agentcore.AssistantStream {
+		return agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
+			c := Call{Model: model, Request: req, Options: so, W: w, Out: Message(model)}
+			Run(ctx, w, c.Out, newExchange(c))
+		})
+	}
+}
+
+// Observer returns the call's OnProviderStreamEvent hook bound to ctx and
+// its model, nil when it has none: what a decoder calls with each event's
+// data.
+func (c Call) Observer(ctx context.Context) func(json.RawMessage) error {
+	h := c.Options.OnProviderStreamEvent
+	if h == nil {
+		return nil
+	}
+	return func(data json.RawMessage) error { return h(ctx, c.Model, data) }
 }
 
 // Message returns the pending message of a response from model, the

@@ -1,12 +1,12 @@
 package anthropic
 
 import (
-	"encoding/json"
-	"fmt"
+	"cmp"
 	"net/http"
 	"strings"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // DefaultBaseURL is the API root used when neither [Options.BaseURL] nor
@@ -71,13 +71,7 @@ type Options struct {
 
 // baseURL is the API root for model.
 func (o Options) baseURL(model agentcore.Model) string {
-	switch {
-	case o.BaseURL != "":
-		return o.BaseURL
-	case model.BaseURL != "":
-		return model.BaseURL
-	}
-	return DefaultBaseURL
+	return cmp.Or(o.BaseURL, model.BaseURL, DefaultBaseURL)
 }
 
 // endpoint is the messages URL under base.
@@ -115,10 +109,8 @@ type compatJSON struct {
 // resolveSettings reads model's compat settings.
 func resolveSettings(model agentcore.Model, baseURL string) (settings, error) {
 	var c compatJSON
-	if len(model.Compat) > 0 && string(model.Compat) != "null" {
-		if err := json.Unmarshal(model.Compat, &c); err != nil {
-			return settings{}, fmt.Errorf("invalid model compat settings: %v", err)
-		}
+	if err := provider.Compat(model, &c); err != nil {
+		return settings{}, err
 	}
 	openRouter := model.Provider == "openrouter" || strings.Contains(baseURL, "openrouter.ai")
 	format := c.SessionAffinityFormat
@@ -126,21 +118,14 @@ func resolveSettings(model agentcore.Model, baseURL string) (settings, error) {
 		format = "openrouter"
 	}
 	return settings{
-		inPlace:            or(c.SupportsMidConvoSystemMessages, false),
-		adaptive:           or(c.ForceAdaptiveThinking, false),
-		eagerToolStreaming: or(c.SupportsEagerToolInputStreaming, true),
-		longCache:          or(c.SupportsLongCacheRetention, true),
-		cacheOnTools:       or(c.SupportsCacheControlOnTools, true),
-		temperature:        or(c.SupportsTemperature, true),
-		emptySignature:     or(c.AllowEmptySignature, false),
-		affinityHeaders:    or(c.SendSessionAffinityHeaders, openRouter),
+		inPlace:            provider.Flag(c.SupportsMidConvoSystemMessages, false),
+		adaptive:           provider.Flag(c.ForceAdaptiveThinking, false),
+		eagerToolStreaming: provider.Flag(c.SupportsEagerToolInputStreaming, true),
+		longCache:          provider.Flag(c.SupportsLongCacheRetention, true),
+		cacheOnTools:       provider.Flag(c.SupportsCacheControlOnTools, true),
+		temperature:        provider.Flag(c.SupportsTemperature, true),
+		emptySignature:     provider.Flag(c.AllowEmptySignature, false),
+		affinityHeaders:    provider.Flag(c.SendSessionAffinityHeaders, openRouter),
 		openRouterAffinity: format == "openrouter",
 	}, nil
-}
-
-func or(b *bool, def bool) bool {
-	if b == nil {
-		return def
-	}
-	return *b
 }

@@ -38,34 +38,20 @@ import (
 // siblings.
 func StreamFn(opts Options) agentcore.StreamFn {
 	opts.Headers = maps.Clone(opts.Headers)
-	return func(ctx context.Context, model agentcore.Model, req agentcore.Request, so agentcore.StreamOptions) agentcore.AssistantStream {
-		return agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
-			c := &call{opts: opts, model: model, req: req, so: so, w: w, out: provider.Message(model)}
-			provider.Run(ctx, w, c.out, c)
-		})
-	}
+	return provider.StreamFn(func(pc provider.Call) provider.Exchange { return &call{Call: pc, opts: opts} })
 }
 
 // call is one model request and its response: a [provider.Exchange].
 type call struct {
-	opts  Options
-	model agentcore.Model
-	req   agentcore.Request
-	so    agentcore.StreamOptions
-	w     *agentcore.StreamWriter
-	out   *agentcore.AssistantMessage
-	d     *decoder // set by Read
+	provider.Call
+	opts Options
+	d    *decoder // set by Read
 }
-
-// Send posts the request.
-func (c *call) Send(ctx context.Context) (*http.Response, failure) { return c.send(ctx) }
 
 // Read decodes the body's events.
 func (c *call) Read(ctx context.Context, body io.Reader) *failure {
-	c.d = newDecoder(c.w, c.model, c.out)
-	if h := c.so.OnProviderStreamEvent; h != nil {
-		c.d.observe = func(data json.RawMessage) error { return h(ctx, c.model, data) }
-	}
+	c.d = newDecoder(c.W, c.Model, c.Out)
+	c.d.observe = c.Observer(ctx)
 	return c.read(ctx, c.d, body)
 }
 
@@ -79,42 +65,42 @@ func (c *call) End(ctx context.Context) (bool, *failure) {
 		return fail(NoMessageStopText)
 	case ctx.Err() != nil:
 		return fail(AbortedAfterBodyText)
-	case c.out.StopReason == agentcore.StopPending:
+	case c.Out.StopReason == agentcore.StopPending:
 		return fail(NoStopReasonText)
-	case c.out.StopReason.Failed():
-		return fail(cmp.Or(c.out.ErrorMessage, unknownErrorText))
+	case c.Out.StopReason.Failed():
+		return fail(cmp.Or(c.Out.ErrorMessage, unknownErrorText))
 	}
 	return false, nil
 }
 
-// send posts the request. It returns the response when the server
+// Send posts the request. It returns the response when the server
 // accepted it (2xx), else the failure. The request hooks of
 // [agentcore.StreamOptions] run where pi-ai's adapter runs them:
 // OnPayload on the built body, OnResponse as each response arrives.
-func (c *call) send(ctx context.Context) (*http.Response, failure) {
-	base := c.opts.baseURL(c.model)
-	s, err := resolveSettings(c.model, base)
+func (c *call) Send(ctx context.Context) (*http.Response, failure) {
+	base := c.opts.baseURL(c.Model)
+	s, err := resolveSettings(c.Model, base)
 	if err != nil {
 		return nil, textFailure(err.Error())
 	}
 	header := c.headers(base, s)
 	if !hasAuth(header) {
-		return nil, textFailure("No API key for provider: " + c.model.Provider)
+		return nil, textFailure("No API key for provider: " + c.Model.Provider)
 	}
-	b := buildRequest(c.model, c.req.Messages, c.so, s)
+	b := buildRequest(c.Model, c.Request.Messages, c.Options, s)
 	header.Del("Anthropic-Beta")
-	if beta := betaHeader(b.betas, c.model.Headers, c.opts.Headers, c.so.Headers); beta != "" {
+	if beta := betaHeader(b.betas, c.Model.Headers, c.opts.Headers, c.Options.Headers); beta != "" {
 		header.Set("Anthropic-Beta", beta)
 	}
 	body, err := json.Marshal(b.body)
 	if err != nil {
 		return nil, textFailure("Could not encode the request: " + err.Error())
 	}
-	if body, err = provider.Payload(ctx, c.so, c.model, body, true); err != nil {
+	if body, err = provider.Payload(ctx, c.Options, c.Model, body, true); err != nil {
 		return nil, failure{Text: err.Error(), Err: err}
 	}
 	return provider.Send(ctx, provider.Request{
-		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.model, Options: c.so,
+		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.Model, Options: c.Options,
 	}, statusFailure, connectionFailure, AbortedBeforeResponseText)
 }
 
@@ -124,21 +110,21 @@ func (c *call) send(ctx context.Context) (*http.Response, failure) {
 // Options' and the request's headers (later ones winning; an empty value
 // removes one). The beta features are set by the caller.
 func (c *call) headers(base string, s settings) http.Header {
-	h := c.so.Identity.Headers(c.model.Provider, base)
+	h := c.Options.Identity.Headers(c.Model.Provider, base)
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json")
 	h.Set("Anthropic-Version", cmp.Or(c.opts.Version, DefaultVersion))
-	if key := cmp.Or(c.so.APIKey, c.opts.APIKey); key != "" {
+	if key := cmp.Or(c.Options.APIKey, c.opts.APIKey); key != "" {
 		h.Set("X-Api-Key", key)
 	}
-	if c.so.SessionID != "" && c.so.CacheRetention != "none" && s.affinityHeaders {
+	if c.Options.SessionID != "" && c.Options.CacheRetention != "none" && s.affinityHeaders {
 		if s.openRouterAffinity {
-			h.Set("X-Session-Id", c.so.SessionID)
+			h.Set("X-Session-Id", c.Options.SessionID)
 		} else {
-			h.Set("X-Session-Affinity", c.so.SessionID)
+			h.Set("X-Session-Affinity", c.Options.SessionID)
 		}
 	}
-	provider.Layer(h, c.model.Headers, c.opts.Headers, c.so.Headers)
+	provider.Layer(h, c.Model.Headers, c.opts.Headers, c.Options.Headers)
 	return h
 }
 

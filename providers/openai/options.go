@@ -1,12 +1,12 @@
 package openai
 
 import (
-	"encoding/json"
-	"fmt"
+	"cmp"
 	"net/http"
 	"strings"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // DefaultBaseURL is the API root used when neither [Options.BaseURL] nor
@@ -102,19 +102,17 @@ type compatJSON struct {
 // resolveSettings combines opts, the model's compat and the base URL.
 func resolveSettings(opts Options, model agentcore.Model, baseURL string) (settings, error) {
 	var c compatJSON
-	if len(model.Compat) > 0 && string(model.Compat) != "null" {
-		if err := json.Unmarshal(model.Compat, &c); err != nil {
-			return settings{}, fmt.Errorf("invalid model compat settings: %v", err)
-		}
+	if err := provider.Compat(model, &c); err != nil {
+		return settings{}, err
 	}
 	s := settings{
-		inPlace:         or(c.SupportsMidConvoSystemMessages, false),
-		developerRole:   or(c.SupportsDeveloperRole, true),
-		store:           or(c.SupportsStore, true),
-		reasoningEffort: or(c.SupportsReasoningEffort, true),
-		usageInStream:   or(c.SupportsUsageInStreaming, true),
+		inPlace:         provider.Flag(c.SupportsMidConvoSystemMessages, false),
+		developerRole:   provider.Flag(c.SupportsDeveloperRole, true),
+		store:           provider.Flag(c.SupportsStore, true),
+		reasoningEffort: provider.Flag(c.SupportsReasoningEffort, true),
+		usageInStream:   provider.Flag(c.SupportsUsageInStreaming, true),
 		legacyMaxTokens: c.MaxTokensField == "max_tokens",
-		toolResultName:  or(c.RequiresToolResultName, false),
+		toolResultName:  provider.Flag(c.RequiresToolResultName, false),
 		promptCacheKey:  strings.Contains(baseURL, "api.openai.com"),
 	}
 	switch opts.SystemMessages {
@@ -126,22 +124,9 @@ func resolveSettings(opts Options, model agentcore.Model, baseURL string) (setti
 	return s, nil
 }
 
-func or(b *bool, def bool) bool {
-	if b == nil {
-		return def
-	}
-	return *b
-}
-
 // baseURL is the API root for model.
 func (o Options) baseURL(model agentcore.Model) string {
-	switch {
-	case o.BaseURL != "":
-		return o.BaseURL
-	case model.BaseURL != "":
-		return model.BaseURL
-	}
-	return DefaultBaseURL
+	return cmp.Or(o.BaseURL, model.BaseURL, DefaultBaseURL)
 }
 
 // endpoint is the chat completions URL under base.

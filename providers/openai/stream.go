@@ -37,34 +37,20 @@ import (
 // documented with [AbortedText] and its siblings.
 func StreamFn(opts Options) agentcore.StreamFn {
 	opts.Headers = maps.Clone(opts.Headers)
-	return func(ctx context.Context, model agentcore.Model, req agentcore.Request, so agentcore.StreamOptions) agentcore.AssistantStream {
-		return agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
-			c := &call{opts: opts, model: model, req: req, so: so, w: w, out: provider.Message(model)}
-			provider.Run(ctx, w, c.out, c)
-		})
-	}
+	return provider.StreamFn(func(pc provider.Call) provider.Exchange { return &call{Call: pc, opts: opts} })
 }
 
 // call is one model request and its response: a [provider.Exchange].
 type call struct {
-	opts  Options
-	model agentcore.Model
-	req   agentcore.Request
-	so    agentcore.StreamOptions
-	w     *agentcore.StreamWriter
-	out   *agentcore.AssistantMessage
-	d     *responseDecoder // set by Read
+	provider.Call
+	opts Options
+	d    *responseDecoder // set by Read
 }
-
-// Send posts the request.
-func (c *call) Send(ctx context.Context) (*http.Response, provider.Failure) { return c.send(ctx) }
 
 // Read decodes the body's events.
 func (c *call) Read(ctx context.Context, body io.Reader) *provider.Failure {
-	c.d = newResponseDecoder(c.w, c.model, c.out)
-	if h := c.so.OnProviderStreamEvent; h != nil {
-		c.d.observe = func(data json.RawMessage) error { return h(ctx, c.model, data) }
-	}
+	c.d = newResponseDecoder(c.W, c.Model, c.Out)
+	c.d.observe = c.Observer(ctx)
 	return c.read(ctx, c.d, body)
 }
 
@@ -78,37 +64,37 @@ func (c *call) End(ctx context.Context) (bool, *provider.Failure) {
 	switch {
 	case ctx.Err() != nil:
 		return fail(AbortedText)
-	case c.out.StopReason == agentcore.StopError:
-		return fail(cmp.Or(c.out.ErrorMessage, errorStopText))
-	case !c.d.finished || c.out.StopReason == agentcore.StopPending:
+	case c.Out.StopReason == agentcore.StopError:
+		return fail(cmp.Or(c.Out.ErrorMessage, errorStopText))
+	case !c.d.finished || c.Out.StopReason == agentcore.StopPending:
 		return fail(NoFinishReasonText)
 	}
 	return false, nil
 }
 
-// send posts the request. It returns the response when the server
+// Send posts the request. It returns the response when the server
 // accepted it (2xx), else the failure. The request hooks of
 // [agentcore.StreamOptions] run where pi-ai's adapter runs them:
 // OnPayload on the built body, OnResponse as each response arrives.
-func (c *call) send(ctx context.Context) (*http.Response, provider.Failure) {
-	base := c.opts.baseURL(c.model)
-	s, err := resolveSettings(c.opts, c.model, base)
+func (c *call) Send(ctx context.Context) (*http.Response, provider.Failure) {
+	base := c.opts.baseURL(c.Model)
+	s, err := resolveSettings(c.opts, c.Model, base)
 	if err != nil {
 		return nil, provider.Failure{Text: err.Error(), Err: err}
 	}
 	header := c.headers(base)
-	body, err := json.Marshal(buildRequest(c.model, c.req.Messages, c.so, s))
+	body, err := json.Marshal(buildRequest(c.Model, c.Request.Messages, c.Options, s))
 	if err == nil {
-		body, err = withSamplingParams(body, c.so.SamplingParams)
+		body, err = withSamplingParams(body, c.Options.SamplingParams)
 	}
 	if err != nil {
 		return nil, provider.Failure{Text: "Could not encode the request: " + err.Error(), Err: err}
 	}
-	if body, err = provider.Payload(ctx, c.so, c.model, body, false); err != nil {
+	if body, err = provider.Payload(ctx, c.Options, c.Model, body, false); err != nil {
 		return nil, provider.Failure{Text: err.Error(), Err: err}
 	}
 	return provider.Send(ctx, provider.Request{
-		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.model, Options: c.so,
+		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.Model, Options: c.Options,
 	}, refusal, connectionFailure, AbortedBeforeResponseText)
 }
 
@@ -127,13 +113,13 @@ func connectionFailure(err error) provider.Failure {
 // later ones winning (an empty value removes one), as pi-ai's client
 // sets them.
 func (c *call) headers(base string) http.Header {
-	h := c.so.Identity.Headers(c.model.Provider, base)
+	h := c.Options.Identity.Headers(c.Model.Provider, base)
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "text/event-stream")
-	if key := cmp.Or(c.so.APIKey, c.opts.APIKey); key != "" {
+	if key := cmp.Or(c.Options.APIKey, c.opts.APIKey); key != "" {
 		h.Set("Authorization", "Bearer "+key)
 	}
-	provider.Layer(h, c.model.Headers, c.opts.Headers, c.so.Headers)
+	provider.Layer(h, c.Model.Headers, c.opts.Headers, c.Options.Headers)
 	return h
 }
 
