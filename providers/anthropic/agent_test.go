@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider/providertest"
 )
 
 // scriptedServer answers the n-th request with bodies[n] and records the
@@ -72,10 +73,10 @@ type calcArgs struct {
 // thinking back with the tool calls and their results.
 func TestAgentRun(t *testing.T) {
 	script := &scriptedServer{bodies: [][]byte{
-		readTestdata(t, "stream", "agent-tools.sse"),
+		providertest.ReadTestdata(t, "stream", "agent-tools.sse"),
 		textStream("In Paris it is 14:00", "; 6*7 = 42."),
 	}}
-	srv := serve(t, script.ServeHTTP)
+	srv := providertest.Serve(t, script.ServeHTTP)
 	var calls sync.Map
 	agent := agentcore.New(agentcore.Options{
 		Model: agentcore.Model{ID: "claude-test", API: "anthropic-messages", Provider: "anthropic",

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider/providertest"
 )
 
 func TestStatusFailure(t *testing.T) {
@@ -46,7 +47,7 @@ func TestStatusFailure(t *testing.T) {
 // above the Agent reads: the status, the delay asked for, the cause, and
 // the core's classification of each recorded failure.
 func TestProviderError(t *testing.T) {
-	_, cases := streamCases(t)
+	_, cases := providertest.StreamCases(t)
 	retryable := map[string]bool{
 		"http-429": true, "http-529": true, "http-502": true, "http-503-empty": true, "stream-error": true,
 		"cut-off": true, "no-message": true,
@@ -59,8 +60,8 @@ func TestProviderError(t *testing.T) {
 			continue
 		}
 		t.Run(c.Name, func(t *testing.T) {
-			srv := serveBody(t, c.Status, "text/event-stream", c.Headers, readTestdata(t, "stream", c.Body))
-			_, final := run(t, t.Context(), streamFrom(srv), nil)
+			srv := providertest.ServeBody(t, c.Status, "text/event-stream", c.Headers, providertest.ReadTestdata(t, "stream", c.Body))
+			_, final := testTarget(t).Run(t, t.Context(), streamFrom(srv), nil)
 			pe, ok := errors.AsType[*agentcore.ProviderError](final.Err)
 			require.True(t, ok, "Err = %v", final.Err)
 			assert.Equal(t, final.ErrorMessage, pe.Message)
@@ -78,17 +79,17 @@ func TestProviderError(t *testing.T) {
 		require.NoError(t, err)
 		addr := ln.Addr().String()
 		ln.Close()
-		_, final := run(t, t.Context(), StreamFn(Options{BaseURL: "http://" + addr}), nil)
+		_, final := testTarget(t).Run(t, t.Context(), StreamFn(Options{BaseURL: "http://" + addr}), nil)
 		assert.ErrorIs(t, final.Err, syscall.ECONNREFUSED)
 		assert.True(t, agentcore.IsRetryable(final.Err))
 	})
 	t.Run("abort has no provider error", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
-		fn, gone := hangingServer(t, nil, cancel)
-		_, final := run(t, ctx, fn, nil)
+		srv, gone := providertest.HangingServer(t, nil, cancel)
+		_, final := testTarget(t).Run(t, ctx, streamFrom(srv), nil)
 		assert.Equal(t, agentcore.StopAborted, final.StopReason)
 		assert.Nil(t, final.Err)
-		waitGone(t, gone)
+		providertest.WaitGone(t, gone)
 	})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider/providertest"
 )
 
 // bodyTransport answers every request with a 200 event stream of its
@@ -42,12 +43,12 @@ func FuzzDecoder(f *testing.F) {
 	}
 	f.Add([]byte("data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"a\\\": [1, tr\"}}\n\n"))
 	f.Add([]byte("data: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":\"x\"}}\n"))
-	model, _ := streamCases(f)
+	model, _ := providertest.StreamCases(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		fn := StreamFn(Options{APIKey: "k", BaseURL: "http://fuzz.invalid", HTTPClient: &http.Client{Transport: bodyTransport(body)}})
 		var events []agentcore.AssistantEvent
 		var final *agentcore.AssistantMessage
-		for ev := range fn(t.Context(), model, hiRequest(), agentcore.StreamOptions{}) {
+		for ev := range fn(t.Context(), model, providertest.HiRequest(), agentcore.StreamOptions{}) {
 			require.Nil(t, final, "event %s after the final one", ev.Type())
 			events = append(events, ev)
 			switch ev := ev.(type) {

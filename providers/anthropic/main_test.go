@@ -1,20 +1,15 @@
 package anthropic
 
 import (
-	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider/providertest"
 )
 
 // TestMain fails the package when a test leaves a goroutine behind.
@@ -22,113 +17,43 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
 
-// readTestdata returns a file under testdata.
-func readTestdata(t testing.TB, parts ...string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(append([]string{"testdata"}, parts...)...))
-	require.NoError(t, err)
-	return data
-}
-
-// streamCase is one entry of testdata/stream/cases.json.
-type streamCase struct {
-	Name        string            `json:"name"`
-	Status      int               `json:"status"`
-	Body        string            `json:"body"`
-	ContentType string            `json:"contentType"`
-	Headers     map[string]string `json:"headers"`
-}
-
-// streamCases reads testdata/stream/cases.json: the model the reference
-// ran the bodies with, and the cases.
-func streamCases(t testing.TB) (agentcore.Model, []streamCase) {
-	t.Helper()
-	var file struct {
-		Model agentcore.Model `json:"model"`
-		Cases []streamCase    `json:"cases"`
+// testTarget is this provider for providertest, with the model and key
+// pi-ai 1.6.0 was recorded with (testdata/stream; recorded by
+// internal/provider/providertest/oracle/record.mjs).
+func testTarget(t testing.TB) providertest.Target {
+	model, _ := providertest.StreamCases(t)
+	return providertest.Target{
+		New:         newStream,
+		Model:       model,
+		APIKey:      "sk-ant-test",
+		Success:     providertest.ReadTestdata(t, "stream", "text.sse"),
+		FirstDelta:  4, // message_start, the text block's start, a ping, the first delta
+		Refusal:     []byte(`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`),
+		RefusalText: `429 {"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`,
+		ErrorText:   normalizeErrorMessage,
 	}
-	require.NoError(t, json.Unmarshal(readTestdata(t, "stream", "cases.json"), &file))
-	return file.Model, file.Cases
 }
 
-// serveBody starts a server answering every request with status, headers
-// and body.
-func serveBody(t *testing.T, status int, contentType string, headers map[string]string, body []byte) *httptest.Server {
-	t.Helper()
-	return serve(t, func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", contentType)
-		for k, v := range headers {
-			w.Header().Set(k, v)
-		}
-		w.WriteHeader(status)
-		w.Write(body)
-	})
-}
-
-// serve starts a server closed when the test ends.
-func serve(t *testing.T, h http.HandlerFunc) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv
+// newStream returns a stream function for a server at baseURL.
+func newStream(baseURL string, client *http.Client) agentcore.StreamFn {
+	return StreamFn(Options{BaseURL: baseURL, HTTPClient: client})
 }
 
 // streamFrom returns a stream function for srv.
 func streamFrom(srv *httptest.Server) agentcore.StreamFn {
-	return StreamFn(Options{BaseURL: srv.URL, HTTPClient: srv.Client()})
+	return newStream(srv.URL, srv.Client())
 }
 
-// hiRequest is the one-message transcript the reference was run with.
-func hiRequest() agentcore.Request {
-	return agentcore.Request{Messages: []agentcore.Message{&agentcore.UserMessage{Content: agentcore.Text("Hi"), Timestamp: 1}}}
-}
-
-// collect ranges over s, calling each after every event (it may cancel),
-// and returns the events and the final message.
-func collect(s agentcore.AssistantStream, each func(agentcore.AssistantEvent)) ([]agentcore.AssistantEvent, *agentcore.AssistantMessage) {
-	var events []agentcore.AssistantEvent
-	var final *agentcore.AssistantMessage
-	for ev := range s {
-		events = append(events, agentcore.CloneEvent(ev))
-		switch ev := ev.(type) {
-		case *agentcore.DoneEvent:
-			final = ev.Message
-		case *agentcore.ErrorEvent:
-			final = ev.Message
-		}
-		if each != nil {
-			each(ev)
-		}
-	}
-	return events, final
-}
-
-// run streams one request with the reference's model and key.
-func run(t *testing.T, ctx context.Context, fn agentcore.StreamFn, each func(agentcore.AssistantEvent)) ([]agentcore.AssistantEvent, *agentcore.AssistantMessage) {
-	t.Helper()
-	model, _ := streamCases(t)
-	events, final := collect(fn(ctx, model, hiRequest(), agentcore.StreamOptions{APIKey: "sk-ant-test"}), each)
-	require.NotNil(t, final, "stream ended without a final event: %v", events)
-	return events, final
-}
-
-// parseErrorText matches the parser's own words in an argumentsError,
-// which differ between JavaScript and Go; the received text must match.
-var parseErrorText = regexp.MustCompile(`(?s)^.*(\n\nReceived arguments:\n)`)
-
-// normalizeErrorMessage replaces the parts of an error text that differ
-// between JavaScript and Go: the platform's reason for a network error,
-// and the parser's reason for a malformed event (the data must match).
+// normalizeErrorMessage replaces the parser's reason for a malformed event
+// in an error text, which differs between JavaScript and Go (the data must
+// match).
 func normalizeErrorMessage(s string) string {
-	switch {
-	case strings.HasPrefix(s, "Connection error.: "):
-		return "Connection error.: <reason>"
-	case strings.HasPrefix(s, MalformedEventPrefix):
-		data := s[strings.Index(s, "; data=")+len("; data="):]
-		if i := strings.Index(data, "; raw="); i >= 0 {
-			data = data[:i]
-		}
-		return MalformedEventPrefix + " <reason>; data=" + data
+	if !strings.HasPrefix(s, MalformedEventPrefix) {
+		return s
 	}
-	return s
+	data := s[strings.Index(s, "; data=")+len("; data="):]
+	if i := strings.Index(data, "; raw="); i >= 0 {
+		data = data[:i]
+	}
+	return MalformedEventPrefix + " <reason>; data=" + data
 }

@@ -3,7 +3,6 @@ package anthropic
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,28 +12,14 @@ import (
 	"github.com/pi-go/agentcore/internal/provider/providertest"
 )
 
-// requestTarget is this provider for providertest.
-func requestTarget(t *testing.T) providertest.Target {
-	model, _ := streamCases(t)
-	return providertest.Target{
-		New: func(baseURL string, client *http.Client) agentcore.StreamFn {
-			return StreamFn(Options{BaseURL: baseURL, HTTPClient: client})
-		},
-		Model:       model,
-		Success:     readTestdata(t, "stream", "text.sse"),
-		Refusal:     []byte(`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`),
-		RefusalText: `429 {"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`,
-	}
-}
-
 func TestRequestOptions(t *testing.T) {
-	providertest.RequestOptions(t, requestTarget(t))
+	providertest.RequestOptions(t, testTarget(t))
 }
 
 // TestOnPayloadKeepsStreaming: as pi-ai's Anthropic adapter, a replaced
 // body is sent with "stream": true, in place or last.
 func TestOnPayloadKeepsStreaming(t *testing.T) {
-	target := requestTarget(t)
+	target := testTarget(t)
 	for _, tc := range []struct{ name, replacement, want string }{
 		{"in place", `{"model":"m","stream":false,"max_tokens":10}`, `{"model":"m","stream":true,"max_tokens":10}`},
 		{"last", `{"model":"m","max_tokens":10}`, `{"model":"m","max_tokens":10,"stream":true}`},

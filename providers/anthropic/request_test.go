@@ -14,6 +14,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/golden"
+	"github.com/pi-go/agentcore/internal/provider/providertest"
 )
 
 // requestCase is one entry of testdata/request/cases.json: a model and
@@ -49,7 +50,7 @@ func requestCases(t *testing.T) []requestCase {
 	var file struct {
 		Cases []requestCase `json:"cases"`
 	}
-	require.NoError(t, json.Unmarshal(readTestdata(t, "request", "cases.json"), &file))
+	require.NoError(t, json.Unmarshal(providertest.ReadTestdata(t, "request", "cases.json"), &file))
 	return file.Cases
 }
 
@@ -60,7 +61,7 @@ func (c requestCase) transcript(t *testing.T) []agentcore.Message {
 	if name == "" {
 		name = "transcript.json"
 	}
-	messages, err := agentcore.UnmarshalMessages(readTestdata(t, "request", name))
+	messages, err := agentcore.UnmarshalMessages(providertest.ReadTestdata(t, "request", name))
 	require.NoError(t, err)
 	return messages
 }
@@ -92,11 +93,11 @@ type sent struct {
 // input, and the message built against pi-ai's.
 func TestRequestGolden(t *testing.T) {
 	cases := requestCases(t)
-	answer := readTestdata(t, "stream", "thinking.sse")
+	answer := providertest.ReadTestdata(t, "stream", "thinking.sse")
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			seen := make(chan sent, 1)
-			srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+			srv := providertest.Serve(t, func(w http.ResponseWriter, r *http.Request) {
 				body, _ := io.ReadAll(r.Body)
 				seen <- sent{header: r.Header.Clone(), body: body}
 				assert.Equal(t, "/v1/messages", r.URL.Path)
@@ -104,17 +105,17 @@ func TestRequestGolden(t *testing.T) {
 				w.Write(answer)
 			})
 			fn := StreamFn(Options{BaseURL: srv.URL, HTTPClient: srv.Client()})
-			_, final := collect(fn(t.Context(), c.Model, agentcore.Request{Messages: c.transcript(t)}, c.streamOptions()), nil)
+			_, final := providertest.Collect(fn(t.Context(), c.Model, agentcore.Request{Messages: c.transcript(t)}, c.streamOptions()), nil)
 			require.NotNil(t, final)
 			require.Equal(t, agentcore.StopStop, final.StopReason, final.ErrorMessage)
 			got := <-seen
 
 			var ref requestRecording
-			require.NoError(t, json.Unmarshal(readTestdata(t, "request", c.Name+".pi.json"), &ref))
+			require.NoError(t, json.Unmarshal(providertest.ReadTestdata(t, "request", c.Name+".pi.json"), &ref))
 			golden.Check(t, indent(t, got.body), filepath.Join("testdata", "request", c.Name+".golden.json"))
 			assert.JSONEq(t, string(ref.Body), string(got.body), "body differs from pi's")
 			assert.Equal(t, ref.Headers, keptHeaders(got.header), "headers differ from pi's")
-			assert.Equal(t, comparableMessage(t, referenceMessage(t, ref.Message)), comparableMessage(t, final), "message differs from pi's")
+			assert.Equal(t, testTarget(t).ComparableMessage(t, providertest.ReferenceMessage(t, ref.Message)), testTarget(t).ComparableMessage(t, final), "message differs from pi's")
 		})
 	}
 }

@@ -9,13 +9,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider/providertest"
 )
 
 // TestRequestSetup checks what a request carries besides the transcript:
 // the key and its fallback, the version, header precedence, and the
 // failures found before anything is sent.
 func TestRequestSetup(t *testing.T) {
-	model, _ := streamCases(t)
+	model, _ := providertest.StreamCases(t)
 	tests := []struct {
 		name    string
 		opts    Options
@@ -45,18 +46,18 @@ func TestRequestSetup(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			seen := make(chan http.Header, 1)
-			srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+			srv := providertest.Serve(t, func(w http.ResponseWriter, r *http.Request) {
 				io.Copy(io.Discard, r.Body)
 				seen <- r.Header.Clone()
 				w.Header().Set("Content-Type", "text/event-stream")
-				w.Write(readTestdata(t, "stream", "text.sse"))
+				w.Write(providertest.ReadTestdata(t, "stream", "text.sse"))
 			})
 			tt.opts.BaseURL, tt.opts.HTTPClient = srv.URL, srv.Client()
 			m := model
 			if tt.model != nil {
 				m = tt.model(m)
 			}
-			_, final := collect(StreamFn(tt.opts)(t.Context(), m, hiRequest(), tt.so), nil)
+			_, final := providertest.Collect(StreamFn(tt.opts)(t.Context(), m, providertest.HiRequest(), tt.so), nil)
 			require.NotNil(t, final)
 			if tt.err != "" {
 				assert.Equal(t, agentcore.StopError, final.StopReason)
@@ -76,10 +77,10 @@ func TestRequestSetup(t *testing.T) {
 // TestConsumerStops checks that a consumer that stops ranging ends the
 // call: no further event, the connection closed (goleak checks the rest).
 func TestConsumerStops(t *testing.T) {
-	srv := serveBody(t, 200, "text/event-stream", nil, readTestdata(t, "stream", "tool-calls-parallel.sse"))
-	model, _ := streamCases(t)
+	srv := providertest.ServeBody(t, 200, "text/event-stream", nil, providertest.ReadTestdata(t, "stream", "tool-calls-parallel.sse"))
+	model, _ := providertest.StreamCases(t)
 	n := 0
-	for ev := range streamFrom(srv)(t.Context(), model, hiRequest(), agentcore.StreamOptions{APIKey: "k"}) {
+	for ev := range streamFrom(srv)(t.Context(), model, providertest.HiRequest(), agentcore.StreamOptions{APIKey: "k"}) {
 		n++
 		if _, ok := ev.(*agentcore.ToolCallDeltaEvent); ok {
 			break

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider/providertest"
 )
 
 // scriptedServer answers the n-th request with bodies[n] and records the
@@ -83,10 +84,10 @@ func testTools(calls *sync.Map) []agentcore.Tool {
 // tools, in parallel and interleaved, then answers.
 func TestAgentRun(t *testing.T) {
 	script := &scriptedServer{bodies: [][]byte{
-		readTestdata(t, "stream", "tool-calls-parallel.sse"),
+		providertest.ReadTestdata(t, "stream", "tool-calls-parallel.sse"),
 		textStream("In Paris it is 14:00", "; 6*7 = 42."),
 	}}
-	srv := serve(t, script.ServeHTTP)
+	srv := providertest.Serve(t, script.ServeHTTP)
 	var calls sync.Map
 	agent := agentcore.New(agentcore.Options{
 		Model:        agentcore.Model{ID: "gpt-test", API: "openai-completions", Provider: "test", Input: []string{"text"}},

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider/providertest"
 )
 
 // manyChunksBody is a completion of n chunks: n parallel tool calls (one
@@ -63,11 +64,11 @@ func BenchmarkReply(b *testing.B) {
 	})
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			fn := streamFrom(serveBody(b, 200, "text/event-stream", c.body))
+			fn := streamFrom(providertest.ServeBody(b, 200, "text/event-stream", nil, c.body))
 			b.ReportAllocs()
 			b.SetBytes(int64(len(c.body)))
 			for b.Loop() {
-				c.check(b, finalMessage(b, fn(context.Background(), agentcore.Model{ID: "m"}, hiRequest(), agentcore.StreamOptions{})))
+				c.check(b, finalMessage(b, fn(context.Background(), agentcore.Model{ID: "m"}, providertest.HiRequest(), agentcore.StreamOptions{})))
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*c.chunks), "ns/chunk")
 		})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/golden"
+	"github.com/pi-go/agentcore/internal/provider/providertest"
 )
 
 // requestCase is one entry of testdata/request/cases.json: a model and
@@ -37,10 +38,10 @@ func requestCases(t *testing.T) ([]requestCase, []agentcore.Message) {
 	var file struct {
 		Cases []requestCase `json:"cases"`
 	}
-	if err := json.Unmarshal(readTestdata(t, "request", "cases.json"), &file); err != nil {
+	if err := json.Unmarshal(providertest.ReadTestdata(t, "request", "cases.json"), &file); err != nil {
 		t.Fatal(err)
 	}
-	transcript, err := agentcore.UnmarshalMessages(readTestdata(t, "request", "transcript.json"))
+	transcript, err := agentcore.UnmarshalMessages(providertest.ReadTestdata(t, "request", "transcript.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func TestRequestGolden(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			got := requestBody(t, c, transcript)
 			golden.Check(t, got, filepath.Join("testdata", "request", c.Name+".golden.json"))
-			if g, w := decodeJSON(t, got), decodeJSON(t, readTestdata(t, "request", c.Name+".pi.json")); !reflect.DeepEqual(g, w) {
+			if g, w := decodeJSON(t, got), decodeJSON(t, providertest.ReadTestdata(t, "request", c.Name+".pi.json")); !reflect.DeepEqual(g, w) {
 				t.Errorf("body differs from pi's:\n got: %s\nwant: %s", jsonText(t, g), jsonText(t, w))
 			}
 		})
@@ -100,11 +101,11 @@ func TestRequestOnTheWire(t *testing.T) {
 		header http.Header
 		body   []byte
 	}
-	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+	srv := providertest.Serve(t, func(w http.ResponseWriter, r *http.Request) {
 		got.path, got.header = r.URL.Path, r.Header.Clone()
 		got.body, _ = io.ReadAll(r.Body)
 		w.Header().Set("Content-Type", "text/event-stream")
-		w.Write(readTestdata(t, "stream", "text.sse"))
+		w.Write(providertest.ReadTestdata(t, "stream", "text.sse"))
 	})
 	model := c.Model
 	model.Headers = map[string]string{"X-Model": "model", "X-Shared": "model"}
@@ -112,7 +113,7 @@ func TestRequestOnTheWire(t *testing.T) {
 	opts.Headers = map[string]string{"X-Request": "request", "X-Shared": "request"}
 	fn := StreamFn(Options{BaseURL: srv.URL + "/v1/", APIKey: "sk-fallback", HTTPClient: srv.Client(),
 		Headers: map[string]string{"X-Options": "options", "X-Shared": "options"}})
-	if _, final := collect(fn(t.Context(), model, agentcore.Request{Messages: transcript}, opts), nil); final.StopReason != agentcore.StopStop {
+	if _, final := providertest.Collect(fn(t.Context(), model, agentcore.Request{Messages: transcript}, opts), nil); final.StopReason != agentcore.StopStop {
 		t.Fatalf("stopReason %s: %s", final.StopReason, final.ErrorMessage)
 	}
 	if got.path != "/v1/chat/completions" {
@@ -126,7 +127,7 @@ func TestRequestOnTheWire(t *testing.T) {
 			t.Errorf("header %s = %q, want %q", name, v, want)
 		}
 	}
-	if g, w := decodeJSON(t, got.body), decodeJSON(t, readTestdata(t, "request", c.Name+".golden.json")); !reflect.DeepEqual(g, w) {
+	if g, w := decodeJSON(t, got.body), decodeJSON(t, providertest.ReadTestdata(t, "request", c.Name+".golden.json")); !reflect.DeepEqual(g, w) {
 		t.Errorf("body on the wire differs from the golden file:\n%s", got.body)
 	}
 	if after := jsonText(t, transcript); after != before {
@@ -149,13 +150,13 @@ func TestAPIKey(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var header []string
-			srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+			srv := providertest.Serve(t, func(w http.ResponseWriter, r *http.Request) {
 				header = r.Header.Values("Authorization")
-				w.Write(readTestdata(t, "stream", "text.sse"))
+				w.Write(providertest.ReadTestdata(t, "stream", "text.sse"))
 			})
-			model, _ := streamCases(t)
+			model, _ := providertest.StreamCases(t)
 			fn := StreamFn(Options{BaseURL: srv.URL, APIKey: tt.optionsKey, HTTPClient: srv.Client()})
-			collect(fn(t.Context(), model, hiRequest(), agentcore.StreamOptions{APIKey: tt.requestKey}), nil)
+			providertest.Collect(fn(t.Context(), model, providertest.HiRequest(), agentcore.StreamOptions{APIKey: tt.requestKey}), nil)
 			if tt.wantPresent != (len(header) == 1) || tt.wantPresent && header[0] != tt.wantHeader {
 				t.Errorf("Authorization %q, want %q", header, tt.wantHeader)
 			}
@@ -202,10 +203,19 @@ func TestSystemMessageModes(t *testing.T) {
 }
 
 func TestInvalidCompatFailsTheRequest(t *testing.T) {
-	srv := serveBody(t, 200, "text/event-stream", readTestdata(t, "stream", "text.sse"))
+	srv := providertest.ServeBody(t, 200, "text/event-stream", nil, providertest.ReadTestdata(t, "stream", "text.sse"))
 	model := agentcore.Model{ID: "m", Compat: json.RawMessage(`[1]`)}
-	_, final := collect(streamFrom(srv)(t.Context(), model, hiRequest(), agentcore.StreamOptions{}), nil)
+	_, final := providertest.Collect(streamFrom(srv)(t.Context(), model, providertest.HiRequest(), agentcore.StreamOptions{}), nil)
 	if final.StopReason != agentcore.StopError || final.ErrorMessage == "" {
 		t.Errorf("final = %s %q, want an error", final.StopReason, final.ErrorMessage)
 	}
+}
+
+// jsonText returns v as JSON.
+func jsonText(t *testing.T, v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }

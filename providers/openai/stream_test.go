@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider/providertest"
 )
 
 // TestStreamOutcomes states, per recorded response, what a caller sees in
@@ -43,8 +44,8 @@ func TestStreamOutcomes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := serveBody(t, tt.status, "text/event-stream", readTestdata(t, "stream", tt.body))
-			_, final := run(t, t.Context(), streamFrom(srv), nil)
+			srv := providertest.ServeBody(t, tt.status, "text/event-stream", nil, providertest.ReadTestdata(t, "stream", tt.body))
+			_, final := testTarget(t).Run(t, t.Context(), streamFrom(srv), nil)
 			if final.StopReason != tt.stop {
 				t.Errorf("stopReason %s, want %s (%s)", final.StopReason, tt.stop, final.ErrorMessage)
 			}
@@ -98,8 +99,8 @@ func TestStreamEdges(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := serveBody(t, 200, "text/event-stream", []byte(tt.body))
-			_, final := run(t, t.Context(), streamFrom(srv), nil)
+			srv := providertest.ServeBody(t, 200, "text/event-stream", nil, []byte(tt.body))
+			_, final := testTarget(t).Run(t, t.Context(), streamFrom(srv), nil)
 			if final.StopReason != tt.stop || final.Text() != tt.text || !strings.Contains(final.ErrorMessage, tt.errorText) {
 				t.Errorf("final = %s %q %q, want %s %q %q", final.StopReason, final.Text(), final.ErrorMessage, tt.stop, tt.text, tt.errorText)
 			}
@@ -110,10 +111,10 @@ func TestStreamEdges(t *testing.T) {
 // TestConsumerStopsEarly checks that breaking out of the stream closes the
 // connection and leaves nothing running.
 func TestConsumerStopsEarly(t *testing.T) {
-	fn, gone := hangingServer(t, firstChunks(t), nil)
-	model, _ := streamCases(t)
+	target := testTarget(t)
+	srv, gone := providertest.HangingServer(t, target.Head(), nil)
 	n := 0
-	for ev := range fn(t.Context(), model, hiRequest(), agentcore.StreamOptions{}) {
+	for ev := range streamFrom(srv)(t.Context(), target.Model, providertest.HiRequest(), agentcore.StreamOptions{}) {
 		n++
 		if _, ok := ev.(*agentcore.TextDeltaEvent); ok {
 			break
@@ -122,20 +123,20 @@ func TestConsumerStopsEarly(t *testing.T) {
 	if n != 3 {
 		t.Errorf("%d events before the break, want 3", n)
 	}
-	waitGone(t, gone)
+	providertest.WaitGone(t, gone)
 }
 
 // TestKeptPartialsDoNotChange checks that the partials a consumer keeps
 // with CloneEvent keep what they showed during their event, while the
 // provider goes on building its message.
 func TestKeptPartialsDoNotChange(t *testing.T) {
-	srv := serveBody(t, 200, "text/event-stream", readTestdata(t, "stream", "tool-calls-parallel.sse"))
+	srv := providertest.ServeBody(t, 200, "text/event-stream", nil, providertest.ReadTestdata(t, "stream", "tool-calls-parallel.sse"))
 	type seen struct {
 		p    *agentcore.AssistantMessage
 		json string
 	}
 	var partials []seen
-	run(t, context.Background(), streamFrom(srv), func(ev agentcore.AssistantEvent) {
+	testTarget(t).Run(t, context.Background(), streamFrom(srv), func(ev agentcore.AssistantEvent) {
 		if e, ok := agentcore.CloneEvent(ev).(*agentcore.ToolCallDeltaEvent); ok {
 			data, _ := json.Marshal(e.Partial)
 			partials = append(partials, seen{e.Partial, string(data)})
@@ -149,12 +150,12 @@ func TestKeptPartialsDoNotChange(t *testing.T) {
 }
 
 func TestBadRequestBody(t *testing.T) {
-	srv := serve(t, func(w http.ResponseWriter, r *http.Request) { t.Error("no request expected") })
+	srv := providertest.Serve(t, func(w http.ResponseWriter, r *http.Request) { t.Error("no request expected") })
 	req := agentcore.Request{Messages: []agentcore.Message{
 		&agentcore.SystemMessage{ToolsAdded: []agentcore.ToolDeclaration{{Name: "t", Parameters: json.RawMessage(`{broken`)}}},
 		agentcore.UserText("hi"),
 	}}
-	_, final := collect(streamFrom(srv)(t.Context(), agentcore.Model{ID: "m"}, req, agentcore.StreamOptions{}), nil)
+	_, final := providertest.Collect(streamFrom(srv)(t.Context(), agentcore.Model{ID: "m"}, req, agentcore.StreamOptions{}), nil)
 	if final.StopReason != agentcore.StopError || !strings.HasPrefix(final.ErrorMessage, "Could not encode the request") {
 		t.Errorf("final = %s %q", final.StopReason, final.ErrorMessage)
 	}
@@ -185,8 +186,8 @@ func TestStreamStopsAtTheFirstFinish(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := serveBody(t, 200, "text/event-stream", []byte(tt.body))
-			events, final := run(t, t.Context(), streamFrom(srv), nil)
+			srv := providertest.ServeBody(t, 200, "text/event-stream", nil, []byte(tt.body))
+			events, final := testTarget(t).Run(t, t.Context(), streamFrom(srv), nil)
 			assert.Equal(t, tt.stop, final.StopReason, final.ErrorMessage)
 			assert.Equal(t, tt.text, final.Text())
 			assert.Empty(t, final.ToolCalls())
@@ -209,8 +210,8 @@ func TestStreamStopsAtTheFirstFinish(t *testing.T) {
 // such, not as malformed JSON, after reading about the limit.
 func TestStreamLineTooLong(t *testing.T) {
 	body := `data: {"choices":[{"delta":{"content":"so far"}}]}` + "\n\n" + `data: {"choices":[{"delta":{"content":"` + strings.Repeat("x", 17<<20)
-	srv := serveBody(t, 200, "text/event-stream", []byte(body))
-	_, final := run(t, t.Context(), streamFrom(srv), nil)
+	srv := providertest.ServeBody(t, 200, "text/event-stream", nil, []byte(body))
+	_, final := testTarget(t).Run(t, t.Context(), streamFrom(srv), nil)
 	require.Equal(t, agentcore.StopError, final.StopReason)
 	assert.Equal(t, LineTooLongText, final.ErrorMessage)
 	assert.Contains(t, final.ErrorMessage, "line too long")

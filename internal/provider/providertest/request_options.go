@@ -1,15 +1,9 @@
-// Package providertest checks that a provider honors the request options
-// of [agentcore.StreamOptions] (OnPayload, OnResponse,
-// OnProviderStreamEvent, Identity, Timeout, MaxRetries) the same way in
-// every module: each provider's tests call [RequestOptions] with its own
-// stream function and recorded bodies.
 package providertest
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -24,22 +18,9 @@ import (
 	"github.com/pi-go/agentcore"
 )
 
-// Target is a provider under test.
-type Target struct {
-	// New returns the provider's stream function for a server at baseURL,
-	// sending with client.
-	New func(baseURL string, client *http.Client) agentcore.StreamFn
-	// Model is the model requests are made for.
-	Model agentcore.Model
-	// Success is the event stream of a successful text response.
-	Success []byte
-	// Refusal is the JSON body of a 429, and RefusalText the error message
-	// the provider makes of it.
-	Refusal     []byte
-	RefusalText string
-}
-
-// RequestOptions runs the request option checks against target.
+// RequestOptions checks that target honors the request options of
+// [agentcore.StreamOptions] (OnPayload, OnResponse, OnProviderStreamEvent,
+// Identity, Timeout, MaxRetries), each in a subtest.
 func RequestOptions(t *testing.T, target Target) {
 	t.Run("OnPayload", target.onPayload)
 	t.Run("OnResponse", target.onResponse)
@@ -47,74 +28,6 @@ func RequestOptions(t *testing.T, target Target) {
 	t.Run("Identity", target.identity)
 	t.Run("Retries", target.retries)
 	t.Run("Timeout", target.timeout)
-}
-
-// Recorder is a test server that records each request's headers and body.
-type Recorder struct {
-	mu      sync.Mutex
-	headers []http.Header
-	bodies  [][]byte
-}
-
-// Serve starts a server closed with the test that records each request
-// and answers with status, header and body, and returns the target's
-// stream function for it.
-func (rec *Recorder) Serve(t *testing.T, target Target, status int, header map[string]string, body []byte) agentcore.StreamFn {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		rec.mu.Lock()
-		rec.headers = append(rec.headers, r.Header.Clone())
-		rec.bodies = append(rec.bodies, b)
-		rec.mu.Unlock()
-		w.Header().Set("Content-Type", "text/event-stream")
-		for k, v := range header {
-			w.Header().Set(k, v)
-		}
-		w.WriteHeader(status)
-		w.Write(body)
-	}))
-	t.Cleanup(srv.Close)
-	return target.New(srv.URL, srv.Client())
-}
-
-// Requests returns the recorded headers and bodies.
-func (rec *Recorder) Requests() ([]http.Header, [][]byte) {
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	return rec.headers, rec.bodies
-}
-
-// Final streams one request with so and a key and returns the final
-// message.
-func (target Target) Final(t *testing.T, fn agentcore.StreamFn, so agentcore.StreamOptions) *agentcore.AssistantMessage {
-	t.Helper()
-	var events []string
-	final := target.stream(t.Context(), fn, so, func(ev agentcore.AssistantEvent) { events = append(events, ev.Type()) })
-	require.NotNil(t, final, "no final event: %v", events)
-	return final
-}
-
-// stream ranges over one request's stream, calling each for every event,
-// and returns the final message.
-func (target Target) stream(ctx context.Context, fn agentcore.StreamFn, so agentcore.StreamOptions, each func(agentcore.AssistantEvent)) *agentcore.AssistantMessage {
-	if so.APIKey == "" {
-		so.APIKey = "k"
-	}
-	req := agentcore.Request{Messages: []agentcore.Message{&agentcore.UserMessage{Content: agentcore.Text("Hi"), Timestamp: 1}}}
-	var final *agentcore.AssistantMessage
-	for ev := range fn(ctx, target.Model, req, so) {
-		if each != nil {
-			each(ev)
-		}
-		switch ev := ev.(type) {
-		case *agentcore.DoneEvent:
-			final = ev.Message
-		case *agentcore.ErrorEvent:
-			final = ev.Message
-		}
-	}
-	return final
 }
 
 func (target Target) onPayload(t *testing.T) {

@@ -1,0 +1,35 @@
+// Package providertest holds the tests and test helpers every provider
+// module shares (providers/openai, providers/anthropic), so that each
+// checks the same behaviour the same way and keeps only what differs: its
+// wire format, its recordings and its error texts.
+//
+// # Targets
+//
+// A [Target] describes a provider under test: its stream function for a
+// test server, the model and key its recordings of pi-ai were made with,
+// and how its error texts are normalized. Each provider's tests build one
+// from their testdata ([StreamCases], [ReadTestdata]) and hand it to the
+// shared tests.
+//
+// # Request options
+//
+// [RequestOptions] checks that a provider honors the request options of
+// [agentcore.StreamOptions]; [Recorder] is the test server those checks
+// record requests with, also for a provider's own checks.
+//
+// # Reference recordings
+//
+// A provider's testdata/stream holds responses (NAME.sse and the like,
+// listed in cases.json) and what pi-ai made of the same bytes
+// (NAME.pi.json), recorded by this directory's oracle/record.mjs.
+// [Target.RecordedResponses], [Target.Aborts] and
+// [Target.ConnectionDropped] replay them and compare every event, the
+// partial arguments at every tool-call delta, and the final message
+// ([Target.CompareWithReference]).
+//
+// # Servers and streams
+//
+// [Serve], [ServeBody] and [HangingServer] start test servers closed with
+// the test; [HiRequest], [Collect] and [Target.Run] stream one request and
+// gather its events. [Tools] are the two tools of the agent runs.
+package providertest

@@ -1,0 +1,79 @@
+package providertest
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/pi-go/agentcore"
+)
+
+// Target is a provider under test.
+type Target struct {
+	// New returns the provider's stream function for a server at baseURL,
+	// sending with client (nil means the default client). It places the
+	// API root under baseURL as the provider's recordings did.
+	New func(baseURL string, client *http.Client) agentcore.StreamFn
+	// Model is the model requests are made for: the one the recordings
+	// were made with (see [StreamCases]).
+	Model agentcore.Model
+	// APIKey is the key the recordings were made with; [Target.Run] sends
+	// it.
+	APIKey string
+	// Success is the event stream of a successful text response
+	// (testdata/stream/text.sse), whose first text delta is "Hello".
+	Success []byte
+	// FirstDelta is how many events of Success there are up to and
+	// including the first text delta (see [Target.Head]).
+	FirstDelta int
+	// Refusal is the JSON body of a 429, and RefusalText the error message
+	// the provider makes of it.
+	Refusal     []byte
+	RefusalText string
+	// ErrorText, when not nil, replaces the parts of a final message's
+	// errorMessage that differ between JavaScript and Go beyond those
+	// [Target.Normalized] replaces itself. It is called with each
+	// errorMessage compared with a recording, on the test's goroutine.
+	ErrorText func(string) string
+}
+
+// Run streams the recordings' request (the [HiRequest] for Model, with
+// APIKey) from fn, calling each after every event (it may cancel ctx),
+// and returns the events and the final message. A stream without a final
+// event fails the test.
+func (target Target) Run(t testing.TB, ctx context.Context, fn agentcore.StreamFn, each func(agentcore.AssistantEvent)) ([]agentcore.AssistantEvent, *agentcore.AssistantMessage) {
+	t.Helper()
+	events, final := Collect(fn(ctx, target.Model, HiRequest(), agentcore.StreamOptions{APIKey: target.APIKey}), each)
+	require.NotNil(t, final, "stream ended without a final event: %v", events)
+	return events, final
+}
+
+// Head returns the start of Success: its events up to and including the
+// first text delta.
+func (target Target) Head() []byte {
+	parts := strings.SplitAfterN(string(target.Success), "\n\n", target.FirstDelta+1)
+	return []byte(strings.Join(parts[:target.FirstDelta], ""))
+}
+
+// Final streams one request with so (and a key when so has none) and
+// returns the final message; a stream without one fails the test.
+func (target Target) Final(t *testing.T, fn agentcore.StreamFn, so agentcore.StreamOptions) *agentcore.AssistantMessage {
+	t.Helper()
+	var events []string
+	final := target.stream(t.Context(), fn, so, func(ev agentcore.AssistantEvent) { events = append(events, ev.Type()) })
+	require.NotNil(t, final, "no final event: %v", events)
+	return final
+}
+
+// stream ranges over one request's stream, calling each for every event,
+// and returns the final message.
+func (target Target) stream(ctx context.Context, fn agentcore.StreamFn, so agentcore.StreamOptions, each func(agentcore.AssistantEvent)) *agentcore.AssistantMessage {
+	if so.APIKey == "" {
+		so.APIKey = "k"
+	}
+	_, final := Collect(fn(ctx, target.Model, HiRequest(), so), each)
+	return final
+}
