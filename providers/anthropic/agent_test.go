@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -16,33 +14,6 @@ import (
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider/providertest"
 )
-
-// scriptedServer answers the n-th request with bodies[n] and records the
-// requests. A request past the script gets a 500.
-type scriptedServer struct {
-	mu       sync.Mutex
-	bodies   [][]byte
-	requests []recordedRequest
-}
-
-type recordedRequest struct {
-	key  string
-	body json.RawMessage
-}
-
-func (s *scriptedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	data, _ := io.ReadAll(r.Body)
-	s.mu.Lock()
-	n := len(s.requests)
-	s.requests = append(s.requests, recordedRequest{key: r.Header.Get("X-Api-Key"), body: data})
-	s.mu.Unlock()
-	if n >= len(s.bodies) {
-		http.Error(w, `{"type":"error","error":{"type":"api_error","message":"no scripted response"}}`, http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Write(s.bodies[n])
-}
 
 // textStream is an event stream answering text in pieces.
 func textStream(pieces ...string) []byte {
@@ -59,41 +30,22 @@ func textStream(pieces ...string) []byte {
 	return []byte(b.String())
 }
 
-type nowArgs struct {
-	Zone string `json:"zone" jsonschema:"required"`
-}
-
-type calcArgs struct {
-	Expr string `json:"expr" jsonschema:"required"`
-}
-
 // TestAgentRun runs a whole agent against a server that first thinks and
 // calls two tools in parallel, their argument pieces interleaved, then
 // answers; the second request must send the signed and the redacted
 // thinking back with the tool calls and their results.
 func TestAgentRun(t *testing.T) {
-	script := &scriptedServer{bodies: [][]byte{
-		providertest.ReadTestdata(t, "stream", "agent-tools.sse"),
-		textStream("In Paris it is 14:00", "; 6*7 = 42."),
-	}}
-	srv := providertest.Serve(t, script.ServeHTTP)
+	var script providertest.Recorder
 	var calls sync.Map
 	agent := agentcore.New(agentcore.Options{
 		Model: agentcore.Model{ID: "claude-test", API: "anthropic-messages", Provider: "anthropic",
 			Reasoning: true, Input: []string{"text"}, MaxTokens: 32000},
 		ThinkingLevel: agentcore.ThinkingMedium,
-		StreamFn:      StreamFn(Options{BaseURL: srv.URL, HTTPClient: srv.Client()}),
-		SystemPrompt:  "You are terse.",
-		Tools: []agentcore.Tool{
-			agentcore.NewTool("now", "The current time in a time zone.", func(_ context.Context, id string, a nowArgs, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
-				calls.Store(id, a)
-				return agentcore.TextResult("2026-12-02T14:00:00+01:00"), nil
-			}),
-			agentcore.NewTool("calc", "Evaluates an arithmetic expression.", func(_ context.Context, id string, a calcArgs, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
-				calls.Store(id, a)
-				return agentcore.TextResult("42"), nil
-			}),
-		},
+		StreamFn: script.Script(t, testTarget(t),
+			providertest.ReadTestdata(t, "stream", "agent-tools.sse"),
+			textStream("In Paris it is 14:00", "; 6*7 = 42.")),
+		SystemPrompt: "You are terse.",
+		Tools:        providertest.Tools(&calls),
 		Hooks: agentcore.Hooks{GetAPIKey: func(context.Context, string) (string, error) {
 			return "sk-ant-hook", nil
 		}},
@@ -118,12 +70,13 @@ func TestAgentRun(t *testing.T) {
 	assert.Equal(t, "In Paris it is 14:00; 6*7 = 42.", state.Messages[5].(*agentcore.AssistantMessage).Text())
 	now, _ := calls.Load("toolu_now")
 	calc, _ := calls.Load("toolu_calc")
-	assert.Equal(t, nowArgs{Zone: "Europe/Paris"}, now)
-	assert.Equal(t, calcArgs{Expr: "6*7"}, calc)
+	assert.Equal(t, providertest.NowArgs{Zone: "Europe/Paris"}, now)
+	assert.Equal(t, providertest.CalcArgs{Expr: "6*7"}, calc)
 
-	require.Len(t, script.requests, 2)
-	for _, r := range script.requests {
-		assert.Equal(t, "sk-ant-hook", r.key)
+	headers, bodies := script.Requests()
+	require.Len(t, bodies, 2)
+	for _, h := range headers {
+		assert.Equal(t, "sk-ant-hook", h.Get("X-Api-Key"))
 	}
 	var second struct {
 		Thinking wireThinking `json:"thinking"`
@@ -132,7 +85,7 @@ func TestAgentRun(t *testing.T) {
 			Content []json.RawMessage `json:"content"`
 		} `json:"messages"`
 	}
-	require.NoError(t, json.Unmarshal(script.requests[1].body, &second))
+	require.NoError(t, json.Unmarshal(bodies[1], &second))
 	assert.Equal(t, wireThinking{Type: "enabled", BudgetTokens: 8192, Display: "summarized"}, second.Thinking)
 	require.Len(t, second.Messages, 3)
 	assert.Equal(t, "assistant", second.Messages[1].Role)

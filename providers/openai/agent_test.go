@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -14,35 +12,6 @@ import (
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider/providertest"
 )
-
-// scriptedServer answers the n-th request with bodies[n] and records the
-// requests. A request past the script gets a 500.
-type scriptedServer struct {
-	mu       sync.Mutex
-	bodies   [][]byte
-	requests []recordedRequest
-}
-
-type recordedRequest struct {
-	auth string
-	body map[string]any
-}
-
-func (s *scriptedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	data, _ := io.ReadAll(r.Body)
-	var body map[string]any
-	json.Unmarshal(data, &body)
-	s.mu.Lock()
-	n := len(s.requests)
-	s.requests = append(s.requests, recordedRequest{auth: r.Header.Get("Authorization"), body: body})
-	s.mu.Unlock()
-	if n >= len(s.bodies) {
-		http.Error(w, `{"error":{"message":"no scripted response"}}`, http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Write(s.bodies[n])
-}
 
 // textStream is an event stream answering text in pieces.
 func textStream(pieces ...string) []byte {
@@ -55,45 +24,18 @@ func textStream(pieces ...string) []byte {
 	return []byte(b.String())
 }
 
-type nowArgs struct {
-	Zone string `json:"zone" jsonschema:"required"`
-}
-
-type calcArgs struct {
-	Expr    string `json:"expr" jsonschema:"required"`
-	Precise bool   `json:"precise"`
-	Digits  int    `json:"digits"`
-}
-
-// testTools are the two tools of the agent run; calls records their
-// arguments.
-func testTools(calls *sync.Map) []agentcore.Tool {
-	return []agentcore.Tool{
-		agentcore.NewTool("now", "The current time in a time zone.", func(_ context.Context, id string, a nowArgs, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
-			calls.Store(id, a)
-			return agentcore.TextResult("2026-12-02T14:00:00+01:00"), nil
-		}),
-		agentcore.NewTool("calc", "Evaluates an arithmetic expression.", func(_ context.Context, id string, a calcArgs, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
-			calls.Store(id, a)
-			return agentcore.TextResult("42"), nil
-		}),
-	}
-}
-
 // TestAgentRun runs a whole agent against a server that first calls both
 // tools, in parallel and interleaved, then answers.
 func TestAgentRun(t *testing.T) {
-	script := &scriptedServer{bodies: [][]byte{
-		providertest.ReadTestdata(t, "stream", "tool-calls-parallel.sse"),
-		textStream("In Paris it is 14:00", "; 6*7 = 42."),
-	}}
-	srv := providertest.Serve(t, script.ServeHTTP)
+	var script providertest.Recorder
 	var calls sync.Map
 	agent := agentcore.New(agentcore.Options{
-		Model:        agentcore.Model{ID: "gpt-test", API: "openai-completions", Provider: "test", Input: []string{"text"}},
-		StreamFn:     StreamFn(Options{BaseURL: srv.URL, HTTPClient: srv.Client()}),
+		Model: agentcore.Model{ID: "gpt-test", API: "openai-completions", Provider: "test", Input: []string{"text"}},
+		StreamFn: script.Script(t, testTarget(t),
+			providertest.ReadTestdata(t, "stream", "tool-calls-parallel.sse"),
+			textStream("In Paris it is 14:00", "; 6*7 = 42.")),
 		SystemPrompt: "You are terse.",
-		Tools:        testTools(&calls),
+		Tools:        providertest.Tools(&calls),
 		Hooks: agentcore.Hooks{GetAPIKey: func(context.Context, string) (string, error) {
 			return "sk-hook", nil
 		}},
@@ -125,10 +67,10 @@ func TestAgentRun(t *testing.T) {
 	if got := state.Messages[len(state.Messages)-1].(*agentcore.AssistantMessage).Text(); got != "In Paris it is 14:00; 6*7 = 42." {
 		t.Errorf("answer %q", got)
 	}
-	if now, _ := calls.Load("call_now"); now != (nowArgs{Zone: "Europe/Paris"}) {
+	if now, _ := calls.Load("call_now"); now != (providertest.NowArgs{Zone: "Europe/Paris"}) {
 		t.Errorf("now got %+v", now)
 	}
-	if calc, _ := calls.Load("call_calc"); calc != (calcArgs{Expr: "6*7", Precise: true, Digits: 12}) {
+	if calc, _ := calls.Load("call_calc"); calc != (providertest.CalcArgs{Expr: "6*7", Precise: true, Digits: 12}) {
 		t.Errorf("calc got %+v", calc)
 	}
 	slices.Sort(ended)
@@ -136,18 +78,21 @@ func TestAgentRun(t *testing.T) {
 		t.Errorf("tool executions ended: %v", ended)
 	}
 
-	if len(script.requests) != 2 {
-		t.Fatalf("%d requests, want 2", len(script.requests))
+	headers, bodies := script.Requests()
+	if len(bodies) != 2 {
+		t.Fatalf("%d requests, want 2", len(bodies))
 	}
-	for i, r := range script.requests {
-		if r.auth != "Bearer sk-hook" {
-			t.Errorf("request %d: Authorization %q, want the hook's key", i, r.auth)
+	requests := make([]map[string]any, len(bodies))
+	for i, data := range bodies {
+		json.Unmarshal(data, &requests[i])
+		if auth := headers[i].Get("Authorization"); auth != "Bearer sk-hook" {
+			t.Errorf("request %d: Authorization %q, want the hook's key", i, auth)
 		}
-		if got := toolNames(r.body); !slices.Equal(got, []string{"now", "calc"}) {
+		if got := toolNames(requests[i]); !slices.Equal(got, []string{"now", "calc"}) {
 			t.Errorf("request %d declares tools %v", i, got)
 		}
 	}
-	second := jsonText(t, script.requests[1].body["messages"])
+	second := jsonText(t, requests[1]["messages"])
 	for _, want := range []string{
 		`{"content":"You are terse.","role":"system"}`,
 		`{"content":"2026-12-02T14:00:00+01:00","role":"tool","tool_call_id":"call_now"}`,

@@ -95,6 +95,24 @@ func (target Target) onPayload(t *testing.T) {
 	})
 }
 
+// SentPayload streams one request whose OnPayload hook returns
+// replacement, checks that the response ends well, and returns the body
+// the provider sent: how it sends a replaced body is its adapter's.
+func (target Target) SentPayload(t *testing.T, replacement string) string {
+	t.Helper()
+	var rec Recorder
+	fn := rec.Serve(t, target, 200, nil, target.Success)
+	final := target.Final(t, fn, agentcore.StreamOptions{
+		OnPayload: func(context.Context, agentcore.Model, json.RawMessage) (json.RawMessage, error) {
+			return json.RawMessage(replacement), nil
+		},
+	})
+	require.Equal(t, agentcore.StopStop, final.StopReason, final.ErrorMessage)
+	_, bodies := rec.Requests()
+	require.Len(t, bodies, 1)
+	return string(bodies[0])
+}
+
 func (target Target) onResponse(t *testing.T) {
 	t.Run("a 429's status and headers before the error message", func(t *testing.T) {
 		var rec Recorder

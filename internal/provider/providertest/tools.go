@@ -12,11 +12,12 @@ type NowArgs struct {
 	Zone string `json:"zone" jsonschema:"required"`
 }
 
-// CalcArgs are the arguments of the "calc" tool of [Tools].
+// CalcArgs are the arguments of the "calc" tool of [Tools]: Expr is
+// required, Precise and Digits are optional.
 type CalcArgs struct {
 	Expr    string `json:"expr" jsonschema:"required"`
-	Precise bool   `json:"precise"`
-	Digits  int    `json:"digits"`
+	Precise bool   `json:"precise,omitempty"`
+	Digits  int    `json:"digits,omitempty"`
 }
 
 // Tools are the two tools of the agent runs: "now", answering
