@@ -120,7 +120,8 @@ func TestRequestGolden(t *testing.T) {
 	}
 }
 
-// keptHeaders returns the headers of h that record.mjs keeps, keyed in
+// keptHeaders returns the headers of h that providertest/oracle/record.mjs
+// keeps (its keptHeaders), keyed in
 // lower case as Node shows them.
 func keptHeaders(h http.Header) map[string]string {
 	out := map[string]string{}

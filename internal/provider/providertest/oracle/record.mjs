@@ -1,41 +1,60 @@
-// Records what pi-ai 1.6.0's anthropic-messages stream does with the fixtures of this
-// directory, so that the Go tests compare against the reference rather than against
-// themselves.
+// Records what pi-ai's stream does with a provider's fixtures, so that the Go tests compare
+// against the reference rather than against themselves:
 //
-//   o=$(mktemp -d) && ln -s /path/to/oracle/node_modules "$o/node_modules" &&
-//   cp record.mjs "$o/" && node "$o/record.mjs" path/to/providers/anthropic/testdata
+//   node internal/provider/providertest/oracle/record.mjs PROVIDER [TESTDATA_DIR [NODE_MODULES_DIR]]
+//
+// PROVIDER is a key of `providers` below; TESTDATA_DIR defaults to providers/PROVIDER/testdata,
+// NODE_MODULES_DIR to the oracle's, /work/oracle/node_modules. The openai recordings were made
+// with pi-ai 1.5.2, the anthropic ones with 1.6.0; 1.6.0 reproduces both.
 //
 // For every case of stream/cases.json it serves the recorded body over HTTP and writes
-// stream/NAME.pi.json: the events pi emitted (with the partial tool-call arguments at
-// every toolcall_delta) and the final message. For every case of request/cases.json it
-// streams request/transcript.json against a server that answers with stream/thinking.sse
-// and writes request/NAME.pi.json: the JSON body pi sent, the request headers the Go
-// provider sets too, and the message pi built from the answer.
+// stream/NAME.pi.json: the events pi emitted (with the partial tool-call arguments at every
+// toolcall_delta) and the final message. Then it records the failures that have no body. For
+// every case of request/cases.json it streams the case's transcript (request/transcript.json
+// unless the case names another) against a server that answers with the provider's okBody and
+// writes request/NAME.pi.json: the JSON body pi sent or, for a provider with keptHeaders, the
+// body, those request headers and the message pi built from the answer.
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { join } from "node:path";
-import { streamSimple } from "@earendil-works/pi-ai/api/anthropic-messages";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
-const dir = process.argv[2];
-if (!dir) throw new Error("usage: node record.mjs TESTDATA_DIR");
+// What differs between the providers: pi-ai's API module, the key and the API root under a
+// server's address the recordings use, how many events of stream/text.sse come up to the first
+// text delta, the body the request cases are answered with, and the request headers compared
+// with the Go provider's (the SDK's own, x-stainless-* and user-agent, are not).
+const providers = {
+	openai: { api: "openai-completions", apiKey: "sk-test", root: "/v1", headEvents: 2, okBody: "text.sse" },
+	anthropic: {
+		api: "anthropic-messages",
+		apiKey: "sk-ant-test",
+		root: "",
+		headEvents: 4,
+		okBody: "thinking.sse",
+		keptHeaders: [
+			"accept",
+			"anthropic-beta",
+			"anthropic-version",
+			"content-type",
+			"x-api-key",
+			"x-model-header",
+			"x-request-header",
+			"x-session-affinity",
+			"x-session-id",
+		],
+	},
+};
+
+const here = dirname(fileURLToPath(import.meta.url));
+const [name, dirArg, modules = "/work/oracle/node_modules"] = process.argv.slice(2);
+const provider = providers[name];
+if (!provider) throw new Error(`usage: node record.mjs ${Object.keys(providers).join("|")} [TESTDATA_DIR [NODE_MODULES_DIR]]`);
+const dir = dirArg ?? join(here, "../../../../providers", name, "testdata");
+const { streamSimple } = await import(pathToFileURL(join(modules, `@earendil-works/pi-ai/dist/api/${provider.api}.js`)));
 
 const clone = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
 
-// The request headers compared with the Go provider's; the SDK's own (x-stainless-*,
-// user-agent) are not.
-const keptHeaders = [
-	"accept",
-	"anthropic-beta",
-	"anthropic-version",
-	"content-type",
-	"x-api-key",
-	"x-model-header",
-	"x-request-header",
-	"x-session-affinity",
-	"x-session-id",
-];
-
-// serve starts a server answering every request with (status, contentType, body) and
+// serve starts a server answering every request with (status, contentType, headers, body) and
 // remembering the last request body and headers.
 async function serve(status, contentType, body, headers = {}) {
 	const seen = { body: undefined, headers: undefined };
@@ -85,7 +104,7 @@ async function recordStream(name, baseUrl, options, each = () => {}) {
 	const context = { messages: [{ role: "user", content: "Hi", timestamp: 1 }] };
 	const events = [];
 	let message;
-	for await (const ev of streamSimple(model, context, { apiKey: "sk-ant-test", ...options })) {
+	for await (const ev of streamSimple(model, context, { apiKey: provider.apiKey, ...options })) {
 		if (ev.type === "done") message = finalMessage(ev.message);
 		else if (ev.type === "error") message = finalMessage(ev.error);
 		events.push(record(ev));
@@ -97,7 +116,7 @@ async function recordStream(name, baseUrl, options, each = () => {}) {
 for (const c of streamCases.cases) {
 	const body = readFileSync(join(dir, "stream", c.body));
 	const srv = await serve(c.status, c.contentType ?? "text/event-stream", body, c.headers);
-	await recordStream(c.name, "http://127.0.0.1", { fetch: srv.fetchLocal });
+	await recordStream(c.name, `http://127.0.0.1${provider.root}`, { fetch: srv.fetchLocal });
 	await srv.close();
 }
 
@@ -109,7 +128,8 @@ async function hanging(headFirst) {
 		req.resume();
 		if (!headFirst) return;
 		res.writeHead(200, { "content-type": "text/event-stream" });
-		res.write(readFileSync(join(dir, "stream/text.sse"), "utf8").split("\n\n").slice(0, 4).join("\n\n") + "\n\n");
+		const events = readFileSync(join(dir, "stream/text.sse"), "utf8").split("\n\n");
+		res.write(events.slice(0, provider.headEvents).join("\n\n") + "\n\n");
 	});
 	server.on("connection", (s) => sockets.add(s));
 	await new Promise((r) => server.listen(0, "127.0.0.1", r));
@@ -117,7 +137,7 @@ async function hanging(headFirst) {
 		for (const s of sockets) s.destroy();
 		return new Promise((r) => server.close(r));
 	};
-	return { url: `http://127.0.0.1:${server.address().port}`, close };
+	return { url: `http://127.0.0.1:${server.address().port}${provider.root}`, close };
 }
 async function failure(name, baseUrl, abortAfter) {
 	const controller = new AbortController();
@@ -140,18 +160,22 @@ async function failure(name, baseUrl, abortAfter) {
 
 const requestCases = JSON.parse(readFileSync(join(dir, "request/cases.json"), "utf8"));
 const readTranscript = (name) => JSON.parse(readFileSync(join(dir, "request", name ?? "transcript.json"), "utf8"));
-const okBody = readFileSync(join(dir, "stream/thinking.sse"));
+const okBody = readFileSync(join(dir, "stream", provider.okBody));
 for (const c of requestCases.cases) {
 	const srv = await serve(200, "text/event-stream", okBody);
-	const opts = { apiKey: "sk-ant-test", fetch: srv.fetchLocal, ...c.options };
+	const opts = { apiKey: provider.apiKey, fetch: srv.fetchLocal, ...c.options };
 	let message;
 	for await (const ev of streamSimple(c.model, { messages: readTranscript(c.transcript) }, opts)) {
 		if (ev.type === "error") throw new Error(`${c.name}: ${ev.error.errorMessage}`);
 		if (ev.type === "done") message = finalMessage(ev.message);
 	}
 	await srv.close();
-	const headers = {};
-	for (const h of keptHeaders) if (srv.seen.headers[h] !== undefined) headers[h] = srv.seen.headers[h];
-	const out = { headers, body: JSON.parse(srv.seen.body), message };
+	const body = JSON.parse(srv.seen.body);
+	let out = body;
+	if (provider.keptHeaders) {
+		const headers = {};
+		for (const h of provider.keptHeaders) if (srv.seen.headers[h] !== undefined) headers[h] = srv.seen.headers[h];
+		out = { headers, body, message };
+	}
 	writeFileSync(join(dir, "request", `${c.name}.pi.json`), `${JSON.stringify(out, null, 2)}\n`);
 }
