@@ -121,8 +121,7 @@ func TestRequestGolden(t *testing.T) {
 }
 
 // keptHeaders returns the headers of h that providertest/oracle/record.mjs
-// keeps (its keptHeaders), keyed in
-// lower case as Node shows them.
+// keeps (its keptHeaders), keyed in lower case as Node shows them.
 func keptHeaders(h http.Header) map[string]string {
 	out := map[string]string{}
 	for _, k := range []string{"accept", "anthropic-beta", "anthropic-version", "content-type", "x-api-key",
