@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
@@ -69,4 +70,39 @@ func TestRun(t *testing.T) {
 			assert.Equal(t, strings.Fields(tt.steps), tt.ex.steps)
 		})
 	}
+}
+
+func TestStreamFn(t *testing.T) {
+	model := agentcore.Model{ID: "m", API: "a", Provider: "p"}
+	req := agentcore.Request{Messages: []agentcore.Message{agentcore.UserText("Hi")}}
+	var got Call
+	fn := StreamFn(func(c Call) Exchange {
+		got = c
+		return &scripted{}
+	})
+	var events []string
+	for ev := range fn(context.Background(), model, req, agentcore.StreamOptions{APIKey: "k"}) {
+		events = append(events, ev.Type())
+	}
+	assert.Equal(t, []string{"start", "done"}, events)
+	assert.Equal(t, model, got.Model)
+	assert.Equal(t, req, got.Request)
+	assert.Equal(t, "k", got.Options.APIKey)
+	assert.NotNil(t, got.W)
+	assert.Equal(t, "m", got.Out.Model)
+}
+
+func TestObserver(t *testing.T) {
+	assert.Nil(t, Call{}.Observer(context.Background()), "no hook, no observer")
+	type key struct{}
+	ctx := context.WithValue(context.Background(), key{}, "ctx")
+	var seen []string
+	c := Call{Model: agentcore.Model{ID: "m"}, Options: agentcore.StreamOptions{
+		OnProviderStreamEvent: func(ctx context.Context, m agentcore.Model, data json.RawMessage) error {
+			seen = append(seen, ctx.Value(key{}).(string)+" "+m.ID+" "+string(data))
+			return nil
+		},
+	}}
+	assert.NoError(t, c.Observer(ctx)(json.RawMessage(`{}`)))
+	assert.Equal(t, []string{"ctx m {}"}, seen)
 }

@@ -1,13 +1,3 @@
-// Package provider holds what the stream functions that speak HTTP share
-// (the providers' modules and the proxy client): a failed request as the
-// message's text and the typed [agentcore.ProviderError] behind it, and
-// the request itself with the hooks of [agentcore.StreamOptions].
-//
-// A provider builds its body and passes it through [Payload] (OnPayload),
-// sets its headers over the identity's with [Layer], then sends it with
-// [Do] (Timeout, MaxRetries, OnResponse), which answers the response to
-// stream or the refusal to describe. Everything runs on the caller's
-// goroutine.
 package provider
 
 import (

@@ -1,0 +1,18 @@
+// Package provider holds what the stream functions that speak HTTP share
+// (the providers' modules and the proxy client): a failed request as the
+// message's text and the typed [agentcore.ProviderError] behind it, and
+// the request itself with the hooks of [agentcore.StreamOptions].
+//
+// A provider builds its body and passes it through [Payload] (OnPayload),
+// sets its headers over the identity's with [Layer], then sends it with
+// [Do] (Timeout, MaxRetries, OnResponse), which answers the response to
+// stream or the refusal to describe. Everything runs on the caller's
+// goroutine.
+//
+// # Stream functions
+//
+// A provider's StreamFn is [StreamFn] with a constructor of its
+// [Exchange]: each call's [Call] (model, request, options, writer and the
+// pending [Message]) is made here and [Run] drives the exchange's Send,
+// Read and End. [Compat] and [Flag] read a model's compat settings.
+package provider
