@@ -35,7 +35,7 @@ type toolBatch struct {
 
 	running sync.WaitGroup // the goroutines of executing calls
 	posted  *handoff[posted]
-	err    error // the first event sink error
+	err     error // the first event sink error
 }
 
 // posted is an event a call's goroutine posted for the engine to emit.
