@@ -1,0 +1,174 @@
+package temporal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/pi-go/agentcore"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+)
+
+// activities are the model and tool activities of a session type.
+type activities struct {
+	opts *Options
+}
+
+// model makes one model request and returns its final message. A failed
+// request is a message (stopReason error), not an activity failure: the
+// loop decides what follows. The activity fails only when it is cancelled
+// or its worker is lost; it is then retried, since a model request has no
+// effect to repeat.
+func (a *activities) model(ctx context.Context, in modelInput) (*agentcore.AssistantMessage, error) {
+	opts := in.StreamOptions
+	opts.APIKey = a.opts.StreamOptions.APIKey
+	if h := a.opts.GetAPIKey; h != nil {
+		key, err := h(ctx, in.Model.Provider)
+		if err != nil {
+			return nil, temporal.NewNonRetryableApplicationError("get API key: "+err.Error(), "GetAPIKey", err)
+		}
+		if key != "" {
+			opts.APIKey = key
+		}
+	}
+	fn := a.opts.StreamFn
+	if fn == nil {
+		return nil, temporal.NewNonRetryableApplicationError(agentcore.ErrNoStreamFn.Error(), "NoStreamFn", nil)
+	}
+	stop := heartbeat(ctx)
+	defer stop()
+	var final *agentcore.AssistantMessage
+	var failed error
+	stream := guardStream(ctx, fn, in, opts, &failed)
+	if stream != nil {
+		failed = guardCall(func() {
+			stream(func(ev agentcore.AssistantEvent) bool {
+				activity.RecordHeartbeat(ctx)
+				switch ev := ev.(type) {
+				case *agentcore.DoneEvent:
+					final = ev.Message
+					return false
+				case *agentcore.ErrorEvent:
+					final = ev.Message
+					return false
+				}
+				return true
+			})
+		})
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if final == nil {
+		text := agentcore.ErrStreamIncomplete.Error()
+		if failed != nil {
+			text = failed.Error()
+		}
+		final = &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{}, API: in.Model.API, Provider: in.Model.Provider,
+			Model: in.Model.ID, StopReason: agentcore.StopError, ErrorMessage: text, Timestamp: time.Now().UnixMilli()}
+	}
+	return final, nil
+}
+
+// guardStream calls fn, turning a panic into *failed.
+func guardStream(ctx context.Context, fn agentcore.StreamFn, in modelInput, opts agentcore.StreamOptions, failed *error) (s agentcore.AssistantStream) {
+	*failed = guardCall(func() { s = fn(ctx, in.Model, agentcore.Request{Messages: in.Messages}, opts) })
+	return s
+}
+
+// guardCall runs f, turning a panic into an error.
+func guardCall(f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(error); ok {
+				err = e
+			} else {
+				err = fmt.Errorf("%v", r)
+			}
+		}
+	}()
+	f()
+	return nil
+}
+
+// UnknownOutcomeText is the error result of a call that was interrupted
+// with its worker and whose tool's Replay policy is not
+// [agentcore.ReplaySafe]: the call may or may not have taken effect.
+func UnknownOutcomeText(name string) string {
+	return `Tool call "` + name + `" was interrupted and its outcome is unknown: it may or may not have taken effect, and it was not run again because the tool is not safe to replay. Check its effect before calling it again.`
+}
+
+// errNoTool is the error result of a call of a tool the worker lacks.
+var errNoTool = errors.New("tool not registered on this worker")
+
+// tool executes one validated call. A call whose earlier attempt was lost
+// (the attempt number is above 1: this activity fails only when its worker
+// is lost or it is cancelled) runs again only if its tool's Replay is
+// [agentcore.ReplaySafe]; otherwise it answers [UnknownOutcomeText].
+func (a *activities) tool(ctx context.Context, in toolInput) (toolOutput, error) {
+	var tool *agentcore.Tool
+	for i := range a.opts.Tools {
+		if a.opts.Tools[i].Name == in.Name {
+			tool = &a.opts.Tools[i]
+		}
+	}
+	if tool == nil || tool.Execute == nil {
+		return toolOutput{Err: fmt.Sprintf("Tool %s: %v", in.Name, errNoTool)}, nil
+	}
+	if activity.GetInfo(ctx).Attempt > 1 && tool.Replay != agentcore.ReplaySafe {
+		return toolOutput{Result: agentcore.TextResult(UnknownOutcomeText(in.Name)), IsError: true, Unknown: true}, nil
+	}
+	stop := heartbeat(ctx)
+	defer stop()
+	start := time.Now()
+	var res agentcore.ToolResult
+	var err error
+	if perr := guardCall(func() {
+		res, err = tool.Execute(ctx, in.CallID, in.Args, func(agentcore.ToolResult) { activity.RecordHeartbeat(ctx) })
+	}); perr != nil {
+		err = perr
+	}
+	out := toolOutput{DurationMs: time.Since(start).Round(time.Millisecond).Milliseconds()}
+	if ctx.Err() != nil {
+		// Cancelled (an abort) or the worker is stopping: the workflow
+		// records the abort, or the next attempt the unknown outcome.
+		return out, ctx.Err()
+	}
+	if err != nil {
+		out.Err = err.Error()
+		return out, nil
+	}
+	out.Result, out.IsError = res, res.IsError
+	return out, nil
+}
+
+// heartbeat records heartbeats while a tool runs, so that a lost worker is
+// noticed within the heartbeat timeout even for a tool that reports no
+// progress. stop ends it and waits for it.
+func heartbeat(ctx context.Context) (stop func()) {
+	info := activity.GetInfo(ctx)
+	every := info.HeartbeatTimeout / 3
+	if every <= 0 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				activity.RecordHeartbeat(ctx)
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return func() { close(done); <-ended }
+}

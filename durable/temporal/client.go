@@ -1,0 +1,191 @@
+package temporal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/pi-go/agentcore"
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+)
+
+// Client starts and addresses sessions of one workflow type on one task
+// queue. It is safe for concurrent use.
+type Client struct {
+	c         client.Client
+	name      string
+	taskQueue string
+}
+
+// NewClient returns a client of the sessions named name ("" means
+// [DefaultName]) served on taskQueue, over c, which the caller keeps
+// owning.
+func NewClient(c client.Client, name, taskQueue string) *Client {
+	if name == "" {
+		name = DefaultName
+	}
+	return &Client{c: c, name: name, taskQueue: taskQueue}
+}
+
+// Start starts the session id with an initial transcript (nil for none),
+// or addresses the running one of that id.
+func (c *Client) Start(ctx context.Context, id string, messages ...agentcore.Message) (*Session, error) {
+	_, err := c.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID: id, TaskQueue: c.taskQueue,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+	}, c.name, StartInput{Messages: messages})
+	if err != nil {
+		return nil, fmt.Errorf("agentcore/durable: start session %s: %w", id, err)
+	}
+	return c.Session(id), nil
+}
+
+// Session addresses the session id, wherever its workflow runs.
+func (c *Client) Session(id string) *Session { return &Session{c: c.c, id: id} }
+
+// Session addresses one session workflow from any process. Its methods
+// are safe for concurrent use.
+type Session struct {
+	c  client.Client
+	id string
+}
+
+// ID is the session's workflow ID.
+func (s *Session) ID() string { return s.id }
+
+func (s *Session) update(ctx context.Context, name string, result any, args ...any) error {
+	h, err := s.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: s.id, UpdateName: name, Args: args, WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	if err == nil {
+		err = h.Get(ctx, result)
+	}
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) && app.Type() == errTypeBusy {
+		return fmt.Errorf("agentcore/durable: session %s: %w", s.id, agentcore.ErrBusy)
+	}
+	if err != nil {
+		return fmt.Errorf("agentcore/durable: session %s: %s: %w", s.id, name, err)
+	}
+	return nil
+}
+
+// Start begins a run with prompt messages and returns its sequence number
+// once the session accepted it, without waiting for the run. It fails with
+// an error wrapping [agentcore.ErrBusy], changing nothing, while a run is
+// active.
+func (s *Session) Start(ctx context.Context, prompts ...agentcore.Message) (int, error) {
+	var seq int
+	err := s.update(ctx, UpdatePrompt, &seq, Messages(prompts))
+	return seq, err
+}
+
+// Prompt runs a user message holding text and waits for the run's end,
+// like [agentcore.Agent.Prompt]: nil when the run succeeded, a
+// [*agentcore.RunError] when it failed or was aborted (errors.Is with
+// [context.Canceled] for an abort), [agentcore.ErrBusy] when refused.
+func (s *Session) Prompt(ctx context.Context, text string) error {
+	return s.PromptMessages(ctx, agentcore.UserText(text))
+}
+
+// PromptMessages is [Session.Prompt] with messages of any role.
+func (s *Session) PromptMessages(ctx context.Context, prompts ...agentcore.Message) error {
+	seq, err := s.Start(ctx, prompts...)
+	if err != nil {
+		return err
+	}
+	return s.Wait(ctx, seq)
+}
+
+// Wait waits for run seq to end and returns its outcome as
+// [Session.Prompt] does. ctx bounds the wait only: the run goes on.
+func (s *Session) Wait(ctx context.Context, seq int) error {
+	for {
+		var res WaitResult
+		if err := s.update(ctx, UpdateWait, &res, seq); err != nil {
+			return err
+		}
+		if res.Retry {
+			continue
+		}
+		if res.ErrorMessage == "" && !res.Aborted {
+			return nil
+		}
+		msg := &agentcore.AssistantMessage{StopReason: agentcore.StopError, ErrorMessage: res.ErrorMessage}
+		cause := errors.New(res.ErrorMessage)
+		if res.Aborted {
+			msg.StopReason, cause = agentcore.StopAborted, context.Canceled
+		}
+		return &agentcore.RunError{Message: msg, Err: cause}
+	}
+}
+
+// Steer queues a message for the active run, taken after the current
+// turn's tool calls, as [agentcore.Agent.Steer].
+func (s *Session) Steer(ctx context.Context, msgs ...agentcore.Message) error {
+	return s.update(ctx, UpdateSteer, nil, Messages(msgs))
+}
+
+// FollowUp queues a message taken when the run would otherwise stop, as
+// [agentcore.Agent.FollowUp].
+func (s *Session) FollowUp(ctx context.Context, msgs ...agentcore.Message) error {
+	return s.update(ctx, UpdateFollowUp, nil, Messages(msgs))
+}
+
+// Abort cancels the active run's model request and tool calls, if any; the
+// run ends with an aborted message. The queues are kept.
+func (s *Session) Abort(ctx context.Context) error { return s.update(ctx, UpdateAbort, nil) }
+
+// Reset clears the transcript down to its system message, the error and
+// both queues; it fails with [agentcore.ErrBusy] during a run.
+func (s *Session) Reset(ctx context.Context) error { return s.update(ctx, UpdateReset, nil) }
+
+// State returns a snapshot of the session.
+func (s *Session) State(ctx context.Context) (State, error) {
+	v, err := s.c.QueryWorkflow(ctx, s.id, "", QueryState)
+	if err != nil {
+		return State{}, fmt.Errorf("agentcore/durable: session %s: state: %w", s.id, err)
+	}
+	var st State
+	if err := v.Get(&st); err != nil {
+		return State{}, fmt.Errorf("agentcore/durable: session %s: state: %w", s.id, err)
+	}
+	return st, nil
+}
+
+// Messages returns the durable transcript's messages from cursor from on,
+// waiting until there is at least one or no run is active, and the cursor
+// that follows them. A subscriber that passes back the cursor it was given
+// sees every message exactly once, whichever worker ran it; reset is set
+// when the transcript was reset under the cursor (the messages then start
+// at 0).
+func (s *Session) Messages(ctx context.Context, from int) (msgs []agentcore.Message, next int, reset bool, err error) {
+	for {
+		var res MessagesResult
+		if err := s.update(ctx, UpdateMessages, &res, from); err != nil {
+			return nil, from, false, err
+		}
+		if res.Retry && len(res.Messages) == 0 {
+			continue
+		}
+		return res.Messages, res.Next, res.Reset, nil
+	}
+}
+
+// History returns the history of the session's current workflow run, for
+// worker.WorkflowReplayer tests and to measure its cost.
+func (c *Client) History(ctx context.Context, id string) (*historypb.History, error) {
+	it := c.c.GetWorkflowHistory(ctx, id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	h := &historypb.History{}
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			return nil, fmt.Errorf("agentcore/durable: session %s: history: %w", id, err)
+		}
+		h.Events = append(h.Events, ev)
+	}
+	return h, nil
+}

@@ -1,0 +1,159 @@
+package temporal_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/agentcoretest"
+	durable "github.com/pi-go/agentcore/durable/temporal"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/workflow"
+)
+
+// blockingSession runs a tool that waits for release (or its ctx).
+func blockingSession(t *testing.T) (*durable.Session, chan struct{}, chan struct{}) {
+	started, release := make(chan struct{}, 8), make(chan struct{})
+	t.Cleanup(func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	})
+	tool := echoTool(agentcore.ReplayNever, func(ctx context.Context, text string) (string, error) {
+		started <- struct{}{}
+		select {
+		case <-release:
+			return text, nil
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	})
+	fake := agentcoretest.New(agentcoretest.ToolCallResponse(echoCall("c1", "a")), agentcoretest.TextResponse("done"), agentcoretest.TextResponse("next"))
+	o := durable.Options{SystemPrompt: "sys", Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{tool}}
+	o.ToolActivity = workflow.ActivityOptions{StartToCloseTimeout: time.Minute, HeartbeatTimeout: 3 * time.Second}
+	sessions := durable.New(o)
+	queue := taskQueue(t)
+	startWorker(t, queue, sessions)
+	s, err := newClient(t, queue, sessions).Start(testCtx(t), queue)
+	require.NoError(t, err)
+	return s, started, release
+}
+
+func TestBusyAndReset(t *testing.T) {
+	ctx := testCtx(t)
+	s, started, release := blockingSession(t)
+	seq, err := s.Start(ctx, agentcore.UserText("go"))
+	require.NoError(t, err)
+	<-started
+	_, err = s.Start(ctx, agentcore.UserText("again"))
+	require.ErrorIs(t, err, agentcore.ErrBusy)
+	require.ErrorIs(t, s.Reset(ctx), agentcore.ErrBusy)
+	st, err := s.State(ctx)
+	require.NoError(t, err)
+	assert.True(t, st.Running)
+
+	close(release)
+	require.NoError(t, s.Wait(ctx, seq))
+	st, err = s.State(ctx)
+	require.NoError(t, err)
+	assert.False(t, st.Running)
+	assert.Len(t, st.Messages, 5) // system, user, call, result, answer
+
+	require.NoError(t, s.Reset(ctx))
+	st, err = s.State(ctx)
+	require.NoError(t, err)
+	require.Len(t, st.Messages, 1)
+	assert.Equal(t, "system", st.Messages[0].Role())
+}
+
+func TestAbortWhileToolRuns(t *testing.T) {
+	ctx := testCtx(t)
+	s, started, _ := blockingSession(t)
+	require.NoError(t, s.FollowUp(ctx, agentcore.UserText("kept")))
+	seq, err := s.Start(ctx, agentcore.UserText("go"))
+	require.NoError(t, err)
+	<-started
+	require.NoError(t, s.Abort(ctx))
+	err = s.Wait(ctx, seq)
+	var runErr *agentcore.RunError
+	require.ErrorAs(t, err, &runErr)
+	assert.ErrorIs(t, err, context.Canceled)
+
+	st, err := s.State(ctx)
+	require.NoError(t, err)
+	assertOneResultPerCall(t, st.Messages)
+	results := toolResults(st.Messages)
+	assert.Equal(t, "Operation aborted", results["c1"].Text())
+	last := st.Messages[len(st.Messages)-1].(*agentcore.AssistantMessage)
+	assert.Equal(t, agentcore.StopAborted, last.StopReason)
+	assert.Len(t, st.FollowUp, 1, "an abort keeps the queues")
+}
+
+func TestMessagesCursor(t *testing.T) {
+	ctx := testCtx(t)
+	s, started, release := blockingSession(t)
+	seq, err := s.Start(ctx, agentcore.UserText("go"))
+	require.NoError(t, err)
+	<-started
+	var got []agentcore.Message
+	msgs, next, _, err := s.Messages(ctx, 0)
+	require.NoError(t, err)
+	got = append(got, msgs...)
+	close(release)
+	for {
+		msgs, n, reset, err := s.Messages(ctx, next)
+		require.NoError(t, err)
+		require.False(t, reset)
+		got = append(got, msgs...)
+		if n == next {
+			break
+		}
+		next = n
+	}
+	require.NoError(t, s.Wait(ctx, seq))
+	st, err := s.State(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, normalize(t, st.Messages), normalize(t, got), "every message once, in order")
+}
+
+// TestContinueAsNew runs runs until the session continued as new, and
+// checks that the transcript and the queues were carried over.
+func TestContinueAsNew(t *testing.T) {
+	ctx := testCtx(t)
+	fake := agentcoretest.NewFunc(func(_ context.Context, c agentcoretest.Call) agentcoretest.Response {
+		if c.Index%2 == 1 {
+			return agentcoretest.ToolCallResponse(echoCall("c1", "x"))
+		}
+		return agentcoretest.TextResponse("ok")
+	})
+	o := durable.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{echoTool(agentcore.ReplayNever, nil)}, MaxHistoryLength: 60}
+	sessions := durable.New(o)
+	queue := taskQueue(t)
+	startWorker(t, queue, sessions)
+	s, err := newClient(t, queue, sessions).Start(ctx, queue)
+	require.NoError(t, err)
+	var before durable.State
+	runs := 0
+	for ; runs < 10; runs++ {
+		require.NoError(t, s.Prompt(ctx, "go"))
+		st, err := s.State(ctx)
+		require.NoError(t, err)
+		if st.Continued > 0 {
+			break
+		}
+		before = st
+	}
+	require.Less(t, runs, 10, "the session never continued as new")
+	require.NoError(t, s.FollowUp(ctx, agentcore.UserText("queued")))
+	require.NoError(t, s.Prompt(ctx, "after"))
+	st, err := s.State(ctx)
+	require.NoError(t, err)
+	require.Greater(t, len(st.Messages), len(before.Messages))
+	assert.Equal(t, normalize(t, before.Messages), normalize(t, st.Messages[:len(before.Messages)]))
+	assert.Equal(t, runs+2, st.Runs)
+	assert.Empty(t, st.FollowUp, "the follow-up was taken by the run after continue-as-new")
+}

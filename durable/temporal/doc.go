@@ -1,0 +1,112 @@
+// Package temporal runs agentcore sessions as Temporal workflows: a run
+// survives the loss of the worker executing it, and a session is steered,
+// aborted and read from any process.
+//
+// # Sessions
+//
+// A session is one workflow execution (its workflow ID is the session's
+// ID). Its transcript, its steering and follow-up queues and the record of
+// its active run are workflow state. It is driven by updates, which answer
+// once the workflow has applied them:
+//
+//   - prompt starts a run, refused with [agentcore.ErrBusy]'s meaning while
+//     one is active ([Session.Start], [Session.Prompt]);
+//   - steer and followUp queue messages ([Session.Steer], [Session.FollowUp]);
+//   - abort cancels the active run's model request and tool calls
+//     ([Session.Abort]); the queues are kept;
+//   - reset clears the transcript to its system message and empties the
+//     queues, refused while a run is active ([Session.Reset]);
+//   - wait and messages wait for a run's end and for new messages
+//     ([Session.Wait], [Session.Messages]);
+//
+// and the state query answers a snapshot ([Session.State]). One run is
+// active at a time, by the [agentcore.Agent]'s rules.
+//
+// Workers register a [Sessions] made by [New] with the session's model,
+// tools and hooks ([Options]); clients use a [Client].
+//
+// # How a run is executed
+//
+// Model requests and tool executions run in activities: the model activity
+// calls [Options.StreamFn] and returns the final assistant message; the tool
+// activity runs one validated call's Execute. Everything else — what comes
+// next, steering after a batch, follow-ups when the run would stop,
+// BeforeToolCall and AfterToolCall, FinishTurn, PrepareNextTurn,
+// terminate — is decided by agentcore's own loop ([agentcore.RunLoop]),
+// the engine the Agent drives, not by a second copy of its schedule.
+//
+// The loop cannot simply run inside the workflow: it starts goroutines
+// (tool batches run on goroutines of their own and post events through
+// channels), reads the clock, and its stream function and tools would have
+// to block on workflow futures from those goroutines, which Temporal
+// forbids. Its decisions, however, are a deterministic function of its
+// inputs: the transcript at the run's start, the prompts, the model's
+// answers, the tools' results, what each poll of the queues returned, and
+// the hooks. So the workflow keeps the run's record — those inputs — and
+// replays the loop from the run's start with the record standing in for
+// the model, the tools and the queues:
+//
+//  1. the loop runs, answered from the record, until it asks for an
+//     outcome the record lacks: the next model request, or the calls of a
+//     tool batch that passed BeforeToolCall (all of a parallel batch, one
+//     call of a sequential one);
+//  2. from then on the replay is discarded: hooks are skipped and answers
+//     are placeholders, so the loop winds down at once;
+//  3. the messages before that point are final and are appended to the
+//     durable transcript (once each);
+//  4. the workflow runs the missing outcomes as activities (a batch's calls
+//     concurrently), records them, and replays again.
+//
+// A queue poll the loop makes for the first time takes from the queue at
+// that moment and is recorded; later replays get the same answer. The
+// replay itself waits for nothing but the loop: it runs between two
+// workflow yields in microseconds per turn, so its goroutines are started
+// and joined within one step of the workflow, never across one.
+//
+// The cost is that a run with n model requests replays the loop about 2n
+// times, each from the run's start: O(n²) loop steps, a few microseconds
+// each, in exchange for one schedule instead of two. Hooks consequently run
+// more than once per turn and must be deterministic, non-blocking functions
+// of their arguments, as Temporal requires of workflow code; GetAPIKey is
+// called in the model activity instead, so keys never enter the history.
+// Timestamps and durations that the loop takes from the clock are replaced,
+// when messages are committed, by the workflow's time and the activities'
+// measured durations, so a replay on another worker gives the same
+// transcript byte for byte.
+//
+// # Crash safety
+//
+// A worker lost while the model streams: the model activity times out
+// (its heartbeat stops) and is retried on another worker — a request has no
+// effect to repeat. A worker lost while a tool runs: the tool activity is
+// retried, and the retry runs the call again only when the tool's Replay is
+// [agentcore.ReplaySafe]; otherwise it answers an error result,
+// [UnknownOutcomeText], saying the outcome is unknown. A worker lost between
+// turns or inside a hook lost only an unfinished workflow task: the next
+// worker replays the history and redoes it. Every call in the transcript
+// has exactly one result, and no message is lost or duplicated: messages
+// are committed by the workflow, whose state only the history determines.
+//
+// A call's activity fails only when its worker is lost or it is cancelled
+// (a tool's error is an error result, not an activity failure), so an
+// attempt number above one means the earlier attempt's outcome is unknown.
+//
+// # Events
+//
+// Message-level events come from the durable transcript: [Session.Messages]
+// returns the messages past a cursor and the next cursor, so a subscriber
+// sees each message exactly once, whichever worker produced it. Streaming
+// deltas and tool progress are not delivered: activities heartbeat them
+// away. A live view is the one part left to a later version.
+//
+// # Long sessions
+//
+// An idle session whose history is past [Options.MaxHistoryLength] events,
+// or whose server suggests it, continues as new with its transcript, queues
+// and counters; waiting clients retry on the new run transparently. A turn
+// with one tool call costs about 14 history events (a workflow task and an
+// activity's scheduled, started and completed events for the request and
+// for the call), and its payloads: the request activity's input holds the
+// whole converted context, so history bytes grow with the square of a run's
+// turns until continue-as-new.
+package temporal

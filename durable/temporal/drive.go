@@ -1,0 +1,175 @@
+package temporal
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/pi-go/agentcore"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+)
+
+// drive runs the active run to its end: replay the loop, commit what is
+// final, run the activities it needs, record their outcomes, repeat.
+func (ss *session) drive(ctx workflow.Context) error {
+	for ss.st.Run != nil {
+		x := &replay{opts: ss.opts, st: &ss.st, rec: ss.st.Run, now: millis(workflow.Now(ctx))}
+		res := x.run()
+		ss.commit(x, res)
+		if len(res.needs) == 0 {
+			ss.finish(ctx, res)
+			return nil
+		}
+		if err := ss.obtain(ctx, res.needs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// commit appends the replay's final messages not yet in the transcript.
+// Messages the loop made itself get the workflow's timestamps, and tool
+// results the recorded duration, so that a later replay of the workflow
+// gives the same transcript.
+func (ss *session) commit(x *replay, res replayResult) {
+	rec := ss.st.Run
+	known := map[agentcore.Message]bool{}
+	for _, m := range rec.Prompts {
+		known[m] = true
+	}
+	for _, poll := range slices.Concat(rec.Steering, rec.FollowUps) {
+		for _, m := range poll {
+			known[m] = true
+		}
+	}
+	request := -1
+	for i, m := range res.messages[:res.commit] {
+		if a, ok := m.(*agentcore.AssistantMessage); ok {
+			if k, ok := x.handed[a]; ok {
+				request = k
+			}
+		}
+		if i < rec.Committed {
+			continue
+		}
+		switch m := m.(type) {
+		case *agentcore.ToolResultMessage:
+			m.Timestamp = x.now
+			m.DurationMs = nil
+			if o, ok := rec.Tools[callKey(request, m.ToolCallID)]; ok {
+				m.Timestamp = o.Timestamp
+				if !o.Output.Unknown && !o.Aborted {
+					m.DurationMs = &o.Output.DurationMs
+				}
+			}
+		case *agentcore.SystemMessage:
+			if !known[m] {
+				m.Timestamp = x.now
+			}
+		}
+		ss.st.Transcript = append(ss.st.Transcript, m)
+	}
+	rec.Committed = max(rec.Committed, res.commit)
+}
+
+// finish ends the run: a run ended by a failing hook gets the Agent's
+// failure message.
+func (ss *session) finish(ctx workflow.Context, res replayResult) {
+	rec := ss.st.Run
+	var result WaitResult
+	var runErr *agentcore.RunError
+	switch {
+	case res.err == nil:
+	case errors.As(res.err, &runErr) && runErr.Message != nil:
+		// The run's last response failed; it is in the transcript.
+		result.ErrorMessage = runErr.Message.ErrorMessage
+		result.Aborted = runErr.Message.StopReason == agentcore.StopAborted
+	default:
+		// A hook failed: the loop returned its error.
+		reason := agentcore.StopError
+		if rec.Aborted {
+			reason = agentcore.StopAborted
+		}
+		m := ss.opts.Model
+		msg := &agentcore.AssistantMessage{
+			Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: ""}}, API: m.API, Provider: m.Provider, Model: m.ID,
+			StopReason: reason, ErrorMessage: res.err.Error(), Timestamp: millis(workflow.Now(ctx)),
+		}
+		ss.st.Transcript = append(ss.st.Transcript, msg)
+		result.ErrorMessage, result.Aborted = msg.ErrorMessage, rec.Aborted
+	}
+	ss.st.ErrorMessage = result.ErrorMessage
+	if ss.st.Results == nil {
+		ss.st.Results = map[int]WaitResult{}
+	}
+	ss.st.Results[rec.Seq] = result
+	delete(ss.st.Results, rec.Seq-keptResults)
+	ss.st.Finished = rec.Seq
+	ss.st.Run = nil
+}
+
+// obtain runs the needed activities concurrently and records their
+// outcomes. An abort cancels them: a cancelled request is recorded as
+// aborted, a cancelled call as "Operation aborted".
+func (ss *session) obtain(ctx workflow.Context, needs []need) error {
+	rec := ss.st.Run
+	work, cancel := workflow.WithCancel(ctx)
+	defer cancel()
+	ss.cancelWork = cancel
+	defer func() { ss.cancelWork = nil }()
+	if rec.Aborted {
+		cancel()
+	}
+	name := ss.opts.name()
+	mctx := workflow.WithActivityOptions(work, activityOptions(ss.opts.ModelActivity))
+	tctx := workflow.WithActivityOptions(work, activityOptions(ss.opts.ToolActivity))
+	futures := make([]workflow.Future, len(needs))
+	for i, n := range needs {
+		if n.model != nil {
+			futures[i] = workflow.ExecuteActivity(mctx, name+".model", *n.model)
+		} else {
+			futures[i] = workflow.ExecuteActivity(tctx, name+".tool", *n.tool)
+		}
+	}
+	for i, n := range needs {
+		if n.model != nil {
+			var msg *agentcore.AssistantMessage
+			err := futures[i].Get(ctx, &msg)
+			now := millis(workflow.Now(ctx))
+			switch {
+			case isCancel(err):
+				msg = abortedResponse(n.model.Model, now)
+			case err != nil:
+				msg = failedResponse(n.model.Model, err.Error(), now)
+			case msg == nil:
+				msg = failedResponse(n.model.Model, agentcore.ErrStreamIncomplete.Error(), now)
+			}
+			rec.Responses = append(rec.Responses, msg)
+			continue
+		}
+		var out toolOutput
+		err := futures[i].Get(ctx, &out)
+		o := toolOutcome{Output: out, Timestamp: millis(workflow.Now(ctx))}
+		switch {
+		case isCancel(err):
+			o = toolOutcome{Output: toolOutput{Result: agentcore.TextResult("Operation aborted"), IsError: true}, Timestamp: o.Timestamp, Aborted: true}
+		case err != nil:
+			o.Output = toolOutput{Err: err.Error()}
+		}
+		rec.Tools[n.key] = o
+	}
+	return ctx.Err()
+}
+
+// isCancel reports whether an activity's error is its cancellation.
+func isCancel(err error) bool {
+	return err != nil && (temporal.IsCanceledError(err) || errors.Is(err, context.Canceled))
+}
+
+// failedResponse is the answer of a request whose activity failed for good.
+func failedResponse(model agentcore.Model, text string, now int64) *agentcore.AssistantMessage {
+	msg := abortedResponse(model, now)
+	msg.StopReason, msg.ErrorMessage = agentcore.StopError, text
+	return msg
+}

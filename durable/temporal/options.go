@@ -1,0 +1,93 @@
+package temporal
+
+import (
+	"time"
+
+	"github.com/pi-go/agentcore"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+)
+
+// DefaultName is the workflow type of sessions when [Options.Name] is empty.
+const DefaultName = "agentcore.Session"
+
+// Options configure the session workflow and its activities on a worker
+// ([New]). Every worker that serves a session's task queue must be given
+// the same options: the workflow's decisions depend on them.
+type Options struct {
+	// Name is the workflow type; empty means [DefaultName]. The model and
+	// tool activities are registered as Name+".model" and Name+".tool".
+	Name string
+
+	// Hooks are the loop's policy points, as for [agentcore.Options]. They
+	// run inside the workflow, during each replay of the run's loop (see
+	// the package doc): they must be deterministic functions of their
+	// arguments and must not block or perform I/O; they may run more than
+	// once for the same turn. GetAPIKey is the exception: it runs in the
+	// model activity, on the worker, so that keys never enter the history.
+	agentcore.Hooks
+
+	// SystemPrompt seeds the leading system message of a new session whose
+	// initial transcript does not start with one, with the declarations of
+	// Tools, as [agentcore.New] does.
+	SystemPrompt string
+	// Model and ThinkingLevel are those of every run.
+	Model         agentcore.Model
+	ThinkingLevel agentcore.ThinkingLevel
+	// Tools are the executable tools. Their Execute runs in the tool
+	// activity; the rest of a call (validation, BeforeToolCall,
+	// AfterToolCall) runs in the workflow. Replay is applied to a call
+	// whose activity attempt was lost with its worker.
+	Tools []agentcore.Tool
+	// StreamFn calls the model, in the model activity; it is required (a
+	// request without one fails without retrying).
+	StreamFn agentcore.StreamFn
+	// StreamOptions are passed to every request. APIKey is added in the
+	// model activity only.
+	StreamOptions agentcore.StreamOptions
+	// ToolExecution, SteeringMode and FollowUpMode are as for
+	// [agentcore.Options].
+	ToolExecution agentcore.ToolExecutionMode
+	SteeringMode  agentcore.QueueMode
+	FollowUpMode  agentcore.QueueMode
+
+	// ModelActivity and ToolActivity are the activity options of model
+	// requests and tool calls. Zero timeouts mean 10 minutes from start to
+	// close and a 30 s heartbeat timeout (how soon a lost worker's call is
+	// retried elsewhere); a nil RetryPolicy retries without limit.
+	ModelActivity workflow.ActivityOptions
+	ToolActivity  workflow.ActivityOptions
+
+	// MaxHistoryLength is the history length, in events, past which an idle
+	// session continues as new; zero means 10,000. The server's own
+	// suggestion to continue as new is followed too.
+	MaxHistoryLength int
+}
+
+func (o *Options) name() string {
+	if o.Name == "" {
+		return DefaultName
+	}
+	return o.Name
+}
+
+func (o *Options) maxHistory() int {
+	if o.MaxHistoryLength <= 0 {
+		return 10_000
+	}
+	return o.MaxHistoryLength
+}
+
+// activityOptions fills the defaults of ao.
+func activityOptions(ao workflow.ActivityOptions) workflow.ActivityOptions {
+	if ao.StartToCloseTimeout == 0 && ao.ScheduleToCloseTimeout == 0 {
+		ao.StartToCloseTimeout = 10 * time.Minute
+	}
+	if ao.HeartbeatTimeout == 0 {
+		ao.HeartbeatTimeout = 30 * time.Second
+	}
+	if ao.RetryPolicy == nil {
+		ao.RetryPolicy = &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute}
+	}
+	return ao
+}

@@ -1,0 +1,147 @@
+package temporal
+
+import (
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/pi-go/agentcore"
+)
+
+// Messages is a transcript as it crosses Temporal: workflow arguments,
+// update and query results, and the state carried over by continue-as-new.
+// It encodes as a JSON array of messages in pi's format; messages of an
+// unregistered role decode as [*agentcore.CustomMessage].
+type Messages []agentcore.Message
+
+// MarshalJSON writes the messages as a JSON array.
+func (m Messages) MarshalJSON() ([]byte, error) {
+	if m == nil {
+		return []byte("[]"), nil
+	}
+	return json.Marshal([]agentcore.Message(m))
+}
+
+// UnmarshalJSON reads a JSON array of messages of any role.
+func (m *Messages) UnmarshalJSON(data []byte) error {
+	msgs, err := agentcore.UnmarshalMessages(data)
+	if err != nil {
+		return err
+	}
+	*m = msgs
+	return nil
+}
+
+// modelInput is what the model activity is given: one request. The API key
+// is not part of it: it would be written to the workflow history, so the
+// activity resolves it on the worker.
+type modelInput struct {
+	Model         agentcore.Model         `json:"model"`
+	Messages      Messages                `json:"messages"`
+	StreamOptions agentcore.StreamOptions `json:"streamOptions"`
+}
+
+// toolInput is what the tool activity is given: one validated call.
+type toolInput struct {
+	Name   string          `json:"name"`
+	CallID string          `json:"callId"`
+	Args   json.RawMessage `json:"args"`
+}
+
+// toolOutput is what the tool activity returns: the tool's result, or the
+// error result of a failed, panicked or unknown-outcome call.
+type toolOutput struct {
+	Result     agentcore.ToolResult `json:"result"`
+	IsError    bool                 `json:"isError"`
+	DurationMs int64                `json:"durationMs"`
+	// Err is the error Execute returned (or its panic), when it failed.
+	Err string `json:"err,omitempty"`
+	// Unknown is set when the call was interrupted earlier and not run
+	// again: its result says its outcome is unknown.
+	Unknown bool `json:"unknown,omitempty"`
+}
+
+// toolOutcome is a recorded tool call: its output and when the workflow
+// learnt it.
+type toolOutcome struct {
+	Output    toolOutput `json:"output"`
+	Timestamp int64      `json:"timestamp"`
+	Aborted   bool       `json:"aborted,omitempty"`
+}
+
+// runRecord is the active run: where it started and every outcome the
+// loop has asked for so far. Re-running the loop from its start with these
+// outcomes gives the same decisions, so the record is the run's whole
+// durable state.
+type runRecord struct {
+	// Seq numbers the session's runs from 1.
+	Seq int `json:"seq"`
+	// Base is the transcript length when the run started.
+	Base int `json:"base"`
+	// Prompts are the run's prompt messages.
+	Prompts Messages `json:"prompts"`
+	// Committed counts the run's messages already in the transcript.
+	Committed int `json:"committed"`
+	// Responses are the model's answers, by request.
+	Responses []*agentcore.AssistantMessage `json:"responses"`
+	// Tools are the tool calls' outcomes, by [callKey].
+	Tools map[string]toolOutcome `json:"tools"`
+	// Steering and FollowUps are what each poll of the queues took.
+	Steering  []Messages `json:"steering"`
+	FollowUps []Messages `json:"followUps"`
+	// Aborted is set once the run was aborted.
+	Aborted bool `json:"aborted,omitempty"`
+}
+
+// sessionState is the workflow's state, carried over by continue-as-new.
+type sessionState struct {
+	Transcript Messages   `json:"transcript"`
+	Steering   Messages   `json:"steering"`
+	FollowUp   Messages   `json:"followUp"`
+	Run        *runRecord `json:"run,omitempty"`
+	// Runs counts the runs started; Finished those ended.
+	Runs     int `json:"runs"`
+	Finished int `json:"finished"`
+	// Results are how the last runs ended, by Seq; only the latest few are
+	// kept.
+	Results map[int]WaitResult `json:"results,omitempty"`
+	// ErrorMessage is the last run's error, "" after a success or reset.
+	ErrorMessage string `json:"errorMessage,omitempty"`
+	// Continued counts the continue-as-new generations.
+	Continued int `json:"continued,omitempty"`
+}
+
+// keptResults is how many runs' results a session remembers for Wait.
+const keptResults = 16
+
+// State is a snapshot of a session, the answer of [Session.State].
+type State struct {
+	// Messages is the durable transcript.
+	Messages Messages `json:"messages"`
+	// Running is whether a run is active.
+	Running bool `json:"running"`
+	// Steering and FollowUp are the queued messages not yet taken.
+	Steering Messages `json:"steering"`
+	FollowUp Messages `json:"followUp"`
+	// ErrorMessage is the last run's error, "" when it succeeded.
+	ErrorMessage string `json:"errorMessage,omitempty"`
+	// Runs counts the runs started since the session began.
+	Runs int `json:"runs"`
+	// HistoryLength and HistorySize are the current workflow run's history
+	// length, in events, and size, in bytes; Continued counts
+	// continue-as-new generations.
+	HistoryLength int `json:"historyLength"`
+	HistorySize   int `json:"historySize"`
+	Continued     int `json:"continued"`
+}
+
+func (s *sessionState) snapshot(historyLength, historySize int) State {
+	return State{
+		Messages: slices.Clone(s.Transcript), Running: s.Run != nil,
+		Steering: slices.Clone(s.Steering), FollowUp: slices.Clone(s.FollowUp),
+		ErrorMessage: s.ErrorMessage, Runs: s.Runs, HistoryLength: historyLength, HistorySize: historySize, Continued: s.Continued,
+	}
+}
+
+// millis is t as Unix milliseconds, the transcript's timestamps.
+func millis(t time.Time) int64 { return t.UnixMilli() }

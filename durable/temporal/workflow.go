@@ -1,0 +1,252 @@
+package temporal
+
+import (
+	"slices"
+
+	"github.com/pi-go/agentcore"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+)
+
+// The names of the session workflow's updates and query.
+const (
+	UpdatePrompt   = "prompt"
+	UpdateSteer    = "steer"
+	UpdateFollowUp = "followUp"
+	UpdateAbort    = "abort"
+	UpdateReset    = "reset"
+	UpdateWait     = "wait"
+	UpdateMessages = "messages"
+	QueryState     = "state"
+)
+
+// errTypeBusy is the ApplicationError type of a refusal with
+// [agentcore.ErrBusy]'s meaning; [Session] maps it back.
+const errTypeBusy = "ErrBusy"
+
+// StartInput is the session workflow's argument.
+type StartInput struct {
+	// Messages is the initial transcript of a new session.
+	Messages Messages `json:"messages,omitempty"`
+	// State is the state carried over by continue-as-new; clients leave it
+	// nil.
+	State *sessionState `json:"state,omitempty"`
+}
+
+// Sessions is a session workflow type with its activities, to register on
+// workers. It holds the options every worker must share.
+type Sessions struct {
+	opts Options
+	acts *activities
+}
+
+// New returns the session type configured by opts. opts is copied (its
+// Tools slice too).
+func New(opts Options) *Sessions {
+	opts.Tools = slices.Clone(opts.Tools)
+	s := &Sessions{opts: opts}
+	s.acts = &activities{opts: &s.opts}
+	return s
+}
+
+// Name is the workflow type's name.
+func (s *Sessions) Name() string { return s.opts.name() }
+
+// Register registers the workflow and its activities on r, a worker.
+func (s *Sessions) Register(r worker.Registry) {
+	s.RegisterWorkflow(r)
+	r.RegisterActivityWithOptions(s.acts.model, activity.RegisterOptions{Name: s.Name() + ".model"})
+	r.RegisterActivityWithOptions(s.acts.tool, activity.RegisterOptions{Name: s.Name() + ".tool"})
+}
+
+// RegisterWorkflow registers the workflow alone, on a worker or on a
+// [worker.WorkflowReplayer] checking recorded histories.
+func (s *Sessions) RegisterWorkflow(r worker.WorkflowRegistry) {
+	r.RegisterWorkflowWithOptions(s.Workflow, workflow.RegisterOptions{Name: s.Name()})
+}
+
+// session is one workflow execution's state and handlers.
+type session struct {
+	opts *Options
+	st   sessionState
+	// cancelWork cancels the activities of the active run; nil when none
+	// is running.
+	cancelWork workflow.CancelFunc
+	// closing is set before continue-as-new: waiting handlers return.
+	closing bool
+}
+
+// Workflow is the session workflow. It runs until cancelled, continuing as
+// new when its history grows long while idle.
+func (s *Sessions) Workflow(ctx workflow.Context, in StartInput) error {
+	ss := &session{opts: &s.opts}
+	if in.State != nil {
+		ss.st = *in.State
+	} else {
+		ss.st.Transcript = s.initialTranscript(ctx, in.Messages)
+	}
+	if err := ss.register(ctx); err != nil {
+		return err
+	}
+	for {
+		if err := workflow.Await(ctx, func() bool { return ss.st.Run != nil || ss.shouldContinue(ctx) }); err != nil {
+			return err
+		}
+		if ss.st.Run != nil {
+			if err := ss.drive(ctx); err != nil {
+				return err
+			}
+			continue
+		}
+		ss.closing = true
+		if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
+			return err
+		}
+		ss.st.Continued++
+		st := ss.st
+		return workflow.NewContinueAsNewError(ctx, s.Name(), StartInput{State: &st})
+	}
+}
+
+// initialTranscript seeds the system message as [agentcore.New] does.
+func (s *Sessions) initialTranscript(ctx workflow.Context, msgs Messages) Messages {
+	msgs = slices.Clone(msgs)
+	if len(msgs) > 0 && msgs[0].Role() == "system" {
+		return msgs
+	}
+	decls := make([]agentcore.ToolDeclaration, len(s.opts.Tools))
+	for i, t := range s.opts.Tools {
+		decls[i] = t.Declaration()
+	}
+	first := agentcore.InitialSystemMessage(s.opts.SystemPrompt, decls)
+	if first == nil {
+		return msgs
+	}
+	first.Timestamp = millis(workflow.Now(ctx))
+	return append(Messages{first}, msgs...)
+}
+
+func (ss *session) shouldContinue(ctx workflow.Context) bool {
+	info := workflow.GetInfo(ctx)
+	return info.GetCurrentHistoryLength() >= ss.opts.maxHistory() || info.GetContinueAsNewSuggested()
+}
+
+// busy refuses a call while a run is active.
+func (ss *session) busy() error {
+	if ss.st.Run != nil {
+		return temporal.NewApplicationError(agentcore.ErrBusy.Error(), errTypeBusy)
+	}
+	return nil
+}
+
+// register installs the updates and the query.
+func (ss *session) register(ctx workflow.Context) error {
+	st := &ss.st
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, UpdatePrompt,
+		func(ctx workflow.Context, prompts Messages) (int, error) {
+			st.Runs++
+			st.Run = &runRecord{Seq: st.Runs, Base: len(st.Transcript), Prompts: slices.Clone(prompts), Tools: map[string]toolOutcome{}}
+			st.ErrorMessage = ""
+			return st.Runs, nil
+		},
+		workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, prompts Messages) error {
+			if len(prompts) == 0 {
+				return temporal.NewApplicationError("agentcore/durable: prompt without messages", "NoMessages")
+			}
+			return ss.busy()
+		}}); err != nil {
+		return err
+	}
+	for _, q := range []struct {
+		name  string
+		queue *Messages
+	}{{UpdateSteer, &st.Steering}, {UpdateFollowUp, &st.FollowUp}} {
+		if err := workflow.SetUpdateHandler(ctx, q.name, func(ctx workflow.Context, msgs Messages) error {
+			*q.queue = append(*q.queue, msgs...)
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	if err := workflow.SetUpdateHandler(ctx, UpdateAbort, func(ctx workflow.Context) error {
+		if st.Run != nil {
+			st.Run.Aborted = true
+			if ss.cancelWork != nil {
+				ss.cancelWork()
+			}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, UpdateReset, func(ctx workflow.Context) error {
+		base := agentcore.CurrentSystemMessage(st.Transcript)
+		st.Transcript = nil
+		if base != nil {
+			st.Transcript = Messages{base}
+		}
+		st.Steering, st.FollowUp, st.ErrorMessage = nil, nil, ""
+		return nil
+	}, workflow.UpdateHandlerOptions{Validator: func(workflow.Context) error { return ss.busy() }}); err != nil {
+		return err
+	}
+	if err := workflow.SetUpdateHandler(ctx, UpdateWait, func(ctx workflow.Context, seq int) (WaitResult, error) {
+		if err := workflow.Await(ctx, func() bool { return st.Finished >= seq || ss.closing }); err != nil {
+			return WaitResult{}, err
+		}
+		if st.Finished < seq {
+			return WaitResult{Retry: true}, nil
+		}
+		res, known := st.Results[seq]
+		res.Forgotten = !known
+		return res, nil
+	}); err != nil {
+		return err
+	}
+	if err := workflow.SetUpdateHandler(ctx, UpdateMessages, func(ctx workflow.Context, from int) (MessagesResult, error) {
+		if err := workflow.Await(ctx, func() bool { return len(st.Transcript) != from || st.Run == nil || ss.closing }); err != nil {
+			return MessagesResult{}, err
+		}
+		res := MessagesResult{Next: len(st.Transcript), Running: st.Run != nil, Retry: ss.closing}
+		if from > len(st.Transcript) {
+			from = 0 // a reset shortened the transcript: start over
+			res.Reset = true
+		}
+		res.Messages = slices.Clone(st.Transcript[from:])
+		return res, nil
+	}); err != nil {
+		return err
+	}
+	return workflow.SetQueryHandler(ctx, QueryState, func() (State, error) {
+		info := workflow.GetInfo(ctx)
+		return st.snapshot(info.GetCurrentHistoryLength(), info.GetCurrentHistorySize()), nil
+	})
+}
+
+// WaitResult is the answer of the wait update.
+type WaitResult struct {
+	// ErrorMessage is the run's error, "" when it succeeded.
+	ErrorMessage string `json:"errorMessage,omitempty"`
+	// Aborted is whether the run was aborted.
+	Aborted bool `json:"aborted,omitempty"`
+	// Retry asks the client to wait again: the workflow continued as new.
+	Retry bool `json:"retry,omitempty"`
+	// Forgotten is set for a run too old for its result to be kept.
+	Forgotten bool `json:"forgotten,omitempty"`
+}
+
+// MessagesResult is the answer of the messages update.
+type MessagesResult struct {
+	// Messages are the transcript's messages from the cursor on.
+	Messages Messages `json:"messages"`
+	// Next is the cursor after them.
+	Next int `json:"next"`
+	// Running is whether a run is active.
+	Running bool `json:"running"`
+	// Reset is set when the transcript was reset: Messages start at 0.
+	Reset bool `json:"reset,omitempty"`
+	// Retry asks the client to ask again: the workflow continued as new.
+	Retry bool `json:"retry,omitempty"`
+}
