@@ -157,3 +157,64 @@ func TestContinueAsNew(t *testing.T) {
 	assert.Equal(t, runs+2, st.Runs)
 	assert.Empty(t, st.FollowUp, "the follow-up was taken by the run after continue-as-new")
 }
+
+// TestContinueAsNewMidRun continues as new between the steps of one long
+// run: the run goes on in the new execution and ends with the transcript a
+// plain Agent gives.
+func TestContinueAsNewMidRun(t *testing.T) {
+	ctx := testCtx(t)
+	var responses []agentcoretest.Response
+	for i := range 8 {
+		responses = append(responses, agentcoretest.ToolCallResponse(echoCall("c1", string(rune('a'+i)))))
+	}
+	responses = append(responses, agentcoretest.TextResponse("done"))
+	sc := scenario{name: "long run", responses: responses}
+	want, err := runAgent(t, sc)
+	require.NoError(t, err)
+
+	o := durableOptions(sc.agentOptions(), agentcoretest.New(responses...).Stream)
+	o.MaxHistoryLength = 40
+	sessions := durable.New(o)
+	queue := taskQueue(t)
+	startWorker(t, queue, sessions)
+	s, err := newClient(t, queue, sessions).Start(ctx, queue)
+	require.NoError(t, err)
+	require.NoError(t, s.Prompt(ctx, "go"))
+	st, err := s.State(ctx)
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, st.Continued, 2)
+	assert.Equal(t, normalize(t, want), normalize(t, st.Messages))
+	assertOneResultPerCall(t, st.Messages)
+}
+
+func TestAbortWhileModelStreams(t *testing.T) {
+	ctx := testCtx(t)
+	streaming := make(chan struct{})
+	fake := agentcoretest.New(agentcoretest.Response{
+		Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "partial"}}, Hang: true,
+		OnStart: func(context.Context) { close(streaming) },
+	})
+	o := durable.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream}
+	o.ModelActivity = workflow.ActivityOptions{StartToCloseTimeout: time.Minute, HeartbeatTimeout: 3 * time.Second}
+	sessions := durable.New(o)
+	queue := taskQueue(t)
+	startWorker(t, queue, sessions)
+	s, err := newClient(t, queue, sessions).Start(ctx, queue)
+	require.NoError(t, err)
+	seq, err := s.Start(ctx, agentcore.UserText("go"))
+	require.NoError(t, err)
+	<-streaming
+	require.NoError(t, s.Abort(ctx))
+	require.ErrorIs(t, s.Wait(ctx, seq), context.Canceled)
+	st, err := s.State(ctx)
+	require.NoError(t, err)
+	require.Len(t, st.Messages, 2)
+	last := st.Messages[1].(*agentcore.AssistantMessage)
+	assert.Equal(t, agentcore.StopAborted, last.StopReason)
+	assert.Equal(t, "Request was aborted", last.ErrorMessage)
+	assert.Equal(t, "Request was aborted", st.ErrorMessage)
+
+	// The session takes the next prompt.
+	fake.Append(agentcoretest.TextResponse("again"))
+	require.NoError(t, s.Prompt(ctx, "go on"))
+}

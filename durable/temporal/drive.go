@@ -10,10 +10,11 @@ import (
 	"go.temporal.io/sdk/workflow"
 )
 
-// drive runs the active run to its end: replay the loop, commit what is
-// final, run the activities it needs, record their outcomes, repeat.
+// drive runs the active run to its end, or until the history is long
+// enough to continue as new: replay the loop, commit what is final, run the
+// activities it needs, record their outcomes, repeat.
 func (ss *session) drive(ctx workflow.Context) error {
-	for ss.st.Run != nil {
+	for ss.st.Run != nil && !ss.shouldContinue(ctx) {
 		x := &replay{opts: ss.opts, st: &ss.st, rec: ss.st.Run, now: millis(workflow.Now(ctx))}
 		res := x.run()
 		ss.commit(x, res)

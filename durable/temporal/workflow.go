@@ -94,12 +94,14 @@ func (s *Sessions) Workflow(ctx workflow.Context, in StartInput) error {
 		if err := workflow.Await(ctx, func() bool { return ss.st.Run != nil || ss.shouldContinue(ctx) }); err != nil {
 			return err
 		}
-		if ss.st.Run != nil {
+		if !ss.shouldContinue(ctx) {
 			if err := ss.drive(ctx); err != nil {
 				return err
 			}
 			continue
 		}
+		// Idle, or between two steps of a run: the run's record goes
+		// with the state, and the new execution goes on with it.
 		ss.closing = true
 		if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
 			return err

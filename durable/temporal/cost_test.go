@@ -1,0 +1,51 @@
+package temporal_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/agentcoretest"
+	durable "github.com/pi-go/agentcore/durable/temporal"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestHistoryCost measures what a turn adds to the workflow history: runs
+// of a tool turn and a text turn, on a transcript that grows by about 1 KB
+// a run. The figures are logged (go test -v -run HistoryCost) and bounded,
+// so that a change that makes turns dearer is noticed.
+func TestHistoryCost(t *testing.T) {
+	ctx := testCtx(t)
+	text := strings.Repeat("x", 400)
+	fake := agentcoretest.NewFunc(func(_ context.Context, c agentcoretest.Call) agentcoretest.Response {
+		if c.Index%2 == 1 {
+			return agentcoretest.ToolCallResponse(echoCall("c1", text))
+		}
+		return agentcoretest.TextResponse(text)
+	})
+	o := durable.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{echoTool(agentcore.ReplayNever, nil)}}
+	sessions := durable.New(o)
+	queue := taskQueue(t)
+	startWorker(t, queue, sessions)
+	s, err := newClient(t, queue, sessions).Start(ctx, queue)
+	require.NoError(t, err)
+	const runs = 6
+	var events, sizes []int
+	for range runs {
+		before, err := s.State(ctx)
+		require.NoError(t, err)
+		require.NoError(t, s.Prompt(ctx, "go"))
+		after, err := s.State(ctx)
+		require.NoError(t, err)
+		events = append(events, after.HistoryLength-before.HistoryLength)
+		sizes = append(sizes, after.HistorySize-before.HistorySize)
+	}
+	t.Logf("per run of two turns (a request with one tool call, then a text request): events %v, bytes %v", events, sizes)
+	for i := range runs {
+		assert.LessOrEqual(t, events[i], 30, "events of run %d", i)
+	}
+	growth := (sizes[runs-1] - sizes[1]) / (runs - 2)
+	t.Logf("bytes per run grow by %d a run (the requests carry the whole context)", growth)
+}
