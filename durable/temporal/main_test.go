@@ -118,7 +118,7 @@ func newClient(t *testing.T, queue string, s *durable.Sessions) *durable.Client 
 
 // testCtx bounds a test's calls.
 func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	t.Cleanup(cancel)
 	return ctx
 }

@@ -1,6 +1,7 @@
 package temporal_test
 
 import (
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -27,8 +28,9 @@ func historySessions(fake *agentcoretest.Fake) *durable.Sessions {
 	return durable.New(durableOptions(o, fake.Stream))
 }
 
-// TestRecordHistory records the history of a session that prompts twice,
-// steers, follows up, aborts and resets, when run with -update.
+// TestRecordHistory records, when run with -update, the histories of a
+// session that steers, follows up, prompts twice and resets, and of one
+// aborted while the model streams that then runs again.
 func TestRecordHistory(t *testing.T) {
 	if !*update {
 		t.Skip("run with -update to record testdata/history-*.json")
@@ -52,6 +54,30 @@ func TestRecordHistory(t *testing.T) {
 	require.NoError(t, s.Prompt(ctx, "again"))
 	require.NoError(t, s.Reset(ctx))
 	writeHistory(t, cl, "history-steering")
+
+	// An abort while the model streams, then a run that succeeds.
+	streaming := make(chan struct{})
+	fake = agentcoretest.New(agentcoretest.Response{
+		Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "partial"}}, Hang: true,
+		OnStart: func(context.Context) { close(streaming) },
+	}, agentcoretest.TextResponse("after the abort"))
+	sessions = historySessions(fake)
+	queue = taskQueue(t)
+	startWorker(t, queue, sessions)
+	cl = newClient(t, queue, sessions)
+	s, err = cl.Start(ctx, "history-abort")
+	require.NoError(t, err)
+	seq, err := s.Start(ctx, agentcore.UserText("go"))
+	require.NoError(t, err)
+	select {
+	case <-streaming:
+	case <-ctx.Done():
+		t.Fatal("the request never started")
+	}
+	require.NoError(t, s.Abort(ctx))
+	require.ErrorIs(t, s.Wait(ctx, seq), context.Canceled)
+	require.NoError(t, s.Prompt(ctx, "again"))
+	writeHistory(t, cl, "history-abort")
 }
 
 // writeHistory saves the workflow's history as JSON, in the CLI's format.
