@@ -64,8 +64,11 @@
 // and joined within one step of the workflow, never across one.
 //
 // The cost is that a run with n model requests replays the loop about 2n
-// times, each from the run's start: O(n²) loop steps, a few microseconds
-// each, in exchange for one schedule instead of two. Hooks consequently run
+// times, each from the run's start: O(n²) loop steps, in exchange for one
+// schedule instead of two. BenchmarkReplay measures one replay at about
+// 5 µs a turn (50 µs for 10 turns, 4.5 ms for 1,000 on this repository's
+// 2-core machine), far inside the one second Temporal allows a workflow
+// task between yields. Hooks consequently run
 // more than once per turn and must be deterministic, non-blocking functions
 // of their arguments, as Temporal requires of workflow code; GetAPIKey is
 // called in the model activity instead, so keys never enter the history.
@@ -117,4 +120,17 @@
 // added 4.4 KB more history than the one before. History bytes therefore
 // grow with the square of the transcript's length until the session
 // continues as new, which resets them to the size of the state.
+//
+// # Not here yet
+//
+//   - Live streaming deltas and tool progress (the model activity could
+//     publish them best-effort; today only committed messages are events).
+//   - Continue (a run without a new prompt) and changing the model, tools
+//     or thinking level of a running session: they are fixed by [Options].
+//   - The Agent's conformance scenarios are not replayed through this
+//     layer: their scripted hooks count calls, which a replayed loop makes
+//     more than once; the equivalence with the Agent is checked on this
+//     package's own scripts.
+//   - A provider failure's typed error ([agentcore.ProviderError]) does not
+//     cross the activity boundary: the transcript's error text does.
 package temporal

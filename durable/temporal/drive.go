@@ -35,13 +35,14 @@ func (ss *session) drive(ctx workflow.Context) error {
 // gives the same transcript.
 func (ss *session) commit(x *replay, res replayResult) {
 	rec := ss.st.Run
-	known := map[agentcore.Message]bool{}
-	for _, m := range rec.Prompts {
-		known[m] = true
-	}
-	for _, poll := range slices.Concat(rec.Steering, rec.FollowUps) {
-		for _, m := range poll {
-			known[m] = true
+	// known are the system messages that came from clients, which keep
+	// their timestamps.
+	known := map[*agentcore.SystemMessage]bool{}
+	for _, batch := range slices.Concat([]Messages{rec.Prompts}, rec.Steering, rec.FollowUps) {
+		for _, m := range batch {
+			if sys, ok := m.(*agentcore.SystemMessage); ok {
+				known[sys] = true
+			}
 		}
 	}
 	request := -1
