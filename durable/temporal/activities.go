@@ -22,8 +22,8 @@ type activities struct {
 // or its worker is lost; it is then retried, since a model request has no
 // effect to repeat.
 func (a *activities) model(ctx context.Context, in modelInput) (*agentcore.AssistantMessage, error) {
-	opts := in.StreamOptions
-	opts.APIKey = a.opts.StreamOptions.APIKey
+	opts := a.opts.StreamOptions
+	opts.Reasoning = in.Reasoning
 	if h := a.opts.GetAPIKey; h != nil {
 		key, err := h(ctx, in.Model.Provider)
 		if err != nil {

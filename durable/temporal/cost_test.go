@@ -2,6 +2,7 @@ package temporal_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	durable "github.com/pi-go/agentcore/durable/temporal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/encoding/prototext"
 )
 
 // TestHistoryCost measures what a turn adds to the workflow history: runs
@@ -48,4 +50,32 @@ func TestHistoryCost(t *testing.T) {
 	}
 	growth := (sizes[runs-1] - sizes[1]) / (runs - 2)
 	t.Logf("bytes per run grow by %d a run (the requests carry the whole context)", growth)
+}
+
+// TestStreamOptionsStayOnWorker checks that the request's options, key and
+// request hooks included, are the worker's, and that the key never enters
+// the history.
+func TestStreamOptionsStayOnWorker(t *testing.T) {
+	ctx := testCtx(t)
+	fake := agentcoretest.New(agentcoretest.TextResponse("hi"))
+	o := durable.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, ThinkingLevel: agentcore.ThinkingHigh}
+	o.StreamOptions.APIKey = "secret-key-123"
+	o.StreamOptions.OnPayload = func(_ context.Context, _ agentcore.Model, p json.RawMessage) (json.RawMessage, error) { return p, nil }
+	sessions := durable.New(o)
+	queue := taskQueue(t)
+	startWorker(t, queue, sessions)
+	cl := newClient(t, queue, sessions)
+	s, err := cl.Start(ctx, queue)
+	require.NoError(t, err)
+	require.NoError(t, s.Prompt(ctx, "go"))
+	calls := fake.Calls()
+	require.Len(t, calls, 1)
+	assert.Equal(t, "secret-key-123", calls[0].Options.APIKey)
+	assert.NotNil(t, calls[0].Options.OnPayload)
+	assert.Equal(t, agentcore.ThinkingHigh, calls[0].Options.Reasoning)
+	h, err := cl.History(ctx, queue)
+	require.NoError(t, err)
+	text := prototext.Format(h) // payload bytes as text, not base64
+	require.Contains(t, text, "fake-model", "the check reads the payloads")
+	assert.NotContains(t, text, "secret-key-123")
 }

@@ -42,8 +42,9 @@ type Options struct {
 	// StreamFn calls the model, in the model activity; it is required (a
 	// request without one fails without retrying).
 	StreamFn agentcore.StreamFn
-	// StreamOptions are passed to every request. APIKey is added in the
-	// model activity only.
+	// StreamOptions are passed to every request, in the model activity
+	// (they never enter the history: keys and request hooks stay on the
+	// worker); Reasoning is set per request from the thinking level.
 	StreamOptions agentcore.StreamOptions
 	// ToolExecution, SteeringMode and FollowUpMode are as for
 	// [agentcore.Options].

@@ -265,7 +265,7 @@ func (x *replay) stream(ctx context.Context, model agentcore.Model, req agentcor
 		x.rec.Responses = append(x.rec.Responses, msg.Clone())
 		x.cancel()
 	default:
-		x.addNeed(need{request: k, model: &modelInput{Model: model, Messages: slices.Clone(req.Messages), StreamOptions: opts}})
+		x.addNeed(need{request: k, model: &modelInput{Model: model, Messages: slices.Clone(req.Messages), Reasoning: opts.Reasoning}})
 		msg = placeholderResponse(model)
 	}
 	x.handed[msg] = k

@@ -32,13 +32,15 @@ func (m *Messages) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// modelInput is what the model activity is given: one request. The API key
-// is not part of it: it would be written to the workflow history, so the
-// activity resolves it on the worker.
+// modelInput is what the model activity is given: one request. The stream
+// options are not part of it: they hold the API key, which would be
+// written to the workflow history, and request hooks, which are code; the
+// activity takes them from the worker's [Options] and sets the request's
+// thinking level.
 type modelInput struct {
-	Model         agentcore.Model         `json:"model"`
-	Messages      Messages                `json:"messages"`
-	StreamOptions agentcore.StreamOptions `json:"streamOptions"`
+	Model     agentcore.Model         `json:"model"`
+	Messages  Messages                `json:"messages"`
+	Reasoning agentcore.ThinkingLevel `json:"reasoning,omitempty"`
 }
 
 // toolInput is what the tool activity is given: one validated call.
