@@ -128,3 +128,20 @@ func TestListenerPanicInBatch(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamNilEvents plays a stream that yields nil events, untyped and
+// typed: the loop ignores them and reads the response.
+func TestStreamNilEvents(t *testing.T) {
+	stream := func(context.Context, agentcore.Model, agentcore.Request, agentcore.StreamOptions) agentcore.AssistantStream {
+		return func(yield func(agentcore.AssistantEvent) bool) {
+			msg := &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "ok"}}, StopReason: agentcore.StopStop}
+			_ = yield(nil) && yield((*agentcore.TextDeltaEvent)(nil)) && yield(&agentcore.StartEvent{Partial: msg}) &&
+				yield((*agentcore.DoneEvent)(nil)) && yield(&agentcore.DoneEvent{Reason: agentcore.StopStop, Message: msg})
+		}
+	}
+	a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: stream})
+	require.NoError(t, a.Prompt(context.Background(), "go"))
+	msgs := a.Messages()
+	require.Equal(t, []string{"user", "assistant:stop"}, roles(msgs))
+	assert.Equal(t, "ok", msgs[1].(*agentcore.AssistantMessage).Text())
+}

@@ -2,6 +2,7 @@ package agentcore
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 )
 
@@ -100,6 +101,9 @@ var ErrTooManyBlocks = fmt.Errorf("agentcore: the response has more than %d cont
 func (r *responseReader) next(ev AssistantEvent) bool {
 	if r.final != nil || r.err != nil {
 		return false
+	}
+	if ev == nil || reflect.ValueOf(ev).IsNil() {
+		return true // a stream's nil event, ignored as StreamWriter.Push ignores it
 	}
 	e := r.e
 	switch ev := ev.(type) {
