@@ -113,15 +113,7 @@ func (p *proxyCall) fail(text string) { p.failWith(ProviderError{Message: text})
 // failWith ends the response as failure describes, its Err the failure
 // unless ctx is done (the response is then aborted).
 func (p *proxyCall) failWith(failure ProviderError) {
-	m := p.rb.msg
-	m.StopReason = StopError
-	m.ErrorMessage = failure.Message
-	if p.ctx.Err() != nil {
-		m.StopReason = StopAborted
-	} else {
-		m.Err = &failure
-	}
-	p.w.Error(m)
+	p.w.Fail(p.ctx, p.rb.msg, &failure)
 }
 
 func (p *proxyCall) run(model Model, req Request, so StreamOptions) {

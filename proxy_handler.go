@@ -317,14 +317,11 @@ func (h *ProxyHandler) serveStream(w http.ResponseWriter, r *http.Request, fn St
 	}
 	// The stream ended without a final event (or panicked): end it here,
 	// so the client does not report a dropped connection.
-	msg := &AssistantMessage{Content: []ContentBlock{}, API: call.Model.API, Provider: call.Model.Provider, Model: call.Model.ID, Timestamp: nowMillis()}
-	if last != nil {
-		msg = last.Clone()
-	}
-	msg.StopReason, msg.ErrorMessage = StopError, ErrStreamIncomplete.Error()
+	cause := ErrStreamIncomplete
 	if err != nil {
-		msg.ErrorMessage = err.Error()
+		cause = err
 	}
+	msg := failedMessage(last, call.Model, cause)
 	if _, err := out.write(&ErrorEvent{Reason: StopError, Message: msg}); err != nil {
 		h.report(r, fmt.Errorf("proxy: writing the answer: %w", err))
 	}

@@ -69,15 +69,10 @@ func (e *engine) readResponse(stream AssistantStream) (*AssistantMessage, error)
 // partial so far, with stopReason error (aborted when the run was) and
 // err.
 func (r *responseReader) failed(err error) *AssistantMessage {
-	final := r.e.emptyAssistant()
-	if r.partial != nil {
-		final = r.partial.Clone()
-	}
-	final.StopReason = StopError
+	final := failedMessage(r.partial, r.e.cfg.Model, err)
 	if r.e.ctx.Err() != nil {
 		final.StopReason = StopAborted
 	}
-	final.ErrorMessage, final.Err = err.Error(), err
 	return final
 }
 
@@ -109,7 +104,7 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 	switch ev := ev.(type) {
 	case *StartEvent:
 		if ev.Partial == nil {
-			r.partial = e.emptyAssistant()
+			r.partial = emptyAssistant(e.cfg.Model)
 		} else {
 			r.partial = ev.Partial.Clone()
 		}
@@ -123,23 +118,21 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 		if r.partial == nil {
 			return true
 		}
+		// The event and its snapshot are allocated together.
+		u := &update{}
 		if p := ev.partial(); p != nil {
 			if len(p.Content) > MaxResponseBlocks {
 				r.finish(r.failed(ErrTooManyBlocks))
 				return false
 			}
-			// The event and its snapshot are allocated together.
-			u := &update{msg: *p}
+			u.msg = *p
 			u.msg.Content = slices.Clip(slices.Clone(p.Content))
 			r.partial = &u.msg
 			e.cur.Messages[len(e.cur.Messages)-1] = r.partial
-			ev.setPartial(r.partial) // the event is the consumer's: see AssistantEvent
-			u.ev = MessageUpdateEvent{Message: r.partial, AssistantEvent: ev}
-			r.err = e.emit(&u.ev)
-			break
 		}
-		ev.setPartial(r.partial)
-		r.err = e.emit(&MessageUpdateEvent{Message: r.partial, AssistantEvent: ev})
+		ev.setPartial(r.partial) // the event is the consumer's: see AssistantEvent
+		u.ev = MessageUpdateEvent{Message: r.partial, AssistantEvent: ev}
+		r.err = e.emit(&u.ev)
 	}
 	return r.final == nil && r.err == nil
 }
@@ -170,18 +163,10 @@ func (e *engine) orEmpty(m *AssistantMessage) *AssistantMessage {
 	if m != nil {
 		return m
 	}
-	m = e.emptyAssistant()
+	m = emptyAssistant(e.cfg.Model)
 	m.StopReason = StopError
 	m.ErrorMessage = "stream function sent a final event without a message"
 	return m
-}
-
-// emptyAssistant is an assistant message with no content for the current model.
-func (e *engine) emptyAssistant() *AssistantMessage {
-	return &AssistantMessage{
-		Content: []ContentBlock{}, API: e.cfg.Model.API, Provider: e.cfg.Model.Provider,
-		Model: e.cfg.Model.ID, StopReason: StopStop, Timestamp: nowMillis(),
-	}
 }
 
 // llmView is the default ConvertToLLM kept up to date incrementally: the

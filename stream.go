@@ -319,14 +319,42 @@ func (w *StreamWriter) finish(msg *AssistantMessage) *AssistantMessage {
 	return msg
 }
 
+// Fail ends the stream with msg, the message so far, failed by err: its
+// ErrorMessage is err's text and its StopReason "error", with err as its
+// Err; or "aborted", Err left alone, when ctx is done. It is how a
+// producer reports a failed request. msg then belongs to the consumer, as
+// with [StreamWriter.Done].
+func (w *StreamWriter) Fail(ctx context.Context, msg *AssistantMessage, err error) bool {
+	msg.StopReason, msg.ErrorMessage = StopError, err.Error()
+	if ctx.Err() != nil {
+		msg.StopReason = StopAborted
+	} else {
+		msg.Err = err
+	}
+	return w.Error(msg)
+}
+
 // fail ends the stream with an error built from the last partial.
 func (w *StreamWriter) fail(err error) {
-	msg := &AssistantMessage{Content: []ContentBlock{}, Timestamp: nowMillis()}
-	if w.last != nil {
-		msg = w.last.Clone()
+	w.Error(failedMessage(w.last, Model{}, err))
+}
+
+// failedMessage is the final message of a response that err ended before
+// its producer did: a clone of partial, the message so far, or an empty
+// message of model when there is none, with stopReason "error".
+func failedMessage(partial *AssistantMessage, model Model, err error) *AssistantMessage {
+	msg := emptyAssistant(model)
+	if partial != nil {
+		msg = partial.Clone()
 	}
-	msg.StopReason = StopError
-	msg.ErrorMessage = err.Error()
-	msg.Err = err
-	w.Error(msg)
+	msg.StopReason, msg.ErrorMessage, msg.Err = StopError, err.Error(), err
+	return msg
+}
+
+// emptyAssistant is an assistant message of model with no content.
+func emptyAssistant(model Model) *AssistantMessage {
+	return &AssistantMessage{
+		Content: []ContentBlock{}, API: model.API, Provider: model.Provider,
+		Model: model.ID, StopReason: StopStop, Timestamp: nowMillis(),
+	}
 }

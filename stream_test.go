@@ -121,3 +121,37 @@ func TestDefaultStreamFn(t *testing.T) {
 	msgs := agent.Messages()
 	assert.Equal(t, "from default", msgs[len(msgs)-1].(*agentcore.AssistantMessage).Text(), "answer")
 }
+
+func TestStreamWriterFail(t *testing.T) {
+	cause := &agentcore.ProviderError{StatusCode: 503, Message: "503 busy"}
+	tests := []struct {
+		name    string
+		aborted bool
+		want    agentcore.StopReason
+		err     error
+	}{
+		{"failed", false, agentcore.StopError, cause},
+		{"aborted", true, agentcore.StopAborted, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			if tt.aborted {
+				cancel()
+			}
+			defer cancel()
+			var final *agentcore.AssistantMessage
+			for ev := range agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
+				w.Fail(ctx, &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{}}, cause)
+			}) {
+				if e, ok := ev.(*agentcore.ErrorEvent); ok {
+					final = e.Message
+				}
+			}
+			require.NotNil(t, final)
+			assert.Equal(t, tt.want, final.StopReason)
+			assert.Equal(t, "503 busy", final.ErrorMessage)
+			assert.Equal(t, tt.err, final.Err)
+		})
+	}
+}

@@ -35,12 +35,5 @@ func (f Failure) ProviderError() *agentcore.ProviderError {
 // Fail ends w's stream with out, the message so far, as an error whose Err
 // is f's ProviderError, or as aborted (no Err) when ctx is done.
 func Fail(ctx context.Context, w *agentcore.StreamWriter, out *agentcore.AssistantMessage, f Failure) {
-	out.StopReason = agentcore.StopError
-	out.ErrorMessage = f.Text
-	if ctx.Err() != nil {
-		out.StopReason = agentcore.StopAborted
-	} else {
-		out.Err = f.ProviderError()
-	}
-	w.Error(out)
+	w.Fail(ctx, out, f.ProviderError())
 }
