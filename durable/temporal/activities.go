@@ -16,18 +16,19 @@ type activities struct {
 	opts *Options
 }
 
-// model makes one model request and returns its final message. A failed
-// request is a message (stopReason error), not an activity failure: the
-// loop decides what follows. The activity fails only when it is cancelled
+// model makes one model request and returns its final message, with the
+// message's Err (see [response]). A failed request is a message
+// (stopReason error), not an activity failure: the loop decides what
+// follows. The activity fails only when it is cancelled
 // or its worker is lost; it is then retried, since a model request has no
 // effect to repeat.
-func (a *activities) model(ctx context.Context, in modelInput) (*agentcore.AssistantMessage, error) {
+func (a *activities) model(ctx context.Context, in modelInput) (response, error) {
 	opts := a.opts.StreamOptions
 	opts.Reasoning = in.Reasoning
 	if h := a.opts.GetAPIKey; h != nil {
 		key, err := h(ctx, in.Model.Provider)
 		if err != nil {
-			return nil, temporal.NewNonRetryableApplicationError("get API key: "+err.Error(), "GetAPIKey", err)
+			return response{}, temporal.NewNonRetryableApplicationError("get API key: "+err.Error(), "GetAPIKey", err)
 		}
 		if key != "" {
 			opts.APIKey = key
@@ -35,7 +36,7 @@ func (a *activities) model(ctx context.Context, in modelInput) (*agentcore.Assis
 	}
 	fn := a.opts.StreamFn
 	if fn == nil {
-		return nil, temporal.NewNonRetryableApplicationError(agentcore.ErrNoStreamFn.Error(), "NoStreamFn", nil)
+		return response{}, temporal.NewNonRetryableApplicationError(agentcore.ErrNoStreamFn.Error(), "NoStreamFn", nil)
 	}
 	stop := heartbeat(ctx)
 	defer stop()
@@ -59,17 +60,16 @@ func (a *activities) model(ctx context.Context, in modelInput) (*agentcore.Assis
 		})
 	}
 	if ctx.Err() != nil {
-		return nil, ctx.Err()
+		return response{}, ctx.Err()
 	}
 	if final == nil {
-		text := agentcore.ErrStreamIncomplete.Error()
-		if failed != nil {
-			text = failed.Error()
+		if failed == nil {
+			failed = agentcore.ErrStreamIncomplete
 		}
 		final = &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{}, API: in.Model.API, Provider: in.Model.Provider,
-			Model: in.Model.ID, StopReason: agentcore.StopError, ErrorMessage: text, Timestamp: time.Now().UnixMilli()}
+			Model: in.Model.ID, StopReason: agentcore.StopError, ErrorMessage: failed.Error(), Err: failed, Timestamp: time.Now().UnixMilli()}
 	}
-	return final, nil
+	return response{final}, nil
 }
 
 // guardStream calls fn, turning a panic into *failed.

@@ -86,7 +86,9 @@ func (s *Session) Start(ctx context.Context, prompts ...agentcore.Message) (int,
 // Prompt runs a user message holding text and waits for the run's end,
 // like [agentcore.Agent.Prompt]: nil when the run succeeded, a
 // [*agentcore.RunError] when it failed or was aborted (errors.Is with
-// [context.Canceled] for an abort), [agentcore.ErrBusy] when refused.
+// [context.Canceled] for an abort), [agentcore.ErrBusy] when refused. The
+// RunError's Message is the run's last message, and a provider's failure
+// unwraps to its [*agentcore.ProviderError], as with the Agent.
 func (s *Session) Prompt(ctx context.Context, text string) error {
 	return s.PromptMessages(ctx, agentcore.UserText(text))
 }
@@ -114,10 +116,19 @@ func (s *Session) Wait(ctx context.Context, seq int) error {
 		if res.ErrorMessage == "" && !res.Aborted {
 			return nil
 		}
-		msg := &agentcore.AssistantMessage{StopReason: agentcore.StopError, ErrorMessage: res.ErrorMessage}
-		cause := errors.New(res.ErrorMessage)
-		if res.Aborted {
-			msg.StopReason, cause = agentcore.StopAborted, context.Canceled
+		msg := res.Message
+		if msg == nil {
+			msg = &agentcore.AssistantMessage{StopReason: agentcore.StopError, ErrorMessage: res.ErrorMessage}
+			if res.Aborted {
+				msg.StopReason = agentcore.StopAborted
+			}
+		}
+		cause := msg.Err
+		switch {
+		case res.Aborted:
+			cause = context.Canceled
+		case cause == nil:
+			cause = errors.New(res.ErrorMessage)
 		}
 		return &agentcore.RunError{Message: msg, Err: cause}
 	}

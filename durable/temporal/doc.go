@@ -77,6 +77,19 @@
 // measured durations, so a replay on another worker gives the same
 // transcript byte for byte.
 //
+// # Errors
+//
+// A failed request's typed error crosses the activity boundary: the
+// model activity's result carries the final message's Err, which pi's
+// JSON leaves out, so the committed message's Err is the
+// [*agentcore.ProviderError] the provider reported (its cause a plain
+// error of the same text; any other error becomes a plain error of the
+// same text). Hooks see it, [Session.Prompt]'s [*agentcore.RunError]
+// unwraps to it, and transcripts read from a session ([Messages]) keep it,
+// as with the plain Agent. The error travels in an optional member of the
+// message's JSON object, which decoders of pi's format ignore: histories
+// recorded without it replay unchanged, their messages without an Err.
+//
 // # Crash safety
 //
 // A worker lost while the model streams: the model activity times out
@@ -131,6 +144,4 @@
 //     layer: their scripted hooks count calls, which a replayed loop makes
 //     more than once; the equivalence with the Agent is checked on this
 //     package's own scripts.
-//   - A provider failure's typed error ([agentcore.ProviderError]) does not
-//     cross the activity boundary: the transcript's error text does.
 package temporal

@@ -87,6 +87,7 @@ func (ss *session) finish(ctx workflow.Context, res replayResult) {
 		// The run's last response failed; it is in the transcript.
 		result.ErrorMessage = runErr.Message.ErrorMessage
 		result.Aborted = runErr.Message.StopReason == agentcore.StopAborted
+		result.Message = runErr.Message
 	default:
 		// A hook failed: the loop returned its error.
 		reason := agentcore.StopError
@@ -99,7 +100,7 @@ func (ss *session) finish(ctx workflow.Context, res replayResult) {
 			StopReason: reason, ErrorMessage: res.err.Error(), Timestamp: millis(workflow.Now(ctx)),
 		}
 		ss.st.Transcript = append(ss.st.Transcript, msg)
-		result.ErrorMessage, result.Aborted = msg.ErrorMessage, rec.Aborted
+		result.ErrorMessage, result.Aborted, result.Message = msg.ErrorMessage, rec.Aborted, msg
 	}
 	ss.st.ErrorMessage = result.ErrorMessage
 	if ss.st.Results == nil {
@@ -136,8 +137,9 @@ func (ss *session) obtain(ctx workflow.Context, needs []need) error {
 	}
 	for i, n := range needs {
 		if n.model != nil {
-			var msg *agentcore.AssistantMessage
-			err := futures[i].Get(ctx, &msg)
+			var out response
+			err := futures[i].Get(ctx, &out)
+			msg := out.Message
 			now := millis(workflow.Now(ctx))
 			switch {
 			case isCancel(err):

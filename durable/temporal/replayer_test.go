@@ -29,55 +29,76 @@ func historySessions(fake *agentcoretest.Fake) *durable.Sessions {
 }
 
 // TestRecordHistory records, when run with -update, the histories of a
-// session that steers, follows up, prompts twice and resets, and of one
-// aborted while the model streams that then runs again.
+// session that steers, follows up, prompts twice and resets; of one
+// aborted while the model streams that then runs again; and of one whose
+// request fails with a provider error. Each is a subtest: record one alone
+// with -run, so that the others keep the format of the version that
+// recorded them (the replayer must go on reading old histories).
 func TestRecordHistory(t *testing.T) {
 	if !*update {
 		t.Skip("run with -update to record testdata/history-*.json")
 	}
-	ctx := testCtx(t)
-	sc := scenarios[6]
-	fake := agentcoretest.New(append(sc.responses, agentcoretest.TextResponse("second run"))...)
+	t.Run("steering", func(t *testing.T) {
+		ctx := testCtx(t)
+		sc := scenarios[6]
+		fake := agentcoretest.New(append(sc.responses, agentcoretest.TextResponse("second run"))...)
+		cl, s := recordedSession(t, fake, "history-steering")
+		for _, m := range sc.steer {
+			require.NoError(t, s.Steer(ctx, agentcore.UserText(m)))
+		}
+		for _, m := range sc.followUp {
+			require.NoError(t, s.FollowUp(ctx, agentcore.UserText(m)))
+		}
+		require.NoError(t, s.Prompt(ctx, "go"))
+		require.NoError(t, s.Prompt(ctx, "again"))
+		require.NoError(t, s.Reset(ctx))
+		writeHistory(t, cl, "history-steering")
+	})
+	t.Run("abort", func(t *testing.T) {
+		// An abort while the model streams, then a run that succeeds.
+		ctx := testCtx(t)
+		streaming := make(chan struct{})
+		fake := agentcoretest.New(agentcoretest.Response{
+			Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "partial"}}, Hang: true,
+			OnStart: func(context.Context) { close(streaming) },
+		}, agentcoretest.TextResponse("after the abort"))
+		cl, s := recordedSession(t, fake, "history-abort")
+		seq, err := s.Start(ctx, agentcore.UserText("go"))
+		require.NoError(t, err)
+		select {
+		case <-streaming:
+		case <-ctx.Done():
+			t.Fatal("the request never started")
+		}
+		require.NoError(t, s.Abort(ctx))
+		require.ErrorIs(t, s.Wait(ctx, seq), context.Canceled)
+		require.NoError(t, s.Prompt(ctx, "again"))
+		writeHistory(t, cl, "history-abort")
+	})
+	t.Run("provider-error", func(t *testing.T) {
+		// A request failing with a provider error, then a run that
+		// succeeds: the model activity's result carries the error.
+		ctx := testCtx(t)
+		fake := agentcoretest.New(agentcoretest.Response{StopReason: agentcore.StopError, Err: rateLimited()},
+			agentcoretest.TextResponse("after the failure"))
+		cl, s := recordedSession(t, fake, "history-provider-error")
+		var pe *agentcore.ProviderError
+		require.ErrorAs(t, s.Prompt(ctx, "go"), &pe)
+		require.NoError(t, s.Prompt(ctx, "again"))
+		writeHistory(t, cl, "history-provider-error")
+	})
+}
+
+// recordedSession starts a worker of historySessions on fake and the
+// session id.
+func recordedSession(t *testing.T, fake *agentcoretest.Fake, id string) (*durable.Client, *durable.Session) {
 	sessions := historySessions(fake)
 	queue := taskQueue(t)
 	startWorker(t, queue, sessions)
 	cl := newClient(t, queue, sessions)
-	s, err := cl.Start(ctx, "history-steering")
+	s, err := cl.Start(testCtx(t), id)
 	require.NoError(t, err)
-	for _, m := range sc.steer {
-		require.NoError(t, s.Steer(ctx, agentcore.UserText(m)))
-	}
-	for _, m := range sc.followUp {
-		require.NoError(t, s.FollowUp(ctx, agentcore.UserText(m)))
-	}
-	require.NoError(t, s.Prompt(ctx, "go"))
-	require.NoError(t, s.Prompt(ctx, "again"))
-	require.NoError(t, s.Reset(ctx))
-	writeHistory(t, cl, "history-steering")
-
-	// An abort while the model streams, then a run that succeeds.
-	streaming := make(chan struct{})
-	fake = agentcoretest.New(agentcoretest.Response{
-		Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "partial"}}, Hang: true,
-		OnStart: func(context.Context) { close(streaming) },
-	}, agentcoretest.TextResponse("after the abort"))
-	sessions = historySessions(fake)
-	queue = taskQueue(t)
-	startWorker(t, queue, sessions)
-	cl = newClient(t, queue, sessions)
-	s, err = cl.Start(ctx, "history-abort")
-	require.NoError(t, err)
-	seq, err := s.Start(ctx, agentcore.UserText("go"))
-	require.NoError(t, err)
-	select {
-	case <-streaming:
-	case <-ctx.Done():
-		t.Fatal("the request never started")
-	}
-	require.NoError(t, s.Abort(ctx))
-	require.ErrorIs(t, s.Wait(ctx, seq), context.Canceled)
-	require.NoError(t, s.Prompt(ctx, "again"))
-	writeHistory(t, cl, "history-abort")
+	return cl, s
 }
 
 // writeHistory saves the workflow's history as JSON, in the CLI's format.

@@ -2,6 +2,7 @@ package temporal
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"time"
 
@@ -11,22 +12,39 @@ import (
 // Messages is a transcript as it crosses Temporal: workflow arguments,
 // update and query results, and the state carried over by continue-as-new.
 // It encodes as a JSON array of messages in pi's format; messages of an
-// unregistered role decode as [*agentcore.CustomMessage].
+// unregistered role decode as [*agentcore.CustomMessage]. An assistant
+// message's Err, which pi's format leaves out, travels in an extra
+// "goError" member: it decodes as the [*agentcore.ProviderError] it held
+// (with its cause as a plain error of the same text), or as a plain error
+// of the same text.
 type Messages []agentcore.Message
 
 // MarshalJSON writes the messages as a JSON array.
 func (m Messages) MarshalJSON() ([]byte, error) {
-	if m == nil {
-		return []byte("[]"), nil
+	raws := make([]json.RawMessage, len(m))
+	for i, msg := range m {
+		data, err := encodeMessage(msg)
+		if err != nil {
+			return nil, fmt.Errorf("agentcore/durable: message %d: %w", i, err)
+		}
+		raws[i] = data
 	}
-	return json.Marshal([]agentcore.Message(m))
+	return json.Marshal(raws)
 }
 
 // UnmarshalJSON reads a JSON array of messages of any role.
 func (m *Messages) UnmarshalJSON(data []byte) error {
-	msgs, err := agentcore.UnmarshalMessages(data)
-	if err != nil {
-		return err
+	var raws []json.RawMessage
+	if err := json.Unmarshal(data, &raws); err != nil {
+		return fmt.Errorf("agentcore/durable: messages: %w", err)
+	}
+	msgs := make(Messages, len(raws))
+	for i, raw := range raws {
+		msg, err := decodeMessage(raw)
+		if err != nil {
+			return fmt.Errorf("agentcore/durable: message %d: %w", i, err)
+		}
+		msgs[i] = msg
 	}
 	*m = msgs
 	return nil
@@ -85,7 +103,7 @@ type runRecord struct {
 	// Committed counts the run's messages already in the transcript.
 	Committed int `json:"committed"`
 	// Responses are the model's answers, by request.
-	Responses []*agentcore.AssistantMessage `json:"responses"`
+	Responses responses `json:"responses"`
 	// Tools are the tool calls' outcomes, by [callKey].
 	Tools map[string]toolOutcome `json:"tools"`
 	// Steering and FollowUps are what each poll of the queues took.

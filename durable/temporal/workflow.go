@@ -1,6 +1,7 @@
 package temporal
 
 import (
+	"encoding/json"
 	"slices"
 
 	"github.com/pi-go/agentcore"
@@ -237,6 +238,40 @@ type WaitResult struct {
 	Retry bool `json:"retry,omitempty"`
 	// Forgotten is set for a run too old for its result to be kept.
 	Forgotten bool `json:"forgotten,omitempty"`
+	// Message is the failed run's last assistant message, with its Err
+	// (see [Messages]); nil after a success, and in results recorded by
+	// versions that did not keep it.
+	Message *agentcore.AssistantMessage `json:"-"`
+}
+
+// MarshalJSON writes the result with its message, under "message".
+func (r WaitResult) MarshalJSON() ([]byte, error) {
+	type plain WaitResult
+	w := struct {
+		plain
+		Message *response `json:"message,omitempty"`
+	}{plain: plain(r)}
+	if r.Message != nil {
+		w.Message = &response{r.Message}
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (r *WaitResult) UnmarshalJSON(data []byte) error {
+	type plain WaitResult
+	var w struct {
+		plain
+		Message *response `json:"message"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*r = WaitResult(w.plain)
+	if w.Message != nil {
+		r.Message = w.Message.Message
+	}
+	return nil
 }
 
 // MessagesResult is the answer of the messages update.
