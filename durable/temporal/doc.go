@@ -77,6 +77,24 @@
 // measured durations, so a replay on another worker gives the same
 // transcript byte for byte.
 //
+// # Same transcript as the Agent
+//
+// A run through a session gives the transcript a plain [agentcore.Agent]
+// gives with the same model, tools and hooks. The tests check it on this
+// package's own scripts and on the Agent's conformance scenarios
+// (testdata/conformance at the repository's root): each scenario that
+// does not depend on timing is played through both, comparing every
+// request the model received, each prompt's error and the transcript at
+// each state step. 18 of the 45 run. The scenarios' hooks that pick a
+// rule by call number pick it instead by a number derived from their
+// arguments (a replayed loop calls them more than once), after checking on
+// the Agent that it equals the count. Skipped, with the reason in
+// TestConformanceScenarios: 8 scenarios run a prompt in the background
+// (their steps land by timing), 1 aborts from a tool, 5 steer or abort
+// from a hook (hooks run in the workflow, which cannot call the client),
+// 8 change what a session fixes in its [Options] (tools, model, thinking
+// level, queue modes, transcript), and 5 continue without a prompt.
+//
 // # Errors
 //
 // A failed request's typed error crosses the activity boundary: the
@@ -140,8 +158,4 @@
 //     publish them best-effort; today only committed messages are events).
 //   - Continue (a run without a new prompt) and changing the model, tools
 //     or thinking level of a running session: they are fixed by [Options].
-//   - The Agent's conformance scenarios are not replayed through this
-//     layer: their scripted hooks count calls, which a replayed loop makes
-//     more than once; the equivalence with the Agent is checked on this
-//     package's own scripts.
 package temporal

@@ -155,7 +155,7 @@ func (p *player) installHooks(h *agentcore.Hooks) error {
 		return err
 	} else if ok {
 		h.FinishTurn = func(_ context.Context, turn agentcore.TurnContext) (agentcore.TurnDecision, error) {
-			n := p.count("finishTurn")
+			n := p.callNumber("finishTurn", assistants(turn.Context.Messages)-1)
 			if p.rec.enabled {
 				p.rec.out(map[string]any{"type": "hook", "hook": "finishTurn", "call": n, "stopReason": turn.Message.StopReason, "toolResults": len(turn.ToolResults), "newMessages": len(turn.NewMessages)})
 			}
@@ -179,7 +179,7 @@ func (p *player) installHooks(h *agentcore.Hooks) error {
 		return err
 	} else if ok {
 		h.PrepareNextTurn = func(_ context.Context, turn agentcore.TurnContext) (*agentcore.TurnUpdate, error) {
-			n := p.count("prepareNextTurn")
+			n := p.callNumber("prepareNextTurn", assistants(turn.Context.Messages)-1)
 			if p.rec.enabled {
 				p.rec.out(map[string]any{"type": "hook", "hook": "prepareNextTurn", "call": n, "context": len(turn.Context.Messages)})
 			}
@@ -204,7 +204,7 @@ func (p *player) installHooks(h *agentcore.Hooks) error {
 		return err
 	} else if ok {
 		h.PrepareRequest = func(_ context.Context, req agentcore.RequestContext) (*agentcore.RequestUpdate, error) {
-			n := p.count("prepareRequest")
+			n := p.callNumber("prepareRequest", assistants(req.Context.Messages))
 			if p.rec.enabled {
 				p.rec.out(map[string]any{"type": "hook", "hook": "prepareRequest", "call": n, "model": req.Model.ID, "thinkingLevel": req.ThinkingLevel, "context": len(req.Context.Messages)})
 			}
@@ -222,7 +222,7 @@ func (p *player) installHooks(h *agentcore.Hooks) error {
 		return err
 	} else if ok {
 		h.TransformContext = func(_ context.Context, msgs []agentcore.Message) ([]agentcore.Message, error) {
-			n := p.count("transformContext")
+			n := p.callNumber("transformContext", assistants(msgs))
 			if p.rec.enabled {
 				p.rec.out(map[string]any{"type": "hook", "hook": "transformContext", "call": n, "messages": len(msgs)})
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -16,11 +17,17 @@ import (
 type player struct {
 	s        *Scenario
 	rec      *recorder
-	agent    *agentcore.Agent
+	agent    *agentcore.Agent // nil for a Setup
+	target   Target           // where actions go: the agent, or a Setup's
 	fake     *agentcoretest.Fake
 	mu       sync.Mutex
 	requests int
 	counters map[string]int
+	// derive makes the hooks keyed by call number derive it from their
+	// arguments (see callNumber); mismatch is the first call whose derived
+	// number differed from its count.
+	derive   bool
+	mismatch string
 }
 
 // Options are how Play plays a scenario.
@@ -43,6 +50,7 @@ func Play(ctx context.Context, s *Scenario, o Options) (Result, error) {
 		return Result{}, err
 	}
 	p.agent = agentcore.New(opts)
+	p.target = p.agent
 	events := 0
 	delays := len(s.ListenerDelayMs) > 0
 	p.agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
@@ -74,6 +82,33 @@ func (p *player) count(hook string) int {
 	defer p.mu.Unlock()
 	p.counters[hook]++
 	return p.counters[hook]
+}
+
+// callNumber counts a call of hook and returns its number: the count, or
+// with derive the number derived from the call's arguments, derived.
+func (p *player) callNumber(hook string, derived int) int {
+	n := p.count(hook)
+	if !p.derive {
+		return n
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if derived != n && p.mismatch == "" {
+		p.mismatch = fmt.Sprintf("call %d of %s derives number %d", n, hook, derived)
+	}
+	return derived
+}
+
+// assistants is 1 plus the number of assistant messages in msgs: a hook's
+// call number derived from its arguments.
+func assistants(msgs []agentcore.Message) int {
+	n := 1
+	for _, m := range msgs {
+		if m.Role() == "assistant" {
+			n++
+		}
+	}
+	return n
 }
 
 func (p *player) recordEvent(ev agentcore.AgentEvent) {
@@ -112,13 +147,13 @@ func (p *player) doActions(a *Actions) {
 		return
 	}
 	for _, s := range a.Steer {
-		p.agent.Steer(userText(s))
+		p.target.Steer(userText(s))
 	}
 	for _, f := range a.FollowUp {
-		p.agent.FollowUp(userText(f))
+		p.target.FollowUp(userText(f))
 	}
 	if a.Abort {
-		p.agent.Abort()
+		p.target.Abort()
 	}
 }
 
