@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/pi-go/agentcore"
@@ -40,6 +41,8 @@ func (a *activities) model(ctx context.Context, in modelInput) (response, error)
 	}
 	stop := heartbeat(ctx)
 	defer stop()
+	info := activity.GetInfo(ctx)
+	live := StreamEvent{SessionID: info.WorkflowExecution.ID, Run: in.Run, Request: in.Request, Attempt: int(info.Attempt)}
 	var final *agentcore.AssistantMessage
 	var failed error
 	stream := guardStream(ctx, fn, in, opts, &failed)
@@ -47,6 +50,10 @@ func (a *activities) model(ctx context.Context, in modelInput) (response, error)
 		failed = guardCall(func() {
 			stream(func(ev agentcore.AssistantEvent) bool {
 				activity.RecordHeartbeat(ctx)
+				if on := a.opts.OnStream; on != nil && ev != nil && !reflect.ValueOf(ev).IsNil() {
+					live.Event = liveCopy(ev)
+					publish(ctx, on, live)
+				}
 				switch ev := ev.(type) {
 				case *agentcore.DoneEvent:
 					final = ev.Message

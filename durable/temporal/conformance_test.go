@@ -177,18 +177,13 @@ func playOnSession(t *testing.T, s *conformance.Scenario) played {
 	o := setup.Options
 	do := durableOptions(o, recordRequests(t, o.StreamFn, &p))
 	do.ThinkingLevel = o.ThinkingLevel
-	sessions := durable.New(do)
-	queue := taskQueue(t)
-	startWorker(t, queue, sessions)
-
 	initial := o.Messages
 	steps := s.Steps
 	for len(steps) > 0 && len(steps[0].AppendMessage) > 0 {
 		initial = append(initial, decode(t, steps[0].AppendMessage))
 		steps = steps[1:]
 	}
-	session, err := newClient(t, queue, sessions).Start(ctx, queue, initial...)
-	require.NoError(t, err)
+	session := startSession(t, do, initial...)
 	target.s = session
 	transcript := func() []map[string]any {
 		st, err := session.State(ctx)

@@ -35,11 +35,7 @@ func blockingSession(t *testing.T) (*durable.Session, chan struct{}, chan struct
 	fake := agentcoretest.New(agentcoretest.ToolCallResponse(echoCall("c1", "a")), agentcoretest.TextResponse("done"), agentcoretest.TextResponse("next"))
 	o := durable.Options{SystemPrompt: "sys", Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{tool}}
 	o.ToolActivity = workflow.ActivityOptions{StartToCloseTimeout: time.Minute, HeartbeatTimeout: 3 * time.Second}
-	sessions := durable.New(o)
-	queue := taskQueue(t)
-	startWorker(t, queue, sessions)
-	s, err := newClient(t, queue, sessions).Start(testCtx(t), queue)
-	require.NoError(t, err)
+	s := startSession(t, o)
 	return s, started, release
 }
 
@@ -131,11 +127,7 @@ func TestContinueAsNew(t *testing.T) {
 		return agentcoretest.TextResponse("ok")
 	})
 	o := durable.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{echoTool(agentcore.ReplayNever, nil)}, MaxHistoryLength: 60}
-	sessions := durable.New(o)
-	queue := taskQueue(t)
-	startWorker(t, queue, sessions)
-	s, err := newClient(t, queue, sessions).Start(ctx, queue)
-	require.NoError(t, err)
+	s := startSession(t, o)
 	var before durable.State
 	runs := 0
 	for ; runs < 10; runs++ {
@@ -174,11 +166,7 @@ func TestContinueAsNewMidRun(t *testing.T) {
 
 	o := durableOptions(sc.agentOptions(), agentcoretest.New(responses...).Stream)
 	o.MaxHistoryLength = 40
-	sessions := durable.New(o)
-	queue := taskQueue(t)
-	startWorker(t, queue, sessions)
-	s, err := newClient(t, queue, sessions).Start(ctx, queue)
-	require.NoError(t, err)
+	s := startSession(t, o)
 	require.NoError(t, s.Prompt(ctx, "go"))
 	st, err := s.State(ctx)
 	require.NoError(t, err)
@@ -196,11 +184,7 @@ func TestAbortWhileModelStreams(t *testing.T) {
 	})
 	o := durable.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream}
 	o.ModelActivity = workflow.ActivityOptions{StartToCloseTimeout: time.Minute, HeartbeatTimeout: 3 * time.Second}
-	sessions := durable.New(o)
-	queue := taskQueue(t)
-	startWorker(t, queue, sessions)
-	s, err := newClient(t, queue, sessions).Start(ctx, queue)
-	require.NoError(t, err)
+	s := startSession(t, o)
 	seq, err := s.Start(ctx, agentcore.UserText("go"))
 	require.NoError(t, err)
 	<-streaming

@@ -28,11 +28,7 @@ func TestHistoryCost(t *testing.T) {
 		return agentcoretest.TextResponse(text)
 	})
 	o := durable.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{echoTool(agentcore.ReplayNever, nil)}}
-	sessions := durable.New(o)
-	queue := taskQueue(t)
-	startWorker(t, queue, sessions)
-	s, err := newClient(t, queue, sessions).Start(ctx, queue)
-	require.NoError(t, err)
+	s := startSession(t, o)
 	const runs = 6
 	var events, sizes []int
 	for range runs {

@@ -111,12 +111,33 @@ func TestCrashWhileModelStreams(t *testing.T) {
 			s(yield)
 		}
 	}
-	o := durable.Options{Model: agentcoretest.Model(), StreamFn: stream}
+	var mu sync.Mutex
+	var live []durable.StreamEvent
+	o := durable.Options{Model: agentcoretest.Model(), StreamFn: stream, OnStream: func(_ context.Context, ev durable.StreamEvent) {
+		mu.Lock()
+		defer mu.Unlock()
+		live = append(live, ev)
+	}}
 	crashOptions(&o)
 	st := crash(t, durable.New(o), step, 0)
 	require.Len(t, st.Messages, 2)
 	assert.Equal(t, "hello", st.Messages[1].(*agentcore.AssistantMessage).Text())
 	assert.Equal(t, int32(2), step.calls.Load(), "the request ran again on the second worker")
+
+	// The retried attempt streamed the request again, live; what the lost
+	// attempt may have streamed is void.
+	mu.Lock()
+	defer mu.Unlock()
+	var retried []string
+	for _, ev := range live {
+		if ev.Attempt == 2 {
+			retried = append(retried, ev.Event.Type())
+			if d, ok := ev.Event.(*agentcore.TextDeltaEvent); ok {
+				assert.Equal(t, "hello", d.Delta)
+			}
+		}
+	}
+	assert.Equal(t, []string{"start", "text_start", "text_delta", "text_end", "done"}, retried)
 }
 
 func TestCrashWhileToolRuns(t *testing.T) {

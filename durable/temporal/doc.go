@@ -129,9 +129,19 @@
 //
 // Message-level events come from the durable transcript: [Session.Messages]
 // returns the messages past a cursor and the next cursor, so a subscriber
-// sees each message exactly once, whichever worker produced it. Streaming
-// deltas and tool progress are not delivered: activities heartbeat them
-// away. A live view is the one part left to a later version.
+// sees each message exactly once, whichever worker produced it.
+//
+// Streaming deltas are live and best-effort: the model activity hands
+// every event of the stream function to [Options.OnStream] on the worker,
+// as a [StreamEvent] naming the session, the run, the request and the
+// attempt. [Live] is an in-memory hub for it, which clients in the
+// workers' process subscribe to ([Live.Subscribe]); clients elsewhere need
+// a hub of their own behind OnStream. Live events are not in the history:
+// they are lost with their worker, a retried attempt streams its request
+// again from the start, and an attempt cut short by an abort or a lost
+// worker may have streamed a message that is never committed. The
+// committed transcript stays the source of truth. Tool progress (a tool's
+// onUpdate) is not delivered: the tool activity heartbeats it away.
 //
 // # Long sessions
 //
@@ -154,8 +164,8 @@
 //
 // # Not here yet
 //
-//   - Live streaming deltas and tool progress (the model activity could
-//     publish them best-effort; today only committed messages are events).
+//   - Live tool progress (a tool's onUpdate): only model requests stream
+//     live events.
 //   - Continue (a run without a new prompt) and changing the model, tools
 //     or thinking level of a running session: they are fixed by [Options].
 package temporal

@@ -116,6 +116,19 @@ func newClient(t *testing.T, queue string, s *durable.Sessions) *durable.Client 
 	return durable.NewClient(c, s.Name(), queue)
 }
 
+// startSession starts a worker of the session type o on a task queue of
+// its own and, on it, a session of that queue's name with the initial
+// transcript msgs.
+func startSession(t *testing.T, o durable.Options, msgs ...agentcore.Message) *durable.Session {
+	t.Helper()
+	sessions := durable.New(o)
+	queue := taskQueue(t)
+	startWorker(t, queue, sessions)
+	s, err := newClient(t, queue, sessions).Start(testCtx(t), queue, msgs...)
+	require.NoError(t, err)
+	return s
+}
+
 // testCtx bounds a test's calls.
 func testCtx(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

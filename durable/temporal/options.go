@@ -1,6 +1,7 @@
 package temporal
 
 import (
+	"context"
 	"time"
 
 	"github.com/pi-go/agentcore"
@@ -46,6 +47,24 @@ type Options struct {
 	// (they never enter the history: keys and request hooks stay on the
 	// worker); Reasoning is set per request from the thinking level.
 	StreamOptions agentcore.StreamOptions
+	// OnStream, when not nil, receives the live events of the model
+	// requests this worker makes: every event the stream function yields,
+	// in order, the final done or error event included. It is called in
+	// the model activity, on the goroutine reading the stream, before the
+	// next event is read: it must return quickly (a slow OnStream slows
+	// the request), so hand events on to a buffer, as [Live.Publish] does.
+	// ctx is the activity's; ev and the event in it are the callee's to
+	// keep. A panic in OnStream is recovered and the event dropped.
+	//
+	// Live events are best-effort. They are not in the workflow history;
+	// they are lost with their worker; a retried attempt streams the
+	// request again from its start ([StreamEvent].Attempt); an attempt
+	// cut short by an abort or a lost worker may have streamed events of
+	// a message that is never committed. The committed transcript
+	// ([Session.Messages]) stays the source of truth. Nil publishes
+	// nothing.
+	OnStream func(ctx context.Context, ev StreamEvent)
+
 	// ToolExecution, SteeringMode and FollowUpMode are as for
 	// [agentcore.Options].
 	ToolExecution agentcore.ToolExecutionMode

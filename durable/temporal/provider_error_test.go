@@ -9,7 +9,6 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
-	durable "github.com/pi-go/agentcore/durable/temporal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -46,12 +45,8 @@ func TestProviderErrorCrossesActivity(t *testing.T) {
 	mu.Unlock()
 	require.Len(t, agentSeen, 1)
 
-	sessions := durable.New(durableOptions(o, agentcoretest.New(responses...).Stream))
-	queue := taskQueue(t)
-	startWorker(t, queue, sessions)
-	s, err := newClient(t, queue, sessions).Start(ctx, queue)
-	require.NoError(t, err)
-	err = s.Prompt(ctx, "go")
+	s := startSession(t, durableOptions(o, agentcoretest.New(responses...).Stream))
+	err := s.Prompt(ctx, "go")
 
 	want := rateLimited()
 	want.Err = errors.New(want.Err.Error())

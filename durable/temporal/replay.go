@@ -265,7 +265,7 @@ func (x *replay) stream(ctx context.Context, model agentcore.Model, req agentcor
 		x.rec.Responses = append(x.rec.Responses, msg.Clone())
 		x.cancel()
 	default:
-		x.addNeed(need{request: k, model: &modelInput{Model: model, Messages: slices.Clone(req.Messages), Reasoning: opts.Reasoning}})
+		x.addNeed(need{request: k, model: &modelInput{Model: model, Messages: slices.Clone(req.Messages), Reasoning: opts.Reasoning, Run: x.rec.Seq, Request: k}})
 		msg = placeholderResponse(model)
 	}
 	x.handed[msg] = k

@@ -111,18 +111,14 @@ func TestSessionMatchesAgent(t *testing.T) {
 			ctx := testCtx(t)
 			want, wantErr := runAgent(t, sc)
 
-			queue := taskQueue(t)
-			sessions := durable.New(durableOptions(sc.agentOptions(), agentcoretest.New(sc.responses...).Stream))
-			startWorker(t, queue, sessions)
-			s, err := newClient(t, queue, sessions).Start(ctx, queue)
-			require.NoError(t, err)
+			s := startSession(t, durableOptions(sc.agentOptions(), agentcoretest.New(sc.responses...).Stream))
 			for _, m := range sc.steer {
 				require.NoError(t, s.Steer(ctx, agentcore.UserText(m)))
 			}
 			for _, m := range sc.followUp {
 				require.NoError(t, s.FollowUp(ctx, agentcore.UserText(m)))
 			}
-			err = s.Prompt(ctx, "go")
+			err := s.Prompt(ctx, "go")
 			if wantErr == nil {
 				require.NoError(t, err)
 			} else {

@@ -59,6 +59,10 @@ type modelInput struct {
 	Model     agentcore.Model         `json:"model"`
 	Messages  Messages                `json:"messages"`
 	Reasoning agentcore.ThinkingLevel `json:"reasoning,omitempty"`
+	// Run and Request are the run's sequence number and the request's
+	// index in it, for live events ([StreamEvent]).
+	Run     int `json:"run,omitempty"`
+	Request int `json:"request,omitempty"`
 }
 
 // toolInput is what the tool activity is given: one validated call.

@@ -1,8 +1,8 @@
 // Command session shows a durable agentcore session surviving the loss of
 // its worker: an in-process Temporal server, two workers, and a client
 // that prompts, steers from another goroutine, and kills the worker running
-// the session; the run finishes on the other worker. It runs offline, on
-// the scripted fake model.
+// the session; the run finishes on the other worker, and the answer's text
+// is seen live as it streams. It runs offline, on the scripted fake model.
 //
 //	GOTOOLCHAIN=go1.27.3 go run ./examples/session   (from durable/temporal)
 package main
@@ -82,14 +82,20 @@ func run(ctx context.Context, out io.Writer) error {
 	})
 	build.Replay = agentcore.ReplaySafe
 
+	answer := agentcoretest.TextResponse("Built ./cmd/app, and noted the steering.")
+	answer.Chunks = 4
 	fake := agentcoretest.New(
 		agentcoretest.ToolCallResponse(agentcoretest.ToolCall("call-1", "build", map[string]any{"path": "./cmd/app"})),
-		agentcoretest.TextResponse("Built ./cmd/app, and noted the steering."),
+		answer,
 	)
+	// Live streaming: both workers publish their requests' events to one
+	// in-memory hub, which a client in this process subscribes to.
+	live := durable.NewLive(0)
 	activityOpts := workflow.ActivityOptions{StartToCloseTimeout: time.Minute, HeartbeatTimeout: 2 * time.Second}
 	sessions := durable.New(durable.Options{
 		SystemPrompt: "You build things.", Model: agentcoretest.Model(), StreamFn: fake.Stream,
 		Tools: []agentcore.Tool{build}, ModelActivity: activityOpts, ToolActivity: activityOpts,
+		OnStream: live.Publish,
 	})
 	const queue = "sessions"
 	startWorker := func(name string) (*workerProc, error) {
@@ -121,6 +127,21 @@ func run(ctx context.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// A live view: the text deltas as the model streams them, whichever
+	// worker runs the request. They are best-effort; the transcript below
+	// is the durable record.
+	sub := live.Subscribe(s.ID())
+	var deltas []string
+	viewed := make(chan struct{})
+	go func() {
+		defer close(viewed)
+		for ev := range sub.Events(ctx) {
+			if d, ok := ev.Event.(*agentcore.TextDeltaEvent); ok {
+				deltas = append(deltas, d.Delta)
+			}
+		}
+	}()
+	defer func() { sub.Close(); <-viewed }()
 	seq, err := s.Start(ctx, agentcore.UserText("Build ./cmd/app."))
 	if err != nil {
 		return err
@@ -148,6 +169,9 @@ func run(ctx context.Context, out io.Writer) error {
 	if err := s.Wait(ctx, seq); err != nil {
 		return err
 	}
+	sub.Close()
+	<-viewed
+	fmt.Fprintf(out, "streamed live in %d deltas: %q\n", len(deltas), deltas)
 	st, err := s.State(ctx)
 	if err != nil {
 		return err

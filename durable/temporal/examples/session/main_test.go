@@ -11,7 +11,8 @@ import (
 )
 
 // TestRun is the example's smoke test: the run finishes on worker B with
-// the tool run once more there and the steering message in the transcript.
+// the tool run once more there, the steering message in the transcript and
+// the answer streamed live.
 func TestRun(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -25,6 +26,7 @@ func TestRun(t *testing.T) {
 		"  user: Also run the tests.",
 		"  tool build: built ./cmd/app",
 		"  assistant: Built ./cmd/app, and noted the steering.",
+		`streamed live in 4 deltas: ["Built ./cm" "d/app, and" " noted the" " steering."]`,
 	} {
 		assert.Contains(t, got, want)
 	}
