@@ -9,7 +9,6 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
 )
 
 // Client starts and addresses sessions of one workflow type on one task
@@ -63,9 +62,8 @@ func (s *Session) update(ctx context.Context, name string, result any, args ...a
 	if err == nil {
 		err = h.Get(ctx, result)
 	}
-	var app *temporal.ApplicationError
-	if errors.As(err, &app) && app.Type() == errTypeBusy {
-		return fmt.Errorf("agentcore/durable: session %s: %w", s.id, agentcore.ErrBusy)
+	if sentinel := refusal(err); sentinel != nil {
+		return fmt.Errorf("agentcore/durable: session %s: %w", s.id, sentinel)
 	}
 	if err != nil {
 		return fmt.Errorf("agentcore/durable: session %s: %s: %w", s.id, name, err)
@@ -74,13 +72,39 @@ func (s *Session) update(ctx context.Context, name string, result any, args ...a
 }
 
 // Start begins a run with prompt messages and returns its sequence number
-// once the session accepted it, without waiting for the run. It fails with
-// an error wrapping [agentcore.ErrBusy], changing nothing, while a run is
-// active.
+// once the session accepted it, without waiting for the run. It fails,
+// changing nothing, with an error wrapping [agentcore.ErrBusy] while a run
+// is active, and with another error without prompts.
 func (s *Session) Start(ctx context.Context, prompts ...agentcore.Message) (int, error) {
 	var seq int
 	err := s.update(ctx, UpdatePrompt, &seq, Messages(prompts))
 	return seq, err
+}
+
+// StartContinue begins a run from the transcript without a new message,
+// by [agentcore.Agent.Continue]'s rules, and returns its sequence number
+// once the session accepted it, without waiting for the run. After an
+// assistant message it takes a batch of queued steering messages (and
+// skips the run's first steering poll), else a batch of follow-ups, as the
+// run's prompts. It fails, changing nothing, with an error wrapping
+// [agentcore.ErrBusy] while a run is active, [agentcore.ErrNoMessages]
+// when the transcript holds only system messages, and
+// [agentcore.ErrContinueFromAssistant] after an assistant message with
+// both queues empty.
+func (s *Session) StartContinue(ctx context.Context) (int, error) {
+	var seq int
+	err := s.update(ctx, UpdateContinue, &seq)
+	return seq, err
+}
+
+// Continue is [Session.StartContinue] waiting for the run's end, as
+// [agentcore.Agent.Continue]; it returns like [Session.Prompt].
+func (s *Session) Continue(ctx context.Context) error {
+	seq, err := s.StartContinue(ctx)
+	if err != nil {
+		return err
+	}
+	return s.Wait(ctx, seq)
 }
 
 // Prompt runs a user message holding text and waits for the run's end,

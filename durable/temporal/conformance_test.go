@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,8 +21,8 @@ import (
 // TestConformanceScenarios plays the Agent's conformance scenarios
 // (../../testdata/conformance) that do not depend on timing through a
 // plain Agent and through a session, and compares what each run gave: the
-// requests the model received, each prompt's error, the transcript at each
-// state step and at the end.
+// requests the model received, each prompt's or continue's error, the
+// transcript at each state step and at the end.
 //
 // Hooks keyed by call number pick their rule by a number derived from
 // their arguments (conformance.NewSetup), since a session replays the loop
@@ -68,10 +69,9 @@ func unplayable(s *conformance.Scenario) string {
 				return "a prompt runs in the background: where the next steps land depends on timing"
 			}
 			prompted = true
-		case st.Continue:
-			return "a step continues without a prompt, which sessions do not do"
 		case len(st.AppendMessage) > 0 && !prompted:
 			// Part of the session's initial transcript.
+		case st.Continue && (st.Wait == nil || *st.Wait):
 		case len(st.Steer) > 0, len(st.FollowUp) > 0, st.Reset, st.State, st.Peek:
 		default:
 			return "a step changes what sessions fix in their Options (tools, model, thinking level, " +
@@ -136,6 +136,8 @@ func playOnAgent(t *testing.T, s *conformance.Scenario) (played, string) {
 		switch {
 		case len(st.Prompt) > 0:
 			p.errs = append(p.errs, errText(a.PromptMessages(ctx, promptMessages(t, st.Prompt)...)))
+		case st.Continue:
+			p.errs = append(p.errs, errText(a.Continue(ctx)))
 		case len(st.AppendMessage) > 0:
 			a.AppendMessage(decode(t, st.AppendMessage))
 		case len(st.Steer) > 0:
@@ -194,6 +196,8 @@ func playOnSession(t *testing.T, s *conformance.Scenario) played {
 		switch {
 		case len(st.Prompt) > 0:
 			p.errs = append(p.errs, errText(session.PromptMessages(ctx, promptMessages(t, st.Prompt)...)))
+		case st.Continue:
+			p.errs = append(p.errs, errText(session.Continue(ctx)))
 		case len(st.Steer) > 0:
 			require.NoError(t, session.Steer(ctx, promptMessages(t, st.Steer)[0]))
 		case len(st.FollowUp) > 0:
@@ -229,10 +233,16 @@ func decode(t *testing.T, raw json.RawMessage) agentcore.Message {
 	return m
 }
 
-// errText is a run's error as text, "" for none.
+// errText is a run's error as text, "" for none; a refusal is its
+// sentinel's text.
 func errText(err error) string {
 	if err == nil {
 		return ""
+	}
+	for _, sentinel := range []error{agentcore.ErrBusy, agentcore.ErrNoMessages, agentcore.ErrContinueFromAssistant} {
+		if errors.Is(err, sentinel) {
+			return sentinel.Error()
+		}
 	}
 	return err.Error()
 }

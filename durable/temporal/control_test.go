@@ -48,6 +48,11 @@ func TestBusyAndReset(t *testing.T) {
 	_, err = s.Start(ctx, agentcore.UserText("again"))
 	require.ErrorIs(t, err, agentcore.ErrBusy)
 	require.ErrorIs(t, s.Reset(ctx), agentcore.ErrBusy)
+	_, err = s.StartContinue(ctx)
+	require.ErrorIs(t, err, agentcore.ErrBusy)
+	_, err = s.Start(ctx)
+	require.ErrorContains(t, err, "prompt without messages")
+	require.NotErrorIs(t, err, agentcore.ErrBusy)
 	st, err := s.State(ctx)
 	require.NoError(t, err)
 	assert.True(t, st.Running)
@@ -58,6 +63,7 @@ func TestBusyAndReset(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, st.Running)
 	assert.Len(t, st.Messages, 5) // system, user, call, result, answer
+	assert.Equal(t, 1, st.Runs, "the refusals started no run")
 
 	require.NoError(t, s.Reset(ctx))
 	st, err = s.State(ctx)

@@ -11,6 +11,9 @@
 //
 //   - prompt starts a run, refused with [agentcore.ErrBusy]'s meaning while
 //     one is active ([Session.Start], [Session.Prompt]);
+//   - continue starts a run from the transcript without a new message, by
+//     [agentcore.Agent.Continue]'s rules and refusals
+//     ([Session.StartContinue], [Session.Continue]);
 //   - steer and followUp queue messages ([Session.Steer], [Session.FollowUp]);
 //   - abort cancels the active run's model request and tool calls
 //     ([Session.Abort]); the queues are kept;
@@ -85,15 +88,15 @@
 // (testdata/conformance at the repository's root): each scenario that
 // does not depend on timing is played through both, comparing every
 // request the model received, each prompt's error and the transcript at
-// each state step. 18 of the 45 run. The scenarios' hooks that pick a
+// each state step. 19 of the 45 run. The scenarios' hooks that pick a
 // rule by call number pick it instead by a number derived from their
 // arguments (a replayed loop calls them more than once), after checking on
 // the Agent that it equals the count. Skipped, with the reason in
-// TestConformanceScenarios: 8 scenarios run a prompt in the background
-// (their steps land by timing), 1 aborts from a tool, 5 steer or abort
+// TestConformanceScenarios: 9 scenarios run a prompt in the background
+// (their steps land by timing), 1 aborts from a tool, 6 steer or abort
 // from a hook (hooks run in the workflow, which cannot call the client),
-// 8 change what a session fixes in its [Options] (tools, model, thinking
-// level, queue modes, transcript), and 5 continue without a prompt.
+// and 10 change what a session fixes in its [Options] (tools, model,
+// thinking level, queue modes) or edit the transcript between runs.
 //
 // # Errors
 //
@@ -166,6 +169,7 @@
 //
 //   - Live tool progress (a tool's onUpdate): only model requests stream
 //     live events.
-//   - Continue (a run without a new prompt) and changing the model, tools
-//     or thinking level of a running session: they are fixed by [Options].
+//   - Changing the model, tools, thinking level or queue modes of a
+//     session, or editing its transcript between runs: they are fixed by
+//     [Options] and the initial transcript.
 package temporal

@@ -86,6 +86,7 @@ type replay struct {
 	handed      map[*agentcore.AssistantMessage]int
 	steerPolls  int
 	followPolls int
+	skipped     bool // the first steering poll of a SkipSteering run
 }
 
 // run replays the loop.
@@ -96,7 +97,14 @@ func (x *replay) run() replayResult {
 	defer cancel()
 	x.cancel = cancel
 	base := slices.Clone(x.st.Transcript[:x.rec.Base])
-	lr, err := agentcore.RunLoop(ctx, x.rec.Prompts, agentcore.AgentContext{Messages: base, Tools: x.tools()}, x.config())
+	actx := agentcore.AgentContext{Messages: base, Tools: x.tools()}
+	var lr *agentcore.LoopRun
+	var err error
+	if x.rec.Continue {
+		lr, err = agentcore.RunLoopContinue(ctx, actx, x.config())
+	} else {
+		lr, err = agentcore.RunLoop(ctx, x.rec.Prompts, actx, x.config())
+	}
 	if err != nil {
 		return replayResult{err: err}
 	}
@@ -204,6 +212,10 @@ func (x *replay) config() agentcore.LoopConfig {
 		Hooks: h, Model: o.Model, ThinkingLevel: o.ThinkingLevel, StreamFn: x.stream,
 		StreamOptions: so, ToolExecution: o.ToolExecution,
 		GetSteeringMessages: func(context.Context) []agentcore.Message {
+			if x.rec.SkipSteering && !x.skipped {
+				x.skipped = true // the run's prompts are that poll's answer
+				return nil
+			}
 			return x.poll(&x.steerPolls, &x.rec.Steering, &x.st.Steering, o.SteeringMode)
 		},
 		GetFollowUpMessages: func(context.Context) []agentcore.Message {

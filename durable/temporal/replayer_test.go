@@ -30,8 +30,8 @@ func historySessions(fake *agentcoretest.Fake) *durable.Sessions {
 
 // TestRecordHistory records, when run with -update, the histories of a
 // session that steers, follows up, prompts twice and resets; of one
-// aborted while the model streams that then runs again; and of one whose
-// request fails with a provider error. Each is a subtest: record one alone
+// aborted while the model streams that then runs again; of one whose
+// request fails with a provider error; and of one that continues. Each is a subtest: record one alone
 // with -run, so that the others keep the format of the version that
 // recorded them (the replayer must go on reading old histories).
 func TestRecordHistory(t *testing.T) {
@@ -86,6 +86,17 @@ func TestRecordHistory(t *testing.T) {
 		require.ErrorAs(t, s.Prompt(ctx, "go"), &pe)
 		require.NoError(t, s.Prompt(ctx, "again"))
 		writeHistory(t, cl, "history-provider-error")
+	})
+	t.Run("continue", func(t *testing.T) {
+		// A prompt, a continue taking a follow-up, and a refused continue.
+		ctx := testCtx(t)
+		fake := agentcoretest.New(agentcoretest.TextResponse("first"), agentcoretest.TextResponse("after the follow-up"))
+		cl, s := recordedSession(t, fake, "history-continue")
+		require.NoError(t, s.Prompt(ctx, "go"))
+		require.NoError(t, s.FollowUp(ctx, agentcore.UserText("more")))
+		require.NoError(t, s.Continue(ctx))
+		require.ErrorIs(t, s.Continue(ctx), agentcore.ErrContinueFromAssistant)
+		writeHistory(t, cl, "history-continue")
 	})
 }
 

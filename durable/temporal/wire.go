@@ -104,6 +104,12 @@ type runRecord struct {
 	Base int `json:"base"`
 	// Prompts are the run's prompt messages.
 	Prompts Messages `json:"prompts"`
+	// Continue is set for a run continued from the transcript without a
+	// prompt ([agentcore.RunLoopContinue]); SkipSteering for one whose
+	// prompts are steering messages taken by a continue, which skips the
+	// run's first steering poll, as [agentcore.Agent.Continue] does.
+	Continue     bool `json:"continue,omitempty"`
+	SkipSteering bool `json:"skipSteering,omitempty"`
 	// Committed counts the run's messages already in the transcript.
 	Committed int `json:"committed"`
 	// Responses are the model's answers, by request.

@@ -14,6 +14,7 @@ import (
 // The names of the session workflow's updates and query.
 const (
 	UpdatePrompt   = "prompt"
+	UpdateContinue = "continue"
 	UpdateSteer    = "steer"
 	UpdateFollowUp = "followUp"
 	UpdateAbort    = "abort"
@@ -22,10 +23,6 @@ const (
 	UpdateMessages = "messages"
 	QueryState     = "state"
 )
-
-// errTypeBusy is the ApplicationError type of a refusal with
-// [agentcore.ErrBusy]'s meaning; [Session] maps it back.
-const errTypeBusy = "ErrBusy"
 
 // StartInput is the session workflow's argument.
 type StartInput struct {
@@ -139,7 +136,24 @@ func (ss *session) shouldContinue(ctx workflow.Context) bool {
 // busy refuses a call while a run is active.
 func (ss *session) busy() error {
 	if ss.st.Run != nil {
-		return temporal.NewApplicationError(agentcore.ErrBusy.Error(), errTypeBusy)
+		return refuse(agentcore.ErrBusy)
+	}
+	return nil
+}
+
+// continuable refuses a continue by [agentcore.Agent.Continue]'s rules:
+// while a run is active, with no message but system messages, and after
+// an assistant message with both queues empty.
+func (ss *session) continuable() error {
+	if err := ss.busy(); err != nil {
+		return err
+	}
+	msgs := ss.st.Transcript
+	if !slices.ContainsFunc(msgs, func(m agentcore.Message) bool { return m.Role() != "system" }) {
+		return refuse(agentcore.ErrNoMessages)
+	}
+	if _, ok := msgs[len(msgs)-1].(*agentcore.AssistantMessage); ok && len(ss.st.Steering) == 0 && len(ss.st.FollowUp) == 0 {
+		return refuse(agentcore.ErrContinueFromAssistant)
 	}
 	return nil
 }
@@ -156,10 +170,28 @@ func (ss *session) register(ctx workflow.Context) error {
 		},
 		workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, prompts Messages) error {
 			if len(prompts) == 0 {
-				return temporal.NewApplicationError("agentcore/durable: prompt without messages", "NoMessages")
+				return temporal.NewApplicationError("agentcore/durable: prompt without messages", "NoPrompt")
 			}
 			return ss.busy()
 		}}); err != nil {
+		return err
+	}
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, UpdateContinue,
+		func(ctx workflow.Context) (int, error) {
+			rec := &runRecord{Seq: st.Runs + 1, Base: len(st.Transcript), Tools: map[string]toolOutcome{}}
+			if _, ok := st.Transcript[len(st.Transcript)-1].(*agentcore.AssistantMessage); !ok {
+				rec.Continue = true
+			} else if steer := drain(&st.Steering, ss.opts.SteeringMode); len(steer) > 0 {
+				rec.Prompts, rec.SkipSteering = steer, true
+			} else {
+				rec.Prompts = drain(&st.FollowUp, ss.opts.FollowUpMode)
+			}
+			st.Runs++
+			st.Run = rec
+			st.ErrorMessage = ""
+			return st.Runs, nil
+		},
+		workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context) error { return ss.continuable() }}); err != nil {
 		return err
 	}
 	for _, q := range []struct {
