@@ -168,11 +168,19 @@ func (e *ToolCallEndEvent) setPartial(p *AssistantMessage)   { e.Partial = p }
 func (e *DoneEvent) setPartial(*AssistantMessage)            {}
 func (e *ErrorEvent) setPartial(*AssistantMessage)           {}
 
+// isNilEvent reports whether ev is nil, or a nil pointer to an event
+// type. Every consumer of a stream in this package skips such events, and
+// [StreamWriter.Push] drops them.
+func isNilEvent(ev AssistantEvent) bool { return ev == nil || reflect.ValueOf(ev).IsNil() }
+
 // CloneEvent returns a copy of ev whose partial message is a clone
 // ([AssistantMessage.Clone]): a consumer of an [AssistantStream] that keeps
-// events beyond the yield keeps these. A final event, or one without a
-// partial, is returned as it is.
+// events beyond the yield keeps these. A final event, one without a
+// partial, or a nil one (typed or not) is returned as it is.
 func CloneEvent(ev AssistantEvent) AssistantEvent {
+	if isNilEvent(ev) {
+		return ev
+	}
 	p := ev.partial()
 	switch ev.(type) {
 	case *DoneEvent, *ErrorEvent:

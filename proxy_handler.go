@@ -283,6 +283,9 @@ func (h *ProxyHandler) serveStream(w http.ResponseWriter, r *http.Request, fn St
 			return errors.New("stream function returned no stream")
 		}
 		for ev := range stream {
+			if isNilEvent(ev) {
+				continue // skipped, as the loop skips it
+			}
 			if p := ev.partial(); p != nil {
 				last = p
 			}

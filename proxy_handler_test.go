@@ -314,6 +314,17 @@ func TestProxyHandlerBrokenStreams(t *testing.T) {
 			want: "error", wantText: "stream function returned no stream",
 		},
 		{
+			name: "nil events are skipped, typed or not",
+			stream: func(context.Context, agentcore.Model, agentcore.Request, agentcore.StreamOptions) agentcore.AssistantStream {
+				return func(yield func(agentcore.AssistantEvent) bool) {
+					m := &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{}, StopReason: agentcore.StopStop}
+					_ = yield(nil) && yield((*agentcore.TextDeltaEvent)(nil)) && yield(&agentcore.StartEvent{Partial: m}) &&
+						yield((*agentcore.DoneEvent)(nil)) && yield(&agentcore.DoneEvent{Reason: agentcore.StopStop, Message: m})
+				}
+			},
+			want: "start done",
+		},
+		{
 			name: "events after the final one",
 			stream: func(context.Context, agentcore.Model, agentcore.Request, agentcore.StreamOptions) agentcore.AssistantStream {
 				return func(yield func(agentcore.AssistantEvent) bool) {

@@ -2,7 +2,6 @@ package agentcore
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 )
 
@@ -97,7 +96,7 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 	if r.final != nil || r.err != nil {
 		return false
 	}
-	if ev == nil || reflect.ValueOf(ev).IsNil() {
+	if isNilEvent(ev) {
 		return true // a stream's nil event, ignored as StreamWriter.Push ignores it
 	}
 	e := r.e

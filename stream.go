@@ -162,8 +162,9 @@ func resolveStreamFn(fn StreamFn) (StreamFn, error) {
 // AssistantStream is the event stream of one model response: range over it.
 // Producers run on the consumer's goroutine (a push iterator), so a consumer
 // that stops early leaves nothing behind: the producer sees yield return
-// false and returns. The last event is a [DoneEvent] or an [ErrorEvent].
-// Build streams with [NewAssistantStream].
+// false and returns. The last event is a [DoneEvent] or an [ErrorEvent]. A
+// nil event, typed or not, carries nothing: the loop, [ProxyHandler] and
+// [CloneEvent] pass over it. Build streams with [NewAssistantStream].
 //
 // The Partial of a content event is the producer's message as it is when
 // the event is yielded: the producer goes on changing it after yield
@@ -227,12 +228,12 @@ type StreamWriter struct {
 
 // Push sends ev to the consumer. It returns false when the consumer has
 // stopped or the stream has ended: the producer should then return. A nil
-// event is ignored.
+// event, or a nil pointer to an event type, is ignored.
 func (w *StreamWriter) Push(ev AssistantEvent) bool {
 	if w.ended || w.stopped {
 		return false
 	}
-	if ev == nil {
+	if isNilEvent(ev) {
 		return true
 	}
 	switch e := ev.(type) {

@@ -42,6 +42,18 @@ func TestStreamWriterContract(t *testing.T) {
 			wantTypes: []string{"start", "error"}, wantLast: agentcore.StopError, wantError: agentcore.ErrStreamIncomplete.Error(),
 		},
 		{
+			name: "nil events are ignored, typed or not",
+			produce: func(w *agentcore.StreamWriter) {
+				m := newMsg()
+				if !w.Push(nil) || !w.Push((*agentcore.TextDeltaEvent)(nil)) || !w.Push((*agentcore.DoneEvent)(nil)) {
+					panic("a nil event ended the stream")
+				}
+				w.Push(&agentcore.StartEvent{Partial: m})
+				w.Done(m)
+			},
+			wantTypes: []string{"start", "done"}, wantLast: agentcore.StopStop,
+		},
+		{
 			name:      "panic becomes an error",
 			produce:   func(w *agentcore.StreamWriter) { panic(errors.New("provider bug")) },
 			wantTypes: []string{"error"}, wantLast: agentcore.StopError, wantError: "provider bug",
@@ -154,4 +166,14 @@ func TestStreamWriterFail(t *testing.T) {
 			assert.Equal(t, tt.err, final.Err)
 		})
 	}
+}
+
+// TestCloneEventNil clones nil events, typed or not, which a stream may
+// yield and its consumers skip: they come back as they are.
+func TestCloneEventNil(t *testing.T) {
+	assert.Nil(t, agentcore.CloneEvent(nil))
+	var typed *agentcore.TextDeltaEvent
+	assert.Equal(t, agentcore.AssistantEvent(typed), agentcore.CloneEvent(typed))
+	var final *agentcore.DoneEvent
+	assert.Equal(t, agentcore.AssistantEvent(final), agentcore.CloneEvent(final))
 }
