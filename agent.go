@@ -34,7 +34,8 @@ type Options struct {
 	ThinkingLevel ThinkingLevel
 	// Tools are the executable tools; the slice is copied.
 	Tools []Tool
-	// Messages is the initial transcript; the slice is copied.
+	// Messages is the initial transcript; the slice is copied, without its
+	// nil messages.
 	Messages []Message
 
 	// StreamFn calls the model; nil uses the default stream function.
@@ -118,7 +119,7 @@ func New(opts Options) *Agent {
 		model:         opts.Model,
 		level:         opts.ThinkingLevel.orOff(),
 		tools:         slices.Clone(opts.Tools),
-		messages:      slices.Clone(opts.Messages),
+		messages:      withoutNil(opts.Messages),
 		steering:      messageQueue{mode: orOneAtATime(opts.SteeringMode)},
 		followUp:      messageQueue{mode: orOneAtATime(opts.FollowUpMode)},
 	}
@@ -193,8 +194,12 @@ func (a *Agent) Prompt(ctx context.Context, text string, images ...ImageBlock) e
 }
 
 // PromptMessages is [Agent.Prompt] with messages of any role as the prompt.
-// The slice is copied.
+// The slice is copied. A nil message is refused with an error wrapping
+// [ErrNilMessage].
 func (a *Agent) PromptMessages(ctx context.Context, messages ...Message) error {
+	if err := checkMessages("prompt", messages); err != nil {
+		return err
+	}
 	prompts := slices.Clone(messages)
 	return a.start(ctx, func() (runKind, []Message, error) { return runPrompt, prompts, nil })
 }

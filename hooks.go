@@ -125,7 +125,8 @@ type TurnContext struct {
 // fields keep the current value (use [ThinkingOff] to turn reasoning off).
 type TurnUpdate struct {
 	Context *AgentContext
-	// Messages are appended before the next request, with events.
+	// Messages are appended before the next request, with events; a nil
+	// one fails the run ([ErrNilMessage]).
 	Messages      []Message
 	Model         *Model
 	ThinkingLevel ThinkingLevel

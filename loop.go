@@ -206,6 +206,9 @@ func (e *engine) run() error {
 			if len(prepared) > 0 {
 				batch = append(slices.Clip(prepared), pending...)
 			}
+			if err := checkMessages("pending message", batch); err != nil {
+				return err
+			}
 			for _, m := range e.declareToolChanges(batch) {
 				if err := e.emitAll(&MessageStartEvent{Message: m}, &MessageEndEvent{Message: m}); err != nil {
 					return err
@@ -379,9 +382,13 @@ func (r *LoopRun) Wait() ([]Message, error) {
 // RunLoop starts a run with new prompt messages, which are added to the
 // context with events, and returns at once. ctx is the run's abort signal.
 // actx is copied; the run never modifies the caller's slices. It fails
-// without starting when no stream function is configured ([ErrNoStreamFn])
-// or a tool is misconfigured (an error wrapping [ErrInvalidTool]).
+// without starting when no stream function is configured ([ErrNoStreamFn]),
+// a tool is misconfigured (an error wrapping [ErrInvalidTool]) or a prompt
+// is nil ([ErrNilMessage]).
 func RunLoop(ctx context.Context, prompts []Message, actx AgentContext, cfg LoopConfig) (*LoopRun, error) {
+	if err := checkMessages("prompt", prompts); err != nil {
+		return nil, err
+	}
 	return startLoop(ctx, actx, cfg, func(e *engine) ([]Message, error) { return e.runPrompts(slices.Clone(prompts)) })
 }
 

@@ -3,6 +3,7 @@ package agentcore
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 )
@@ -21,6 +22,27 @@ import (
 type Message interface {
 	// Role is the message's role as written in its JSON "role" field.
 	Role() string
+}
+
+// ErrNilMessage is reported for a nil [Message] where a message is taken:
+// a prompt of [Agent.PromptMessages] or [RunLoop] (a refusal: the run does
+// not start), or a message a hook or a queue poll returned (the run fails
+// with it). [Agent.Steer], [Agent.FollowUp] and [Agent.AppendMessage]
+// ignore a nil; [New] and [Agent.SetMessages] drop them.
+var ErrNilMessage = errors.New("agentcore: nil message")
+
+// checkMessages returns an error wrapping [ErrNilMessage] that names the
+// first nil of msgs, what they are, or nil when there is none.
+func checkMessages(what string, msgs []Message) error {
+	if i := slices.IndexFunc(msgs, func(m Message) bool { return m == nil }); i >= 0 {
+		return fmt.Errorf("%w: %s %d of %d", ErrNilMessage, what, i, len(msgs))
+	}
+	return nil
+}
+
+// withoutNil returns a copy of msgs without its nil messages.
+func withoutNil(msgs []Message) []Message {
+	return slices.DeleteFunc(slices.Clone(msgs), func(m Message) bool { return m == nil })
 }
 
 // builtin is the marker of the four standard roles.

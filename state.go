@@ -82,16 +82,21 @@ func (a *Agent) SetTools(tools []Tool) {
 	a.mu.Unlock()
 }
 
-// SetMessages replaces the transcript (copied). A run in progress works on
-// its own snapshot and appends its messages to the new transcript.
+// SetMessages replaces the transcript with a copy of messages, without
+// their nil messages. A run in progress works on its own snapshot and
+// appends its messages to the new transcript.
 func (a *Agent) SetMessages(messages []Message) {
+	messages = withoutNil(messages)
 	a.mu.Lock()
-	a.messages = slices.Clone(messages)
+	a.messages = messages
 	a.mu.Unlock()
 }
 
-// AppendMessage appends m to the transcript.
+// AppendMessage appends m to the transcript; a nil m is ignored.
 func (a *Agent) AppendMessage(m Message) {
+	if m == nil {
+		return
+	}
 	a.mu.Lock()
 	a.messages = append(a.messages, m)
 	a.mu.Unlock()
@@ -99,15 +104,22 @@ func (a *Agent) AppendMessage(m Message) {
 
 // Steer queues m for injection after the current turn's tool calls, before
 // the next request. It never interrupts work in progress; use
-// [Agent.Abort] to stop.
+// [Agent.Abort] to stop. A nil m is ignored.
 func (a *Agent) Steer(m Message) {
+	if m == nil {
+		return
+	}
 	a.mu.Lock()
 	a.steering.push(m)
 	a.mu.Unlock()
 }
 
-// FollowUp queues m to be processed when the run would otherwise end.
+// FollowUp queues m to be processed when the run would otherwise end. A
+// nil m is ignored.
 func (a *Agent) FollowUp(m Message) {
+	if m == nil {
+		return
+	}
 	a.mu.Lock()
 	a.followUp.push(m)
 	a.mu.Unlock()
