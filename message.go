@@ -398,9 +398,11 @@ type MessageRegistry struct {
 	decoders map[string]func(data []byte) (Message, error)
 }
 
-// Register makes r decode messages whose role is role with decode, which gets
-// the whole JSON object. Registering a standard role, an empty role or a
-// nil decode panics: it is a programming error.
+// Register makes r decode messages whose role is role with decode, which
+// gets the whole JSON object and returns the message or an error (a nil
+// message without one is an error wrapping [ErrNilMessage]). Registering a
+// standard role, an empty role or a nil decode panics: it is a programming
+// error.
 func (r *MessageRegistry) Register(role string, decode func(data []byte) (Message, error)) {
 	switch role {
 	case "", "system", "user", "assistant", "toolResult":
@@ -444,6 +446,9 @@ func (r *MessageRegistry) UnmarshalMessage(data []byte) (Message, error) {
 		if r != nil {
 			if decode := r.decoders[*head.Role]; decode != nil {
 				msg, err := decode(data)
+				if err == nil && msg == nil {
+					err = fmt.Errorf("%w: the decoder returned none", ErrNilMessage)
+				}
 				if err != nil {
 					return nil, fmt.Errorf("agentcore: %s message: %w", *head.Role, err)
 				}

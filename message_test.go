@@ -165,6 +165,17 @@ func TestMessageRegistry(t *testing.T) {
 	assert.True(t, agentcore.IsStandard(msgs[2]), "IsStandard of a user message")
 }
 
+// TestMessageRegistryNilDecode registers a decoder that answers no message
+// and no error: decoding fails instead of putting a nil in the transcript.
+func TestMessageRegistryNilDecode(t *testing.T) {
+	var reg agentcore.MessageRegistry
+	reg.Register("ghost", func([]byte) (agentcore.Message, error) { return nil, nil })
+	msgs, err := reg.UnmarshalMessages([]byte(`[{"role":"user","content":"hi"},{"role":"ghost"}]`))
+	require.ErrorIs(t, err, agentcore.ErrNilMessage)
+	assert.Nil(t, msgs)
+	assert.EqualError(t, err, "message 1: agentcore: ghost message: agentcore: nil message: the decoder returned none")
+}
+
 func FuzzUnmarshalMessage(f *testing.F) {
 	for _, raw := range traceMessages(f)[:40] {
 		f.Add([]byte(raw))
