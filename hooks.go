@@ -35,13 +35,17 @@ type Hooks struct {
 	// ConvertToLLM turns the transcript into the messages the model
 	// understands before each request: app-defined messages become standard
 	// ones or are dropped. It gets the output of TransformContext and must
-	// not modify it. Nil keeps the four standard roles. An error ends the run.
+	// not modify it. Its result is the request's [Request].Messages: the
+	// hook must not change it afterwards. Nil keeps the four standard
+	// roles. An error ends the run.
 	ConvertToLLM func(ctx context.Context, messages []Message) ([]Message, error)
 
 	// TransformContext rewrites the view of one request (pruning, injected
-	// context) without changing the transcript: its result is used for this
-	// request only. It must not modify messages; return them unchanged to
-	// keep them. Nil keeps the context. An error ends the run.
+	// context) without changing the transcript: its result, which the hook
+	// must not change afterwards, goes to ConvertToLLM for this request
+	// only. It must not modify messages (appending to the slice copies it);
+	// return them unchanged to keep them. Nil keeps the context. An error
+	// ends the run.
 	TransformContext func(ctx context.Context, messages []Message) ([]Message, error)
 
 	// GetAPIKey resolves the API key for each request, for keys that expire
@@ -149,8 +153,9 @@ const (
 type BeforeToolCallContext struct {
 	AssistantMessage *AssistantMessage
 	ToolCall         ToolCall
-	// Args are the validated, coerced arguments, as the tool gets them.
-	// For a tool made with [NewTool], [DecodeArgs] gives them typed.
+	// Args are the validated, coerced arguments, the very bytes the tool
+	// gets: read-only. For a tool made with [NewTool], [DecodeArgs] gives
+	// them typed.
 	Args json.RawMessage
 	// Context is the run's context as the batch started.
 	Context AgentContext
@@ -180,9 +185,11 @@ func Block(reason string) *BeforeToolCallResult {
 type AfterToolCallContext struct {
 	AssistantMessage *AssistantMessage
 	ToolCall         ToolCall
-	// Args are the arguments the tool got ([DecodeArgs] types them).
+	// Args are the arguments the tool got ([DecodeArgs] types them):
+	// read-only.
 	Args json.RawMessage
-	// Result is the executed result before overrides.
+	// Result is the executed result before overrides, the tool's: return
+	// replacements in [AfterToolCallResult] rather than modifying it.
 	Result ToolResult
 	// IsError is whether the call counts as failed so far.
 	IsError bool
@@ -230,10 +237,15 @@ type LoopConfig struct {
 	// GetSteeringMessages returns messages to inject before the next request.
 	// It is polled at run start, after every turn unless FinishTurn ended the
 	// run, and after PrepareNextTurn when the earlier poll found nothing. It
-	// runs on the run's goroutine; nil means none.
+	// runs on the run's goroutine. The messages it returns are the run's
+	// (emitted, then in the context); the loop does not modify or keep the
+	// slice. A nil hook or an empty answer means none; a nil message fails
+	// the run ([ErrNilMessage]).
 	GetSteeringMessages func(ctx context.Context) []Message
 	// GetFollowUpMessages returns messages to process when the run would
-	// otherwise end; nil means none.
+	// otherwise end (the model answered without tool calls and no steering
+	// is pending); it is polled then, and only then, on the run's
+	// goroutine. Its answer is handled like GetSteeringMessages'.
 	GetFollowUpMessages func(ctx context.Context) []Message
 }
 

@@ -246,16 +246,23 @@ func (c *callRun) updateEvent(r ToolResult) *ToolExecutionUpdateEvent {
 
 // RunToolCallOptions configures [RunToolCall].
 type RunToolCallOptions struct {
-	// Tools are the tools the call may name.
+	// Tools are the tools the call may name. Read-only.
 	Tools []Tool
-	// AssistantMessage and Context are what the hooks see.
+	// AssistantMessage is what the hooks see as the calling message; it
+	// may be nil outside a run.
 	AssistantMessage *AssistantMessage
-	Context          AgentContext
-	// BeforeToolCall and AfterToolCall are the hooks to apply, usually the
-	// run's own, so that nested calls pass the same checks.
+	// Context is what the hooks see as the run's context. Read-only.
+	Context AgentContext
+	// BeforeToolCall is the hook to apply before Execute, usually the
+	// run's own, so that nested calls pass the same checks; see
+	// [Hooks.BeforeToolCall]. It runs on the calling goroutine.
 	BeforeToolCall func(context.Context, BeforeToolCallContext) (*BeforeToolCallResult, error)
-	AfterToolCall  func(context.Context, AfterToolCallContext) (*AfterToolCallResult, error)
-	// OnUpdate, optional, receives partial results, on the tool's goroutine.
+	// AfterToolCall is the hook to apply after Execute; see
+	// [Hooks.AfterToolCall]. It runs on the calling goroutine.
+	AfterToolCall func(context.Context, AfterToolCallContext) (*AfterToolCallResult, error)
+	// OnUpdate, optional, receives the partial results the tool reports,
+	// synchronously inside the tool's onUpdate call (on whichever goroutine
+	// the tool calls it, one call at a time), until Execute returns.
 	OnUpdate func(ToolResult)
 }
 

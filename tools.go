@@ -33,13 +33,21 @@ type Tool struct {
 	// model's arguments, which it must not modify, and returns the arguments
 	// to validate. An error fails the call with its text.
 	PrepareArguments func(args json.RawMessage) (json.RawMessage, error)
-	// Execute runs the call. ctx is the run's abort signal; args are the
-	// coerced, validated arguments (the tool's own copy); callID is the
+	// Execute runs the call: in a run, on a goroutine of the call's own (in
+	// a parallel batch, concurrently with the other calls); under
+	// [RunToolCall], on its caller's. ctx is the run's abort signal,
+	// cancelled on abort and when a failing listener ends the run;
+	// [NestedCallOptions] of it gives the options for nested calls. args are
+	// the coerced, validated arguments: a copy of the model's, which
+	// BeforeToolCall and AfterToolCall see too, so read-only. callID is the
 	// call's ID. onUpdate reports partial results as tool_execution_update
-	// events; it is safe to call from any goroutine, and calls after Execute
-	// returns are ignored. A failure is an error (its text is what the model
-	// sees) or a result with IsError; a panic is a failure too. In a
-	// parallel batch Execute runs concurrently with other calls.
+	// events; it is safe to call from any goroutine, never blocks on
+	// listeners, and calls after Execute returns are ignored. A result
+	// passed to onUpdate, and the result returned, belong to the loop from
+	// then on (events carry them to listeners that may keep them): the tool
+	// must not modify their Content or Details afterwards. A failure is an
+	// error (its text is what the model sees) or a result with IsError; a
+	// panic is a failure too.
 	Execute func(ctx context.Context, callID string, args json.RawMessage, onUpdate func(ToolResult)) (ToolResult, error)
 	// Replay is the recovery policy for a call whose intent was recorded
 	// but whose outcome is unknown (its process died while it ran). The
