@@ -399,8 +399,9 @@ type MessageRegistry struct {
 }
 
 // Register makes r decode messages whose role is role with decode, which
-// gets the whole JSON object and returns the message or an error (a nil
-// message without one is an error wrapping [ErrNilMessage]). Registering a
+// gets the whole JSON object, a copy the message may keep, and returns the
+// message or an error (a nil message without one is an error wrapping
+// [ErrNilMessage]). Registering a
 // standard role, an empty role or a nil decode panics: it is a programming
 // error.
 func (r *MessageRegistry) Register(role string, decode func(data []byte) (Message, error)) {
@@ -445,7 +446,7 @@ func (r *MessageRegistry) UnmarshalMessage(data []byte) (Message, error) {
 	default:
 		if r != nil {
 			if decode := r.decoders[*head.Role]; decode != nil {
-				msg, err := decode(data)
+				msg, err := decode(bytes.Clone(data))
 				if err == nil && msg == nil {
 					err = fmt.Errorf("%w: the decoder returned none", ErrNilMessage)
 				}

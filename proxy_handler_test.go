@@ -5,13 +5,18 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
@@ -385,4 +390,49 @@ func (f *failingWriter) Write(p []byte) (int, error) {
 		return 0, io.ErrClosedPipe
 	}
 	return len(p), nil
+}
+
+// keptNote is an app-defined message whose decoder keeps the JSON it was
+// given.
+type keptNote struct{ raw []byte }
+
+func (keptNote) Role() string { return "note" }
+
+// TestProxyHandlerRegisteredDecoderKeepsData decodes a request whose
+// custom messages go through a registered decoder that keeps its data:
+// the handler decodes the body as it arrives, and what the decoder kept
+// must still be its message's JSON after the rest of the body was read.
+func TestProxyHandlerRegisteredDecoderKeepsData(t *testing.T) {
+	var reg agentcore.MessageRegistry
+	reg.Register("note", func(data []byte) (agentcore.Message, error) { return keptNote{raw: data}, nil })
+	var notes []string
+	var body strings.Builder
+	body.WriteString(`{"model":{"id":"m"},"context":{"messages":[`)
+	for i := range 50 {
+		if i > 0 {
+			body.WriteByte(',')
+		}
+		note := fmt.Sprintf(`{"role":"note","text":"note number %d, padded to fill the decoder's buffer: %s"}`, i, strings.Repeat("x", 40))
+		notes = append(notes, note)
+		body.WriteString(note)
+	}
+	body.WriteString(`]},"options":{}}`)
+
+	var got []string
+	fake := agentcoretest.New(agentcoretest.TextResponse("ok"))
+	h := agentcore.NewProxyHandler(agentcore.ProxyHandlerOptions{
+		Authorize: allowToken(""),
+		Messages:  &reg,
+		StreamFn: func(ctx context.Context, m agentcore.Model, req agentcore.Request, o agentcore.StreamOptions) agentcore.AssistantStream {
+			for _, msg := range req.Messages {
+				got = append(got, string(msg.(keptNote).raw))
+			}
+			return fake.Stream(ctx, m, req, o)
+		},
+	})
+	req := httptest.NewRequest(http.MethodPost, "/api/stream", iotest.HalfReader(strings.NewReader(body.String())))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	assert.Equal(t, notes, got)
 }

@@ -148,7 +148,8 @@ type messageDecoder struct {
 	err error // the message's own error, apart from JSON syntax errors
 }
 
-// UnmarshalJSON decodes the message; data is not retained.
+// UnmarshalJSON decodes the message; data, the decoder's buffer, is not
+// retained (UnmarshalMessage copies what a message keeps).
 func (d *messageDecoder) UnmarshalJSON(data []byte) error {
 	d.msg, d.err = d.reg.UnmarshalMessage(data)
 	return d.err
