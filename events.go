@@ -38,7 +38,8 @@ type AgentEvent interface {
 type AgentStartEvent struct{}
 
 // AgentEndEvent is the last event of a run. Messages are the messages the
-// run added (for a prompt run, the prompts first).
+// run added (for a prompt run, the prompts first), shared by every holder
+// of the event and by [LoopRun.Wait]: appending to the slice copies it.
 type AgentEndEvent struct {
 	Messages []Message `json:"messages"`
 }

@@ -164,6 +164,12 @@ func (e *engine) setLevel(l ThinkingLevel) {
 	}
 }
 
+// endEvent is the run's agent_end. Its messages, which a Wait returns too,
+// have no spare capacity: each holder's append copies.
+func (e *engine) endEvent() *AgentEndEvent {
+	return &AgentEndEvent{Messages: view(e.newMessages)}
+}
+
 func (e *engine) turnContext(msg *AssistantMessage, results []*ToolResultMessage) TurnContext {
 	return TurnContext{Message: msg, ToolResults: results, Context: e.agentContext(), NewMessages: view(e.newMessages)}
 }
@@ -249,7 +255,7 @@ func (e *engine) run() error {
 						return err
 					}
 				}
-				return e.emitAll(&TurnEndEvent{Message: msg, ToolResults: []*ToolResultMessage{}}, &AgentEndEvent{Messages: e.newMessages})
+				return e.emitAll(&TurnEndEvent{Message: msg, ToolResults: []*ToolResultMessage{}}, e.endEvent())
 			}
 
 			results := []*ToolResultMessage{}
@@ -284,7 +290,7 @@ func (e *engine) run() error {
 				return err
 			}
 			if decision == TurnEnd {
-				return e.emit(&AgentEndEvent{Messages: e.newMessages})
+				return e.emit(e.endEvent())
 			}
 			explicit = decision == TurnContinue
 			pending = e.steering()
@@ -303,7 +309,7 @@ func (e *engine) run() error {
 		}
 		break
 	}
-	return e.emit(&AgentEndEvent{Messages: e.newMessages})
+	return e.emit(e.endEvent())
 }
 
 // failure is the [RunError] of a run that ended normally with a failed
@@ -362,7 +368,8 @@ func (r *LoopRun) Events() <-chan AgentEvent {
 }
 
 // Wait blocks until the run has ended and its goroutines are gone, and
-// returns the messages the run added. The error is a [*RunError] when the
+// returns the messages the run added (the agent_end event's: appending to
+// the slice copies it). The error is a [*RunError] when the
 // run's last response failed or was aborted; another error when a hook
 // failed or panicked, or the stream function panicked (the run then ended
 // without agent_end). When [LoopRun.Events] was never called, Wait drops
@@ -422,6 +429,7 @@ func startLoop(ctx context.Context, actx AgentContext, cfg LoopConfig, body func
 		defer close(engineDone)
 		defer q.put(nil)
 		r.messages, r.err = body(e)
+		r.messages = view(r.messages)
 		if r.err == nil {
 			r.err = e.failure()
 		}

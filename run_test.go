@@ -117,3 +117,32 @@ func TestRunToolCall(t *testing.T) {
 		})
 	}
 }
+
+// TestRunLoopNewMessagesShared has the reader of a run's agent_end event
+// and the caller of Wait, on different goroutines, each append to the
+// new messages they got: each append must copy, not write into a shared
+// array (the race detector checks).
+func TestRunLoopNewMessagesShared(t *testing.T) {
+	fake := agentcoretest.New(agentcoretest.TextResponse("done"))
+	run, err := agentcore.RunLoop(context.Background(), []agentcore.Message{agentcore.UserText("go")}, agentcore.AgentContext{},
+		agentcore.LoopConfig{Model: agentcoretest.Model(), StreamFn: fake.Stream})
+	require.NoError(t, err)
+	read := make(chan []agentcore.Message)
+	events := run.Events()
+	go func() {
+		var mine []agentcore.Message
+		for ev := range events {
+			if end, ok := ev.(*agentcore.AgentEndEvent); ok {
+				mine = append(end.Messages, agentcore.UserText("reader's"))
+			}
+		}
+		read <- mine
+	}()
+	msgs, err := run.Wait()
+	require.NoError(t, err)
+	msgs = append(msgs, agentcore.UserText("caller's"))
+	mine := <-read
+	require.Len(t, mine, 3)
+	assert.Equal(t, "reader's", mine[2].(*agentcore.UserMessage).Text())
+	assert.Equal(t, "caller's", msgs[2].(*agentcore.UserMessage).Text())
+}
