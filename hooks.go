@@ -21,6 +21,8 @@ type AgentContext struct {
 // for different calls. A hook that returns an error or panics where the
 // reference would have thrown is handled the way the reference handles the
 // throw, as each hook says. Hooks decide; to observe, subscribe to events.
+// A hook of an [Agent]'s run may call the Agent's methods, except
+// WaitForIdle, which would wait for the hook itself.
 //
 // In one turn the hooks run in this order:
 //

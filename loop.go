@@ -343,7 +343,9 @@ func appendMessage(s []Message, m Message) []Message {
 
 // LoopRun is a run started by [RunLoop] or [RunLoopContinue]. Its events
 // arrive on [LoopRun.Events], in order; the loop does not wait for the
-// reader: events queue until they are read.
+// reader: events queue until they are read. The caller must call
+// [LoopRun.Wait], or drain Events, or cancel the run's ctx: a run that is
+// none of these keeps a goroutine blocked, holding its undelivered events.
 type LoopRun struct {
 	events   chan AgentEvent
 	done     chan struct{}

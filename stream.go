@@ -15,8 +15,10 @@ import (
 // Contract: a StreamFn never panics and never reports a request failure
 // other than in the stream: a failure is a final [ErrorEvent] whose message
 // has stopReason "error" (or "aborted" when ctx was cancelled) and an
-// ErrorMessage. ctx is the run's abort signal. req and opts belong to the
-// call; the stream function must not modify req.Messages.
+// ErrorMessage. ctx is the run's abort signal. req and opts are the call's
+// to read: req.Messages, and the maps and JSON of opts, are shared with the
+// loop and its later requests, so the stream function must not modify
+// them; it may keep them.
 type StreamFn func(ctx context.Context, model Model, req Request, opts StreamOptions) AssistantStream
 
 // Request is what one model call is given: the normalized transcript. The
