@@ -2,7 +2,7 @@
 // model, executes the tools it asks for and decides whether to call it
 // again, and a stateful [Agent] around it with a transcript, steering and
 // follow-up queues, awaited listeners and abort. It is a Go port of the
-// TypeScript package @earendil-works/pi-agent-core 1.5.2, the runtime
+// TypeScript package @earendil-works/pi-agent-core 1.6.0, the runtime
 // under the pi coding agent, and keeps its behavior (the same events in the
 // same order, the same hook points) and its JSON (a transcript written by
 // one reads in the other).
@@ -27,7 +27,8 @@
 // context is copied, never modified: keeping the result is the caller's
 // business. A caller that takes the channel drains it (range over it) or
 // cancels ctx; one that only calls Wait gets the outcome, the events
-// dropped. Either way the run's goroutines are gone when Wait returns.
+// dropped. Either way the run's goroutines are gone when Wait returns; a
+// run nobody waits for, reads or cancels keeps one blocked.
 //
 // [Agent] is the stateful shell. It owns the transcript; during a run it
 // changes only by reducing the run's events (a message_end appends the
@@ -42,12 +43,13 @@
 //
 // Both layers talk to a model through one function type, [StreamFn]. The
 // package has no provider catalog: pass a provider's stream function (the
-// module github.com/pi-go/agentcore/providers/openai has one for
-// OpenAI-compatible APIs), [StreamProxy] for a proxy server (whose server
-// half, [NewProxyHandler], serves any StreamFn over HTTP), or the fake of
-// package agentcoretest in tests. [SetDefaultStreamFn] installs a process
-// default, the package's only global state; with neither, a run fails with
-// [ErrNoStreamFn].
+// modules github.com/pi-go/agentcore/providers/openai and
+// github.com/pi-go/agentcore/providers/anthropic have one each, for
+// OpenAI-compatible APIs and for Claude), [StreamProxy] for a proxy server
+// (whose server half, [NewProxyHandler], serves any StreamFn over HTTP),
+// or the fake of package agentcoretest in tests. [SetDefaultStreamFn]
+// installs a process default, the package's only global state; with
+// neither, a run fails with [ErrNoStreamFn].
 //
 // # Turns, runs and sessions
 //

@@ -10,7 +10,7 @@ import (
 )
 
 // goldenCase is one case of testdata/golden.json, whose expected values
-// testdata/oracle.mjs computed with the reference (pi-ai 1.5.2 over
+// testdata/oracle.mjs computed with the reference (pi-ai 1.6.0 over
 // pi-schema) from testdata/cases.json.
 type goldenCase struct {
 	Name         string            `json:"name"`

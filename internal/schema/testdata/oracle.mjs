@@ -1,4 +1,4 @@
-// Regenerates golden.json from cases.json by asking the reference (pi-ai 1.5.2 over pi-schema):
+// Regenerates golden.json from cases.json by asking the reference (pi-ai 1.6.0 over pi-schema):
 //   node internal/schema/testdata/oracle.mjs [oracle node_modules dir]
 // Each case gets `want` (the coerced arguments as JSON.stringify writes them), or `wantErr` (the errors, path and
 // message) and `text` (the whole failure text validateToolArguments throws), or `compileError`.
