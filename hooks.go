@@ -102,16 +102,27 @@ type Hooks struct {
 
 // RequestContext is what [Hooks.PrepareRequest] sees.
 type RequestContext struct {
-	Context       AgentContext
-	Model         Model
+	// Context is the run's working context, pending messages included (a
+	// view: see [AgentContext]).
+	Context AgentContext
+	// Model is the model the request will use.
+	Model Model
+	// ThinkingLevel is the level the request will use; [ThinkingOff] when
+	// reasoning is off.
 	ThinkingLevel ThinkingLevel
 }
 
 // RequestUpdate replaces parts of the run state; nil or empty fields keep
 // the current value (use [ThinkingOff] to turn reasoning off).
 type RequestUpdate struct {
-	Context       *AgentContext
-	Model         *Model
+	// Context, when not nil, becomes the run's working context. The loop
+	// never writes into its slices (it appends to copies), so the hook may
+	// keep them; their messages must not be modified.
+	Context *AgentContext
+	// Model, when not nil, is the model of this and later requests.
+	Model *Model
+	// ThinkingLevel, when not empty, is the level of this and later
+	// requests.
 	ThinkingLevel ThinkingLevel
 }
 
@@ -130,11 +141,15 @@ type TurnContext struct {
 // TurnUpdate is what [Hooks.PrepareNextTurn] may change; nil or empty
 // fields keep the current value (use [ThinkingOff] to turn reasoning off).
 type TurnUpdate struct {
+	// Context, when not nil, becomes the run's working context, as
+	// [RequestUpdate].Context does.
 	Context *AgentContext
 	// Messages are appended before the next request, with events; a nil
 	// one fails the run ([ErrNilMessage]).
-	Messages      []Message
-	Model         *Model
+	Messages []Message
+	// Model, when not nil, is the model of the next requests.
+	Model *Model
+	// ThinkingLevel, when not empty, is the level of the next requests.
 	ThinkingLevel ThinkingLevel
 }
 
