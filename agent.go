@@ -123,7 +123,7 @@ func New(opts Options) *Agent {
 		steering:      messageQueue{mode: orOneAtATime(opts.SteeringMode)},
 		followUp:      messageQueue{mode: orOneAtATime(opts.FollowUpMode)},
 	}
-	if len(a.messages) == 0 || a.messages[0].Role() != "system" {
+	if len(a.messages) == 0 || !isSystem(a.messages[0]) {
 		decls := make([]ToolDeclaration, len(a.tools))
 		for i, t := range a.tools {
 			decls[i] = t.Declaration()
@@ -212,7 +212,7 @@ func (a *Agent) PromptMessages(ctx context.Context, messages ...Message) error {
 // system messages, fails with [ErrNoMessages]. It returns like Prompt.
 func (a *Agent) Continue(ctx context.Context) error {
 	return a.start(ctx, func() (runKind, []Message, error) {
-		if len(a.messages) == 0 || !slices.ContainsFunc(a.messages, func(m Message) bool { return m.Role() != "system" }) {
+		if !slices.ContainsFunc(a.messages, func(m Message) bool { return !isSystem(m) }) {
 			return 0, nil, ErrNoMessages
 		}
 		if _, ok := a.messages[len(a.messages)-1].(*AssistantMessage); !ok {

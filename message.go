@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 )
 
@@ -24,17 +25,31 @@ type Message interface {
 	Role() string
 }
 
-// ErrNilMessage is reported for a nil [Message] where a message is taken:
+// ErrNilMessage is reported for a nil [Message] (or a nil pointer of a
+// message type) where a message is taken:
 // a prompt of [Agent.PromptMessages] or [RunLoop] (a refusal: the run does
 // not start), or a message a hook or a queue poll returned (the run fails
 // with it). [Agent.Steer], [Agent.FollowUp] and [Agent.AppendMessage]
 // ignore a nil; [New] and [Agent.SetMessages] drop them.
 var ErrNilMessage = errors.New("agentcore: nil message")
 
+// isNilMessage reports whether m is nil, or a nil pointer (map, slice,
+// func) of a message type: a message that carries nothing.
+func isNilMessage(m Message) bool {
+	if m == nil {
+		return true
+	}
+	switch v := reflect.ValueOf(m); v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return v.IsNil()
+	}
+	return false
+}
+
 // checkMessages returns an error wrapping [ErrNilMessage] that names the
 // first nil of msgs, what they are, or nil when there is none.
 func checkMessages(what string, msgs []Message) error {
-	if i := slices.IndexFunc(msgs, func(m Message) bool { return m == nil }); i >= 0 {
+	if i := slices.IndexFunc(msgs, isNilMessage); i >= 0 {
 		return fmt.Errorf("%w: %s %d of %d", ErrNilMessage, what, i, len(msgs))
 	}
 	return nil
@@ -42,7 +57,14 @@ func checkMessages(what string, msgs []Message) error {
 
 // withoutNil returns a copy of msgs without its nil messages.
 func withoutNil(msgs []Message) []Message {
-	return slices.DeleteFunc(slices.Clone(msgs), func(m Message) bool { return m == nil })
+	return slices.DeleteFunc(slices.Clone(msgs), isNilMessage)
+}
+
+// isSystem reports whether m is a system message, without calling a
+// method of an app-defined message.
+func isSystem(m Message) bool {
+	_, ok := m.(*SystemMessage)
+	return ok
 }
 
 // builtin is the marker of the four standard roles.
@@ -447,7 +469,7 @@ func (r *MessageRegistry) UnmarshalMessage(data []byte) (Message, error) {
 		if r != nil {
 			if decode := r.decoders[*head.Role]; decode != nil {
 				msg, err := decode(bytes.Clone(data))
-				if err == nil && msg == nil {
+				if err == nil && isNilMessage(msg) {
 					err = fmt.Errorf("%w: the decoder returned none", ErrNilMessage)
 				}
 				if err != nil {

@@ -98,4 +98,27 @@ func TestNilMessages(t *testing.T) {
 		require.ErrorIs(t, err, agentcore.ErrNilMessage)
 		noNil(t, msgs)
 	})
+	t.Run("typed nil messages count as nil", func(t *testing.T) {
+		a := newAgent(agentcore.Options{Messages: []agentcore.Message{(*agentcore.UserMessage)(nil), user}})
+		assert.Equal(t, []string{"user"}, roles(a.Messages()))
+		require.ErrorIs(t, a.PromptMessages(ctx, (*agentcore.UserMessage)(nil)), agentcore.ErrNilMessage)
+		a.Steer((*agentcore.UserMessage)(nil))
+		assert.False(t, a.HasQueued())
+	})
+}
+
+// grumpy is an app-defined message whose Role panics.
+type grumpy struct{}
+
+func (grumpy) Role() string { panic("grumpy has no role") }
+
+// TestAgentCallsNoRoleUnderItsLock puts a message whose Role panics at the
+// head of the transcript: New and Continue decide without calling it, so
+// nothing panics and the Agent stays usable.
+func TestAgentCallsNoRoleUnderItsLock(t *testing.T) {
+	fake := agentcoretest.New(agentcoretest.TextResponse("ok"))
+	a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, SystemPrompt: "Be brief.",
+		Messages: []agentcore.Message{grumpy{}, agentcore.UserText("hi")}})
+	require.NoError(t, a.Continue(context.Background()))
+	assert.Len(t, a.Messages(), 4, "system, grumpy, user, assistant")
 }

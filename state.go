@@ -94,7 +94,7 @@ func (a *Agent) SetMessages(messages []Message) {
 
 // AppendMessage appends m to the transcript; a nil m is ignored.
 func (a *Agent) AppendMessage(m Message) {
-	if m == nil {
+	if isNilMessage(m) {
 		return
 	}
 	a.mu.Lock()
@@ -106,7 +106,7 @@ func (a *Agent) AppendMessage(m Message) {
 // the next request. It never interrupts work in progress; use
 // [Agent.Abort] to stop. A nil m is ignored.
 func (a *Agent) Steer(m Message) {
-	if m == nil {
+	if isNilMessage(m) {
 		return
 	}
 	a.mu.Lock()
@@ -117,7 +117,7 @@ func (a *Agent) Steer(m Message) {
 // FollowUp queues m to be processed when the run would otherwise end. A
 // nil m is ignored.
 func (a *Agent) FollowUp(m Message) {
-	if m == nil {
+	if isNilMessage(m) {
 		return
 	}
 	a.mu.Lock()
