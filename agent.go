@@ -222,7 +222,7 @@ func (a *Agent) Continue(ctx context.Context) error {
 			return runPromptSkipSteering, steer, nil
 		}
 		if follow := a.followUp.drain(); len(follow) > 0 {
-			return runPrompt, follow, nil
+			return runFollowUps, follow, nil
 		}
 		return 0, nil, ErrContinueFromAssistant
 	})
@@ -231,10 +231,23 @@ func (a *Agent) Continue(ctx context.Context) error {
 type runKind int
 
 const (
-	runPrompt runKind = iota + 1
-	runPromptSkipSteering
+	runPrompt             runKind = iota + 1 // the caller's prompts
+	runPromptSkipSteering                    // queued steering, as prompts
+	runFollowUps                             // queued follow-ups, as prompts
 	runContinue
 )
+
+// from is the queue the prompts of a run of kind k were taken from; zero
+// for the caller's own.
+func (k runKind) from() Queue {
+	switch k {
+	case runPromptSkipSteering:
+		return SteeringQueue
+	case runFollowUps:
+		return FollowUpQueue
+	}
+	return 0
+}
 
 // start begins a run if none is active. choose runs under the lock, so that
 // a refused call takes nothing from the queues.
@@ -275,12 +288,29 @@ func (a *Agent) start(ctx context.Context, choose func() (runKind, []Message, er
 	if kind == runContinue {
 		_, err = e.runContinue()
 	} else {
-		_, err = e.runPrompts(prompts)
+		_, err = e.runPrompts(prompts, kind.from())
 	}
 	if err != nil {
+		a.requeue(e.held, e.heldFrom)
 		return a.failRun(runCtx, err)
 	}
 	return e.failure()
+}
+
+// requeue puts msgs, which a failed run took from queue q and did not
+// deliver, back at the front of q, oldest first, as if never taken.
+func (a *Agent) requeue(msgs []Message, q Queue) {
+	msgs = withoutNil(msgs)
+	if len(msgs) == 0 {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	target := &a.steering
+	if q == FollowUpQueue {
+		target = &a.followUp
+	}
+	target.items = append(msgs, target.items...)
 }
 
 // loopConfig maps the Agent's state and hooks onto a loop configuration;

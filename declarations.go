@@ -50,8 +50,9 @@ func (e *engine) executableTools() []ToolDeclaration {
 // message. When pending holds a system message, the last one's tool fields
 // are intent: they are replaced by the real delta, so that replay always
 // yields exactly the executable tools. Otherwise a new system message goes
-// before the first non-system pending message. pending is not modified.
-func (e *engine) declareToolChanges(pending []Message) []Message {
+// before the first non-system pending message, whose index in the result is
+// inserted (-1 when none was). pending is not modified.
+func (e *engine) declareToolChanges(pending []Message) (_ []Message, inserted int) {
 	sysIndex := -1
 	for i := len(pending) - 1; i >= 0; i-- {
 		if _, ok := pending[i].(*SystemMessage); ok {
@@ -75,16 +76,16 @@ func (e *engine) declareToolChanges(pending []Message) []Message {
 	changes := diffTools(replayed, e.executableTools())
 	if sys != nil {
 		if changes.Empty() && len(sys.ToolsAdded) == 0 && len(sys.ToolsRemoved) == 0 {
-			return pending
+			return pending, -1
 		}
 		out := append([]Message(nil), pending...)
 		c := *sys
 		c.ToolsAdded, c.ToolsRemoved = changes.Added, changes.Removed
 		out[sysIndex] = &c
-		return out
+		return out, -1
 	}
 	if changes.Empty() {
-		return pending
+		return pending, -1
 	}
 	update := &SystemMessage{Content: Text(""), ToolsAdded: changes.Added, ToolsRemoved: changes.Removed, Timestamp: nowMillis()}
 	at := len(pending)
@@ -97,5 +98,5 @@ func (e *engine) declareToolChanges(pending []Message) []Message {
 	out := make([]Message, 0, len(pending)+1)
 	out = append(out, pending[:at]...)
 	out = append(out, update)
-	return append(out, pending[at:]...)
+	return append(out, pending[at:]...), at
 }

@@ -93,7 +93,10 @@
 // run's ctx, which the stream function, every hook and every tool receive;
 // the provider ends its response with stopReason "aborted" and the run ends.
 // Abort never clears the queues; [Agent.ClearQueue] does, and
-// [Agent.PeekQueued] shows what the next drain point would take.
+// [Agent.PeekQueued] shows what the next drain point would take. A queued
+// message is taken when it is about to be delivered: when a run fails
+// between taking it and its message_end (a PrepareNextTurn that fails on
+// abort, say), it goes back to the front of its queue, for the next run.
 //
 // Steering is polled at the start of a run, after every turn (unless
 // FinishTurn ended the run), and once more after PrepareNextTurn when the

@@ -31,6 +31,12 @@ type engine struct {
 	// cancelled when an event fails.
 	toolCtx     context.Context
 	cancelTools context.CancelFunc
+
+	// held are the messages the run took from a queue (heldFrom) and has
+	// not delivered yet (emitted their message_end), oldest first: what an
+	// Agent puts back in its queue when the run fails.
+	held     []Message
+	heldFrom Queue
 }
 
 // The refusals of RunLoopContinue and Agent.Continue.
@@ -64,18 +70,20 @@ func checkContinue(messages []Message) error {
 	return nil
 }
 
-// runPrompts runs the loop with new prompt messages.
-func (e *engine) runPrompts(prompts []Message) (msgs []Message, err error) {
+// runPrompts runs the loop with new prompt messages, taken from queue from
+// (zero when they are the caller's).
+func (e *engine) runPrompts(prompts []Message, from Queue) (msgs []Message, err error) {
 	defer e.release()
 	defer e.recoverInto(&err)
-	initial := e.declareToolChanges(prompts)
+	e.hold(prompts, from)
+	initial, inserted := e.declareToolChanges(prompts)
 	e.newMessages = append(make([]Message, 0, len(initial)+8), initial...)
 	if err := e.emitAll(&AgentStartEvent{}, &TurnStartEvent{}); err != nil {
 		return e.newMessages, err
 	}
-	for _, m := range initial {
+	for i, m := range initial {
 		e.cur.Messages = appendMessage(e.cur.Messages, m)
-		if err := e.emitAll(&MessageStartEvent{Message: m}, &MessageEndEvent{Message: m}); err != nil {
+		if err := e.deliver(m, i, inserted, 0); err != nil {
 			return e.newMessages, err
 		}
 	}
@@ -94,6 +102,33 @@ func (e *engine) runContinue() (msgs []Message, err error) {
 		return e.newMessages, err
 	}
 	return e.newMessages, e.run()
+}
+
+// hold records msgs, taken from queue from, as not delivered yet.
+func (e *engine) hold(msgs []Message, from Queue) {
+	e.held, e.heldFrom = nil, from
+	if from != 0 {
+		e.held = msgs
+	}
+}
+
+// deliver emits message m, element i of a declared batch whose inserted
+// element is the loop's own declaration and whose first skip elements
+// were not taken from a queue. Once its message_end is out (an Agent has
+// appended it, whatever its listeners do), a message taken from a queue is
+// no longer held.
+func (e *engine) deliver(m Message, i, inserted, skip int) error {
+	if err := e.emit(&MessageStartEvent{Message: m}); err != nil {
+		return err
+	}
+	err := e.emit(&MessageEndEvent{Message: m})
+	if inserted >= 0 && i > inserted {
+		i-- // its index in the batch
+	}
+	if i != inserted && i >= skip && len(e.held) > 0 {
+		e.held = e.held[1:]
+	}
+	return err
 }
 
 // release ends the run's tools' ctx.
@@ -178,6 +213,7 @@ func (e *engine) turnContext(msg *AssistantMessage, results []*ToolResultMessage
 // steering, the outer loop takes follow-ups when the run would end.
 func (e *engine) run() error {
 	pending := e.steering()
+	e.hold(pending, SteeringQueue)
 	var last *TurnContext
 	explicit := false
 	for {
@@ -203,6 +239,7 @@ func (e *engine) run() error {
 				}
 				if len(pending) == 0 {
 					pending = e.steering()
+					e.hold(pending, SteeringQueue)
 				}
 				if err := e.emit(&TurnStartEvent{}); err != nil {
 					return err
@@ -215,14 +252,16 @@ func (e *engine) run() error {
 			if err := checkMessages("pending message", batch); err != nil {
 				return err
 			}
-			for _, m := range e.declareToolChanges(batch) {
-				if err := e.emitAll(&MessageStartEvent{Message: m}, &MessageEndEvent{Message: m}); err != nil {
+			out, inserted := e.declareToolChanges(batch)
+			for i, m := range out {
+				if err := e.deliver(m, i, inserted, len(prepared)); err != nil {
 					return err
 				}
 				e.cur.Messages = appendMessage(e.cur.Messages, m)
 				e.newMessages = appendMessage(e.newMessages, m)
 			}
 			pending = nil
+			e.hold(nil, 0)
 
 			if h := e.cfg.PrepareRequest; h != nil {
 				upd, err := h(e.ctx, RequestContext{Context: e.agentContext(), Model: e.cfg.Model, ThinkingLevel: e.level})
@@ -294,6 +333,7 @@ func (e *engine) run() error {
 			}
 			explicit = decision == TurnContinue
 			pending = e.steering()
+			e.hold(pending, SteeringQueue)
 			if moreToolCalls || len(pending) > 0 {
 				explicit = false
 			}
@@ -301,6 +341,7 @@ func (e *engine) run() error {
 		if follow := e.followUps(); len(follow) > 0 {
 			explicit = false
 			pending = follow
+			e.hold(pending, FollowUpQueue)
 			continue
 		}
 		if explicit {
@@ -398,7 +439,7 @@ func RunLoop(ctx context.Context, prompts []Message, actx AgentContext, cfg Loop
 	if err := checkMessages("prompt", prompts); err != nil {
 		return nil, err
 	}
-	return startLoop(ctx, actx, cfg, func(e *engine) ([]Message, error) { return e.runPrompts(slices.Clone(prompts)) })
+	return startLoop(ctx, actx, cfg, func(e *engine) ([]Message, error) { return e.runPrompts(slices.Clone(prompts), 0) })
 }
 
 // RunLoopContinue starts a run from the existing context without adding a

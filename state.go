@@ -104,7 +104,8 @@ func (a *Agent) AppendMessage(m Message) {
 
 // Steer queues m for injection after the current turn's tool calls, before
 // the next request. It never interrupts work in progress; use
-// [Agent.Abort] to stop. A nil m is ignored.
+// [Agent.Abort] to stop. A nil m is ignored. A run that fails after taking
+// m and before delivering it (its message_end) puts it back in the queue.
 func (a *Agent) Steer(m Message) {
 	if isNilMessage(m) {
 		return
@@ -115,7 +116,8 @@ func (a *Agent) Steer(m Message) {
 }
 
 // FollowUp queues m to be processed when the run would otherwise end. A
-// nil m is ignored.
+// nil m is ignored. As with [Agent.Steer], a run that fails before
+// delivering m puts it back in the queue.
 func (a *Agent) FollowUp(m Message) {
 	if isNilMessage(m) {
 		return
