@@ -144,7 +144,9 @@ func orOneAtATime(m QueueMode) QueueMode {
 
 // Subscribe adds a listener and returns the function that removes it.
 // Removing is idempotent; a listener removed during a run gets no further
-// events. A nil listener is ignored.
+// events. A listener added while an event is being delivered gets the
+// events after it. Both are safe to call from a listener. A nil listener
+// is ignored.
 func (a *Agent) Subscribe(fn Listener) (unsubscribe func()) {
 	if fn == nil {
 		return func() {}
