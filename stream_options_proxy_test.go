@@ -54,3 +54,43 @@ func TestStreamProxyKeepsRequestOptions(t *testing.T) {
 	}
 	assert.False(t, called, "the client's hooks are not the proxy's")
 }
+
+// TestModelJSONInput marshals models whose Input is nil, as a Go program
+// writes one: pi's Model always has an input array, and its consumers call
+// model.input.includes (a TypeScript proxy server, through pi-ai's
+// transformMessages), so nil goes out as []. StreamProxy posts it so.
+func TestModelJSONInput(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		input []string
+		want  string
+	}{
+		{name: "nil", input: nil, want: `[]`},
+		{name: "empty", input: []string{}, want: `[]`},
+		{name: "text", input: []string{"text", "image"}, want: `["text","image"]`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			data, err := json.Marshal(agentcore.Model{ID: "m", Input: tt.input})
+			require.NoError(t, err)
+			var got struct{ Input json.RawMessage }
+			require.NoError(t, json.Unmarshal(data, &got))
+			assert.Equal(t, tt.want, string(got.Input))
+		})
+	}
+
+	var body []byte
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ = io.ReadAll(r.Body)
+		http.Error(w, `{"error":"seen"}`, http.StatusTeapot)
+	}))
+	defer srv.Close()
+	stream := agentcore.StreamProxy(agentcore.ProxyOptions{URL: srv.URL})(context.Background(),
+		agentcore.Model{ID: "claude-sonnet-4-5", Provider: "anthropic", API: "anthropic-messages", MaxTokens: 8192}, agentcore.Request{}, agentcore.StreamOptions{})
+	for range stream {
+	}
+	var sent struct {
+		Model struct{ Input json.RawMessage }
+	}
+	require.NoError(t, json.Unmarshal(body, &sent))
+	assert.Equal(t, `[]`, string(sent.Model.Input), "the model StreamProxy posts")
+}

@@ -106,6 +106,17 @@ type Model struct {
 	Compat json.RawMessage `json:"compat,omitempty"`
 }
 
+// MarshalJSON writes the model as pi-ai's Model, whose input is always an
+// array: a nil Input is written [], since pi's code reads model.input
+// without a check (a TypeScript proxy server would fail on null).
+func (m Model) MarshalJSON() ([]byte, error) {
+	type plain Model
+	if m.Input == nil {
+		m.Input = []string{}
+	}
+	return json.Marshal(plain(m))
+}
+
 // ModelCost is the price of a model per million tokens.
 type ModelCost struct {
 	Input      float64 `json:"input"`
