@@ -19,7 +19,11 @@ import (
 //     non-array required, a non-string description, a boolean
 //     exclusiveMinimum, ...), which the checker's meta-schema would reject;
 //   - with count bounds rounded to the integers they mean and unknown type
-//     names (which no value has) turned into a false allOf member.
+//     names (which no value has) turned into a false allOf member;
+//   - with a negative multipleOf made positive (the reference's remainder
+//     test ignores the sign) and a zero one, which no number passes in the
+//     reference (x % 0 is NaN), turned into an allOf member refusing
+//     numbers.
 //
 // Subschema locations do not move: only keywords that hold no subschema are
 // dropped, and allOf is appended to.
@@ -39,9 +43,13 @@ func checkerCopy(doc *document, node jsonv.Value, isRoot bool) jsonv.Value {
 	_, isSchema := doc.loc[node]
 	members := node.Members()
 	out := make([]jsonv.Member, 0, len(members)+2)
-	never := false
+	never, noNumber := false, false
 	for _, m := range members {
 		val := m.Value
+		if isSchema && m.Key == "multipleOf" && val.Kind() == jsonv.Number && val.Num() == 0 {
+			noNumber = true // the checker's meta-schema refuses 0
+			continue
+		}
 		if isSchema {
 			keep := true
 			val, keep, never = sanitize(doc, node, m.Key, val, isRoot, never)
@@ -64,10 +72,16 @@ func checkerCopy(doc *document, node jsonv.Value, isRoot bool) jsonv.Value {
 		out = append(out, jsonv.Member{Key: "$defs", Value: jsonv.ObjectValue([]jsonv.Member{{Key: unresolvedDef, Value: jsonv.BoolValue(false)}})})
 	}
 	if never {
-		out = appendNever(out)
+		out = appendAllOf(out, jsonv.BoolValue(false))
+	}
+	if noNumber {
+		out = appendAllOf(out, notNumber)
 	}
 	return jsonv.ObjectValue(out)
 }
+
+// notNumber is the schema {"not": {"type": "number"}}.
+var notNumber = jsonv.ObjectValue([]jsonv.Member{{Key: "not", Value: jsonv.ObjectValue([]jsonv.Member{{Key: "type", Value: jsonv.StringValue("number")}})}})
 
 // checkerRootURL is the URL the checker knows the root document by: its $id
 // when the checker keeps it, else the default base.
@@ -151,7 +165,12 @@ func sanitize(doc *document, node jsonv.Value, key string, val jsonv.Value, isRo
 	case numberKeywords[key]:
 		return val, k == jsonv.Number, never
 	case key == "multipleOf":
-		return val, k == jsonv.Number && val.Num() > 0, never
+		if k == jsonv.Number && val.Num() < 0 {
+			return jsonv.NumberValue(-val.Num()), true, never
+		}
+		// Zero is kept here, for the fast checker to see; checkerCopy
+		// turns it into an allOf member refusing numbers.
+		return val, k == jsonv.Number, never
 	case key == "enum" || key == "examples":
 		return val, k == jsonv.Array, never
 	case key == "required":
@@ -211,14 +230,14 @@ func uniqueStrings(list jsonv.Value) jsonv.Value {
 	return jsonv.ArrayValue(append([]jsonv.Value{}, out...))
 }
 
-// appendNever adds the schema false to a schema object's allOf.
-func appendNever(members []jsonv.Member) []jsonv.Member {
+// appendAllOf adds schema to a schema object's allOf.
+func appendAllOf(members []jsonv.Member, schema jsonv.Value) []jsonv.Member {
 	for i, m := range members {
 		if m.Key == "allOf" && m.Value.Kind() == jsonv.Array {
-			items := append(append([]jsonv.Value(nil), m.Value.Items()...), jsonv.BoolValue(false))
+			items := append(append([]jsonv.Value(nil), m.Value.Items()...), schema)
 			members[i].Value = jsonv.ArrayValue(items)
 			return members
 		}
 	}
-	return append(members, jsonv.Member{Key: "allOf", Value: jsonv.ArrayValue([]jsonv.Value{jsonv.BoolValue(false)})})
+	return append(members, jsonv.Member{Key: "allOf", Value: jsonv.ArrayValue([]jsonv.Value{schema})})
 }
