@@ -238,8 +238,9 @@
 // errors.Is(err, context.DeadlineExceeded) tells a timeout from
 // [Agent.Abort]. [IsRetryable] classifies it as pi-ai does. A call that
 // could not start a run returns one of the refusals instead, and changed
-// nothing: [ErrBusy], [ErrNoStreamFn], [ErrNilContext], and for Continue
-// [ErrNoMessages] and [ErrContinueFromAssistant]. Retrying is above the
+// nothing: [ErrBusy], [ErrNoStreamFn], [ErrNilContext], [ErrInvalidTool],
+// for a nil prompt [ErrNilMessage], and for Continue [ErrNoMessages] and
+// [ErrContinueFromAssistant]. Retrying is above the
 // package: classify, wait, drop the failed reply, call Continue
 // (examples/retry).
 //
