@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/pi-go/agentcore"
 	enumspb "go.temporal.io/api/enums/v1"
@@ -62,8 +63,8 @@ func (s *Session) update(ctx context.Context, name string, result any, args ...a
 	if err == nil {
 		err = h.Get(ctx, result)
 	}
-	if sentinel := refusal(err); sentinel != nil {
-		return fmt.Errorf("agentcore/durable: session %s: %w", s.id, sentinel)
+	if refused := refusal(err); refused != nil {
+		return fmt.Errorf("agentcore/durable: session %s: %w", s.id, refused)
 	}
 	if err != nil {
 		return fmt.Errorf("agentcore/durable: session %s: %s: %w", s.id, name, err)
@@ -177,6 +178,97 @@ func (s *Session) Abort(ctx context.Context) error { return s.update(ctx, Update
 // Reset clears the transcript down to its system message, the error and
 // both queues; it fails with [agentcore.ErrBusy] during a run.
 func (s *Session) Reset(ctx context.Context) error { return s.update(ctx, UpdateReset, nil) }
+
+// SetModel sets the model of the session's future runs, as
+// [agentcore.Agent.SetModel]: a run in progress keeps the model it started
+// with (a failed run's closing message names the current one, as the
+// Agent's does).
+func (s *Session) SetModel(ctx context.Context, m agentcore.Model) error {
+	return s.update(ctx, UpdateSetModel, nil, m)
+}
+
+// SetThinkingLevel sets the thinking level of future runs; empty means
+// off, as [agentcore.Agent.SetThinkingLevel]. A level that is not one of
+// agentcore's is refused with an error wrapping [ErrInvalidSetting].
+func (s *Session) SetThinkingLevel(ctx context.Context, l agentcore.ThinkingLevel) error {
+	return s.update(ctx, UpdateSetThinkingLevel, nil, l)
+}
+
+// SetTools selects the session's active tools by name, in order, among
+// the workers' [Options.Tools] (tools are code: a session can only choose
+// among those its workers register). As with [agentcore.Agent.SetTools], a
+// run in progress keeps its tools, and the difference is declared to the
+// model before the next request of a later run. A name the workers lack
+// is refused with an error wrapping [ErrUnknownTool], a name given twice
+// with [ErrInvalidSetting]; the selection is then unchanged. No names
+// deselect every tool.
+func (s *Session) SetTools(ctx context.Context, names ...string) error {
+	if names == nil {
+		names = []string{}
+	}
+	return s.update(ctx, UpdateSetTools, nil, names)
+}
+
+// SetToolExecution sets the batch mode of future runs, as
+// [agentcore.Agent.SetToolExecution]; empty means parallel. An unknown mode
+// is refused with an error wrapping [ErrInvalidSetting].
+func (s *Session) SetToolExecution(ctx context.Context, m agentcore.ToolExecutionMode) error {
+	return s.update(ctx, UpdateSetToolExecution, nil, m)
+}
+
+// SetSteeringMode sets how many steering messages a drain point takes,
+// from the next one on (during a run too), as
+// [agentcore.Agent.SetSteeringMode]; empty means one at a time. An unknown
+// mode is refused with an error wrapping [ErrInvalidSetting].
+func (s *Session) SetSteeringMode(ctx context.Context, m agentcore.QueueMode) error {
+	return s.update(ctx, UpdateSetSteeringMode, nil, m)
+}
+
+// SetFollowUpMode is [Session.SetSteeringMode] for the follow-up queue.
+func (s *Session) SetFollowUpMode(ctx context.Context, m agentcore.QueueMode) error {
+	return s.update(ctx, UpdateSetFollowUpMode, nil, m)
+}
+
+// SetMessages replaces the transcript with msgs, without their nil
+// messages, as [agentcore.Agent.SetMessages]: a run in progress goes on
+// from the context it started with and appends its messages to the new
+// transcript. Subscribers of [Session.Messages] are told of the
+// replacement (reset). The slice is not kept.
+func (s *Session) SetMessages(ctx context.Context, msgs []agentcore.Message) error {
+	kept := make(Messages, 0, len(msgs))
+	for _, m := range msgs {
+		if !isNil(m) {
+			kept = append(kept, m)
+		}
+	}
+	return s.update(ctx, UpdateSetMessages, nil, kept)
+}
+
+// AppendMessage appends m to the transcript, during a run too, as
+// [agentcore.Agent.AppendMessage]; a nil m is ignored.
+func (s *Session) AppendMessage(ctx context.Context, m agentcore.Message) error {
+	if isNil(m) {
+		return nil
+	}
+	return s.update(ctx, UpdateAppendMessage, nil, Messages{m})
+}
+
+// ClearQueue drops the messages queued in q, as
+// [agentcore.Agent.ClearQueue]; polls made after it find the queue empty.
+// A q with other bits than [agentcore.AllQueues]' is refused with an
+// error wrapping [ErrInvalidSetting].
+func (s *Session) ClearQueue(ctx context.Context, q agentcore.Queue) error {
+	return s.update(ctx, UpdateClearQueue, nil, q)
+}
+
+// isNil reports whether m is nil or a nil pointer.
+func isNil(m agentcore.Message) bool {
+	if m == nil {
+		return true
+	}
+	v := reflect.ValueOf(m)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
 
 // State returns a snapshot of the session.
 func (s *Session) State(ctx context.Context) (State, error) {

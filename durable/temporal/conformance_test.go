@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -50,6 +51,8 @@ func TestConformanceScenarios(t *testing.T) {
 			got := playOnSession(t, s)
 			assert.Equal(t, want.errs, got.errs, "prompt errors")
 			assert.Equal(t, want.requests, got.requests, "requests")
+			assert.Equal(t, want.peeks, got.peeks, "peeks")
+			assert.Equal(t, want.settings, got.settings, "model and thinking level at each state step")
 			require.Equal(t, len(want.states), len(got.states), "state steps")
 			for i := range want.states {
 				assert.Equal(t, want.states[i], got.states[i], "transcript at state %d", i)
@@ -59,23 +62,13 @@ func TestConformanceScenarios(t *testing.T) {
 }
 
 // unplayable says why a scenario cannot be played through a session
-// without depending on timing, or "" when it can.
+// without depending on timing, or "" when it can. Every step has its
+// session update; without a run in the background an abort finds the
+// session idle, and waiting for idle or sleeping does nothing.
 func unplayable(s *conformance.Scenario) string {
-	prompted := false
 	for _, st := range s.Steps {
-		switch {
-		case len(st.Prompt) > 0:
-			if st.Wait != nil && !*st.Wait {
-				return "a prompt runs in the background: where the next steps land depends on timing"
-			}
-			prompted = true
-		case len(st.AppendMessage) > 0 && !prompted:
-			// Part of the session's initial transcript.
-		case st.Continue && (st.Wait == nil || *st.Wait):
-		case len(st.Steer) > 0, len(st.FollowUp) > 0, st.Reset, st.State, st.Peek:
-		default:
-			return "a step changes what sessions fix in their Options (tools, model, thinking level, " +
-				"queue modes, transcript), clears the queues, or aborts an idle agent"
+		if (len(st.Prompt) > 0 || st.Continue) && st.Wait != nil && !*st.Wait {
+			return "a prompt runs in the background: where the next steps land depends on timing"
 		}
 	}
 	for _, raw := range s.Hooks {
@@ -97,6 +90,49 @@ type played struct {
 	requests []any
 	errs     []string
 	states   [][]map[string]any
+	// settings are the model's ID and the thinking level at each state
+	// step; peeks what each peek step saw queued.
+	settings []string
+	peeks    [][]map[string]any
+}
+
+// settingsText is what played.settings holds for one state step.
+func settingsText(model agentcore.Model, level agentcore.ThinkingLevel) string {
+	return "model " + model.ID + ", thinking " + string(level)
+}
+
+// queueFor names the queues of a clearQueues step.
+func queueFor(name string) agentcore.Queue {
+	switch name {
+	case "steering":
+		return agentcore.SteeringQueue
+	case "followUp":
+		return agentcore.FollowUpQueue
+	}
+	return agentcore.AllQueues
+}
+
+// decodeAll decodes a setMessages step's messages.
+func decodeAll(t *testing.T, raws []json.RawMessage) []agentcore.Message {
+	msgs := make([]agentcore.Message, len(raws))
+	for i, raw := range raws {
+		msgs[i] = decode(t, raw)
+	}
+	return msgs
+}
+
+// toolNames lists the scenario's tools a session's workers need: those of
+// the agent, then those of its setTools steps, each once.
+func toolNames(s *conformance.Scenario) []string {
+	names := slices.Clone(s.Agent.Tools)
+	for _, st := range s.Steps {
+		for _, n := range st.SetTools {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	return names
 }
 
 // recordRequests wraps the scripted model so that it keeps what each
@@ -146,8 +182,30 @@ func playOnAgent(t *testing.T, s *conformance.Scenario) (played, string) {
 			a.FollowUp(promptMessages(t, st.FollowUp)[0])
 		case st.Reset:
 			require.NoError(t, a.Reset())
+		case st.Abort:
+			a.Abort()
+		case st.SetTools != nil:
+			tools, err := setup.Tools(st.SetTools)
+			require.NoError(t, err)
+			a.SetTools(tools)
+		case st.SetModel != nil:
+			a.SetModel(st.SetModel.Model())
+		case st.SetThinkingLevel != "":
+			a.SetThinkingLevel(agentcore.ThinkingLevel(st.SetThinkingLevel))
+		case st.SetMessages != nil:
+			a.SetMessages(decodeAll(t, st.SetMessages))
+		case st.SetSteeringMode != "":
+			a.SetSteeringMode(agentcore.QueueMode(st.SetSteeringMode))
+		case st.SetFollowUpMode != "":
+			a.SetFollowUpMode(agentcore.QueueMode(st.SetFollowUpMode))
+		case st.ClearQueues != "":
+			a.ClearQueue(queueFor(st.ClearQueues))
+		case st.Peek:
+			p.peeks = append(p.peeks, normalize(t, a.PeekQueued()))
 		case st.State:
 			p.states = append(p.states, normalize(t, a.Messages()))
+			as := a.State()
+			p.settings = append(p.settings, settingsText(as.Model, as.ThinkingLevel))
 		}
 	}
 	p.states = append(p.states, normalize(t, a.Messages()))
@@ -179,20 +237,19 @@ func playOnSession(t *testing.T, s *conformance.Scenario) played {
 	o := setup.Options
 	do := durableOptions(o, recordRequests(t, o.StreamFn, &p))
 	do.ThinkingLevel = o.ThinkingLevel
-	initial := o.Messages
-	steps := s.Steps
-	for len(steps) > 0 && len(steps[0].AppendMessage) > 0 {
-		initial = append(initial, decode(t, steps[0].AppendMessage))
-		steps = steps[1:]
-	}
-	session := startSession(t, do, initial...)
+	// The workers have every tool a step selects; a new session starts
+	// with the agent's.
+	do.Tools, err = setup.Tools(toolNames(s))
+	require.NoError(t, err)
+	do.ActiveTools = append([]string{}, s.Agent.Tools...)
+	session := startSession(t, do, o.Messages...)
 	target.s = session
-	transcript := func() []map[string]any {
+	state := func() durable.State {
 		st, err := session.State(ctx)
 		require.NoError(t, err)
-		return normalize(t, st.Messages)
+		return st
 	}
-	for _, st := range steps {
+	for _, st := range s.Steps {
 		switch {
 		case len(st.Prompt) > 0:
 			p.errs = append(p.errs, errText(session.PromptMessages(ctx, promptMessages(t, st.Prompt)...)))
@@ -204,12 +261,49 @@ func playOnSession(t *testing.T, s *conformance.Scenario) played {
 			require.NoError(t, session.FollowUp(ctx, promptMessages(t, st.FollowUp)[0]))
 		case st.Reset:
 			require.NoError(t, session.Reset(ctx))
+		case st.Abort:
+			require.NoError(t, session.Abort(ctx))
+		case len(st.AppendMessage) > 0:
+			require.NoError(t, session.AppendMessage(ctx, decode(t, st.AppendMessage)))
+		case st.SetTools != nil:
+			require.NoError(t, session.SetTools(ctx, st.SetTools...))
+		case st.SetModel != nil:
+			require.NoError(t, session.SetModel(ctx, st.SetModel.Model()))
+		case st.SetThinkingLevel != "":
+			require.NoError(t, session.SetThinkingLevel(ctx, agentcore.ThinkingLevel(st.SetThinkingLevel)))
+		case st.SetMessages != nil:
+			require.NoError(t, session.SetMessages(ctx, decodeAll(t, st.SetMessages)))
+		case st.SetSteeringMode != "":
+			require.NoError(t, session.SetSteeringMode(ctx, agentcore.QueueMode(st.SetSteeringMode)))
+		case st.SetFollowUpMode != "":
+			require.NoError(t, session.SetFollowUpMode(ctx, agentcore.QueueMode(st.SetFollowUpMode)))
+		case st.ClearQueues != "":
+			require.NoError(t, session.ClearQueue(ctx, queueFor(st.ClearQueues)))
+		case st.Peek:
+			p.peeks = append(p.peeks, normalize(t, peek(state())))
 		case st.State:
-			p.states = append(p.states, transcript())
+			ss := state()
+			p.states = append(p.states, normalize(t, ss.Messages))
+			p.settings = append(p.settings, settingsText(ss.Model, ss.ThinkingLevel))
 		}
 	}
-	p.states = append(p.states, transcript())
+	p.states = append(p.states, normalize(t, state().Messages))
 	return p
+}
+
+// peek is what the Agent's PeekQueued answers for a session's state: what
+// the next drain point would take, steering first, by each queue's mode.
+func peek(st durable.State) []agentcore.Message {
+	take := func(q []agentcore.Message, mode agentcore.QueueMode) []agentcore.Message {
+		if len(q) > 1 && mode != agentcore.QueueAll {
+			return q[:1]
+		}
+		return q
+	}
+	if len(st.Steering) > 0 {
+		return take(st.Steering, st.SteeringMode)
+	}
+	return take(st.FollowUp, st.FollowUpMode)
 }
 
 // promptMessages reads a prompt, steer or follow-up step's argument: text,

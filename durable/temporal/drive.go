@@ -15,7 +15,8 @@ import (
 // activities it needs, record their outcomes, repeat.
 func (ss *session) drive(ctx workflow.Context) error {
 	for ss.st.Run != nil && !ss.shouldContinue(ctx) {
-		x := &replay{opts: ss.opts, st: &ss.st, rec: ss.st.Run, now: millis(workflow.Now(ctx))}
+		x := &replay{opts: ss.opts, st: &ss.st, rec: ss.st.Run, now: millis(workflow.Now(ctx)),
+			set: runSettings(ss.st.Run, ss.opts), queue: ss.settings()}
 		res := x.run()
 		ss.commit(x, res)
 		if len(res.needs) == 0 {
@@ -94,7 +95,7 @@ func (ss *session) finish(ctx workflow.Context, res replayResult) {
 		if rec.Aborted {
 			reason = agentcore.StopAborted
 		}
-		m := ss.opts.Model
+		m := ss.settings().Model // the Agent's failure message names the current model
 		msg := &agentcore.AssistantMessage{
 			Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: ""}}, API: m.API, Provider: m.Provider, Model: m.ID,
 			StopReason: reason, ErrorMessage: res.err.Error(), Timestamp: millis(workflow.Now(ctx)),

@@ -32,7 +32,8 @@ type Options struct {
 	// initial transcript does not start with one, with the declarations of
 	// Tools, as [agentcore.New] does.
 	SystemPrompt string
-	// Model and ThinkingLevel are those of every run.
+	// Model and ThinkingLevel are those of a new session's runs, until a
+	// client changes them ([Session.SetModel], [Session.SetThinkingLevel]).
 	Model         agentcore.Model
 	ThinkingLevel agentcore.ThinkingLevel
 	// Tools are the executable tools. Their Execute runs in the tool
@@ -40,6 +41,10 @@ type Options struct {
 	// AfterToolCall) runs in the workflow. Replay is applied to a call
 	// whose activity attempt was lost with its worker.
 	Tools []agentcore.Tool
+	// ActiveTools names the tools of Tools active in a new session, in
+	// order; nil means all of them, an empty slice none. A session changes
+	// its selection with [Session.SetTools].
+	ActiveTools []string
 	// StreamFn calls the model, in the model activity; it is required (a
 	// request without one fails without retrying).
 	StreamFn agentcore.StreamFn
@@ -66,7 +71,8 @@ type Options struct {
 	OnStream func(ctx context.Context, ev StreamEvent)
 
 	// ToolExecution, SteeringMode and FollowUpMode are as for
-	// [agentcore.Options].
+	// [agentcore.Options]: those of a new session, until a client changes
+	// them.
 	ToolExecution agentcore.ToolExecutionMode
 	SteeringMode  agentcore.QueueMode
 	FollowUpMode  agentcore.QueueMode

@@ -66,6 +66,9 @@ type replay struct {
 	st   *sessionState
 	rec  *runRecord
 	now  int64 // the workflow's time, for outcomes recorded during the replay
+	// set are the run's settings; queue are the session's current ones,
+	// whose queue modes a poll made for the first time uses.
+	set, queue settings
 
 	cancel context.CancelFunc // cancels the loop's ctx: the run was aborted
 
@@ -96,8 +99,7 @@ func (x *replay) run() replayResult {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	x.cancel = cancel
-	base := slices.Clone(x.st.Transcript[:x.rec.Base])
-	actx := agentcore.AgentContext{Messages: base, Tools: x.tools()}
+	actx := agentcore.AgentContext{Messages: x.rec.context(x.st.Transcript), Tools: x.tools()}
 	var lr *agentcore.LoopRun
 	var err error
 	if x.rec.Continue {
@@ -209,17 +211,17 @@ func (x *replay) config() agentcore.LoopConfig {
 		}
 	}
 	return agentcore.LoopConfig{
-		Hooks: h, Model: o.Model, ThinkingLevel: o.ThinkingLevel, StreamFn: x.stream,
-		StreamOptions: so, ToolExecution: o.ToolExecution,
+		Hooks: h, Model: x.set.Model, ThinkingLevel: x.set.ThinkingLevel, StreamFn: x.stream,
+		StreamOptions: so, ToolExecution: x.set.ToolExecution,
 		GetSteeringMessages: func(context.Context) []agentcore.Message {
 			if x.rec.SkipSteering && !x.skipped {
 				x.skipped = true // the run's prompts are that poll's answer
 				return nil
 			}
-			return x.poll(&x.steerPolls, &x.rec.Steering, &x.st.Steering, o.SteeringMode)
+			return x.poll(&x.steerPolls, &x.rec.Steering, &x.st.Steering, x.queue.SteeringMode)
 		},
 		GetFollowUpMessages: func(context.Context) []agentcore.Message {
-			return x.poll(&x.followPolls, &x.rec.FollowUps, &x.st.FollowUp, o.FollowUpMode)
+			return x.poll(&x.followPolls, &x.rec.FollowUps, &x.st.FollowUp, x.queue.FollowUpMode)
 		},
 	}
 }
@@ -297,9 +299,9 @@ func (x *replay) addNeed(n need) {
 	x.pending.Store(true)
 }
 
-// tools are the session's tools with Execute answering from the record.
+// tools are the run's tools with Execute answering from the record.
 func (x *replay) tools() []agentcore.Tool {
-	tools := slices.Clone(x.opts.Tools)
+	tools := x.opts.toolsNamed(x.set.Tools)
 	for i := range tools {
 		name := tools[i].Name
 		tools[i].Execute = func(ctx context.Context, callID string, args json.RawMessage, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {

@@ -41,9 +41,10 @@ type Sessions struct {
 }
 
 // New returns the session type configured by opts. opts is copied (its
-// Tools slice too).
+// Tools and ActiveTools slices too).
 func New(opts Options) *Sessions {
 	opts.Tools = slices.Clone(opts.Tools)
+	opts.ActiveTools = slices.Clone(opts.ActiveTools)
 	s := &Sessions{opts: opts}
 	s.acts = &activities{opts: &s.opts}
 	return s
@@ -116,8 +117,9 @@ func (s *Sessions) initialTranscript(ctx workflow.Context, msgs Messages) Messag
 	if len(msgs) > 0 && msgs[0].Role() == "system" {
 		return msgs
 	}
-	decls := make([]agentcore.ToolDeclaration, len(s.opts.Tools))
-	for i, t := range s.opts.Tools {
+	tools := s.opts.toolsNamed(defaultSettings(&s.opts).Tools)
+	decls := make([]agentcore.ToolDeclaration, len(tools))
+	for i, t := range tools {
 		decls[i] = t.Declaration()
 	}
 	first := agentcore.InitialSystemMessage(s.opts.SystemPrompt, decls)
@@ -164,7 +166,8 @@ func (ss *session) register(ctx workflow.Context) error {
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, UpdatePrompt,
 		func(ctx workflow.Context, prompts Messages) (int, error) {
 			st.Runs++
-			st.Run = &runRecord{Seq: st.Runs, Base: len(st.Transcript), Prompts: slices.Clone(prompts), Tools: map[string]toolOutcome{}}
+			st.Run = &runRecord{Seq: st.Runs, Base: len(st.Transcript), Prompts: slices.Clone(prompts), Tools: map[string]toolOutcome{},
+				Settings: ss.startSettings()}
 			st.ErrorMessage = ""
 			return st.Runs, nil
 		},
@@ -178,13 +181,14 @@ func (ss *session) register(ctx workflow.Context) error {
 	}
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, UpdateContinue,
 		func(ctx workflow.Context) (int, error) {
-			rec := &runRecord{Seq: st.Runs + 1, Base: len(st.Transcript), Tools: map[string]toolOutcome{}}
+			rec := &runRecord{Seq: st.Runs + 1, Base: len(st.Transcript), Tools: map[string]toolOutcome{}, Settings: ss.startSettings()}
+			set := ss.settings()
 			if _, ok := st.Transcript[len(st.Transcript)-1].(*agentcore.AssistantMessage); !ok {
 				rec.Continue = true
-			} else if steer := drain(&st.Steering, ss.opts.SteeringMode); len(steer) > 0 {
+			} else if steer := drain(&st.Steering, set.SteeringMode); len(steer) > 0 {
 				rec.Prompts, rec.SkipSteering = steer, true
 			} else {
-				rec.Prompts = drain(&st.FollowUp, ss.opts.FollowUpMode)
+				rec.Prompts = drain(&st.FollowUp, set.FollowUpMode)
 			}
 			st.Runs++
 			st.Run = rec
@@ -217,14 +221,17 @@ func (ss *session) register(ctx workflow.Context) error {
 		return err
 	}
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, UpdateReset, func(ctx workflow.Context) error {
-		base := agentcore.CurrentSystemMessage(st.Transcript)
-		st.Transcript = nil
-		if base != nil {
-			st.Transcript = Messages{base}
+		var kept Messages
+		if base := agentcore.CurrentSystemMessage(st.Transcript); base != nil {
+			kept = Messages{base}
 		}
+		st.replaceTranscript(kept)
 		st.Steering, st.FollowUp, st.ErrorMessage = nil, nil, ""
 		return nil
 	}, workflow.UpdateHandlerOptions{Validator: func(workflow.Context) error { return ss.busy() }}); err != nil {
+		return err
+	}
+	if err := ss.registerEdits(ctx); err != nil {
 		return err
 	}
 	if err := workflow.SetUpdateHandler(ctx, UpdateWait, func(ctx workflow.Context, seq int) (WaitResult, error) {
@@ -241,22 +248,23 @@ func (ss *session) register(ctx workflow.Context) error {
 		return err
 	}
 	if err := workflow.SetUpdateHandler(ctx, UpdateMessages, func(ctx workflow.Context, from int) (MessagesResult, error) {
-		if err := workflow.Await(ctx, func() bool { return len(st.Transcript) != from || st.Run == nil || ss.closing }); err != nil {
+		if err := workflow.Await(ctx, func() bool { return st.Origin+len(st.Transcript) != from || st.Run == nil || ss.closing }); err != nil {
 			return MessagesResult{}, err
 		}
-		res := MessagesResult{Next: len(st.Transcript), Running: st.Run != nil, Retry: ss.closing}
-		if from > len(st.Transcript) {
-			from = 0 // a reset shortened the transcript: start over
+		res := MessagesResult{Next: st.Origin + len(st.Transcript), Running: st.Run != nil, Retry: ss.closing}
+		i := from - st.Origin
+		if i < 0 || i > len(st.Transcript) {
+			i = 0 // the transcript was reset or replaced: start over
 			res.Reset = true
 		}
-		res.Messages = slices.Clone(st.Transcript[from:])
+		res.Messages = slices.Clone(st.Transcript[i:])
 		return res, nil
 	}); err != nil {
 		return err
 	}
 	return workflow.SetQueryHandler(ctx, QueryState, func() (State, error) {
 		info := workflow.GetInfo(ctx)
-		return st.snapshot(info.GetCurrentHistoryLength(), info.GetCurrentHistorySize()), nil
+		return st.snapshot(ss.settings(), info.GetCurrentHistoryLength(), info.GetCurrentHistorySize()), nil
 	})
 }
 
@@ -314,7 +322,8 @@ type MessagesResult struct {
 	Next int `json:"next"`
 	// Running is whether a run is active.
 	Running bool `json:"running"`
-	// Reset is set when the transcript was reset: Messages start at 0.
+	// Reset is set when the transcript was reset or replaced under the
+	// cursor: Messages start at the transcript's first message.
 	Reset bool `json:"reset,omitempty"`
 	// Retry asks the client to ask again: the workflow continued as new.
 	Retry bool `json:"retry,omitempty"`

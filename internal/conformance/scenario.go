@@ -71,6 +71,10 @@ type ModelSpec struct {
 	MaxTokens     int    `json:"maxTokens"`
 }
 
+// Model returns the full model for s (nil: all defaults), as Play gives
+// its Agent.
+func (s *ModelSpec) Model() agentcore.Model { return s.model() }
+
 // model returns the full model for s (nil: all defaults).
 func (s *ModelSpec) model() agentcore.Model {
 	m := agentcoretest.Model()

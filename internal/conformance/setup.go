@@ -52,3 +52,9 @@ func (s *Setup) Mismatch() string {
 	defer s.p.mu.Unlock()
 	return s.p.mismatch
 }
+
+// Tools returns the scenario's tools of the given names, as a setTools
+// step makes them for the Agent: their actions go to the Setup's target.
+func (s *Setup) Tools(names []string) ([]agentcore.Tool, error) {
+	return s.p.makeTools(names)
+}

@@ -1,0 +1,157 @@
+package temporal
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/pi-go/agentcore"
+)
+
+// settings are what a client may change of a session, as a user may change
+// them of an [agentcore.Agent]: the model, the thinking level, the active
+// tools by name, the tool execution mode and the queue modes. They are
+// workflow state; a session whose settings were never changed has none
+// stored and uses its [Options] (see [session.settings]).
+type settings struct {
+	Model         agentcore.Model             `json:"model"`
+	ThinkingLevel agentcore.ThinkingLevel     `json:"thinkingLevel"`
+	Tools         []string                    `json:"tools"`
+	ToolExecution agentcore.ToolExecutionMode `json:"toolExecution"`
+	SteeringMode  agentcore.QueueMode         `json:"steeringMode"`
+	FollowUpMode  agentcore.QueueMode         `json:"followUpMode"`
+}
+
+// defaultSettings are the settings a new session starts with: those of o,
+// with the empty values spelled out as the Agent reports them.
+func defaultSettings(o *Options) settings {
+	s := settings{
+		Model: o.Model, ThinkingLevel: o.ThinkingLevel, Tools: o.ActiveTools,
+		ToolExecution: o.ToolExecution, SteeringMode: o.SteeringMode, FollowUpMode: o.FollowUpMode,
+	}
+	if o.ActiveTools == nil {
+		s.Tools = make([]string, len(o.Tools))
+		for i, t := range o.Tools {
+			s.Tools[i] = t.Name
+		}
+	}
+	return s.normalized()
+}
+
+// normalized is s with its own slices and the empty values spelled out.
+func (s settings) normalized() settings {
+	s.Tools = slices.Clone(s.Tools)
+	if s.ThinkingLevel == "" {
+		s.ThinkingLevel = agentcore.ThinkingOff
+	}
+	if s.ToolExecution == "" {
+		s.ToolExecution = agentcore.ToolsParallel
+	}
+	if s.SteeringMode == "" {
+		s.SteeringMode = agentcore.QueueOneAtATime
+	}
+	if s.FollowUpMode == "" {
+		s.FollowUpMode = agentcore.QueueOneAtATime
+	}
+	return s
+}
+
+// settings returns the session's current settings: the stored ones, or
+// the defaults of its Options when none were stored.
+func (ss *session) settings() settings {
+	if ss.st.Settings != nil {
+		return ss.st.Settings.normalized()
+	}
+	return defaultSettings(ss.opts)
+}
+
+// change applies f to a copy of the current settings and stores it.
+func (ss *session) change(f func(*settings)) {
+	s := ss.settings()
+	f(&s)
+	ss.st.Settings = &s
+}
+
+// runSettings are the settings the active run started with, which it keeps
+// as the Agent's run keeps its model, thinking level, tools and tool
+// execution mode: the ones recorded in rec, or the defaults of opts for a
+// run recorded before settings were.
+func runSettings(rec *runRecord, opts *Options) settings {
+	if rec.Settings != nil {
+		return rec.Settings.normalized()
+	}
+	return defaultSettings(opts)
+}
+
+// startSettings is what a run starting now records: nil while the
+// session's settings were never changed (the run then uses the defaults,
+// as runs recorded before settings existed do).
+func (ss *session) startSettings() *settings {
+	if ss.st.Settings == nil {
+		return nil
+	}
+	s := ss.st.Settings.normalized()
+	return &s
+}
+
+// tools returns the worker's tools named by names, in that order; a name
+// the worker lacks (its tools changed since the names were checked) is
+// left out.
+func (o *Options) toolsNamed(names []string) []agentcore.Tool {
+	tools := make([]agentcore.Tool, 0, len(names))
+	for _, name := range names {
+		if i := slices.IndexFunc(o.Tools, func(t agentcore.Tool) bool { return t.Name == name }); i >= 0 {
+			tools = append(tools, o.Tools[i])
+		}
+	}
+	return tools
+}
+
+// checkTools refuses a selection of tools with a name the worker lacks or
+// a name given twice.
+func (o *Options) checkTools(names []string) error {
+	for i, name := range names {
+		if !slices.ContainsFunc(o.Tools, func(t agentcore.Tool) bool { return t.Name == name }) {
+			return refuseWith(ErrUnknownTool, fmt.Sprintf("%q", name))
+		}
+		if slices.Contains(names[:i], name) {
+			return refuseWith(ErrInvalidSetting, fmt.Sprintf("tool %q selected twice", name))
+		}
+	}
+	return nil
+}
+
+// checkThinkingLevel refuses a level that is not one of pi-ai's.
+func checkThinkingLevel(l agentcore.ThinkingLevel) error {
+	switch l {
+	case "", agentcore.ThinkingOff, agentcore.ThinkingMinimal, agentcore.ThinkingLow, agentcore.ThinkingMedium,
+		agentcore.ThinkingHigh, agentcore.ThinkingXHigh, agentcore.ThinkingMax:
+		return nil
+	}
+	return refuseWith(ErrInvalidSetting, fmt.Sprintf("thinking level %q", l))
+}
+
+// checkQueueMode refuses an unknown queue mode.
+func checkQueueMode(m agentcore.QueueMode) error {
+	switch m {
+	case "", agentcore.QueueOneAtATime, agentcore.QueueAll:
+		return nil
+	}
+	return refuseWith(ErrInvalidSetting, fmt.Sprintf("queue mode %q", m))
+}
+
+// checkToolExecution refuses an unknown tool execution mode.
+func checkToolExecution(m agentcore.ToolExecutionMode) error {
+	switch m {
+	case "", agentcore.ToolsParallel, agentcore.ToolsSequential:
+		return nil
+	}
+	return refuseWith(ErrInvalidSetting, fmt.Sprintf("tool execution mode %q", m))
+}
+
+// checkQueue refuses a queue that is not a combination of the two.
+func checkQueue(q agentcore.Queue) error {
+	if q&^agentcore.AllQueues != 0 {
+		return refuseWith(ErrInvalidSetting, fmt.Sprintf("queue %d", q))
+	}
+	return nil
+}
