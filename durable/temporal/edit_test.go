@@ -92,12 +92,16 @@ func (sc editScript) tools(e *editor) (echo, shout agentcore.Tool) {
 		once.Do(func() { sc.edit(*e) })
 		return text, nil
 	})
-	shout = agentcore.NewTool("shout", "Shouts text.", func(_ context.Context, _ string, a struct {
+	return echo, shoutTool()
+}
+
+// shoutTool answers its text argument in capitals.
+func shoutTool() agentcore.Tool {
+	return agentcore.NewTool("shout", "Shouts text.", func(_ context.Context, _ string, a struct {
 		Text string `json:"text"`
 	}, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
 		return agentcore.TextResult(strings.ToUpper(a.Text)), nil
 	})
-	return echo, shout
 }
 
 // edit changes everything while the run's tool call executes.

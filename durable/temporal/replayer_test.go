@@ -25,15 +25,22 @@ func historySessions(fake *agentcoretest.Fake) *durable.Sessions {
 	if fake == nil {
 		fake = agentcoretest.New()
 	}
-	return durable.New(durableOptions(o, fake.Stream))
+	do := durableOptions(o, fake.Stream)
+	// A second tool, inactive until a session selects it: the histories
+	// recorded with echo alone replay unchanged.
+	do.Tools = append(do.Tools, shoutTool())
+	do.ActiveTools = []string{"echo"}
+	return durable.New(do)
 }
 
 // TestRecordHistory records, when run with -update, the histories of a
 // session that steers, follows up, prompts twice and resets; of one
 // aborted while the model streams that then runs again; of one whose
-// request fails with a provider error; and of one that continues. Each is a subtest: record one alone
-// with -run, so that the others keep the format of the version that
-// recorded them (the replayer must go on reading old histories).
+// request fails with a provider error; of one that continues; and of one
+// whose settings, transcript and queues are edited, idle and during a
+// run. Each is a subtest: record one alone with -run, so that the others
+// keep the format of the version that recorded them (the replayer must
+// go on reading old histories).
 func TestRecordHistory(t *testing.T) {
 	if !*update {
 		t.Skip("run with -update to record testdata/history-*.json")
@@ -97,6 +104,57 @@ func TestRecordHistory(t *testing.T) {
 		require.NoError(t, s.Continue(ctx))
 		require.ErrorIs(t, s.Continue(ctx), agentcore.ErrContinueFromAssistant)
 		writeHistory(t, cl, "history-continue")
+	})
+	t.Run("edits", func(t *testing.T) {
+		// Every setting changed before a run that steers in QueueAll
+		// mode; the transcript replaced and the tools deselected while
+		// a request streams; queues cleared, an idle abort, a continue.
+		ctx := testCtx(t)
+		streaming, release := make(chan struct{}), make(chan struct{})
+		fake := agentcoretest.New(
+			agentcoretest.ToolCallResponse(echoCall("c1", "a")),
+			agentcoretest.TextResponse("after steering"),
+			agentcoretest.Response{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "mid-run"}}, OnStart: func(context.Context) {
+				close(streaming)
+				<-release
+			}},
+			agentcoretest.TextResponse("after the continue"))
+		cl, s := recordedSession(t, fake, "history-edits")
+		second := agentcoretest.Model()
+		second.ID = "second"
+		require.NoError(t, s.SetModel(ctx, second))
+		require.NoError(t, s.SetThinkingLevel(ctx, agentcore.ThinkingHigh))
+		require.NoError(t, s.SetToolExecution(ctx, agentcore.ToolsSequential))
+		require.NoError(t, s.SetTools(ctx, "shout", "echo"))
+		require.NoError(t, s.SetSteeringMode(ctx, agentcore.QueueAll))
+		require.NoError(t, s.SetFollowUpMode(ctx, agentcore.QueueAll))
+		require.NoError(t, s.Steer(ctx, agentcore.UserText("steer 1")))
+		require.NoError(t, s.Steer(ctx, agentcore.UserText("steer 2")))
+		require.NoError(t, s.Prompt(ctx, "go"))
+
+		seq, err := s.Start(ctx, agentcore.UserText("again"))
+		require.NoError(t, err)
+		select {
+		case <-streaming:
+		case <-ctx.Done():
+			t.Fatal("the request never started")
+		}
+		require.NoError(t, s.SetMessages(ctx, []agentcore.Message{agentcore.UserText("replaced")}))
+		require.NoError(t, s.SetTools(ctx))
+		require.NoError(t, s.AppendMessage(ctx, agentcore.UserText("appended")))
+		close(release)
+		require.NoError(t, s.Wait(ctx, seq))
+
+		require.NoError(t, s.FollowUp(ctx, agentcore.UserText("dropped")))
+		require.NoError(t, s.ClearQueue(ctx, agentcore.AllQueues))
+		require.NoError(t, s.Abort(ctx))
+		require.NoError(t, s.AppendMessage(ctx, agentcore.UserText("more")))
+		require.NoError(t, s.Continue(ctx))
+		st, err := s.State(ctx)
+		require.NoError(t, err)
+		require.Equal(t, "replaced", st.Messages[0].(*agentcore.UserMessage).Text())
+		require.Equal(t, "after the continue", st.Messages[len(st.Messages)-1].(*agentcore.AssistantMessage).Text())
+		writeHistory(t, cl, "history-edits")
 	})
 }
 
