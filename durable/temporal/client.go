@@ -172,7 +172,8 @@ func (s *Session) FollowUp(ctx context.Context, msgs ...agentcore.Message) error
 }
 
 // Abort cancels the active run's model request and tool calls, if any; the
-// run ends with an aborted message. The queues are kept.
+// run ends with an aborted message. The queues are kept. An idle session
+// is left unchanged, as by [agentcore.Agent.Abort].
 func (s *Session) Abort(ctx context.Context) error { return s.update(ctx, UpdateAbort, nil) }
 
 // Reset clears the transcript down to its system message, the error and

@@ -5,9 +5,9 @@
 // # Sessions
 //
 // A session is one workflow execution (its workflow ID is the session's
-// ID). Its transcript, its steering and follow-up queues and the record of
-// its active run are workflow state. It is driven by updates, which answer
-// once the workflow has applied them:
+// ID). Its transcript, its steering and follow-up queues, its settings
+// (below) and the record of its active run are workflow state. It is
+// driven by updates, which answer once the workflow has applied them:
 //
 //   - prompt starts a run, refused with [agentcore.ErrBusy]'s meaning while
 //     one is active ([Session.Start], [Session.Prompt]);
@@ -19,14 +19,51 @@
 //     ([Session.Abort]); the queues are kept;
 //   - reset clears the transcript to its system message and empties the
 //     queues, refused while a run is active ([Session.Reset]);
+//   - the setters change what a user may change of an
+//     [agentcore.Agent] (see Settings below);
 //   - wait and messages wait for a run's end and for new messages
 //     ([Session.Wait], [Session.Messages]);
 //
-// and the state query answers a snapshot ([Session.State]). One run is
-// active at a time, by the [agentcore.Agent]'s rules.
+// and the state query answers a snapshot, settings included
+// ([Session.State]). One run is active at a time, by the
+// [agentcore.Agent]'s rules.
 //
-// Workers register a [Sessions] made by [New] with the session's model,
-// tools and hooks ([Options]); clients use a [Client].
+// Workers register a [Sessions] made by [New] with the code of a session
+// type — its tools, hooks and stream function — and the settings new
+// sessions start with ([Options]); clients use a [Client].
+//
+// # Settings
+//
+// A client changes a session as a user changes an [agentcore.Agent], by
+// updates of the same names and the same timing of effect, idle or during
+// a run:
+//
+//   - [Session.SetModel], [Session.SetThinkingLevel],
+//     [Session.SetToolExecution] and [Session.SetTools] apply from the
+//     next run: a run keeps those it started with (they are in its
+//     record), as the Agent's does, and a tool change is declared to the
+//     model before the next run's first request. Tools are code, so a
+//     session selects by name among the workers' [Options.Tools]
+//     ([Options.ActiveTools] are a new session's); a name the workers
+//     lack is refused with [ErrUnknownTool];
+//   - [Session.SetSteeringMode], [Session.SetFollowUpMode] and
+//     [Session.ClearQueue] apply from the next poll of the queue, during
+//     a run too;
+//   - [Session.SetMessages] replaces the transcript and
+//     [Session.AppendMessage] appends to it; a run in progress goes on
+//     from the context it started with and appends its messages to the
+//     new transcript, as the Agent's does (subscribers of
+//     [Session.Messages] are told of a replacement as of a reset);
+//   - [Session.Abort] of an idle session does nothing.
+//
+// A value the Agent would take but a session cannot (an unknown thinking
+// level or mode, a tool selected twice) is refused with
+// [ErrInvalidSetting], changing nothing. The settings are workflow state,
+// carried over by continue-as-new; a session whose settings were never
+// changed stores none and uses its Options, so histories recorded before
+// settings existed replay unchanged. [Options.StreamOptions] stay the
+// workers' (they hold keys and request hooks, which must not enter the
+// history), as does the system prompt a new session is seeded with.
 //
 // # How a run is executed
 //
@@ -86,17 +123,17 @@
 // gives with the same model, tools and hooks. The tests check it on this
 // package's own scripts and on the Agent's conformance scenarios
 // (testdata/conformance at the repository's root): each scenario that
-// does not depend on timing is played through both, comparing every
-// request the model received, each prompt's error and the transcript at
-// each state step. 19 of the 45 run. The scenarios' hooks that pick a
-// rule by call number pick it instead by a number derived from their
-// arguments (a replayed loop calls them more than once), after checking on
-// the Agent that it equals the count. Skipped, with the reason in
-// TestConformanceScenarios: 9 scenarios run a prompt in the background
-// (their steps land by timing), 1 aborts from a tool, 6 steer or abort
-// from a hook (hooks run in the workflow, which cannot call the client),
-// and 10 change what a session fixes in its [Options] (tools, model,
-// thinking level, queue modes) or edit the transcript between runs.
+// does not depend on timing is played through both, every step by its
+// session update, comparing every request the model received, each
+// prompt's error, what each peek saw queued, and the transcript, model
+// and thinking level at each state step. 27 of the 45 run. The
+// scenarios' hooks that pick a rule by call number pick it instead by a
+// number derived from their arguments (a replayed loop calls them more
+// than once), after checking on the Agent that it equals the count.
+// Skipped, with the reason in TestConformanceScenarios: 11 scenarios run
+// a prompt in the background (their steps land by timing), 1 aborts from
+// a tool, and 6 steer or abort from a hook (hooks run in the workflow,
+// which cannot call the client).
 //
 // # Errors
 //
@@ -150,7 +187,8 @@
 //
 // A session whose history is past [Options.MaxHistoryLength] events, or
 // whose server suggests it (by default at 4 Ki events or 4 MiB), continues
-// as new with its transcript, queues, counters and the active run's record:
+// as new with its transcript, queues, settings, counters and the active
+// run's record:
 // when idle, or between two steps of a run, which the new execution then
 // replays and goes on with. Waiting clients retry on the new execution
 // transparently.
@@ -169,7 +207,6 @@
 //
 //   - Live tool progress (a tool's onUpdate): only model requests stream
 //     live events.
-//   - Changing the model, tools, thinking level or queue modes of a
-//     session, or editing its transcript between runs: they are fixed by
-//     [Options] and the initial transcript.
+//   - Changing a session's stream options or adding tools a worker does
+//     not register: both are worker code and configuration ([Options]).
 package temporal

@@ -31,32 +31,32 @@ const (
 func (ss *session) registerEdits(ctx workflow.Context) error {
 	st := &ss.st
 	if err := setter(ctx, UpdateSetModel, nil, func(m agentcore.Model) {
-		ss.change(func(s *settings) { s.Model = m })
+		ss.change(func(s *Settings) { s.Model = m })
 	}); err != nil {
 		return err
 	}
 	if err := setter(ctx, UpdateSetThinkingLevel, checkThinkingLevel, func(l agentcore.ThinkingLevel) {
-		ss.change(func(s *settings) { s.ThinkingLevel = l })
+		ss.change(func(s *Settings) { s.ThinkingLevel = l })
 	}); err != nil {
 		return err
 	}
 	if err := setter(ctx, UpdateSetTools, ss.opts.checkTools, func(names []string) {
-		ss.change(func(s *settings) { s.Tools = slices.Clone(names) })
+		ss.change(func(s *Settings) { s.Tools = slices.Clone(names) })
 	}); err != nil {
 		return err
 	}
 	if err := setter(ctx, UpdateSetToolExecution, checkToolExecution, func(m agentcore.ToolExecutionMode) {
-		ss.change(func(s *settings) { s.ToolExecution = m })
+		ss.change(func(s *Settings) { s.ToolExecution = m })
 	}); err != nil {
 		return err
 	}
 	if err := setter(ctx, UpdateSetSteeringMode, checkQueueMode, func(m agentcore.QueueMode) {
-		ss.change(func(s *settings) { s.SteeringMode = m })
+		ss.change(func(s *Settings) { s.SteeringMode = m })
 	}); err != nil {
 		return err
 	}
 	if err := setter(ctx, UpdateSetFollowUpMode, checkQueueMode, func(m agentcore.QueueMode) {
-		ss.change(func(s *settings) { s.FollowUpMode = m })
+		ss.change(func(s *Settings) { s.FollowUpMode = m })
 	}); err != nil {
 		return err
 	}

@@ -30,16 +30,17 @@ type Options struct {
 
 	// SystemPrompt seeds the leading system message of a new session whose
 	// initial transcript does not start with one, with the declarations of
-	// Tools, as [agentcore.New] does.
+	// its active tools, as [agentcore.New] does.
 	SystemPrompt string
 	// Model and ThinkingLevel are those of a new session's runs, until a
 	// client changes them ([Session.SetModel], [Session.SetThinkingLevel]).
 	Model         agentcore.Model
 	ThinkingLevel agentcore.ThinkingLevel
-	// Tools are the executable tools. Their Execute runs in the tool
-	// activity; the rest of a call (validation, BeforeToolCall,
-	// AfterToolCall) runs in the workflow. Replay is applied to a call
-	// whose activity attempt was lost with its worker.
+	// Tools are the tools the workers can execute; a session uses those
+	// it selects by name (ActiveTools, [Session.SetTools]). Their Execute
+	// runs in the tool activity; the rest of a call (validation,
+	// BeforeToolCall, AfterToolCall) runs in the workflow. Replay is
+	// applied to a call whose activity attempt was lost with its worker.
 	Tools []agentcore.Tool
 	// ActiveTools names the tools of Tools active in a new session, in
 	// order; nil means all of them, an empty slice none. A session changes

@@ -68,7 +68,7 @@ type replay struct {
 	now  int64 // the workflow's time, for outcomes recorded during the replay
 	// set are the run's settings; queue are the session's current ones,
 	// whose queue modes a poll made for the first time uses.
-	set, queue settings
+	set, queue Settings
 
 	cancel context.CancelFunc // cancels the loop's ctx: the run was aborted
 

@@ -7,12 +7,12 @@ import (
 	"github.com/pi-go/agentcore"
 )
 
-// settings are what a client may change of a session, as a user may change
-// them of an [agentcore.Agent]: the model, the thinking level, the active
-// tools by name, the tool execution mode and the queue modes. They are
-// workflow state; a session whose settings were never changed has none
-// stored and uses its [Options] (see [session.settings]).
-type settings struct {
+// Settings are what a client may change of a session, as a user may
+// change them of an [agentcore.Agent]: the model, the thinking level, the
+// active tools by name, in order, the tool execution mode and the queue
+// modes (see the package doc's Settings section). In a [State] their
+// empty values are spelled out (off, parallel, one-at-a-time).
+type Settings struct {
 	Model         agentcore.Model             `json:"model"`
 	ThinkingLevel agentcore.ThinkingLevel     `json:"thinkingLevel"`
 	Tools         []string                    `json:"tools"`
@@ -23,8 +23,8 @@ type settings struct {
 
 // defaultSettings are the settings a new session starts with: those of o,
 // with the empty values spelled out as the Agent reports them.
-func defaultSettings(o *Options) settings {
-	s := settings{
+func defaultSettings(o *Options) Settings {
+	s := Settings{
 		Model: o.Model, ThinkingLevel: o.ThinkingLevel, Tools: o.ActiveTools,
 		ToolExecution: o.ToolExecution, SteeringMode: o.SteeringMode, FollowUpMode: o.FollowUpMode,
 	}
@@ -38,7 +38,7 @@ func defaultSettings(o *Options) settings {
 }
 
 // normalized is s with its own slices and the empty values spelled out.
-func (s settings) normalized() settings {
+func (s Settings) normalized() Settings {
 	s.Tools = slices.Clone(s.Tools)
 	if s.ThinkingLevel == "" {
 		s.ThinkingLevel = agentcore.ThinkingOff
@@ -57,7 +57,7 @@ func (s settings) normalized() settings {
 
 // settings returns the session's current settings: the stored ones, or
 // the defaults of its Options when none were stored.
-func (ss *session) settings() settings {
+func (ss *session) settings() Settings {
 	if ss.st.Settings != nil {
 		return ss.st.Settings.normalized()
 	}
@@ -65,7 +65,7 @@ func (ss *session) settings() settings {
 }
 
 // change applies f to a copy of the current settings and stores it.
-func (ss *session) change(f func(*settings)) {
+func (ss *session) change(f func(*Settings)) {
 	s := ss.settings()
 	f(&s)
 	ss.st.Settings = &s
@@ -75,7 +75,7 @@ func (ss *session) change(f func(*settings)) {
 // as the Agent's run keeps its model, thinking level, tools and tool
 // execution mode: the ones recorded in rec, or the defaults of opts for a
 // run recorded before settings were.
-func runSettings(rec *runRecord, opts *Options) settings {
+func runSettings(rec *runRecord, opts *Options) Settings {
 	if rec.Settings != nil {
 		return rec.Settings.normalized()
 	}
@@ -85,7 +85,7 @@ func runSettings(rec *runRecord, opts *Options) settings {
 // startSettings is what a run starting now records: nil while the
 // session's settings were never changed (the run then uses the defaults,
 // as runs recorded before settings existed do).
-func (ss *session) startSettings() *settings {
+func (ss *session) startSettings() *Settings {
 	if ss.st.Settings == nil {
 		return nil
 	}
@@ -93,7 +93,7 @@ func (ss *session) startSettings() *settings {
 	return &s
 }
 
-// tools returns the worker's tools named by names, in that order; a name
+// toolsNamed returns the worker's tools named by names, in that order; a name
 // the worker lacks (its tools changed since the names were checked) is
 // left out.
 func (o *Options) toolsNamed(names []string) []agentcore.Tool {

@@ -123,7 +123,7 @@ type runRecord struct {
 	Aborted bool `json:"aborted,omitempty"`
 	// Settings are the session's settings when the run started; nil when
 	// they were never changed: the run uses its Options' defaults.
-	Settings *settings `json:"settings,omitempty"`
+	Settings *Settings `json:"settings,omitempty"`
 	// Context is the transcript the run started from, kept when the
 	// transcript was replaced during the run; nil means the first Base
 	// messages of the transcript.
@@ -156,7 +156,7 @@ type sessionState struct {
 	Continued int `json:"continued,omitempty"`
 	// Settings are the settings clients changed; nil until one did (the
 	// session then uses its Options').
-	Settings *settings `json:"settings,omitempty"`
+	Settings *Settings `json:"settings,omitempty"`
 	// Origin is the cursor of the transcript's first message
 	// ([Session.Messages]): it moves past every cursor handed out when the
 	// transcript is reset or replaced.
@@ -186,26 +186,18 @@ type State struct {
 	HistorySize   int `json:"historySize"`
 	Continued     int `json:"continued"`
 
-	// Model, ThinkingLevel, ToolExecution, SteeringMode and FollowUpMode
-	// are the session's current settings, with empty values spelled out
-	// (off, parallel, one-at-a-time); Tools are the names of its active
-	// tools, in order. A run in progress may use those it started with
-	// (see [Session.SetModel]).
-	Model         agentcore.Model             `json:"model"`
-	ThinkingLevel agentcore.ThinkingLevel     `json:"thinkingLevel"`
-	Tools         []string                    `json:"tools"`
-	ToolExecution agentcore.ToolExecutionMode `json:"toolExecution"`
-	SteeringMode  agentcore.QueueMode         `json:"steeringMode"`
-	FollowUpMode  agentcore.QueueMode         `json:"followUpMode"`
+	// Settings are the session's current settings, with empty values
+	// spelled out; a run in progress may use those it started with (see
+	// the package doc's Settings section).
+	Settings
 }
 
-func (s *sessionState) snapshot(set settings, historyLength, historySize int) State {
+func (s *sessionState) snapshot(set Settings, historyLength, historySize int) State {
 	return State{
 		Messages: slices.Clone(s.Transcript), Running: s.Run != nil,
 		Steering: slices.Clone(s.Steering), FollowUp: slices.Clone(s.FollowUp),
 		ErrorMessage: s.ErrorMessage, Runs: s.Runs, HistoryLength: historyLength, HistorySize: historySize, Continued: s.Continued,
-		Model: set.Model, ThinkingLevel: set.ThinkingLevel, Tools: slices.Clone(set.Tools),
-		ToolExecution: set.ToolExecution, SteeringMode: set.SteeringMode, FollowUpMode: set.FollowUpMode,
+		Settings: set.normalized(),
 	}
 }
 
