@@ -284,12 +284,13 @@ func (s *Session) State(ctx context.Context) (State, error) {
 	return st, nil
 }
 
-// Messages returns the durable transcript's messages from cursor from on,
-// waiting until there is at least one or no run is active, and the cursor
-// that follows them. A subscriber that passes back the cursor it was given
-// sees every message exactly once, whichever worker ran it; reset is set
-// when the transcript was reset under the cursor (the messages then start
-// at 0).
+// Messages returns the durable transcript's messages from cursor from on
+// (0 is the transcript's start), waiting until there is at least one or no
+// run is active, and the cursor that follows them. A subscriber that
+// passes back the cursor it was given sees every message exactly once,
+// whichever worker ran it; reset is set when the transcript was reset or
+// replaced ([Session.Reset], [Session.SetMessages]) after the cursor was
+// given: the messages then start at the transcript's start.
 func (s *Session) Messages(ctx context.Context, from int) (msgs []agentcore.Message, next int, reset bool, err error) {
 	for {
 		var res MessagesResult

@@ -225,6 +225,11 @@ func TestEditsIdle(t *testing.T) {
 	assert.Equal(t, "b", msgs[1].(*agentcore.UserMessage).Text())
 	assert.Greater(t, next2, next)
 
+	msgs, _, reset, err = s.Messages(ctx, 0)
+	require.NoError(t, err)
+	assert.False(t, reset, "0 is the start")
+	assert.Len(t, msgs, 2)
+
 	require.NoError(t, s.AppendMessage(ctx, agentcore.UserText("c")))
 	require.NoError(t, s.AppendMessage(ctx, nil))
 	msgs, _, reset, err = s.Messages(ctx, next2)

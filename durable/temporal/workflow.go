@@ -253,7 +253,10 @@ func (ss *session) register(ctx workflow.Context) error {
 		}
 		res := MessagesResult{Next: st.Origin + len(st.Transcript), Running: st.Run != nil, Retry: ss.closing}
 		i := from - st.Origin
-		if i < 0 || i > len(st.Transcript) {
+		switch {
+		case from == 0:
+			i = 0 // the start, whatever the transcript
+		case i < 0 || i > len(st.Transcript):
 			i = 0 // the transcript was reset or replaced: start over
 			res.Reset = true
 		}
