@@ -21,9 +21,11 @@ import (
 
 // TestConformanceScenarios plays the Agent's conformance scenarios
 // (../../testdata/conformance) that do not depend on timing through a
-// plain Agent and through a session, and compares what each run gave: the
-// requests the model received, each prompt's or continue's error, the
-// transcript at each state step and at the end.
+// plain Agent and through a session, every step by its session update,
+// and compares what each run gave: the requests the model received, each
+// prompt's or continue's error, what each peek saw queued, and the
+// transcript, model and thinking level at each state step (the transcript
+// at the end too).
 //
 // Hooks keyed by call number pick their rule by a number derived from
 // their arguments (conformance.NewSetup), since a session replays the loop

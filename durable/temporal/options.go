@@ -43,8 +43,10 @@ type Options struct {
 	// applied to a call whose activity attempt was lost with its worker.
 	Tools []agentcore.Tool
 	// ActiveTools names the tools of Tools active in a new session, in
-	// order; nil means all of them, an empty slice none. A session changes
-	// its selection with [Session.SetTools].
+	// order; nil means all of them, an empty slice none, and a name not in
+	// Tools is ignored. A session changes its selection with
+	// [Session.SetTools]; a selected name the workers stop registering is
+	// left out of the runs that follow.
 	ActiveTools []string
 	// StreamFn calls the model, in the model activity; it is required (a
 	// request without one fails without retrying).

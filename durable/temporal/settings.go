@@ -13,12 +13,22 @@ import (
 // modes (see the package doc's Settings section). In a [State] their
 // empty values are spelled out (off, parallel, one-at-a-time).
 type Settings struct {
-	Model         agentcore.Model             `json:"model"`
-	ThinkingLevel agentcore.ThinkingLevel     `json:"thinkingLevel"`
-	Tools         []string                    `json:"tools"`
+	// Model is the model of the next run ([Session.SetModel]).
+	Model agentcore.Model `json:"model"`
+	// ThinkingLevel is the thinking level of the next run
+	// ([Session.SetThinkingLevel]).
+	ThinkingLevel agentcore.ThinkingLevel `json:"thinkingLevel"`
+	// Tools name the active tools of the next run, in order, among the
+	// workers' [Options.Tools] ([Session.SetTools]).
+	Tools []string `json:"tools"`
+	// ToolExecution is the batch mode of the next run
+	// ([Session.SetToolExecution]).
 	ToolExecution agentcore.ToolExecutionMode `json:"toolExecution"`
-	SteeringMode  agentcore.QueueMode         `json:"steeringMode"`
-	FollowUpMode  agentcore.QueueMode         `json:"followUpMode"`
+	// SteeringMode and FollowUpMode are how many messages the next poll
+	// of each queue takes ([Session.SetSteeringMode],
+	// [Session.SetFollowUpMode]).
+	SteeringMode agentcore.QueueMode `json:"steeringMode"`
+	FollowUpMode agentcore.QueueMode `json:"followUpMode"`
 }
 
 // defaultSettings are the settings a new session starts with: those of o,
@@ -28,11 +38,13 @@ func defaultSettings(o *Options) Settings {
 		Model: o.Model, ThinkingLevel: o.ThinkingLevel, Tools: o.ActiveTools,
 		ToolExecution: o.ToolExecution, SteeringMode: o.SteeringMode, FollowUpMode: o.FollowUpMode,
 	}
-	if o.ActiveTools == nil {
-		s.Tools = make([]string, len(o.Tools))
-		for i, t := range o.Tools {
-			s.Tools[i] = t.Name
-		}
+	active := o.Tools
+	if o.ActiveTools != nil {
+		active = o.toolsNamed(o.ActiveTools) // without names the workers lack
+	}
+	s.Tools = make([]string, len(active))
+	for i, t := range active {
+		s.Tools[i] = t.Name
 	}
 	return s.normalized()
 }
