@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"cmp"
 	"encoding/json"
 
 	"github.com/pi-go/agentcore"
@@ -61,6 +62,7 @@ type usageJSON struct {
 	PromptCacheHitTokens    loose[float64]               `json:"prompt_cache_hit_tokens"`
 	CachedTokens            loose[float64]               `json:"cached_tokens"`
 	CompletionTokensDetails loose[completionTokenDetail] `json:"completion_tokens_details"`
+	ReasoningTokens         loose[float64]               `json:"reasoning_tokens"`
 }
 
 type promptTokensDetails struct {
@@ -106,7 +108,8 @@ func first(ls ...loose[float64]) float64 {
 // the model's cost per million tokens. Cached prompt tokens are reported
 // apart from the input (OpenAI puts them in prompt_tokens_details,
 // DeepSeek in prompt_cache_hit_tokens, Kimi in cached_tokens); reasoning
-// tokens are already part of the output.
+// tokens are already part of the output (OpenAI puts them in
+// completion_tokens_details, some servers beside completion_tokens).
 func toUsage(u usageJSON, model agentcore.Model) agentcore.Usage {
 	details := u.PromptTokensDetails.v
 	cacheRead := int64(first(details.CachedTokens, u.PromptCacheHitTokens, u.CachedTokens))
@@ -116,7 +119,7 @@ func toUsage(u usageJSON, model agentcore.Model) agentcore.Usage {
 		Output:     int64(u.CompletionTokens.v),
 		CacheRead:  cacheRead,
 		CacheWrite: cacheWrite,
-		Reasoning:  new(int64(u.CompletionTokensDetails.v.ReasoningTokens.v)),
+		Reasoning:  new(int64(cmp.Or(u.CompletionTokensDetails.v.ReasoningTokens.v, u.ReasoningTokens.v))),
 	}
 	out.TotalTokens = out.Input + out.Output + out.CacheRead + out.CacheWrite
 	rates := model.Cost
