@@ -34,8 +34,9 @@
 // ([agentcore.CurrentTools]), sent as "tools" of type function. By default
 // every system message is collapsed into one leading prompt, which every
 // server accepts; [SystemMessagesInPlace] keeps later ones where they are.
-// Reasoning models get the prompt as role "developer" unless the model's
-// Compat says otherwise. User text and images (as data URLs) become user
+// Reasoning models served by OpenAI's API get the prompt as role
+// "developer", others as "system", unless the model's Compat says
+// otherwise. User text and images (as data URLs) become user
 // messages; assistant text and tool calls are replayed, and thinking is
 // sent back in the field it came in (reasoning_content, reasoning or
 // reasoning_text) when it came from the same model, else dropped. Tool

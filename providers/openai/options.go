@@ -43,7 +43,7 @@ const (
 // standard server. The keys read are:
 //
 //	supportsMidConvoSystemMessages  bool    system messages in place (see SystemMessages); default false
-//	supportsDeveloperRole           bool    the prompt as role "developer" for reasoning models; default true
+//	supportsDeveloperRole           bool    the prompt as role "developer" for reasoning models; default true for OpenAI's API (provider "openai" or a base URL at api.openai.com), else false
 //	supportsStore                   bool    send "store": false; default true
 //	supportsReasoningEffort         bool    send "reasoning_effort" for reasoning models; default true
 //	supportsUsageInStreaming        bool    send "stream_options": {"include_usage": true}; default true
@@ -107,7 +107,7 @@ func resolveSettings(opts Options, model agentcore.Model, baseURL string) (setti
 	}
 	s := settings{
 		inPlace:         provider.Flag(c.SupportsMidConvoSystemMessages, false),
-		developerRole:   provider.Flag(c.SupportsDeveloperRole, true),
+		developerRole:   provider.Flag(c.SupportsDeveloperRole, isOpenAI(model, baseURL)),
 		store:           provider.Flag(c.SupportsStore, true),
 		reasoningEffort: provider.Flag(c.SupportsReasoningEffort, true),
 		usageInStream:   provider.Flag(c.SupportsUsageInStreaming, true),
@@ -122,6 +122,13 @@ func resolveSettings(opts Options, model agentcore.Model, baseURL string) (setti
 		s.inPlace = true
 	}
 	return s, nil
+}
+
+// isOpenAI reports whether model is served by OpenAI's own API: the only
+// server pi-ai sends role "developer" to by default, since other servers'
+// chat templates may reject it.
+func isOpenAI(model agentcore.Model, baseURL string) bool {
+	return model.Provider == "openai" || strings.Contains(baseURL, "api.openai.com")
 }
 
 // baseURL is the API root for model.
