@@ -19,6 +19,10 @@ type Failure struct {
 	RetryAfter time.Duration
 	// Err is the underlying error, such as a net.Error; nil when none.
 	Err error
+	// SDKText is a refusal as the provider's SDK words its error, when
+	// pi-ai reports Text instead: the text [Send] puts after the retry
+	// delay a server asked for in vain. Empty means Text.
+	SDKText string
 }
 
 // Status is the failure of a non-2xx reply: its status, the delay its

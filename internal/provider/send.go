@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -158,7 +159,8 @@ const maxRefusalBody = 1 << 20
 // aborted is the text of a request aborted before its response. A hook's
 // error and a timeout are failures with their own text, their cause kept;
 // a refusal whose server asks a longer wait than MaxRetryDelay is
-// described with the [DelayTooLongError]'s text first.
+// described with the [DelayTooLongError]'s text, then the SDK's text of
+// the refusal ([Failure.SDKText]), as pi-ai words it.
 func Send(ctx context.Context, r Request, describe func(status int, h http.Header, body []byte) Failure, connection func(error) Failure, aborted string) (*http.Response, Failure) {
 	resp, err := Do(ctx, r)
 	var tooLong *DelayTooLongError
@@ -167,7 +169,7 @@ func Send(ctx context.Context, r Request, describe func(status int, h http.Heade
 	case errors.As(err, &tooLong):
 		f := refusal(ctx, resp, describe, aborted)
 		if f.Text != aborted {
-			f.Text = tooLong.Error() + " " + f.Text
+			f.Text = tooLong.Error() + " " + cmp.Or(f.SDKText, f.Text)
 		}
 		return nil, f
 	case err != nil && ctx.Err() != nil:

@@ -95,7 +95,7 @@ func (d *responseDecoder) event(ev sse.Event) (done bool, failure string) {
 		var wrapped struct {
 			Error json.RawMessage `json:"error"`
 		}
-		if json.Unmarshal(data, &wrapped) == nil && truthy(wrapped.Error) {
+		if json.Unmarshal(data, &wrapped) == nil && len(wrapped.Error) > 0 && string(wrapped.Error) != "null" {
 			return false, streamErrorText(wrapped.Error)
 		}
 		return false, streamErrorText(data)

@@ -2,10 +2,12 @@ package openai
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -39,38 +41,72 @@ const errorStopText = "Provider returned an error stop reason"
 // maxErrorText is how many characters of an error response are reported.
 const maxErrorText = 4000
 
-// statusErrorText describes a non-2xx response with the HTTP status and
-// what the server said, as pi-ai does with the OpenAI SDK's error:
+// refusalTexts returns the texts of a non-2xx response: sdk, the error
+// as the OpenAI SDK words it, and text, as pi-ai reports it. The SDK says
+// the status and what the body's error says: the error's message, else
+// the error's JSON (the body's JSON when it has no "error" member), else
+// the body as it came when it is no JSON object or array:
 //
-//	{"error": {...}}      ->  "400: {...}"  (the error object, compacted)
-//	{"error": "text"}     ->  `429 "text"`
-//	other text            ->  "502 text"
-//	an empty body         ->  "503 status code (no body)"
+//	{"error": {"message": "bad", ...}}  ->  "400 bad"
+//	{"error": {"code": 5}}             ->  `400 {"code":5}`
+//	{"error": "slow down"}             ->  `429 "slow down"`
+//	{"detail": "Not Found"}            ->  `404 {"detail":"Not Found"}`
+//	Bad Gateway                        ->  "502 Bad Gateway"
+//	an empty body                      ->  "503 status code (no body)"
 //
-// Beyond pi-ai (whose SDK reports a JSON body without an "error" field as
-// having no body), other JSON is reported like other text.
-func statusErrorText(status int, body []byte) string {
-	body = bytes.TrimSpace(body)
-	if len(body) == 0 {
-		return fmt.Sprintf("%d status code (no body)", status)
+// pi-ai reports that text when it shows the error whole; else (an error
+// object with a message) it reports the status and the error object's JSON,
+// cut to 4000 characters: `400: {"message":"bad",...}`.
+func refusalTexts(status int, body []byte) (text, sdk string) {
+	msg, errObject := refusalError(body)
+	sdk = fmt.Sprintf("%d status code (no body)", status)
+	if msg != "" {
+		sdk = fmt.Sprintf("%d %s", status, msg)
 	}
-	var envelope struct {
-		Error json.RawMessage `json:"error"`
+	if errObject == "" {
+		return sdk, sdk
 	}
-	if json.Unmarshal(body, &envelope) == nil && truthy(envelope.Error) {
-		errJSON := compactJSON(envelope.Error)
-		if isNonEmptyObject(envelope.Error) {
-			return fmt.Sprintf("%d: %s", status, truncateText(errJSON, maxErrorText))
-		}
-		return fmt.Sprintf("%d %s", status, errJSON)
+	errObject = truncateText(errObject, maxErrorText)
+	if strings.Contains(sdk, errObject) {
+		return sdk, sdk
 	}
-	return fmt.Sprintf("%d %s", status, truncateText(string(body), maxErrorText))
+	return fmt.Sprintf("%d: %s", status, errObject), sdk
 }
 
-// streamErrorText describes an error the server sent inside the stream (a
-// chunk with an "error" field, or an "error" event): the error's message
-// when it is a string, else its JSON.
-func streamErrorText(errValue json.RawMessage) string {
+// refusalError reads a refusal's body as the OpenAI SDK does. msg is what
+// the body says ([sdkMessage] of its error), "" when nothing; errObject
+// is the error's JSON when the error is a non-empty object.
+func refusalError(body []byte) (msg, errObject string) {
+	trimmed := bytes.TrimSpace(body)
+	switch {
+	case !json.Valid(trimmed):
+		return string(body), ""
+	case trimmed[0] == '{' || trimmed[0] == '[':
+		errValue := json.RawMessage(trimmed)
+		var members map[string]json.RawMessage
+		if json.Unmarshal(trimmed, &members) == nil {
+			if e, ok := members["error"]; ok && string(e) != "null" {
+				errValue = e
+			}
+		}
+		if isNonEmptyObject(errValue) {
+			errObject = compactJSON(errValue)
+		}
+		return sdkMessage(errValue), errObject
+	case truthy(trimmed):
+		return "", "" // a JSON number, string or true: no error to show
+	}
+	return string(body), "" // 0, false, null, "": the SDK shows the text
+}
+
+// sdkMessage is an error value as the OpenAI SDK's APIError words it,
+// without the status: the value's message when it is an object with a
+// truthy message (the message's JSON unless it is a string), else the
+// value's JSON; "" for a falsy value (null, false, 0, "").
+func sdkMessage(errValue json.RawMessage) string {
+	if !truthy(errValue) {
+		return ""
+	}
 	var withMessage struct {
 		Message json.RawMessage `json:"message"`
 	}
@@ -82,6 +118,13 @@ func streamErrorText(errValue json.RawMessage) string {
 		return compactJSON(withMessage.Message)
 	}
 	return compactJSON(errValue)
+}
+
+// streamErrorText describes an error the server sent inside the stream (a
+// chunk with an "error" field, or an "error" event) as pi-ai does: the
+// SDK's message for it, without a status.
+func streamErrorText(errValue json.RawMessage) string {
+	return cmp.Or(sdkMessage(errValue), "(no status code or body)")
 }
 
 // connectionErrorText describes a request that got no response (or whose
@@ -97,9 +140,13 @@ func connectionErrorText(err error) string {
 // truthy reports whether a JSON value is present and not null, false, 0 or
 // "", as JavaScript would test it.
 func truthy(v json.RawMessage) bool {
-	switch s := string(bytes.TrimSpace(v)); s {
-	case "", "null", "false", "0", `""`:
+	s := string(bytes.TrimSpace(v))
+	switch s {
+	case "", "null", "false", `""`:
 		return false
+	}
+	if n, err := strconv.ParseFloat(s, 64); err == nil {
+		return n != 0
 	}
 	return true
 }

@@ -22,13 +22,14 @@ func TestMain(m *testing.M) {
 func testTarget(t testing.TB) providertest.Target {
 	model, _ := providertest.StreamCases(t)
 	return providertest.Target{
-		New:         newStream,
-		Model:       model,
-		APIKey:      "sk-test",
-		Success:     providertest.ReadTestdata(t, "stream", "text.sse"),
-		FirstDelta:  2,
-		Refusal:     []byte(`{"error":{"message":"slow down","type":"rate_limit_error"}}`),
-		RefusalText: `429: {"message":"slow down","type":"rate_limit_error"}`,
+		New:            newStream,
+		Model:          model,
+		APIKey:         "sk-test",
+		Success:        providertest.ReadTestdata(t, "stream", "text.sse"),
+		FirstDelta:     2,
+		Refusal:        []byte(`{"error":{"message":"slow down","type":"rate_limit_error"}}`),
+		RefusalText:    `429: {"message":"slow down","type":"rate_limit_error"}`,
+		RefusalSDKText: "429 slow down",
 	}
 }
 

@@ -14,3 +14,7 @@ func TestAbortMatchesReference(t *testing.T) { testTarget(t).Aborts(t) }
 // pi-ai reports the platform's network error without ending the blocks;
 // so does this package, with Go's words.
 func TestConnectionDropped(t *testing.T) { testTarget(t).ConnectionDropped(t) }
+
+// TestRefusalsMatchReference compares the error texts of refusal bodies
+// with pi-ai 1.6.0's, as it reports them and after a retry delay too long.
+func TestRefusalsMatchReference(t *testing.T) { testTarget(t).Refusals(t) }

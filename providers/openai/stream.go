@@ -100,7 +100,10 @@ func (c *call) Send(ctx context.Context) (*http.Response, provider.Failure) {
 
 // refusal describes a non-2xx response.
 func refusal(status int, h http.Header, body []byte) provider.Failure {
-	return provider.Status(status, h, statusErrorText(status, body))
+	text, sdk := refusalTexts(status, body)
+	f := provider.Status(status, h, text)
+	f.SDKText = sdk
+	return f
 }
 
 // connectionFailure describes a request that got no response.

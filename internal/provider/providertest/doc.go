@@ -25,7 +25,8 @@
 // [Target.RecordedResponses], [Target.Aborts] and
 // [Target.ConnectionDropped] replay them and compare every event, the
 // partial arguments at every tool-call delta, and the final message
-// ([Target.CompareWithReference]).
+// ([Target.CompareWithReference]). [Target.Refusals] compares the error
+// texts of the refusal bodies of testdata/stream/refusals.pi.json.
 //
 // # Servers and streams
 //

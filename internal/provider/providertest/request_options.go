@@ -1,6 +1,7 @@
 package providertest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -287,7 +288,7 @@ func (target Target) retries(t *testing.T) {
 		fn := rec.Serve(t, target, 429, map[string]string{"Retry-After": "120", "Content-Type": "application/json"}, target.Refusal)
 		final := target.Final(t, fn, agentcore.StreamOptions{MaxRetries: 2, MaxRetryDelay: time.Minute})
 		assert.Equal(t, agentcore.StopError, final.StopReason)
-		assert.Equal(t, "Server requested 120s retry delay (max: 60s). "+target.RefusalText, final.ErrorMessage)
+		assert.Equal(t, "Server requested 120s retry delay (max: 60s). "+cmp.Or(target.RefusalSDKText, target.RefusalText), final.ErrorMessage)
 		var pe *agentcore.ProviderError
 		require.ErrorAs(t, final.Err, &pe)
 		assert.Equal(t, 429, pe.StatusCode)

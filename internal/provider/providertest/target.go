@@ -33,6 +33,9 @@ type Target struct {
 	// the provider makes of it.
 	Refusal     []byte
 	RefusalText string
+	// RefusalSDKText is the text pi-ai puts after a retry delay too long
+	// for Refusal (its SDK's words), when it is not RefusalText.
+	RefusalSDKText string
 	// ErrorText, when not nil, replaces the parts of a final message's
 	// errorMessage that differ between JavaScript and Go beyond those
 	// [Target.Normalized] replaces itself. It is called with each

@@ -13,8 +13,10 @@
 // every case of request/cases.json it streams the case's transcript (request/transcript.json
 // unless the case names another) against a server that answers with the provider's okBody and
 // writes request/NAME.pi.json: the JSON body pi sent or, for a provider with keptHeaders, the
-// body, those request headers and the message pi built from the answer.
-import { readFileSync, writeFileSync } from "node:fs";
+// body, those request headers and the message pi built from the answer. For every body of
+// stream/refusals.json, when the provider has one, it writes the error texts to
+// stream/refusals.pi.json.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -156,6 +158,31 @@ async function failure(name, baseUrl, abortAfter) {
 	const refused = await hanging(false);
 	await refused.close();
 	await failure("connection-refused", refused.url, "none");
+}
+
+// Refusal texts: for every body of stream/refusals.json, when there is one, the errorMessage of
+// the case's status and of a 429 whose retry-after (120s) exceeds maxRetryDelayMs (60s), written
+// to stream/refusals.pi.json.
+const refusalsFile = join(dir, "stream/refusals.json");
+if (existsSync(refusalsFile)) {
+	const out = [];
+	for (const c of JSON.parse(readFileSync(refusalsFile, "utf8")).cases) {
+		const texts = {};
+		for (const [key, status, headers, options] of [
+			["text", c.status, {}, {}],
+			["delayTooLong", 429, { "retry-after": "120" }, { maxRetries: 1, maxRetryDelayMs: 60000 }],
+		]) {
+			const srv = await serve(status, "application/json", c.body, headers);
+			const model = { ...streamCases.model, baseUrl: `http://127.0.0.1${provider.root}` };
+			const context = { messages: [{ role: "user", content: "Hi", timestamp: 1 }] };
+			for await (const ev of streamSimple(model, context, { apiKey: provider.apiKey, fetch: srv.fetchLocal, ...options })) {
+				if (ev.type === "error") texts[key] = ev.error.errorMessage;
+			}
+			await srv.close();
+		}
+		out.push({ ...c, ...texts });
+	}
+	writeFileSync(join(dir, "stream/refusals.pi.json"), `${JSON.stringify({ cases: out }, null, 2)}\n`);
 }
 
 const requestCases = JSON.parse(readFileSync(join(dir, "request/cases.json"), "utf8"));
