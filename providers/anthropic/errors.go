@@ -51,19 +51,18 @@ type failure = provider.Failure
 //
 //	{"message": "text", ...}  ->  "400 text"
 //	other JSON                ->  `429 {"type":"error","error":{...}}` (compacted)
-//	other text                ->  "502 text"
+//	other text                ->  "502 text" (as sent)
 //	an empty body             ->  "503 status code (no body)"
 func statusFailure(status int, header http.Header, body []byte) failure {
-	body = bytes.TrimSpace(body)
 	f := provider.Status(status, header, "")
 	var envelope struct {
 		Message json.RawMessage `json:"message"`
 	}
-	switch {
+	switch trimmed := bytes.TrimSpace(body); {
 	case len(body) == 0:
 		f.Text = fmt.Sprintf("%d status code (no body)", status)
-	case json.Valid(body):
-		json.Unmarshal(body, &envelope)
+	case json.Valid(trimmed):
+		json.Unmarshal(trimmed, &envelope)
 		var s string
 		switch {
 		case truthy(envelope.Message) && json.Unmarshal(envelope.Message, &s) == nil:
@@ -71,10 +70,10 @@ func statusFailure(status int, header http.Header, body []byte) failure {
 		case truthy(envelope.Message):
 			f.Text = fmt.Sprintf("%d %s", status, compactJSON(envelope.Message))
 		default:
-			f.Text = fmt.Sprintf("%d %s", status, compactJSON(body))
+			f.Text = fmt.Sprintf("%d %s", status, compactJSON(trimmed))
 		}
 	default:
-		f.Text = fmt.Sprintf("%d %s", status, body)
+		f.Text = fmt.Sprintf("%d %s", status, body) // as sent, white space included
 	}
 	return f
 }

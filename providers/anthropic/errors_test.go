@@ -33,7 +33,7 @@ func TestStatusFailure(t *testing.T) {
 		{name: "top-level message not a string", status: 400, body: `{"message":{"a": 1}}`, text: `400 {"a":1}`},
 		{name: "retry-after-ms first", status: 503, header: http.Header{"Retry-After-Ms": {"250"}, "Retry-After": {"9"}},
 			body: "", text: "503 status code (no body)", retryAfter: 250 * time.Millisecond},
-		{name: "plain text", status: 502, body: "bad gateway\n", text: "502 bad gateway"},
+		{name: "plain text", status: 502, body: "bad gateway\n", text: "502 bad gateway\n"}, // as sent, as pi-ai
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

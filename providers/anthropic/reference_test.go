@@ -13,3 +13,7 @@ func TestAbortMatchesReference(t *testing.T) { testTarget(t).Aborts(t) }
 // TestConnectionDropped cuts the connection in the middle of the body:
 // the text so far is kept and the error names the network failure.
 func TestConnectionDropped(t *testing.T) { testTarget(t).ConnectionDropped(t) }
+
+// TestRefusalsMatchReference compares the error texts of refusal bodies
+// with pi-ai 1.6.0's, as it reports them and after a retry delay too long.
+func TestRefusalsMatchReference(t *testing.T) { testTarget(t).Refusals(t) }
