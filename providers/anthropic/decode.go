@@ -56,10 +56,17 @@ func (d *decoder) push(ev agentcore.AssistantEvent) bool {
 	return !d.stopped
 }
 
-// parseEvent reads an event's data as pi-ai does: as JSON, else as JSON
-// after [partialjson.Repair]. Data that is neither, or JSON of another
-// shape, is a failure. It returns the JSON it read.
-func parseEvent(data []byte) (event, []byte, *failure) {
+// messageEvents are the names of the events that build the message; an
+// event of another name (ping, an unknown one) is skipped unread.
+var messageEvents = map[string]bool{
+	"message_start": true, "message_delta": true, "message_stop": true,
+	"content_block_start": true, "content_block_delta": true, "content_block_stop": true,
+}
+
+// parseEvent reads the data of the event named name as pi-ai does: as
+// JSON, else as JSON after [partialjson.Repair]. Data that is neither, or
+// JSON of another shape, is a failure. It returns the JSON it read.
+func parseEvent(name string, data []byte) (event, []byte, *failure) {
 	var ev event
 	if !json.Valid(data) {
 		if repaired := partialjson.Repair(string(data)); json.Valid([]byte(repaired)) {
@@ -67,17 +74,26 @@ func parseEvent(data []byte) (event, []byte, *failure) {
 		}
 	}
 	if err := json.Unmarshal(data, &ev); err != nil {
-		f := textFailure(fmt.Sprintf("%s: %v; data=%s", MalformedEventPrefix, err, data))
+		f := textFailure(fmt.Sprintf("%s %s: %v; data=%s", MalformedEventPrefix, name, err, data))
 		return ev, data, &f
 	}
 	return ev, data, nil
 }
 
-// event applies the data of one server-sent event. It returns the failure
-// the event ends the response with, if any. Events of unknown types (ping
-// among them) are ignored.
-func (d *decoder) event(data []byte) *failure {
-	ev, data, f := parseEvent(data)
+// event applies one server-sent event, told apart by its name as pi-ai
+// does: an "error" event fails the response with its data as sent, the
+// events of [messageEvents] are parsed and applied by the type of their
+// data, and the others are skipped. It returns the failure the event ends
+// the response with, if any.
+func (d *decoder) event(name string, data []byte) *failure {
+	switch {
+	case name == "error":
+		f := streamFailure(data)
+		return &f
+	case !messageEvents[name]:
+		return nil
+	}
+	ev, data, f := parseEvent(name, data)
 	if f != nil {
 		return f
 	}
@@ -87,9 +103,6 @@ func (d *decoder) event(data []byte) *failure {
 		}
 	}
 	switch ev.Type {
-	case "error":
-		f := streamFailure(data)
-		return &f
 	case "message_start":
 		d.started = true
 		if ev.Message != nil {

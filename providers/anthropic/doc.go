@@ -94,9 +94,10 @@
 // pi-ai maps them: end_turn, stop_sequence and pause_turn give "stop",
 // max_tokens "length", tool_use "toolUse"; refusal ends the stream with an
 // error carrying the server's explanation; an unknown reason is an error.
-// ping and unknown events are ignored. Events are told apart by the type
-// field of their data, which the API always sets to the event's name; the
-// "event:" lines themselves are not read.
+// Events are told apart by their name, as pi-ai does: an "error" event
+// fails the response, the message and content-block events are parsed
+// and applied by the type field of their data, and other events (ping,
+// unknown ones, events without a name) are skipped unread.
 //
 // Failures end the stream with an error event, never a panic: an HTTP
 // error status (`429 {"type":"error","error":{...}}`, as the server sent
@@ -124,8 +125,9 @@
 // waiting what the server asks unless it exceeds MaxRetryDelay (the
 // failure then begins "Server requested Ns retry delay (max: Ms)."); OnResponse
 // sees each response's status and headers before anything is read of it,
-// refusals included; OnProviderStreamEvent sees each event's JSON once it
-// parses, before it becomes assistant events. A hook's error ends the
+// refusals included; OnProviderStreamEvent sees the JSON of each message
+// or content-block event once it parses, before it becomes assistant
+// events (not ping, unknown or error events). A hook's error ends the
 // response as an error message with its text.
 //
 // # Not done

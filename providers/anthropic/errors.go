@@ -31,7 +31,8 @@ const (
 	// reason (and without starting a message).
 	NoStopReasonText = "Anthropic stream ended without a stop reason"
 	// MalformedEventPrefix starts the error of an event whose data is not
-	// JSON of the expected shape; the parser's reason and the data follow.
+	// JSON of the expected shape; the event's name, the parser's reason
+	// and the data follow.
 	MalformedEventPrefix = "Could not parse Anthropic SSE event"
 	// FallbackText is the error of a server-side model fallback in the
 	// middle of the output.

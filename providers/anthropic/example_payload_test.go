@@ -25,14 +25,14 @@ func ExampleStreamFn_onPayload() {
 		json.Unmarshal(body, &got)
 		fmt.Printf("server got model=%s top_k=%d stream=%t\n", got.Model, got.TopK, got.Stream)
 		w.Header().Set("Content-Type", "text/event-stream")
-		for _, data := range []string{
-			`{"type":"message_start","message":{"id":"msg_1","model":"claude-test","usage":{"input_tokens":3,"output_tokens":1}}}`,
-			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"Hi."}}`,
-			`{"type":"content_block_stop","index":0}`,
-			`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}`,
-			`{"type":"message_stop"}`,
+		for _, ev := range [][2]string{
+			{"message_start", `{"type":"message_start","message":{"id":"msg_1","model":"claude-test","usage":{"input_tokens":3,"output_tokens":1}}}`},
+			{"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"Hi."}}`},
+			{"content_block_stop", `{"type":"content_block_stop","index":0}`},
+			{"message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}`},
+			{"message_stop", `{"type":"message_stop"}`},
 		} {
-			fmt.Fprintf(w, "data: %s\n\n", data)
+			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev[0], ev[1])
 		}
 	}))
 	defer srv.Close()

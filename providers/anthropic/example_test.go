@@ -15,20 +15,20 @@ import (
 func fakeServer() *httptest.Server {
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
-		for _, data := range []string{
-			`{"type":"message_start","message":{"id":"msg_1","model":"claude-test","usage":{"input_tokens":12,"output_tokens":1}}}`,
-			`{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}`,
-			`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"A greeting."}}`,
-			`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"sig"}}`,
-			`{"type":"content_block_stop","index":0}`,
-			`{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}`,
-			`{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Hello"}}`,
-			`{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":", world!"}}`,
-			`{"type":"content_block_stop","index":1}`,
-			`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":9}}`,
-			`{"type":"message_stop"}`,
+		for _, ev := range [][2]string{
+			{"message_start", `{"type":"message_start","message":{"id":"msg_1","model":"claude-test","usage":{"input_tokens":12,"output_tokens":1}}}`},
+			{"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}`},
+			{"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"A greeting."}}`},
+			{"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"sig"}}`},
+			{"content_block_stop", `{"type":"content_block_stop","index":0}`},
+			{"content_block_start", `{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}`},
+			{"content_block_delta", `{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Hello"}}`},
+			{"content_block_delta", `{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":", world!"}}`},
+			{"content_block_stop", `{"type":"content_block_stop","index":1}`},
+			{"message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":9}}`},
+			{"message_stop", `{"type":"message_stop"}`},
 		} {
-			fmt.Fprintf(w, "data: %s\n\n", data)
+			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev[0], ev[1])
 		}
 	}))
 }

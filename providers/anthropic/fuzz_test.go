@@ -41,8 +41,8 @@ func FuzzDecoder(f *testing.F) {
 		require.NoError(f, err)
 		f.Add(data)
 	}
-	f.Add([]byte("data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"a\\\": [1, tr\"}}\n\n"))
-	f.Add([]byte("data: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":\"x\"}}\n"))
+	f.Add([]byte("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"a\\\": [1, tr\"}}\n\n"))
+	f.Add([]byte("event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":\"x\"}}\n"))
 	model, _ := providertest.StreamCases(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		fn := StreamFn(Options{APIKey: "k", BaseURL: "http://fuzz.invalid", HTTPClient: &http.Client{Transport: bodyTransport(body)}})

@@ -31,6 +31,7 @@ func testTarget(t testing.TB) providertest.Target {
 		Refusal:     []byte(`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`),
 		RefusalText: `429 {"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`,
 		ErrorText:   normalizeErrorMessage,
+		Observed:    func(name string) bool { return messageEvents[name] },
 	}
 }
 

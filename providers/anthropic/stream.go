@@ -158,7 +158,7 @@ func (c *call) read(ctx context.Context, d *decoder, body io.Reader) *failure {
 			f := connectionFailure(err)
 			return &f
 		}
-		if f := d.event(ev.Data); f != nil {
+		if f := d.event(ev.Name, ev.Data); f != nil {
 			return f
 		}
 	}

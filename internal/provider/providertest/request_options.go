@@ -1,10 +1,12 @@
 package providertest
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -17,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/sse"
 )
 
 // RequestOptions checks that target honors the request options of
@@ -157,17 +160,22 @@ func (target Target) onResponse(t *testing.T) {
 	})
 }
 
-// jsonEvents returns the data of an event stream's JSON object events, in
-// order.
-func jsonEvents(body []byte) []string {
+// observedEvents returns the data of the events of body that
+// OnProviderStreamEvent sees (see [Target.Observed]), in order.
+func (target Target) observedEvents(t testing.TB, body []byte) []string {
 	var out []string
-	for line := range strings.SplitSeq(string(body), "\n") {
-		data, ok := strings.CutPrefix(line, "data: ")
-		if data = strings.TrimSpace(data); ok && strings.HasPrefix(data, "{") && json.Valid([]byte(data)) {
+	events := sse.NewReader(bytes.NewReader(body), 0)
+	for {
+		ev, err := events.Next()
+		if err == io.EOF {
+			return out
+		}
+		require.NoError(t, err)
+		data := strings.TrimSpace(string(ev.Data))
+		if strings.HasPrefix(data, "{") && json.Valid([]byte(data)) && (target.Observed == nil || target.Observed(ev.Name)) {
 			out = append(out, data)
 		}
 	}
-	return out
 }
 
 func (target Target) onProviderStreamEvent(t *testing.T) {
@@ -182,7 +190,7 @@ func (target Target) onProviderStreamEvent(t *testing.T) {
 			return nil
 		}}
 		target.stream(t.Context(), fn, so, func(ev agentcore.AssistantEvent) { order = append(order, ev.Type()) })
-		assert.Equal(t, jsonEvents(target.Success), seen)
+		assert.Equal(t, target.observedEvents(t, target.Success), seen)
 		require.NotEmpty(t, order)
 		assert.Equal(t, "done", order[len(order)-1])
 		assert.Less(t, indexOf(order, "provider"), indexOf(order, "text_delta"))

@@ -36,6 +36,10 @@ type Target struct {
 	// RefusalSDKText is the text pi-ai puts after a retry delay too long
 	// for Refusal (its SDK's words), when it is not RefusalText.
 	RefusalSDKText string
+	// Observed, when not nil, reports whether pi-ai passes an event of the
+	// given name to OnProviderStreamEvent; nil means every event whose data
+	// is a JSON object.
+	Observed func(name string) bool
 	// ErrorText, when not nil, replaces the parts of a final message's
 	// errorMessage that differ between JavaScript and Go beyond those
 	// [Target.Normalized] replaces itself. It is called with each
