@@ -40,10 +40,12 @@ func (in *Instrumentation) NewAgent(opts agentcore.Options) *agentcore.Agent {
 type observer struct {
 	in *Instrumentation
 
-	mu    sync.Mutex
-	run   *runState
-	turn  *agentcore.AssistantMessage // the turn registered for the tools
-	calls map[string]*toolCall        // the calls started and not ended, by ID
+	mu   sync.Mutex
+	run  *runState
+	turn *agentcore.AssistantMessage // the turn registered for the tools
+	// calls are the calls started and not ended, by ID, in start order:
+	// a model may give several calls one ID (or none).
+	calls map[string][]*toolCall
 }
 
 // current returns the active run, or nil.
@@ -138,19 +140,25 @@ func (o *observer) startTool(ev *agentcore.ToolExecutionStartEvent) {
 	}
 	call := o.in.startTool(o.run.ctx, ev.ToolName, ev.ToolCallID, ev.Args)
 	if o.calls == nil {
-		o.calls = make(map[string]*toolCall)
+		o.calls = make(map[string][]*toolCall)
 	}
-	o.calls[ev.ToolCallID] = call
+	o.calls[ev.ToolCallID] = append(o.calls[ev.ToolCallID], call)
 	o.in.turns.put(o.turn, ev.ToolCallID, call.span)
 }
 
-// endTool ends the span of a call.
+// endTool ends the span of a call: of the calls open with its ID, the
+// first started.
 func (o *observer) endTool(ctx context.Context, ev *agentcore.ToolExecutionEndEvent) {
 	o.mu.Lock()
-	call := o.calls[ev.ToolCallID]
-	delete(o.calls, ev.ToolCallID)
-	if call != nil {
-		o.in.turns.remove(o.turn, ev.ToolCallID)
+	var call *toolCall
+	if open := o.calls[ev.ToolCallID]; len(open) > 0 {
+		call = open[0]
+		if len(open) == 1 {
+			delete(o.calls, ev.ToolCallID)
+		} else {
+			o.calls[ev.ToolCallID] = open[1:]
+		}
+		o.in.turns.remove(o.turn, ev.ToolCallID, call.span)
 	}
 	o.mu.Unlock()
 	if call == nil {
@@ -173,8 +181,10 @@ func (o *observer) endRun(ctx context.Context, messages []agentcore.Message) {
 		o.turn = nil
 	}
 	o.mu.Unlock()
-	for _, call := range calls {
-		call.end(ctx, true, "")
+	for _, open := range calls {
+		for _, call := range open {
+			call.end(ctx, true, "")
+		}
 	}
 	if r != nil {
 		r.end(messages, nil)

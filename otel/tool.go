@@ -156,11 +156,11 @@ type turnRegistry struct {
 	turns map[*agentcore.AssistantMessage]*turnSpans
 }
 
-// turnSpans are the spans of one turn's calls by call ID; off marks a run
-// that records nothing.
+// turnSpans are the spans of one turn's open calls by call ID, in start
+// order (calls may share an ID); off marks a run that records nothing.
 type turnSpans struct {
 	off   bool
-	spans map[string]trace.Span
+	spans map[string][]trace.Span
 }
 
 // offTurn is the entry of every turn of a run that records nothing.
@@ -170,7 +170,7 @@ var offTurn = &turnSpans{off: true}
 func (r *turnRegistry) open(msg *agentcore.AssistantMessage, off bool) {
 	t := offTurn
 	if !off {
-		t = &turnSpans{spans: make(map[string]trace.Span)}
+		t = &turnSpans{spans: make(map[string][]trace.Span)}
 	}
 	r.mu.Lock()
 	if r.turns == nil {
@@ -187,27 +187,33 @@ func (r *turnRegistry) close(msg *agentcore.AssistantMessage) {
 	r.mu.Unlock()
 }
 
-// put records the span of call id in the turn of msg, if registered.
+// put records the span of a call id in the turn of msg, if registered.
 func (r *turnRegistry) put(msg *agentcore.AssistantMessage, id string, span trace.Span) {
 	r.mu.Lock()
 	if t := r.turns[msg]; t != nil && !t.off {
-		t.spans[id] = span
+		t.spans[id] = append(t.spans[id], span)
 	}
 	r.mu.Unlock()
 }
 
-// remove forgets the span of call id.
-func (r *turnRegistry) remove(msg *agentcore.AssistantMessage, id string) {
+// remove forgets span, the span of a call id.
+func (r *turnRegistry) remove(msg *agentcore.AssistantMessage, id string, span trace.Span) {
 	r.mu.Lock()
 	if t := r.turns[msg]; t != nil && !t.off {
-		delete(t.spans, id)
+		spans := slices.DeleteFunc(t.spans[id], func(s trace.Span) bool { return s == span })
+		if len(spans) == 0 {
+			delete(t.spans, id)
+		} else {
+			t.spans[id] = spans
+		}
 	}
 	r.mu.Unlock()
 }
 
-// span returns the span of call id in the turn of msg, nil when no
-// instrumented Agent records that call; off is true when the turn belongs
-// to a run that records nothing.
+// span returns the span of call id in the turn of msg (of calls sharing
+// the ID, the first one open), nil when no instrumented Agent records
+// that call; off is true when the turn belongs to a run that records
+// nothing.
 func (r *turnRegistry) span(msg *agentcore.AssistantMessage, id string) (span trace.Span, off bool) {
 	if msg == nil {
 		return nil, false
@@ -218,5 +224,8 @@ func (r *turnRegistry) span(msg *agentcore.AssistantMessage, id string) (span tr
 	if t == nil {
 		return nil, false
 	}
-	return t.spans[id], t.off
+	if spans := t.spans[id]; len(spans) > 0 {
+		return spans[0], t.off
+	}
+	return nil, t.off
 }
