@@ -60,10 +60,12 @@ func TestTruncate(t *testing.T) {
 		want string
 	}{
 		{"short", "abc", 3, "abc"},
-		{"cut", "abcdef", 3, "abc…"},
+		{"cut", "abcdefgh", 6, "abc…"},
 		{"no cap", "abcdef", -1, "abcdef"},
-		{"rune boundary", "aéb", 2, "a…"},
-		{"zero", "abc", 0, "…"},
+		{"rune boundary", "aébcd", 5, "a…"},
+		{"the mark alone", "abcdef", 3, "…"},
+		{"under the mark", "abcdef", 2, "ab"},
+		{"zero", "abc", 0, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) { assert.Equal(t, tt.want, truncate(tt.in, tt.max)) })
 	}
@@ -73,7 +75,7 @@ func TestArguments(t *testing.T) {
 	in := &Instrumentation{maxBytes: 12}
 	assert.Equal(t, json.RawMessage(`{"a":1}`), in.arguments(json.RawMessage(`{"a":1}`)))
 	assert.Equal(t, json.RawMessage(`{}`), in.arguments(nil))
-	assert.Equal(t, `{"a":"long t…`, in.arguments(json.RawMessage(`{"a":"long text"}`)), "over the cap: capped text")
+	assert.Equal(t, `{"a":"lon…`, in.arguments(json.RawMessage(`{"a":"long text"}`)), "over the cap: capped text")
 	assert.Equal(t, `{"a":`, in.arguments(json.RawMessage(`{"a":`)), "invalid JSON: as text")
 }
 

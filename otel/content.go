@@ -30,17 +30,25 @@ type part struct {
 	MimeType  string `json:"mime_type,omitempty"`
 }
 
-// truncate caps s at max bytes, cut at a UTF-8 boundary and marked with
-// "…"; a negative max keeps s whole.
+// truncationMark ends a value cut by truncate.
+const truncationMark = "…"
+
+// truncate caps s at max bytes, the mark included: a longer s is cut at a
+// UTF-8 boundary and marked with "…" (a cap shorter than the mark keeps
+// only the cut). A negative max keeps s whole.
 func truncate(s string, max int) string {
 	if max < 0 || len(s) <= max {
 		return s
 	}
-	cut := max
+	mark := truncationMark
+	if max < len(mark) {
+		mark = ""
+	}
+	cut := max - len(mark)
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return s[:cut] + "…"
+	return s[:cut] + mark
 }
 
 // arguments is a tool call's arguments as a part holds them: the JSON

@@ -40,8 +40,10 @@ type Config struct {
 	// secret data: leave it off unless the trace backend may hold it.
 	CaptureContent bool
 	// MaxContentBytes caps each recorded content value (a text part, a
-	// tool call's arguments, a tool result) in bytes, cut at a UTF-8
-	// boundary and marked with a trailing "…"; zero means
+	// tool call's arguments, a tool result) in bytes: a longer value is
+	// cut at a UTF-8 boundary and ends with "…", within the cap. The JSON
+	// of the message attributes escapes what needs it, so they may be
+	// longer than the sum of their parts. Zero means
 	// [DefaultMaxContentBytes], a negative value means no cap.
 	MaxContentBytes int
 }
