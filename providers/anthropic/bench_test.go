@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"net/http"
 	"testing"
 
 	"github.com/pi-go/agentcore"
@@ -14,7 +13,7 @@ import (
 func BenchmarkDecode(b *testing.B) {
 	body := providertest.ReadTestdata(b, "stream", "tool-calls-parallel.sse")
 	model, _ := providertest.StreamCases(b)
-	fn := StreamFn(Options{APIKey: "k", BaseURL: "http://bench.invalid", HTTPClient: &http.Client{Transport: bodyTransport(body)}})
+	fn := StreamFn(Options{APIKey: "k", BaseURL: "http://bench.invalid", HTTPClient: providertest.BodyClient(body)})
 	b.ReportAllocs()
 	for b.Loop() {
 		for ev := range fn(b.Context(), model, providertest.HiRequest(), agentcore.StreamOptions{}) {

@@ -33,4 +33,6 @@
 // [Serve], [ServeBody] and [HangingServer] start test servers closed with
 // the test; [HiRequest], [Collect] and [Target.Run] stream one request and
 // gather its events. [Tools] are the two tools of the agent runs.
+// [Target.FuzzStream] fuzzes a stream function with response bodies, which
+// [BodyClient] serves without a network.
 package providertest
