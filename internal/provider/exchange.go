@@ -29,6 +29,8 @@ type Exchange interface {
 
 // Call is one stream-function call: what every [Exchange] is made of.
 type Call struct {
+	// Model, Request and Options are the stream function's arguments, as
+	// it got them: read-only (see [agentcore.StreamFn]).
 	Model   agentcore.Model
 	Request agentcore.Request
 	Options agentcore.StreamOptions

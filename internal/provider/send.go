@@ -24,7 +24,10 @@ var ErrTimedOut = errors.New("Request timed out.")
 
 // HookError is an error returned by a request hook; its text is the hook's
 // error's.
-type HookError struct{ Err error }
+type HookError struct {
+	// Err is the hook's error.
+	Err error
+}
 
 func (e *HookError) Error() string { return e.Err.Error() }
 func (e *HookError) Unwrap() error { return e.Err }
@@ -33,7 +36,11 @@ func (e *HookError) Unwrap() error { return e.Err }
 // wait than [agentcore.StreamOptions.MaxRetryDelay] allows: the request
 // fails at once, its text before the provider's description of the
 // refusal, as pi-ai words it.
-type DelayTooLongError struct{ Requested, Max time.Duration }
+type DelayTooLongError struct {
+	// Requested is the delay the server asked for; Max is
+	// [agentcore.StreamOptions.MaxRetryDelay].
+	Requested, Max time.Duration
+}
 
 func (e *DelayTooLongError) Error() string {
 	return fmt.Sprintf("Server requested %ds retry delay (max: %ds).", ceilSeconds(e.Requested), ceilSeconds(e.Max))
@@ -93,10 +100,13 @@ func Layer(h http.Header, sets ...map[string]string) {
 // Request is one provider request to send with [Do].
 type Request struct {
 	Client *http.Client // nil means http.DefaultClient
+	// URL, Header and Body make each attempt's POST; Do copies the header
+	// and reads the body, changing neither.
 	URL    string
 	Header http.Header
 	Body   []byte
-	Model  agentcore.Model
+	// Model is given to the OnResponse hook.
+	Model agentcore.Model
 	// Options supply Timeout, MaxRetries, MaxRetryDelay and OnResponse.
 	Options agentcore.StreamOptions
 }

@@ -2,7 +2,7 @@
 // agentcore: [StreamFn] returns the [agentcore.StreamFn] that puts a model
 // behind an [agentcore.Agent]. It talks to api.openai.com and to any server
 // that speaks the same streaming API (vLLM, llama.cpp, Ollama, LM Studio,
-// OpenRouter, LiteLLM and others), and behaves as pi-ai 1.5's
+// OpenRouter, LiteLLM and others), and behaves as pi-ai 1.6's
 // openai-completions provider does: the same request body for a
 // transcript, the same events for a response, the same error texts.
 //
@@ -73,13 +73,18 @@
 // that changes after it said it finished is not one to trust.
 //
 // Failures end the stream with an error event, never a panic: an HTTP
-// error status ("429: {...the server's error object...}"), a network
-// error ("Connection error.: ..."), an error the server sent mid-stream
-// (its message), a malformed chunk ([MalformedChunkText]), a line of the
-// event stream over 16 MiB ([LineTooLongText]), a stream that
-// ended without a finish reason ([NoFinishReasonText]). Cancelling ctx
-// aborts: stopReason "aborted" with [AbortedBeforeResponseText] or
-// [AbortedText], the content streamed so far kept.
+// error status, as pi-ai words it ("429: {...the server's error
+// object...}" for an error with a message, else the status and the body:
+// "502 Bad Gateway"), a network error ("Connection error.: ..."), an
+// error the server sent mid-stream (its message), a malformed chunk
+// ([MalformedChunkText]), a line of the event stream over 16 MiB
+// ([LineTooLongText]), a stream that ended without a finish reason
+// ([NoFinishReasonText]). An event without data, or with empty data, is
+// skipped (pi-ai's SDK fails on it as malformed). The message's Err holds
+// the failure as an [agentcore.ProviderError] (the HTTP status, the delay
+// the server asked for, the network error). Cancelling ctx aborts:
+// stopReason "aborted" with [AbortedBeforeResponseText] or [AbortedText],
+// the content streamed so far kept, no Err.
 //
 // # Request options
 //
@@ -92,7 +97,9 @@
 // bounds each attempt's wait for the response headers ("Request timed
 // out."); MaxRetries (zero by default, as in pi-ai) resends the same body
 // after a 408, 409, 429, 5xx or a request that got no response, waiting
-// what the server asks unless it exceeds MaxRetryDelay; OnResponse sees
+// what the server asks unless it exceeds MaxRetryDelay (the failure then
+// begins "Server requested Ns retry delay (max: Ms)." and goes on in the
+// SDK's words, "429 slow down"); OnResponse sees
 // each response's status and headers before its body is read, refusals
 // included; OnProviderStreamEvent sees the JSON of each chunk pi-ai's SDK
 // would yield (not [DONE], not error chunks) before it is applied. A
