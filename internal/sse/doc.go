@@ -2,8 +2,10 @@
 //
 // # Reading
 //
-// A [Reader] splits a stream into lines, each ending in LF, CRLF or CR, and
-// reads them in one of two framings; a reader is used with one of them:
+// A [Reader] splits a stream into lines, each ending in LF, CRLF or CR
+// (a byte order mark that starts the stream is dropped, as the
+// specification asks and JavaScript's decoders do), and reads them in one
+// of two framings; a reader is used with one of them:
 //
 //   - [Reader.Next] returns events as the WHATWG specification dispatches
 //     them: lines starting with a colon are comments, a field is the text

@@ -18,6 +18,9 @@ const bufferSize = 32 << 10
 
 var dataPrefix = []byte("data: ")
 
+// bom is the UTF-8 byte order mark a stream may start with.
+var bom = []byte("\ufeff")
+
 // Event is one dispatched event.
 type Event struct {
 	// Name is the value of the event's last "event" field, or "" when it
@@ -40,8 +43,10 @@ type Reader struct {
 	// skipLF says the last line ended in CR: an LF right after it belongs
 	// to that line ending.
 	skipLF bool
-	line   []byte // a line that spans reads
-	err    error  // sticky: the error that ended the stream
+	// begun is set once a leading byte order mark was looked for.
+	begun bool
+	line  []byte // a line that spans reads
+	err   error  // sticky: the error that ended the stream
 
 	// The event being read by Next.
 	name    string
@@ -153,6 +158,9 @@ func Payload(line []byte) ([]byte, bool) {
 // unterminated rest with io.EOF.
 func (r *Reader) readLine() ([]byte, error) {
 	r.line = r.line[:0]
+	if !r.begun {
+		r.skipBOM()
+	}
 	for {
 		if r.start == r.end {
 			if r.readErr != nil {
@@ -192,6 +200,20 @@ func (r *Reader) readLine() ([]byte, error) {
 		}
 		r.line = appendDoubling(r.line, chunk[:i], r.max)
 		return r.line, nil
+	}
+}
+
+// skipBOM drops a byte order mark that starts the stream, reading until
+// it has enough bytes to tell (or the source fails).
+func (r *Reader) skipBOM() {
+	r.begun = true
+	for r.end-r.start < len(bom) && r.readErr == nil && bytes.HasPrefix(bom, r.buf[r.start:r.end]) {
+		n, err := r.src.Read(r.buf[r.end:])
+		r.end += n
+		r.readErr = err
+	}
+	if bytes.HasPrefix(r.buf[r.start:r.end], bom) {
+		r.start += len(bom)
 	}
 }
 

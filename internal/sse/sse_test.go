@@ -49,7 +49,7 @@ var lineBreak = regexp.MustCompile("\r\n|\r|\n")
 // processed at the end.
 func referencePayloads(body string) []string {
 	var out []string
-	for _, line := range lineBreak.Split(body, -1) {
+	for _, line := range lineBreak.Split(strings.TrimPrefix(body, "\ufeff"), -1) {
 		if rest, ok := strings.CutPrefix(line, "data: "); ok {
 			if p := strings.TrimSpace(rest); p != "" {
 				out = append(out, p)
@@ -71,7 +71,7 @@ func referenceEvents(body string) []Event {
 		}
 		name, data = "", nil
 	}
-	for _, line := range lineBreak.Split(body, -1) {
+	for _, line := range lineBreak.Split(strings.TrimPrefix(body, "\ufeff"), -1) {
 		switch {
 		case line == "":
 			dispatch()
@@ -130,6 +130,7 @@ func TestReaderNextData(t *testing.T) {
 		{"every line counts", "data: 1\ndata: 2\n", []string{"1", "2"}},
 		{"empty body", "", nil},
 		{"leading space before data", " data: 1\n", nil},
+		{"byte order mark", "\ufeffdata: 1\n", []string{"1"}},
 	}
 	for _, tt := range tests {
 		checkReads(t, tt.name, tt.body, tt.want, payloads)
@@ -156,6 +157,11 @@ func TestReaderNext(t *testing.T) {
 			{Name: "message_start", Data: []byte(`{"type":"message_start"}`)}, {Name: "ping", Data: []byte("{}")},
 		}},
 		{name: "empty", body: "", want: nil},
+		{name: "byte order mark", body: "\ufeffevent: a\ndata: x\n\n", want: []Event{{Name: "a", Data: []byte("x")}}},
+		{name: "byte order mark alone", body: "\ufeff", want: nil},
+		{name: "only the first byte order mark", body: "\ufeff\ufeffdata: x\n\n", want: nil},
+		{name: "byte order mark within", body: "data: \ufeffx\n\n", want: []Event{{Data: []byte("\ufeffx")}}},
+		{name: "part of a byte order mark", body: "\xef\xbbdata: x\n\n", want: nil},
 	}
 	for _, tt := range tests {
 		checkReads(t, tt.name, tt.body, tt.want, events)
@@ -253,6 +259,7 @@ func FuzzReader(f *testing.F) {
 	f.Add("data: {\"type\":\"start\"}\n\ndata: x", uint8(3))
 	f.Add("data: 1\r\n: c\ndata:2\n", uint8(1))
 	f.Add("event: a\rdata: 1\r\ndata\r\r\n", uint8(2))
+	f.Add("\ufeffdata: 1\n\n", uint8(1))
 	f.Fuzz(func(t *testing.T, body string, chunk uint8) {
 		src := func() io.Reader {
 			if chunk > 0 {
