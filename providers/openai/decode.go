@@ -101,16 +101,18 @@ func (d *responseDecoder) event(ev sse.Event) (done bool, failure string) {
 		return false, streamErrorText(data)
 	}
 	var c chunk
-	if json.Unmarshal(data, &c) != nil {
-		return false, "" // JSON but not an object: nothing to read
-	}
-	if truthy(c.Error) {
+	isObject := json.Unmarshal(data, &c) == nil
+	if isObject && truthy(c.Error) {
 		return false, streamErrorText(c.Error)
 	}
+	// The SDK yields JSON of any kind, so the hook sees it; only an object
+	// is read as a chunk.
 	if failure := d.observed(data); failure != "" {
 		return false, failure
 	}
-	d.chunk(c)
+	if isObject {
+		d.chunk(c)
+	}
 	return false, ""
 }
 

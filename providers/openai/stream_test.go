@@ -217,3 +217,22 @@ func TestStreamLineTooLong(t *testing.T) {
 	assert.Contains(t, final.ErrorMessage, "line too long")
 	assert.Equal(t, "so far", final.Text())
 }
+
+// TestObserveNonObjectChunks: the SDK yields a chunk of any JSON kind,
+// so pi-ai 1.6.0 calls onProviderStreamEvent with each; only objects are
+// read as chunks.
+func TestObserveNonObjectChunks(t *testing.T) {
+	body := "data: [1,2]\n\ndata: \"x\"\n\ndata: 7\n\n" +
+		`data: {"id":"c1","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n"
+	srv := providertest.ServeBody(t, 200, "text/event-stream", nil, []byte(body))
+	var seen []string
+	so := agentcore.StreamOptions{OnProviderStreamEvent: func(_ context.Context, _ agentcore.Model, data json.RawMessage) error {
+		seen = append(seen, string(data))
+		return nil
+	}}
+	_, final := providertest.Collect(streamFrom(srv)(t.Context(), testTarget(t).Model, providertest.HiRequest(), so), nil)
+	require.NotNil(t, final)
+	assert.Equal(t, agentcore.StopStop, final.StopReason, final.ErrorMessage)
+	assert.Equal(t, "Hi", final.Text())
+	assert.Equal(t, []string{"[1,2]", `"x"`, "7", `{"id":"c1","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}]}`}, seen)
+}
