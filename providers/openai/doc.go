@@ -52,7 +52,11 @@
 // model has Reasoning (xhigh and max are sent as high). The members of
 // StreamOptions.SamplingParams are merged in last, as pi-ai does: one the
 // body already has takes the new value, a new one (top_p, seed, ...) is
-// added.
+// added. StreamOptions.SessionID, unless CacheRetention is "none", is
+// sent as prompt_cache_key to api.openai.com, and in session affinity
+// headers to OpenRouter (x-session-id) and to servers whose Compat asks
+// for them (see [Options]), so that a session's requests meet its prompt
+// cache.
 //
 // # The response
 //

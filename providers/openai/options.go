@@ -49,6 +49,8 @@ const (
 //	supportsUsageInStreaming        bool    send "stream_options": {"include_usage": true}; default true
 //	maxTokensField                  string  "max_completion_tokens" (default) or "max_tokens"
 //	requiresToolResultName          bool    send the tool name with each tool result; default false
+//	sendSessionAffinityHeaders      bool    send the SessionID as headers (see sessionAffinityFormat); default true for OpenRouter
+//	sessionAffinityFormat           string  "openrouter" (x-session-id) or other (session_id, x-client-request-id and x-session-affinity); default "openrouter" for OpenRouter
 //
 // Other keys are ignored; Compat that is not a JSON object fails every
 // request with an error message.
@@ -86,6 +88,10 @@ type settings struct {
 	legacyMaxTokens bool
 	toolResultName  bool
 	promptCacheKey  bool
+	// affinity sends the session ID in headers, as x-session-id when
+	// openRouterAffinity, else as OpenAI's three.
+	affinity           bool
+	openRouterAffinity bool
 }
 
 // compatJSON is the subset of pi-ai's compat settings this package reads.
@@ -97,6 +103,8 @@ type compatJSON struct {
 	SupportsUsageInStreaming       *bool  `json:"supportsUsageInStreaming"`
 	MaxTokensField                 string `json:"maxTokensField"`
 	RequiresToolResultName         *bool  `json:"requiresToolResultName"`
+	SendSessionAffinityHeaders     *bool  `json:"sendSessionAffinityHeaders"`
+	SessionAffinityFormat          string `json:"sessionAffinityFormat"`
 }
 
 // resolveSettings combines opts, the model's compat and the base URL.
@@ -104,6 +112,11 @@ func resolveSettings(opts Options, model agentcore.Model, baseURL string) (setti
 	var c compatJSON
 	if err := provider.Compat(model, &c); err != nil {
 		return settings{}, err
+	}
+	openRouter := model.Provider == "openrouter" || strings.Contains(baseURL, "openrouter.ai")
+	format := c.SessionAffinityFormat
+	if format == "" && openRouter {
+		format = "openrouter"
 	}
 	s := settings{
 		inPlace:         provider.Flag(c.SupportsMidConvoSystemMessages, false),
@@ -114,6 +127,9 @@ func resolveSettings(opts Options, model agentcore.Model, baseURL string) (setti
 		legacyMaxTokens: c.MaxTokensField == "max_tokens",
 		toolResultName:  provider.Flag(c.RequiresToolResultName, false),
 		promptCacheKey:  strings.Contains(baseURL, "api.openai.com"),
+
+		affinity:           provider.Flag(c.SendSessionAffinityHeaders, openRouter),
+		openRouterAffinity: format == "openrouter",
 	}
 	switch opts.SystemMessages {
 	case SystemMessagesCollapse:

@@ -82,7 +82,7 @@ func (c *call) Send(ctx context.Context) (*http.Response, provider.Failure) {
 	if err != nil {
 		return nil, provider.Failure{Text: err.Error(), Err: err}
 	}
-	header := c.headers(base)
+	header := c.headers(base, s)
 	body, err := json.Marshal(buildRequest(c.Model, c.Request.Messages, c.Options, s))
 	if err == nil {
 		body, err = withSamplingParams(body, c.Options.SamplingParams)
@@ -112,18 +112,33 @@ func connectionFailure(err error) provider.Failure {
 }
 
 // headers are the request's headers: the identity's, content type, the
-// bearer key, then the model's, the Options' and the request's headers,
-// later ones winning (an empty value removes one), as pi-ai's client
-// sets them.
-func (c *call) headers(base string) http.Header {
+// bearer key, then the model's, the session affinity headers, the
+// Options' and the request's headers, later ones winning (an empty value
+// removes one), as pi-ai's client sets them.
+func (c *call) headers(base string, s settings) http.Header {
 	h := c.Options.Identity.Headers(c.Model.Provider, base)
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "text/event-stream")
 	if key := cmp.Or(c.Options.APIKey, c.opts.APIKey); key != "" {
 		h.Set("Authorization", "Bearer "+key)
 	}
-	provider.Layer(h, c.Model.Headers, c.opts.Headers, c.Options.Headers)
+	provider.Layer(h, c.Model.Headers, c.affinityHeaders(s), c.opts.Headers, c.Options.Headers)
 	return h
+}
+
+// affinityHeaders are the headers that name the session, for servers
+// that route a session's requests alike (to their prompt cache): none
+// without a SessionID, with CacheRetention "none", or when the model does
+// not want them.
+func (c *call) affinityHeaders(s settings) map[string]string {
+	id := c.Options.SessionID
+	switch {
+	case id == "" || c.Options.CacheRetention == "none" || !s.affinity:
+		return nil
+	case s.openRouterAffinity:
+		return map[string]string{"X-Session-Id": id}
+	}
+	return map[string]string{"Session_id": id, "X-Client-Request-Id": id, "X-Session-Affinity": id}
 }
 
 // read feeds the body's events to d until [DONE], the end of the body, a
