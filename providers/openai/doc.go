@@ -53,10 +53,11 @@
 // StreamOptions.SamplingParams are merged in last, as pi-ai does: one the
 // body already has takes the new value, a new one (top_p, seed, ...) is
 // added. StreamOptions.SessionID, unless CacheRetention is "none", is
-// sent as prompt_cache_key to api.openai.com, and in session affinity
-// headers to OpenRouter (x-session-id) and to servers whose Compat asks
-// for them (see [Options]), so that a session's requests meet its prompt
-// cache.
+// sent as prompt_cache_key to api.openai.com (to any server with
+// CacheRetention "long", which also sends "prompt_cache_retention":
+// "24h"), and in session affinity headers to OpenRouter (x-session-id)
+// and to servers whose Compat asks for them (see [Options]), so that a
+// session's requests meet its prompt cache.
 //
 // # The response
 //
@@ -111,8 +112,9 @@
 //
 // # Not done
 //
-// OpenRouter reasoning_details and
-// reported costs, provider-specific thinking formats (zai, qwen, ...), grammar
+// OpenRouter reasoning_details, reported costs and the cache_control
+// breakpoints pi-ai sets for Anthropic models there, provider-specific
+// thinking formats (zai, qwen, ...), grammar
 // and strict tools, and the context-window clamp of max tokens are not
 // implemented.
 package openai

@@ -49,6 +49,8 @@ const (
 //	supportsUsageInStreaming        bool    send "stream_options": {"include_usage": true}; default true
 //	maxTokensField                  string  "max_completion_tokens" (default) or "max_tokens"
 //	requiresToolResultName          bool    send the tool name with each tool result; default false
+//	supportsLongCacheRetention      bool    for CacheRetention "long", send "prompt_cache_retention": "24h" and the prompt_cache_key; default true
+//	promptCacheKeyMode              string  "enabled" or "disabled" sends the SessionID as prompt_cache_key always or never; default (auto) to api.openai.com, and for "long" retention
 //	sendSessionAffinityHeaders      bool    send the SessionID as headers (see sessionAffinityFormat); default true for OpenRouter
 //	sessionAffinityFormat           string  "openrouter" (x-session-id) or other (session_id, x-client-request-id and x-session-affinity); default "openrouter" for OpenRouter
 //
@@ -87,7 +89,12 @@ type settings struct {
 	usageInStream   bool
 	legacyMaxTokens bool
 	toolResultName  bool
-	promptCacheKey  bool
+	// cacheKeyMode is pi-ai's promptCacheKeyMode ("" for auto), openAI
+	// says the server is OpenAI's API, longCache honors CacheRetention
+	// "long".
+	cacheKeyMode string
+	openAI       bool
+	longCache    bool
 	// affinity sends the session ID in headers, as x-session-id when
 	// openRouterAffinity, else as OpenAI's three.
 	affinity           bool
@@ -103,6 +110,8 @@ type compatJSON struct {
 	SupportsUsageInStreaming       *bool  `json:"supportsUsageInStreaming"`
 	MaxTokensField                 string `json:"maxTokensField"`
 	RequiresToolResultName         *bool  `json:"requiresToolResultName"`
+	SupportsLongCacheRetention     *bool  `json:"supportsLongCacheRetention"`
+	PromptCacheKeyMode             string `json:"promptCacheKeyMode"`
 	SendSessionAffinityHeaders     *bool  `json:"sendSessionAffinityHeaders"`
 	SessionAffinityFormat          string `json:"sessionAffinityFormat"`
 }
@@ -126,7 +135,9 @@ func resolveSettings(opts Options, model agentcore.Model, baseURL string) (setti
 		usageInStream:   provider.Flag(c.SupportsUsageInStreaming, true),
 		legacyMaxTokens: c.MaxTokensField == "max_tokens",
 		toolResultName:  provider.Flag(c.RequiresToolResultName, false),
-		promptCacheKey:  strings.Contains(baseURL, "api.openai.com"),
+		cacheKeyMode:    c.PromptCacheKeyMode,
+		openAI:          strings.Contains(baseURL, "api.openai.com"),
+		longCache:       provider.Flag(c.SupportsLongCacheRetention, true),
 
 		affinity:           provider.Flag(c.SendSessionAffinityHeaders, openRouter),
 		openRouterAffinity: format == "openrouter",
@@ -138,6 +149,22 @@ func resolveSettings(opts Options, model agentcore.Model, baseURL string) (setti
 		s.inPlace = true
 	}
 	return s, nil
+}
+
+// promptCacheKey reports whether a request with cache retention r sends
+// its session as prompt_cache_key, as pi-ai decides: never for "none",
+// always when the compat says "enabled", and by default (auto) to OpenAI's
+// API and for "long" retention where it is supported.
+func (s settings) promptCacheKey(r string) bool {
+	switch {
+	case r == "none":
+		return false
+	case s.cacheKeyMode == "enabled":
+		return true
+	case s.cacheKeyMode != "" && s.cacheKeyMode != "auto":
+		return false
+	}
+	return s.openAI || r == "long" && s.longCache
 }
 
 // isOpenAI reports whether model is served by OpenAI's own API: the only

@@ -12,17 +12,18 @@ import (
 // chatRequest is the body of a streaming chat completions request. The
 // field order is pi-ai's, so that bodies compare as text.
 type chatRequest struct {
-	Model               string         `json:"model"`
-	Messages            []wireMessage  `json:"messages"`
-	Stream              bool           `json:"stream"`
-	PromptCacheKey      string         `json:"prompt_cache_key,omitempty"`
-	StreamOptions       *streamOptions `json:"stream_options,omitempty"`
-	Store               *bool          `json:"store,omitempty"`
-	MaxCompletionTokens int            `json:"max_completion_tokens,omitempty"`
-	MaxTokens           int            `json:"max_tokens,omitempty"`
-	Temperature         *float64       `json:"temperature,omitempty"`
-	Tools               []wireTool     `json:"tools,omitempty"`
-	ReasoningEffort     string         `json:"reasoning_effort,omitempty"`
+	Model                string         `json:"model"`
+	Messages             []wireMessage  `json:"messages"`
+	Stream               bool           `json:"stream"`
+	PromptCacheKey       string         `json:"prompt_cache_key,omitempty"`
+	PromptCacheRetention string         `json:"prompt_cache_retention,omitempty"`
+	StreamOptions        *streamOptions `json:"stream_options,omitempty"`
+	Store                *bool          `json:"store,omitempty"`
+	MaxCompletionTokens  int            `json:"max_completion_tokens,omitempty"`
+	MaxTokens            int            `json:"max_tokens,omitempty"`
+	Temperature          *float64       `json:"temperature,omitempty"`
+	Tools                []wireTool     `json:"tools,omitempty"`
+	ReasoningEffort      string         `json:"reasoning_effort,omitempty"`
 }
 
 type streamOptions struct {
@@ -153,8 +154,11 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, opts agen
 		Stream:   true,
 		Tools:    convertTools(agentcore.CurrentTools(messages)),
 	}
-	if s.promptCacheKey && opts.SessionID != "" {
+	if opts.SessionID != "" && s.promptCacheKey(opts.CacheRetention) {
 		req.PromptCacheKey = firstRunes(opts.SessionID, promptCacheKeyLimit)
+	}
+	if opts.CacheRetention == "long" && s.longCache {
+		req.PromptCacheRetention = "24h"
 	}
 	if s.usageInStream {
 		req.StreamOptions = &streamOptions{IncludeUsage: true}

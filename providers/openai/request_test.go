@@ -19,17 +19,18 @@ type requestCase struct {
 	Name    string          `json:"name"`
 	Model   agentcore.Model `json:"model"`
 	Options struct {
-		MaxTokens   int                     `json:"maxTokens"`
-		Temperature *float64                `json:"temperature"`
-		Reasoning   agentcore.ThinkingLevel `json:"reasoning"`
-		SessionID   string                  `json:"sessionId"`
+		MaxTokens      int                     `json:"maxTokens"`
+		Temperature    *float64                `json:"temperature"`
+		Reasoning      agentcore.ThinkingLevel `json:"reasoning"`
+		SessionID      string                  `json:"sessionId"`
+		CacheRetention string                  `json:"cacheRetention"`
 	} `json:"options"`
 }
 
 func (c requestCase) streamOptions() agentcore.StreamOptions {
 	return agentcore.StreamOptions{
 		APIKey: "sk-test", MaxTokens: c.Options.MaxTokens, Temperature: c.Options.Temperature,
-		Reasoning: c.Options.Reasoning, SessionID: c.Options.SessionID,
+		Reasoning: c.Options.Reasoning, SessionID: c.Options.SessionID, CacheRetention: c.Options.CacheRetention,
 	}
 }
 
