@@ -46,8 +46,10 @@
 // aborted assistant messages are not replayed, and a tool call without a
 // result gets an error result, as the API requires.
 //
-// The request asks for a stream with usage; StreamOptions.MaxTokens is
-// sent as max_completion_tokens (or max_tokens, see [Options]),
+// The request asks for a stream with usage; StreamOptions.MaxTokens (else
+// the model's MaxTokens), fitted into the model's ContextWindow with a
+// margin for the estimated input as pi-ai does, is sent as
+// max_completion_tokens (or max_tokens, see [Options]),
 // Temperature as temperature, and Reasoning as reasoning_effort when the
 // model has Reasoning (xhigh and max are sent as high). The members of
 // StreamOptions.SamplingParams are merged in last, as pi-ai does: one the
@@ -114,7 +116,6 @@
 //
 // OpenRouter reasoning_details, reported costs and the cache_control
 // breakpoints pi-ai sets for Anthropic models there, provider-specific
-// thinking formats (zai, qwen, ...), grammar
-// and strict tools, and the context-window clamp of max tokens are not
+// thinking formats (zai, qwen, ...), grammar and strict tools are not
 // implemented.
 package openai

@@ -2,11 +2,13 @@ package openai
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"unicode/utf8"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/replay"
+	"github.com/pi-go/agentcore/internal/tokens"
 )
 
 // chatRequest is the body of a streaming chat completions request. The
@@ -143,8 +145,15 @@ const promptCacheKeyLimit = 64
 
 // buildRequest maps one model call onto a request body: the transcript's
 // messages (system messages collapsed or in place), the tools the
-// transcript declares, and the request options.
+// transcript declares, and the request options. The token cap is
+// StreamOptions.MaxTokens, else the model's MaxTokens, fitted into the
+// model's ContextWindow (see [tokens.ClampMaxTokens]), as pi-ai does; with
+// neither there is none.
 func buildRequest(model agentcore.Model, messages []agentcore.Message, opts agentcore.StreamOptions, s settings) chatRequest {
+	maxTokens := cmp.Or(opts.MaxTokens, model.MaxTokens)
+	if maxTokens > 0 {
+		maxTokens = tokens.ClampMaxTokens(model, messages, maxTokens)
+	}
 	if !s.inPlace {
 		messages = agentcore.CollapseSystemMessages(messages)
 	}
@@ -166,11 +175,11 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, opts agen
 	if s.store {
 		req.Store = new(false)
 	}
-	if opts.MaxTokens > 0 {
+	if maxTokens > 0 {
 		if s.legacyMaxTokens {
-			req.MaxTokens = opts.MaxTokens
+			req.MaxTokens = maxTokens
 		} else {
-			req.MaxCompletionTokens = opts.MaxTokens
+			req.MaxCompletionTokens = maxTokens
 		}
 	}
 	req.Temperature = opts.Temperature
