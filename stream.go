@@ -184,12 +184,16 @@ type AssistantStream func(yield func(AssistantEvent) bool)
 // start of the range, on a monotonic clock) unless it has one, and a
 // producer that returns without a final event yields an [ErrorEvent] with
 // [ErrStreamIncomplete]'s text. A panic in produce becomes a final error
-// event too.
+// event too; a panic of the consumer's loop body goes on to the consumer
+// as it is.
 func NewAssistantStream(produce func(w *StreamWriter)) AssistantStream {
 	return func(yield func(AssistantEvent) bool) {
 		w := &StreamWriter{yield: yield, started: time.Now()}
 		func() {
 			defer func() {
+				if w.yielding {
+					return // the consumer's panic: it goes on as it is
+				}
 				if r := recover(); r != nil && !w.ended {
 					w.fail(streamPanic{panicError(r)})
 				}
@@ -226,6 +230,9 @@ type StreamWriter struct {
 	last    *AssistantMessage
 	ended   bool
 	stopped bool
+	// yielding is set while the consumer has an event: a panic then is
+	// the consumer's, not the producer's.
+	yielding bool
 }
 
 // Push sends ev to the consumer. It returns false when the consumer has
@@ -286,7 +293,10 @@ func (w *StreamWriter) track(p *AssistantMessage) *AssistantMessage {
 
 // send yields ev.
 func (w *StreamWriter) send(ev AssistantEvent) bool {
-	if !w.yield(ev) {
+	w.yielding = true
+	more := w.yield(ev)
+	w.yielding = false
+	if !more {
 		w.stopped = true
 		return false
 	}

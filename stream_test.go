@@ -177,3 +177,21 @@ func TestCloneEventNil(t *testing.T) {
 	var final *agentcore.DoneEvent
 	assert.Equal(t, agentcore.AssistantEvent(final), agentcore.CloneEvent(final))
 }
+
+// TestConsumerPanicGoesOn: a panic in the consumer's loop body is the
+// consumer's: it reaches the consumer as it was raised, not as an error
+// event of the stream nor as the runtime's complaint about a range
+// function that went on after it.
+func TestConsumerPanicGoesOn(t *testing.T) {
+	stream := agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
+		m := newMsg()
+		w.Push(&agentcore.StartEvent{Partial: m})
+		w.Done(m)
+	})
+	consumerBug := errors.New("consumer bug")
+	assert.PanicsWithError(t, consumerBug.Error(), func() {
+		for range stream {
+			panic(consumerBug)
+		}
+	})
+}
