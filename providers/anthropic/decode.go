@@ -22,6 +22,10 @@ type decoder struct {
 	model agentcore.Model
 	out   *agentcore.AssistantMessage
 
+	// openRouter says the model is served through OpenRouter, whose
+	// billed cost replaces the computed one.
+	openRouter bool
+
 	// observe, when not nil, sees each parsed event's data first; an
 	// error ends the response.
 	observe func(json.RawMessage) error
@@ -254,6 +258,9 @@ func (d *decoder) messageDelta(ev event) *failure {
 		}
 	}
 	applyDeltaUsage(&d.out.Usage, ev.Usage, d.model)
+	if d.openRouter && ev.Usage != nil {
+		ev.Usage.OpenRouterCost.Apply(&d.out.Usage)
+	}
 	return nil
 }
 

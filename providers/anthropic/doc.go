@@ -90,7 +90,9 @@
 // parsed so far; when its block ends they are parsed for good (text that is
 // no JSON object sets [agentcore.ToolCall.ArgumentsError]). Usage counts
 // input, output, cache read and cache write tokens (and thinking tokens
-// when reported) and is priced with the model's Cost. Stop reasons map as
+// when reported) and is priced with the model's Cost; through OpenRouter,
+// the cost it reports billing replaces the total (Cost.TotalFromProvider
+// says so), as pi-ai does. Stop reasons map as
 // pi-ai maps them: end_turn, stop_sequence and pause_turn give "stop",
 // max_tokens "length", tool_use "toolUse"; refusal ends the stream with an
 // error carrying the server's explanation; an unknown reason is an error.

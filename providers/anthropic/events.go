@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // event is the data of one server-sent event of a streamed response. One
@@ -76,6 +77,8 @@ type deltaUsage struct {
 	OutputTokensDetails      *struct {
 		ThinkingTokens *float64 `json:"thinking_tokens"`
 	} `json:"output_tokens_details"`
+	// The cost OpenRouter billed, for its models.
+	provider.OpenRouterCost
 }
 
 // mapStopReason maps a stop reason onto pi's. A reason that is an error

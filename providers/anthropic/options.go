@@ -112,7 +112,7 @@ func resolveSettings(model agentcore.Model, baseURL string) (settings, error) {
 	if err := provider.Compat(model, &c); err != nil {
 		return settings{}, err
 	}
-	openRouter := model.Provider == "openrouter" || strings.Contains(baseURL, "openrouter.ai")
+	openRouter := provider.IsOpenRouter(model, baseURL)
 	format := c.SessionAffinityFormat
 	if format == "" && openRouter {
 		format = "openrouter"

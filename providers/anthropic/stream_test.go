@@ -88,3 +88,14 @@ func TestConsumerStops(t *testing.T) {
 	}
 	assert.Equal(t, 6, n)
 }
+
+// TestOpenRouterBilledCost: for a model served through OpenRouter, the
+// cost OpenRouter reports in message_delta's usage replaces the computed
+// total, as pi-ai 1.6.0 does (total 0.02, from the provider); elsewhere it
+// is ignored.
+func TestOpenRouterBilledCost(t *testing.T) {
+	body := "event: message_start\n" + `data: {"type":"message_start","message":{"id":"msg_1","model":"claude-test","usage":{"input_tokens":10,"output_tokens":1}}}` + "\n\n" +
+		"event: message_delta\n" + `data: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":5,"cost":0.02,"is_byok":false}}` + "\n\n" +
+		"event: message_stop\n" + `data: {"type":"message_stop"}` + "\n\n"
+	testTarget(t).OpenRouterCost(t, []byte(body), 0.02, 0.000105)
+}

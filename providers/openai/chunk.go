@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // The wire form of a streamed chat.completion.chunk. Servers differ in
@@ -63,6 +64,8 @@ type usageJSON struct {
 	CachedTokens            loose[float64]               `json:"cached_tokens"`
 	CompletionTokensDetails loose[completionTokenDetail] `json:"completion_tokens_details"`
 	ReasoningTokens         loose[float64]               `json:"reasoning_tokens"`
+	// The cost OpenRouter billed, for its models.
+	provider.OpenRouterCost
 }
 
 type promptTokensDetails struct {
@@ -110,7 +113,7 @@ func first(ls ...loose[float64]) float64 {
 // DeepSeek in prompt_cache_hit_tokens, Kimi in cached_tokens); reasoning
 // tokens are already part of the output (OpenAI puts them in
 // completion_tokens_details, some servers beside completion_tokens).
-func toUsage(u usageJSON, model agentcore.Model) agentcore.Usage {
+func toUsage(u usageJSON, model agentcore.Model, openRouter bool) agentcore.Usage {
 	details := u.PromptTokensDetails.v
 	cacheRead := int64(first(details.CachedTokens, u.PromptCacheHitTokens, u.CachedTokens))
 	cacheWrite := int64(details.CacheWriteTokens.v)
@@ -129,6 +132,9 @@ func toUsage(u usageJSON, model agentcore.Model) agentcore.Usage {
 	out.Cost.CacheWrite = rates.CacheWrite * float64(out.CacheWrite) / 1000000
 	out.Cost.Total = out.Cost.Input + out.Cost.Output + out.Cost.CacheRead + out.Cost.CacheWrite
 	out.Cost.TotalFromProvider = new(false) // computed from the rates, as pi-ai says
+	if openRouter {
+		u.OpenRouterCost.Apply(&out)
+	}
 	return out
 }
 

@@ -25,6 +25,10 @@ type responseDecoder struct {
 	byIndex        map[int]*callState
 	byID           map[string]*callState
 
+	// openRouter says the model is served through OpenRouter, whose
+	// billed cost replaces the computed one.
+	openRouter bool
+
 	// observe, when not nil, sees the JSON of each chunk pi-ai's SDK
 	// would yield, before it is applied; an error ends the response.
 	observe func(json.RawMessage) error
@@ -178,9 +182,9 @@ func (d *responseDecoder) chunk(c chunk) {
 func (d *responseDecoder) usage(c chunk) {
 	switch {
 	case c.Usage.ok:
-		d.out.Usage = toUsage(c.Usage.v, d.model)
+		d.out.Usage = toUsage(c.Usage.v, d.model, d.openRouter)
 	case len(c.Choices.v) > 0 && c.Choices.v[0].ok && c.Choices.v[0].v.Usage.ok:
-		d.out.Usage = toUsage(c.Choices.v[0].v.Usage.v, d.model)
+		d.out.Usage = toUsage(c.Choices.v[0].v.Usage.v, d.model, d.openRouter)
 	}
 }
 

@@ -70,7 +70,9 @@
 // stream ends every block ends and the arguments are parsed for good (text
 // that is no JSON object sets [agentcore.ToolCall.ArgumentsError]). Usage
 // counts prompt, completion and cached tokens and is priced with the
-// model's Cost. The finish reason stop gives stopReason "stop", length
+// model's Cost; through OpenRouter, the cost it reports billing replaces
+// the total (Cost.TotalFromProvider says so), as pi-ai does. The finish
+// reason stop gives stopReason "stop", length
 // "length", tool_calls "toolUse"; any other (content_filter, say) ends the
 // stream with an error "Provider finish_reason: REASON". The first
 // finish_reason ends the response: later chunks are read only for their
@@ -114,7 +116,7 @@
 //
 // # Not done
 //
-// OpenRouter reasoning_details, reported costs and the cache_control
+// OpenRouter reasoning_details and the cache_control
 // breakpoints pi-ai sets for Anthropic models there, provider-specific
 // thinking formats (zai, qwen, ...), grammar and strict tools are not
 // implemented.

@@ -122,7 +122,7 @@ func resolveSettings(opts Options, model agentcore.Model, baseURL string) (setti
 	if err := provider.Compat(model, &c); err != nil {
 		return settings{}, err
 	}
-	openRouter := model.Provider == "openrouter" || strings.Contains(baseURL, "openrouter.ai")
+	openRouter := provider.IsOpenRouter(model, baseURL)
 	format := c.SessionAffinityFormat
 	if format == "" && openRouter {
 		format = "openrouter"

@@ -51,6 +51,7 @@ type call struct {
 func (c *call) Read(ctx context.Context, body io.Reader) *provider.Failure {
 	c.d = newResponseDecoder(c.W, c.Model, c.Out)
 	c.d.observe = c.Observer(ctx)
+	c.d.openRouter = provider.IsOpenRouter(c.Model, c.opts.baseURL(c.Model))
 	return c.read(ctx, c.d, body)
 }
 

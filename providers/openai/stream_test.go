@@ -236,3 +236,13 @@ func TestObserveNonObjectChunks(t *testing.T) {
 	assert.Equal(t, "Hi", final.Text())
 	assert.Equal(t, []string{"[1,2]", `"x"`, "7", `{"id":"c1","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}]}`}, seen)
 }
+
+// TestOpenRouterBilledCost: for a model served through OpenRouter, the
+// cost OpenRouter reports in the usage replaces the computed total, as
+// pi-ai 1.6.0 does (total 0.0123, from the provider); elsewhere it is
+// ignored.
+func TestOpenRouterBilledCost(t *testing.T) {
+	body := `data: {"id":"c1","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}]}` + "\n\n" +
+		`data: {"id":"c1","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":5,"cost":0.0123,"is_byok":false}}` + "\n\ndata: [DONE]\n\n"
+	testTarget(t).OpenRouterCost(t, []byte(body), 0.0123, 0.00006)
+}

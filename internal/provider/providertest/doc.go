@@ -33,6 +33,7 @@
 // [Serve], [ServeBody] and [HangingServer] start test servers closed with
 // the test; [HiRequest], [Collect] and [Target.Run] stream one request and
 // gather its events. [Tools] are the two tools of the agent runs.
+// [Target.OpenRouterCost] checks the cost OpenRouter bills.
 // [Target.FuzzStream] fuzzes a stream function with response bodies, which
 // [BodyClient] serves without a network.
 package providertest
