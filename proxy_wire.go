@@ -63,8 +63,8 @@ func wireOptions(o StreamOptions) proxyOptions {
 		n := o.MaxTokens
 		w.MaxTokens = &n
 	}
-	if o.MaxRetryDelay > 0 {
-		ms := o.MaxRetryDelay.Milliseconds()
+	if o.MaxRetryDelay != 0 {
+		ms := max(o.MaxRetryDelay.Milliseconds(), 0) // pi's 0 is no cap
 		w.MaxRetryDelayMs = &ms
 	}
 	return w
@@ -87,8 +87,12 @@ func (w proxyOptions) streamOptions() StreamOptions {
 	if w.MaxTokens != nil && *w.MaxTokens > 0 {
 		o.MaxTokens = *w.MaxTokens
 	}
-	if w.MaxRetryDelayMs != nil && *w.MaxRetryDelayMs > 0 {
-		o.MaxRetryDelay = time.Duration(min(*w.MaxRetryDelayMs, math.MaxInt64/int64(time.Millisecond))) * time.Millisecond
+	switch ms := w.MaxRetryDelayMs; {
+	case ms == nil:
+	case *ms <= 0:
+		o.MaxRetryDelay = -1 // pi's 0: no cap
+	default:
+		o.MaxRetryDelay = time.Duration(min(*ms, math.MaxInt64/int64(time.Millisecond))) * time.Millisecond
 	}
 	return o
 }

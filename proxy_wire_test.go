@@ -90,6 +90,7 @@ func TestWireOptionsRoundTrip(t *testing.T) {
 		{"zero temperature is sent", StreamOptions{Temperature: &temp}, `{"temperature":0}`},
 		{"all", StreamOptions{Reasoning: ThinkingLow, SessionID: "s", MaxTokens: 5, Headers: map[string]string{"a": "b"}, ThinkingBudgets: map[ThinkingLevel]int{ThinkingHigh: 9}, Transport: "sse", MaxRetryDelay: 1500e6},
 			`{"maxTokens":5,"reasoning":"low","sessionId":"s","headers":{"a":"b"},"transport":"sse","thinkingBudgets":{"high":9},"maxRetryDelayMs":1500}`},
+		{"no retry delay cap is pi's 0", StreamOptions{MaxRetryDelay: -1}, `{"maxRetryDelayMs":0}`},
 		{"pi's pass-through options", StreamOptions{SamplingParams: json.RawMessage(`{"top_p":0.9}`), CacheRetention: "long", DisableContinuation: true, Metadata: json.RawMessage(`{"user":"u"}`)},
 			`{"samplingParams":{"top_p":0.9},"cacheRetention":"long","disableContinuation":true,"metadata":{"user":"u"}}`},
 	}

@@ -30,6 +30,10 @@ type Request struct {
 	Messages []Message
 }
 
+// DefaultMaxRetryDelay is the cap on provider-requested retry delays when
+// [StreamOptions].MaxRetryDelay is zero, as in pi-ai.
+const DefaultMaxRetryDelay = time.Minute
+
 // StreamOptions are the per-request options passed to a [StreamFn].
 type StreamOptions struct {
 	// APIKey is the key for this request: [Hooks.GetAPIKey]'s answer, else
@@ -53,7 +57,10 @@ type StreamOptions struct {
 	// Transport is a provider transport preference such as "sse"; empty
 	// means the provider's default.
 	Transport string
-	// MaxRetryDelay caps provider-requested retry delays; zero means no cap.
+	// MaxRetryDelay caps provider-requested retry delays: a refusal whose
+	// server asks for a longer wait (Retry-After) fails at once instead of
+	// being retried. Zero means [DefaultMaxRetryDelay], pi-ai's default;
+	// a negative value means no cap.
 	MaxRetryDelay time.Duration
 	// SamplingParams are provider sampling parameters (top_p and the like)
 	// as a JSON object; nil means none.

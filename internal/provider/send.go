@@ -145,7 +145,7 @@ func Do(ctx context.Context, r Request) (*http.Response, error) {
 		wait := backoff(attempt)
 		if resp != nil {
 			if d := agentcore.ParseRetryAfter(resp.Header, time.Now()); d > 0 {
-				if limit := r.Options.MaxRetryDelay; limit > 0 && d > limit {
+				if limit := retryDelayCap(r.Options.MaxRetryDelay); limit > 0 && d > limit {
 					return resp, &DelayTooLongError{Requested: d, Max: limit}
 				}
 				wait = d
@@ -267,6 +267,18 @@ func retryable(resp *http.Response) bool {
 	}
 	s := resp.StatusCode
 	return s == http.StatusRequestTimeout || s == http.StatusConflict || s == http.StatusTooManyRequests || s >= 500
+}
+
+// retryDelayCap is the longest provider-requested wait retried for the
+// option max, 0 when there is none.
+func retryDelayCap(max time.Duration) time.Duration {
+	switch {
+	case max == 0:
+		return agentcore.DefaultMaxRetryDelay
+	case max < 0:
+		return 0
+	}
+	return max
 }
 
 // backoff is the SDKs' wait before retry attempt+1 when the server names

@@ -137,6 +137,18 @@ func TestDo(t *testing.T) {
 			opts:    agentcore.StreamOptions{MaxRetries: 2, MaxRetryDelay: time.Minute}, status: 429, sent: 1, statuses: []int{429},
 			err: "Server requested 120s retry delay (max: 60s).",
 		},
+		{
+			name:    "with MaxRetryDelay zero a delay over a minute fails at once",
+			answers: []answer{{status: 429, header: http.Header{"Retry-After": {"120"}}}},
+			opts:    agentcore.StreamOptions{MaxRetries: 2}, status: 429, sent: 1, statuses: []int{429},
+			err: "Server requested 120s retry delay (max: 60s).",
+		},
+		{
+			name:    "a negative MaxRetryDelay waits what the server asks",
+			answers: []answer{{status: 429, header: http.Header{"Retry-After": {"120"}}}, {status: 200}},
+			opts:    agentcore.StreamOptions{MaxRetries: 1, MaxRetryDelay: -1}, status: 200, sent: 2, statuses: []int{429, 200},
+			minWait: 120 * time.Second, maxWait: 120 * time.Second,
+		},
 		{name: "a network error is retried", answers: []answer{{err: errors.New("connection refused")}, {status: 200}}, opts: agentcore.StreamOptions{MaxRetries: 1}, status: 200, sent: 2, statuses: []int{200}, maxWait: time.Second},
 		{name: "a network error is returned", answers: []answer{{err: errors.New("connection refused")}}, err: "Post \"http://provider.test/v1\": connection refused", sent: 1},
 		{

@@ -124,13 +124,13 @@
 // "stream" member set to true; Timeout bounds each attempt's wait for the
 // response headers ("Request timed out."); MaxRetries resends the same
 // body after a 408, 409, 429, 5xx or a request that got no response,
-// waiting what the server asks unless it exceeds MaxRetryDelay (the
-// failure then begins "Server requested Ns retry delay (max: Ms)."); OnResponse
-// sees each response's status and headers before anything is read of it,
-// refusals included; OnProviderStreamEvent sees the JSON of each message
-// or content-block event once it parses, before it becomes assistant
-// events (not ping, unknown or error events). A hook's error ends the
-// response as an error message with its text.
+// waiting what the server asks unless it exceeds MaxRetryDelay (a minute by
+// default; the failure then begins "Server requested Ns retry delay (max:
+// Ms)."); OnResponse sees each response's status and headers before
+// anything is read of it, refusals included; OnProviderStreamEvent sees the
+// JSON of each message or content-block event once it parses, before it
+// becomes assistant events (not ping, unknown or error events). A hook's
+// error ends the response as an error message with its text.
 //
 // # Not done
 //

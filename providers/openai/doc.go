@@ -106,9 +106,9 @@
 // bounds each attempt's wait for the response headers ("Request timed
 // out."); MaxRetries (zero by default, as in pi-ai) resends the same body
 // after a 408, 409, 429, 5xx or a request that got no response, waiting
-// what the server asks unless it exceeds MaxRetryDelay (the failure then
-// begins "Server requested Ns retry delay (max: Ms)." and goes on in the
-// SDK's words, "429 slow down"); OnResponse sees
+// what the server asks unless it exceeds MaxRetryDelay (a minute by
+// default; the failure then begins "Server requested Ns retry delay (max:
+// Ms)." and goes on in the SDK's words, "429 slow down"); OnResponse sees
 // each response's status and headers before its body is read, refusals
 // included; OnProviderStreamEvent sees the JSON of each chunk pi-ai's SDK
 // would yield (not [DONE], not error chunks) before it is applied. A
