@@ -160,13 +160,15 @@ func (s *Session) Wait(ctx context.Context, seq int) error {
 }
 
 // Steer queues a message for the active run, taken after the current
-// turn's tool calls, as [agentcore.Agent.Steer].
+// turn's tool calls, as [agentcore.Agent.Steer]. A run that fails after
+// taking it and before delivering it puts it back in the queue.
 func (s *Session) Steer(ctx context.Context, msgs ...agentcore.Message) error {
 	return s.update(ctx, UpdateSteer, nil, Messages(msgs))
 }
 
 // FollowUp queues a message taken when the run would otherwise stop, as
-// [agentcore.Agent.FollowUp].
+// [agentcore.Agent.FollowUp]. As with [Session.Steer], a run that fails
+// before delivering it puts it back in the queue.
 func (s *Session) FollowUp(ctx context.Context, msgs ...agentcore.Message) error {
 	return s.update(ctx, UpdateFollowUp, nil, Messages(msgs))
 }

@@ -15,6 +15,9 @@
 //     [agentcore.Agent.Continue]'s rules and refusals
 //     ([Session.StartContinue], [Session.Continue]);
 //   - steer and followUp queue messages ([Session.Steer], [Session.FollowUp]);
+//     a run that fails after taking them and before delivering them (a
+//     PrepareNextTurn that fails, say) puts them back at the front of
+//     their queue, as the Agent's does;
 //   - abort cancels the active run's model request and tool calls
 //     ([Session.Abort]); the queues are kept;
 //   - reset clears the transcript to its system message and empties the

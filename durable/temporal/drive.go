@@ -77,7 +77,8 @@ func (ss *session) commit(x *replay, res replayResult) {
 }
 
 // finish ends the run: a run ended by a failing hook gets the Agent's
-// failure message.
+// failure message, and a failed run puts back the queued messages it took
+// and did not deliver, as the Agent's does.
 func (ss *session) finish(ctx workflow.Context, res replayResult) {
 	rec := ss.st.Run
 	var result WaitResult
@@ -103,6 +104,9 @@ func (ss *session) finish(ctx workflow.Context, res replayResult) {
 		ss.st.Transcript = append(ss.st.Transcript, msg)
 		result.ErrorMessage, result.Aborted, result.Message = msg.ErrorMessage, rec.Aborted, msg
 	}
+	if res.err != nil {
+		ss.requeue(ctx, res.held, res.heldFrom)
+	}
 	ss.st.ErrorMessage = result.ErrorMessage
 	if ss.st.Results == nil {
 		ss.st.Results = map[int]WaitResult{}
@@ -111,6 +115,24 @@ func (ss *session) finish(ctx workflow.Context, res replayResult) {
 	delete(ss.st.Results, rec.Seq-keptResults)
 	ss.st.Finished = rec.Seq
 	ss.st.Run = nil
+}
+
+// requeueChange marks, in a history, a run that put back undelivered
+// messages: histories recorded before sessions did so replay as recorded
+// (the messages were lost).
+const requeueChange = "requeue-undelivered"
+
+// requeue puts msgs, which a failed run took from queue q and did not
+// deliver, back at the front of q, oldest first, as if never taken.
+func (ss *session) requeue(ctx workflow.Context, msgs Messages, q agentcore.Queue) {
+	if len(msgs) == 0 || workflow.GetVersion(ctx, requeueChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return
+	}
+	target := &ss.st.Steering
+	if q == agentcore.FollowUpQueue {
+		target = &ss.st.FollowUp
+	}
+	*target = append(slices.Clone(msgs), *target...)
 }
 
 // obtain runs the needed activities concurrently and records their

@@ -48,6 +48,10 @@ type replayResult struct {
 	needs []need
 	// err is the run's error, when over.
 	err error
+	// held are the messages the loop's latest poll took from queue
+	// heldFrom and did not deliver: those a failed run puts back.
+	held     Messages
+	heldFrom agentcore.Queue
 }
 
 // replay is one execution of the active run's loop, from its start, with
@@ -90,6 +94,10 @@ type replay struct {
 	steerPolls  int
 	followPolls int
 	skipped     bool // the first steering poll of a SkipSteering run
+	// held are the messages the latest poll took, from heldFrom, until
+	// the loop delivers them, as the engine holds them for an Agent.
+	held     Messages
+	heldFrom agentcore.Queue
 }
 
 // run replays the loop.
@@ -112,7 +120,7 @@ func (x *replay) run() replayResult {
 	}
 	msgs, err := lr.Wait()
 	slices.SortStableFunc(x.needs, func(a, b need) int { return x.preflighted[a.key] - x.preflighted[b.key] })
-	res := replayResult{messages: msgs, needs: x.needs, err: err}
+	res := replayResult{messages: msgs, needs: x.needs, err: err, held: x.held, heldFrom: x.heldFrom}
 	res.commit = len(msgs)
 	switch {
 	case len(x.needs) == 0:
@@ -155,13 +163,15 @@ func (x *replay) config() agentcore.LoopConfig {
 			return f(ctx, m)
 		}
 	}
-	if f := h.PrepareRequest; f != nil {
-		h.PrepareRequest = func(ctx context.Context, r agentcore.RequestContext) (*agentcore.RequestUpdate, error) {
-			if x.pending.Load() {
-				return nil, nil
-			}
-			return f(ctx, r)
+	prepare := h.PrepareRequest
+	h.PrepareRequest = func(ctx context.Context, r agentcore.RequestContext) (*agentcore.RequestUpdate, error) {
+		// The loop calls PrepareRequest right after delivering the
+		// pending messages: nothing taken is held any more.
+		x.held, x.heldFrom = nil, 0
+		if x.pending.Load() || prepare == nil {
+			return nil, nil
 		}
+		return prepare(ctx, r)
 	}
 	if f := h.PrepareNextTurn; f != nil {
 		h.PrepareNextTurn = func(ctx context.Context, t agentcore.TurnContext) (*agentcore.TurnUpdate, error) {
@@ -216,14 +226,25 @@ func (x *replay) config() agentcore.LoopConfig {
 		GetSteeringMessages: func(context.Context) []agentcore.Message {
 			if x.rec.SkipSteering && !x.skipped {
 				x.skipped = true // the run's prompts are that poll's answer
+				x.held = nil
 				return nil
 			}
-			return x.poll(&x.steerPolls, &x.rec.Steering, &x.st.Steering, x.queue.SteeringMode)
+			return x.hold(agentcore.SteeringQueue, x.poll(&x.steerPolls, &x.rec.Steering, &x.st.Steering, x.queue.SteeringMode))
 		},
 		GetFollowUpMessages: func(context.Context) []agentcore.Message {
-			return x.poll(&x.followPolls, &x.rec.FollowUps, &x.st.FollowUp, x.queue.FollowUpMode)
+			return x.hold(agentcore.FollowUpQueue, x.poll(&x.followPolls, &x.rec.FollowUps, &x.st.FollowUp, x.queue.FollowUpMode))
 		},
 	}
+}
+
+// hold records taken, a poll's answer from queue q, as held until the
+// loop delivers it, and returns it. A run's prompts,
+// even those a continue took from a queue, are never held: the loop
+// delivers them before it can fail, since a replay's events go to no
+// listener.
+func (x *replay) hold(q agentcore.Queue, taken []agentcore.Message) []agentcore.Message {
+	x.held, x.heldFrom = Messages(slices.Clone(taken)), q
+	return taken
 }
 
 // poll answers a poll of a queue: what it took when first made, or, for a

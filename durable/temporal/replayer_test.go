@@ -30,6 +30,9 @@ func historySessions(fake *agentcoretest.Fake) *durable.Sessions {
 	// recorded with echo alone replay unchanged.
 	do.Tools = append(do.Tools, shoutTool())
 	do.ActiveTools = []string{"echo"}
+	// A hook that fails only the turns of a prompt the other histories
+	// lack.
+	do.PrepareNextTurn = failCompaction
 	return durable.New(do)
 }
 
@@ -38,7 +41,8 @@ func historySessions(fake *agentcoretest.Fake) *durable.Sessions {
 // aborted while the model streams that then runs again; of one whose
 // request fails with a provider error; of one that continues; and of one
 // whose settings, transcript and queues are edited, idle and during a
-// run. Each is a subtest: record one alone with -run, so that the others
+// run; and of one whose failed run puts back the follow-up it took. Each
+// is a subtest: record one alone with -run, so that the others
 // keep the format of the version that recorded them (the replayer must
 // go on reading old histories).
 func TestRecordHistory(t *testing.T) {
@@ -155,6 +159,25 @@ func TestRecordHistory(t *testing.T) {
 		require.Equal(t, "replaced", st.Messages[0].(*agentcore.UserMessage).Text())
 		require.Equal(t, "after the continue", st.Messages[len(st.Messages)-1].(*agentcore.AssistantMessage).Text())
 		writeHistory(t, cl, "history-edits")
+	})
+	t.Run("requeue", func(t *testing.T) {
+		// A run that fails in PrepareNextTurn after taking a follow-up
+		// puts it back; the next run delivers it.
+		ctx := testCtx(t)
+		fake := agentcoretest.New(agentcoretest.TextResponse("first"), agentcoretest.TextResponse("after the retry"),
+			agentcoretest.TextResponse("after the follow-up"))
+		cl, s := recordedSession(t, fake, "history-requeue")
+		require.NoError(t, s.FollowUp(ctx, agentcore.UserText("later")))
+		require.ErrorContains(t, s.Prompt(ctx, failPrompt), errCompaction.Error())
+		st, err := s.State(ctx)
+		require.NoError(t, err)
+		require.Len(t, st.FollowUp, 1)
+		require.NoError(t, s.Prompt(ctx, "retry"))
+		st, err = s.State(ctx)
+		require.NoError(t, err)
+		require.Empty(t, st.FollowUp)
+		require.Equal(t, "after the follow-up", st.Messages[len(st.Messages)-1].(*agentcore.AssistantMessage).Text())
+		writeHistory(t, cl, "history-requeue")
 	})
 }
 
