@@ -94,11 +94,18 @@ func taskQueue(t *testing.T) string {
 	return fmt.Sprintf("%s-%d", t.Name(), queues.Add(1))
 }
 
-// startWorker starts a worker process serving sessions on queue.
-func startWorker(t *testing.T, queue string, s *durable.Sessions) *proc {
+// dial connects to the test server; the caller closes the client.
+func dial(t *testing.T) client.Client {
 	t.Helper()
 	c, err := client.Dial(client.Options{HostPort: server.GetFrontendHostPort(), Namespace: server.GetDefaultNamespace(), Logger: quietLogger{}})
 	require.NoError(t, err)
+	return c
+}
+
+// startWorker starts a worker process serving sessions on queue.
+func startWorker(t *testing.T, queue string, s *durable.Sessions) *proc {
+	t.Helper()
+	c := dial(t)
 	w := worker.New(c, queue, worker.Options{WorkerStopTimeout: time.Second})
 	s.Register(w)
 	require.NoError(t, w.Start())
@@ -110,8 +117,7 @@ func startWorker(t *testing.T, queue string, s *durable.Sessions) *proc {
 // newClient returns a session client on queue.
 func newClient(t *testing.T, queue string, s *durable.Sessions) *durable.Client {
 	t.Helper()
-	c, err := client.Dial(client.Options{HostPort: server.GetFrontendHostPort(), Namespace: server.GetDefaultNamespace(), Logger: quietLogger{}})
-	require.NoError(t, err)
+	c := dial(t)
 	t.Cleanup(c.Close)
 	return durable.NewClient(c, s.Name(), queue)
 }
