@@ -180,12 +180,18 @@ func appendOutcome(attrs []attribute.KeyValue, reason agentcore.StopReason, u ag
 	return attrs
 }
 
+// MaxStatusBytes caps the description of a span's error status: a
+// provider's error text can be long (a whole error page), and the status
+// is exported with every failed span whether or not content is captured.
+const MaxStatusBytes = 1024
+
 // setOutcome sets attrs on a recording span and, when errType is set,
-// error.type and an error status described by errText.
+// error.type and an error status described by errText, cut to
+// MaxStatusBytes.
 func setOutcome(span trace.Span, attrs []attribute.KeyValue, errType, errText string) {
 	if errType != "" {
 		attrs = append(attrs, keyErrorType.String(errType))
-		span.SetStatus(codes.Error, errText)
+		span.SetStatus(codes.Error, truncate(errText, MaxStatusBytes))
 	}
 	span.SetAttributes(attrs...)
 }

@@ -1,12 +1,18 @@
 package agentotel
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 
 	"github.com/pi-go/agentcore"
@@ -144,4 +150,28 @@ func TestInputContent(t *testing.T) {
 			`{"role":"assistant","parts":[{"type":"reasoning","content":"hmm"},{"type":"tool_call","id":"c1","name":"see","arguments":{"x":1}}]},` +
 			`{"role":"tool","parts":[{"type":"tool_call_response","id":"c1","response":"a cat"}]}]`),
 	}, attrs)
+}
+
+// TestStatusIsCapped checks that a long error text becomes a status
+// description of at most MaxStatusBytes, marked as cut, and a short one
+// stays whole.
+func TestStatusIsCapped(t *testing.T) {
+	for _, tt := range []struct {
+		name, text, want string
+	}{
+		{name: "short", text: "429 slow down", want: "429 slow down"},
+		{name: "long", text: strings.Repeat("é", MaxStatusBytes), want: strings.Repeat("é", (MaxStatusBytes-len(truncationMark))/2) + truncationMark},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := tracetest.NewSpanRecorder()
+			_, span := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)).Tracer("t").Start(context.Background(), "s")
+			setOutcome(span, nil, ErrorTypeError, tt.text)
+			span.End()
+			require.Len(t, rec.Ended(), 1)
+			got := rec.Ended()[0].Status()
+			assert.Equal(t, codes.Error, got.Code)
+			assert.Equal(t, tt.want, got.Description)
+			assert.LessOrEqual(t, len(got.Description), MaxStatusBytes)
+		})
+	}
 }

@@ -59,8 +59,9 @@
 // A failure sets error.type and an error status: a response with
 // stopReason "error" (its provider's HTTP status, "429" say, when the
 // message's Err is a [agentcore.ProviderError] that has one, else
-// [ErrorTypeError]; the status is its ErrorMessage) or "aborted"
-// ([ErrorTypeAborted]), a stream without a final event
+// [ErrorTypeError]; the status is its ErrorMessage, cut to
+// [MaxStatusBytes]) or "aborted" ([ErrorTypeAborted]), a stream without
+// a final event
 // ([ErrorTypeIncomplete]), a tool call whose result is an error
 // ([ErrorTypeTool], or [ErrorTypeAborted] once the run is aborted), and a
 // run whose last response failed, which includes the Agent's failure
