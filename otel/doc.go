@@ -61,8 +61,7 @@
 // message's Err is a [agentcore.ProviderError] that has one, else
 // [ErrorTypeError]; the status is its ErrorMessage, cut to
 // [MaxStatusBytes]) or "aborted" ([ErrorTypeAborted]), a stream without
-// a final event
-// ([ErrorTypeIncomplete]), a tool call whose result is an error
+// a final event ([ErrorTypeIncomplete]), a tool call whose result is an error
 // ([ErrorTypeTool], or [ErrorTypeAborted] once the run is aborted), and a
 // run whose last response failed, which includes the Agent's failure
 // sequence after a failing hook (the run's error.type is its last
