@@ -88,8 +88,7 @@ type settings struct {
 	cacheOnTools       bool
 	temperature        bool
 	emptySignature     bool
-	affinityHeaders    bool
-	openRouterAffinity bool
+	affinity           provider.Affinity
 }
 
 // compatJSON is the subset of pi-ai's Anthropic compat settings this
@@ -112,11 +111,6 @@ func resolveSettings(model agentcore.Model, baseURL string) (settings, error) {
 	if err := provider.Compat(model, &c); err != nil {
 		return settings{}, err
 	}
-	openRouter := provider.IsOpenRouter(model, baseURL)
-	format := c.SessionAffinityFormat
-	if format == "" && openRouter {
-		format = "openrouter"
-	}
 	return settings{
 		inPlace:            provider.Flag(c.SupportsMidConvoSystemMessages, false),
 		adaptive:           provider.Flag(c.ForceAdaptiveThinking, false),
@@ -125,7 +119,6 @@ func resolveSettings(model agentcore.Model, baseURL string) (settings, error) {
 		cacheOnTools:       provider.Flag(c.SupportsCacheControlOnTools, true),
 		temperature:        provider.Flag(c.SupportsTemperature, true),
 		emptySignature:     provider.Flag(c.AllowEmptySignature, false),
-		affinityHeaders:    provider.Flag(c.SendSessionAffinityHeaders, openRouter),
-		openRouterAffinity: format == "openrouter",
+		affinity:           provider.NewAffinity(c.SendSessionAffinityHeaders, c.SessionAffinityFormat, provider.IsOpenRouter(model, baseURL)),
 	}, nil
 }

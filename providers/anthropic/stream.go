@@ -118,12 +118,12 @@ func (c *call) headers(base string, s settings) http.Header {
 	if key := cmp.Or(c.Options.APIKey, c.opts.APIKey); key != "" {
 		h.Set("X-Api-Key", key)
 	}
-	if c.Options.SessionID != "" && c.Options.CacheRetention != "none" && s.affinityHeaders {
-		if s.openRouterAffinity {
-			h.Set("X-Session-Id", c.Options.SessionID)
-		} else {
-			h.Set("X-Session-Affinity", c.Options.SessionID)
-		}
+	switch id, openRouter := s.affinity.Session(c.Options); {
+	case id == "":
+	case openRouter:
+		h.Set("X-Session-Id", id)
+	default:
+		h.Set("X-Session-Affinity", id)
 	}
 	provider.Layer(h, c.Model.Headers, c.opts.Headers, c.Options.Headers)
 	return h

@@ -95,10 +95,9 @@ type settings struct {
 	cacheKeyMode string
 	openAI       bool
 	longCache    bool
-	// affinity sends the session ID in headers, as x-session-id when
-	// openRouterAffinity, else as OpenAI's three.
-	affinity           bool
-	openRouterAffinity bool
+	// affinity names the session in headers: x-session-id in
+	// OpenRouter's form, else OpenAI's three.
+	affinity provider.Affinity
 }
 
 // compatJSON is the subset of pi-ai's compat settings this package reads.
@@ -122,11 +121,6 @@ func resolveSettings(opts Options, model agentcore.Model, baseURL string) (setti
 	if err := provider.Compat(model, &c); err != nil {
 		return settings{}, err
 	}
-	openRouter := provider.IsOpenRouter(model, baseURL)
-	format := c.SessionAffinityFormat
-	if format == "" && openRouter {
-		format = "openrouter"
-	}
 	s := settings{
 		inPlace:         provider.Flag(c.SupportsMidConvoSystemMessages, false),
 		developerRole:   provider.Flag(c.SupportsDeveloperRole, isOpenAI(model, baseURL)),
@@ -138,9 +132,7 @@ func resolveSettings(opts Options, model agentcore.Model, baseURL string) (setti
 		cacheKeyMode:    c.PromptCacheKeyMode,
 		openAI:          strings.Contains(baseURL, "api.openai.com"),
 		longCache:       provider.Flag(c.SupportsLongCacheRetention, true),
-
-		affinity:           provider.Flag(c.SendSessionAffinityHeaders, openRouter),
-		openRouterAffinity: format == "openrouter",
+		affinity:        provider.NewAffinity(c.SendSessionAffinityHeaders, c.SessionAffinityFormat, provider.IsOpenRouter(model, baseURL)),
 	}
 	switch opts.SystemMessages {
 	case SystemMessagesCollapse:

@@ -132,14 +132,14 @@ func (c *call) headers(base string, s settings) http.Header {
 // without a SessionID, with CacheRetention "none", or when the model does
 // not want them.
 func (c *call) affinityHeaders(s settings) map[string]string {
-	id := c.Options.SessionID
-	switch {
-	case id == "" || c.Options.CacheRetention == "none" || !s.affinity:
+	switch id, openRouter := s.affinity.Session(c.Options); {
+	case id == "":
 		return nil
-	case s.openRouterAffinity:
+	case openRouter:
 		return map[string]string{"X-Session-Id": id}
+	default:
+		return map[string]string{"Session_id": id, "X-Client-Request-Id": id, "X-Session-Affinity": id}
 	}
-	return map[string]string{"Session_id": id, "X-Client-Request-Id": id, "X-Session-Affinity": id}
 }
 
 // read feeds the body's events to d until [DONE], the end of the body, a
