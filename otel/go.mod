@@ -3,7 +3,7 @@ module github.com/pi-go/agentcore/otel
 go 1.26.0
 
 require (
-	github.com/pi-go/agentcore v0.0.0
+	github.com/pi-go/agentcore v0.1.0
 	github.com/stretchr/testify v1.12.1
 	go.opentelemetry.io/otel v1.47.0
 	go.opentelemetry.io/otel/exporters/stdout/stdouttrace v1.47.0
@@ -31,4 +31,3 @@ require (
 	golang.org/x/sys v0.48.0 // indirect
 )
 
-replace github.com/pi-go/agentcore => ..

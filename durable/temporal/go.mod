@@ -2,10 +2,9 @@ module github.com/pi-go/agentcore/durable/temporal
 
 go 1.26.10
 
-replace github.com/pi-go/agentcore => ../..
 
 require (
-	github.com/pi-go/agentcore v0.0.0-00010101000000-000000000000
+	github.com/pi-go/agentcore v0.1.0
 	github.com/stretchr/testify v1.12.1
 	go.temporal.io/api v1.63.5
 	go.temporal.io/sdk v1.50.0

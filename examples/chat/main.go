@@ -1,13 +1,12 @@
 // Command chat is a terminal chat with an agent whose model is Claude (the
 // Anthropic Messages API) or behind any OpenAI-compatible server, with two
-// small tools: now (the time in a zone) and calc (arithmetic). It is its
-// own module, so that the core and each provider keep their dependencies.
-// From this directory:
+// small tools: now (the time in a zone) and calc (arithmetic). From the
+// repository's root:
 //
-//	ANTHROPIC_API_KEY=sk-ant-... go run .
-//	ANTHROPIC_API_KEY=sk-ant-... MODEL=claude-opus-4-1 THINKING=medium go run .
-//	OPENAI_API_KEY=sk-... go run .
-//	OPENAI_BASE_URL=http://localhost:11434/v1 MODEL=qwen3 go run .
+//	ANTHROPIC_API_KEY=sk-ant-... go run ./examples/chat
+//	ANTHROPIC_API_KEY=sk-ant-... MODEL=claude-opus-4-1 THINKING=medium go run ./examples/chat
+//	OPENAI_API_KEY=sk-... go run ./examples/chat
+//	OPENAI_BASE_URL=http://localhost:11434/v1 MODEL=qwen3 go run ./examples/chat
 //
 // Type a message and press Enter. While the answer streams, a line you
 // enter steers the agent: it is queued and sent after the current step.
