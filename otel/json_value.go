@@ -1,11 +1,11 @@
 package agentotel
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"maps"
 	"slices"
+	"strings"
 
 	"go.opentelemetry.io/otel/attribute"
 )
@@ -15,11 +15,11 @@ import (
 // float64 ones, null an empty value. ok is false when s is not one JSON
 // object or array.
 func jsonValue(s string) (v attribute.Value, ok bool) {
-	trimmed := bytes.TrimSpace([]byte(s))
-	if len(trimmed) == 0 || (trimmed[0] != '{' && trimmed[0] != '[') {
+	trimmed := strings.TrimLeft(s, " \t\r\n") // JSON's white space
+	if trimmed == "" || (trimmed[0] != '{' && trimmed[0] != '[') {
 		return attribute.Value{}, false
 	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec := json.NewDecoder(strings.NewReader(trimmed))
 	dec.UseNumber()
 	var decoded any
 	if err := dec.Decode(&decoded); err != nil {
