@@ -122,7 +122,10 @@ func testToolResultOnlyOnSuccess(t *testing.T) {
 	require.Len(t, byID, 2)
 	assert.Contains(t, byID["ok"].Attributes(), attribute.KeyValue{Key: semconv.GenAIToolCallResultKey,
 		Value: attribute.MapValue(attribute.String("city", "Lisbon"), attribute.Int64("temp", 18))})
-	assert.Contains(t, byID["ok"].Attributes(), semconv.GenAIToolDescription("Looks a city up."))
+	assert.Subset(t, byID["ok"].Attributes(), []attribute.KeyValue{
+		semconv.GenAIOperationNameExecuteTool, semconv.GenAIToolName("lookup"), semconv.GenAIToolCallID("ok"),
+		semconv.GenAIToolType("function"), semconv.GenAIToolDescription("Looks a city up."),
+	})
 	assert.Contains(t, byID["ok"].Attributes(), attribute.KeyValue{Key: semconv.GenAIToolCallArgumentsKey, Value: attribute.MapValue()})
 	assert.Equal(t, codes.Unset, byID["ok"].Status().Code)
 	for _, kv := range byID["bad"].Attributes() {
