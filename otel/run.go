@@ -98,9 +98,14 @@ func runAttrs(cfg Config) []attribute.KeyValue {
 	return attrs
 }
 
-// modelAttrs are the provider and request model of a run's model.
+// modelAttrs are the provider and, when it has an ID, request model of a
+// run's model.
 func modelAttrs(model agentcore.Model) []attribute.KeyValue {
-	return []attribute.KeyValue{semconv.GenAIProviderNameKey.String(providerName(model)), semconv.GenAIRequestModel(model.ID)}
+	attrs := []attribute.KeyValue{semconv.GenAIProviderNameKey.String(providerName(model))}
+	if model.ID != "" {
+		attrs = append(attrs, semconv.GenAIRequestModel(model.ID))
+	}
+	return attrs
 }
 
 // startRun starts the span of a run of model; tools, optional, are the

@@ -189,3 +189,20 @@ func TestScopeAndBuckets(t *testing.T) {
 		assert.Len(t, seen, len(want))
 	})
 }
+
+// TestStartRunWithoutModel checks that a run started without a model
+// takes its provider and model from its first request.
+func TestStartRunWithoutModel(t *testing.T) {
+	h := newHarness(agentotel.Config{})
+	ctx, run := h.inst.StartRun(context.Background(), agentcore.Model{})
+	lr, err := agentcore.RunLoop(ctx, []agentcore.Message{&agentcore.UserMessage{Content: agentcore.Text("go")}}, agentcore.AgentContext{},
+		agentcore.LoopConfig{Model: model(), StreamFn: h.inst.WrapStreamFn(agentcoretest.New(agentcoretest.TextResponse("hi")).Stream)})
+	require.NoError(t, err)
+	for range lr.Events() {
+	}
+	run.End(lr.Wait())
+	spans := h.spans.Ended()
+	require.Len(t, spans, 2)
+	assert.Equal(t, "invoke_agent", spans[1].Name())
+	assert.Subset(t, spans[1].Attributes(), []attribute.KeyValue{semconv.GenAIProviderNameKey.String("fake"), semconv.GenAIRequestModel("fake-model")})
+}
