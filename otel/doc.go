@@ -184,11 +184,10 @@
 // is added (BenchmarkRun counts the same allocations as without it). With
 // providers that record nothing for a run and no histogram enabled (the
 // global providers before any is installed, a sampler that drops the run),
-// the run costs one span start (6 allocations), and its requests and tool
-// calls run unwrapped; a sampled-out run still hands its span context to
-// the stream function, for propagation. Recording with the SDK costs
-// about one allocation per attribute: BenchmarkRun's two-turn run with
-// two tool calls makes 133 more than without instrumentation.
+// the run costs one span start, and its requests and tool calls run
+// unwrapped; a sampled-out run still hands its span context to the stream
+// function, for propagation. Recording with the SDK costs about one
+// allocation per attribute (BenchmarkRun measures it).
 //
 // Captured content is the whole request of every model call, so a long
 // conversation records its history again at each request: cap it with
