@@ -63,7 +63,11 @@ type Options struct {
 	Headers map[string]string
 	// HTTPClient sends the requests; nil means [http.DefaultClient]. Its
 	// Timeout, if any, bounds a whole streamed response: prefer ctx and
-	// [agentcore.StreamOptions.Timeout]. The package retries only when
+	// [agentcore.StreamOptions.Timeout].
+	// Whatever its CheckRedirect, a redirect to another origin than the
+	// request URL's is refused with [agentcore.ErrCrossOriginRedirect]
+	// (see the package doc's "Hostile servers"); HTTPClient itself is not
+	// changed. The package retries only when
 	// [agentcore.StreamOptions.MaxRetries] asks: the caller of the agent
 	// loop owns retries.
 	HTTPClient *http.Client

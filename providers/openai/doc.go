@@ -114,6 +114,16 @@
 // would yield (not [DONE], not error chunks) before it is applied. A
 // hook's error ends the response as an error message with its text.
 //
+// # Hostile servers
+//
+// The package assumes the server may be hostile or broken and bounds
+// what it can make a client do. A redirect is followed only within the
+// origin (scheme, host and port) of the request's URL: one to another
+// origin fails the request with [agentcore.ErrCrossOriginRedirect] before
+// anything is sent there, so neither the key nor any other header (an
+// Options.Headers credential included) nor the transcript leaves the
+// configured server, whatever the HTTPClient's own CheckRedirect.
+//
 // # Not done
 //
 // OpenRouter reasoning_details and the cache_control

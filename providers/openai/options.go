@@ -73,6 +73,10 @@ type Options struct {
 	// HTTPClient sends the requests; nil means [http.DefaultClient]. Its
 	// Timeout, if any, bounds a whole streamed response: prefer ctx and
 	// [agentcore.StreamOptions.Timeout].
+	// Whatever its CheckRedirect, a redirect to another origin than the
+	// request URL's is refused with [agentcore.ErrCrossOriginRedirect]
+	// (see the package doc's "Hostile servers"); HTTPClient itself is not
+	// changed.
 	HTTPClient *http.Client
 	// SystemMessages says how system messages are sent; the zero value
 	// follows the model's Compat, else collapses them.
