@@ -142,6 +142,10 @@
 // Options.Headers credential included) nor the transcript leaves the
 // configured server, whatever the HTTPClient's own CheckRedirect.
 //
+// Token counts are clamped to 0…math.MaxInt64 (a negative count is 0, a
+// huge one math.MaxInt64) and their total saturates, so no usage count
+// or cost is ever negative.
+//
 // # Not done
 //
 // pi-ai's OAuth (Claude subscription tokens and the Claude Code identity),

@@ -1,11 +1,62 @@
 package anthropic
 
 import (
+	"math"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider/providertest"
 )
 
 // TestHostileServers checks the provider against servers that try to do
 // it harm (see providertest.Hostile).
 func TestHostileServers(t *testing.T) { providertest.Hostile(t, testTarget(t)) }
+
+// TestUsageOutOfRange: token counts a server reports out of range are
+// clamped to 0…MaxInt64, their total saturates, and no cost is negative.
+func TestUsageOutOfRange(t *testing.T) {
+	const max = math.MaxInt64
+	tests := []struct {
+		name, start, delta string
+		want               agentcore.Usage // counts only
+	}{
+		{name: "negative and huge at the start",
+			start: `{"input_tokens":-99999999999999999999,"output_tokens":1e300,"cache_read_input_tokens":-7,"cache_creation_input_tokens":5,"cache_creation":{"ephemeral_1h_input_tokens":-3}}`,
+			delta: `{}`,
+			want:  agentcore.Usage{Output: max, CacheWrite: 5, CacheWrite1h: new(int64(0)), TotalTokens: max}},
+		{name: "negative and huge in the delta",
+			start: `{"input_tokens":10,"output_tokens":1}`,
+			delta: `{"input_tokens":1e300,"output_tokens":-99999999999999999999,"cache_read_input_tokens":1e300,"cache_creation_input_tokens":-1,"cache_creation":{"ephemeral_1h_input_tokens":1e300},"output_tokens_details":{"thinking_tokens":-4}}`,
+			want:  agentcore.Usage{Input: max, CacheRead: max, CacheWrite1h: new(int64(max)), Reasoning: new(int64(0)), TotalTokens: max}},
+		{name: "1h writes beyond all writes",
+			start: `{"input_tokens":1,"output_tokens":1,"cache_creation_input_tokens":2,"cache_creation":{"ephemeral_1h_input_tokens":9}}`,
+			delta: `{}`,
+			want:  agentcore.Usage{Input: 1, Output: 1, CacheWrite: 2, CacheWrite1h: new(int64(9)), TotalTokens: 4}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"usage\":" + tt.start + "}}\n\n" +
+				"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":" + tt.delta + "}\n\n" +
+				"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+			srv := providertest.ServeBody(t, 200, "text/event-stream", nil, []byte(body))
+			target := testTarget(t)
+			target.Model.Cost = agentcore.ModelCost{Input: 1, Output: 2, CacheRead: 3, CacheWrite: 4}
+			_, final := target.Run(t, t.Context(), target.New(srv.URL, srv.Client()), nil)
+			require.Equal(t, agentcore.StopStop, final.StopReason, final.ErrorMessage)
+			u := final.Usage
+			assert.Equal(t, tt.want.Input, u.Input, "input")
+			assert.Equal(t, tt.want.Output, u.Output, "output")
+			assert.Equal(t, tt.want.CacheRead, u.CacheRead, "cache read")
+			assert.Equal(t, tt.want.CacheWrite, u.CacheWrite, "cache write")
+			assert.Equal(t, tt.want.CacheWrite1h, u.CacheWrite1h, "1h cache write")
+			assert.Equal(t, tt.want.Reasoning, u.Reasoning, "reasoning")
+			assert.Equal(t, tt.want.TotalTokens, u.TotalTokens, "total")
+			for _, c := range []float64{u.Cost.Input, u.Cost.Output, u.Cost.CacheRead, u.Cost.CacheWrite, u.Cost.Total} {
+				assert.GreaterOrEqual(t, c, 0.0, "cost %+v", u.Cost)
+			}
+		})
+	}
+}

@@ -124,6 +124,10 @@
 // Options.Headers credential included) nor the transcript leaves the
 // configured server, whatever the HTTPClient's own CheckRedirect.
 //
+// Token counts are clamped to 0…math.MaxInt64 (a negative count is 0, a
+// huge one math.MaxInt64) and their total saturates, so no usage count
+// or cost is ever negative.
+//
 // # Not done
 //
 // OpenRouter reasoning_details and the cache_control
