@@ -112,6 +112,10 @@ type Request struct {
 	Model agentcore.Model
 	// Options supply Timeout, MaxRetries, MaxRetryDelay and OnResponse.
 	Options agentcore.StreamOptions
+	// IdleTimeout bounds each wait of a read of the response's body for
+	// the server: past it the read fails with an error wrapping
+	// [ErrIdleTimeout]. Zero means [DefaultIdleTimeout], negative none.
+	IdleTimeout time.Duration
 }
 
 // Do posts r until a response is accepted or a refusal is final, calling
@@ -233,7 +237,7 @@ func (r Request) once(ctx context.Context) (*http.Response, error) {
 		cancel(nil)
 		return nil, err
 	}
-	resp.Body = cancelOnClose{resp.Body, cancel}
+	resp.Body = watchIdle(cancelOnClose{resp.Body, cancel}, actx, cancel, idleTimeout(r.IdleTimeout))
 	if h := r.Options.OnResponse; h != nil {
 		pr := agentcore.ProviderResponse{StatusCode: resp.StatusCode, Header: resp.Header.Clone()}
 		if err := h(ctx, r.Model, pr); err != nil {

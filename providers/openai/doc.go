@@ -128,6 +128,15 @@
 // huge one math.MaxInt64) and their total saturates, so no usage count
 // or cost is ever negative.
 //
+// A response may build at most [Options.MaxResponseBytes] of content
+// (16 MiB by default): past it the stream ends with an error wrapping
+// [ErrResponseTooLarge] and the content that fit, so memory stays within a
+// small multiple of the cap whatever the server sends. A body that sends
+// nothing for [Options.IdleTimeout] (10 minutes by default; pings and
+// comments count as data) ends with an error wrapping [ErrIdleTimeout],
+// retryable, the content so far kept. Their texts are documented with the
+// options.
+//
 // # Not done
 //
 // OpenRouter reasoning_details and the cache_control

@@ -1,20 +1,177 @@
 package providertest
 
 import (
+	"bytes"
+	"context"
+	"io"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // Hostile checks the provider against servers that try to do it harm:
 // see each subtest.
 func Hostile(t *testing.T, target Target) {
 	t.Run("redirects", target.redirects)
+	t.Run("a huge tool call ends at the response cap", target.responseCap)
+	t.Run("MaxResponseBytes", target.maxResponseBytes)
+	t.Run("IdleTimeout", target.idleTimeout)
+}
+
+// maxResponseBytes: a response of more content than MaxResponseBytes ends
+// with the cap's error and what fit; one that fits, or any response with
+// no cap, is whole.
+func (target Target) maxResponseBytes(t *testing.T) {
+	body := func() io.Reader { return target.ToolCallBody(4, 10) } // 54 bytes of arguments
+	tests := []struct {
+		name string
+		max  int64
+		text string // the error; "" for none
+	}{
+		{name: "within the cap", max: 100},
+		{name: "no cap", max: -1},
+		{name: "past the cap", max: 40, text: "Response too large: more than 40 bytes of content"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fn := target.WithLimits(ReaderClient(body), Limits{MaxResponseBytes: tt.max})
+			final := target.stream(t.Context(), fn, agentcore.StreamOptions{}, nil)
+			require.NotNil(t, final)
+			if tt.text == "" {
+				assert.Equal(t, agentcore.StopToolUse, final.StopReason, final.ErrorMessage)
+				require.Len(t, final.ToolCalls(), 1)
+				assert.JSONEq(t, `{"content":"`+strings.Repeat("x", 40)+`"}`, string(final.ToolCalls()[0].Arguments))
+				return
+			}
+			assert.Equal(t, agentcore.StopError, final.StopReason)
+			assert.ErrorIs(t, final.Err, provider.ErrResponseTooLarge)
+			assert.Equal(t, tt.text, final.ErrorMessage)
+			assert.False(t, agentcore.IsRetryable(final.Err))
+			require.Len(t, final.ToolCalls(), 1, "the call so far is kept")
+		})
+	}
+}
+
+// idleTimeout: a server that stalls after its first delta ends the
+// response at the idle timeout (the default's or the option's), the
+// content so far kept; a consumer slow between events does not count.
+func (target Target) idleTimeout(t *testing.T) {
+	tests := []struct {
+		name    string
+		timeout time.Duration
+		want    time.Duration
+		text    string
+	}{
+		{name: "default", want: provider.DefaultIdleTimeout, text: "Stream idle timeout: no data from the server for 10m0s"},
+		{name: "option", timeout: time.Minute, want: time.Minute, text: "Stream idle timeout: no data from the server for 1m0s"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				fn := target.WithLimits(&http.Client{Transport: stallTransport(target.Head())}, Limits{IdleTimeout: tt.timeout})
+				start := time.Now()
+				final := target.stream(context.Background(), fn, agentcore.StreamOptions{}, nil)
+				require.NotNil(t, final)
+				assert.Equal(t, tt.want, time.Since(start))
+				assert.Equal(t, agentcore.StopError, final.StopReason)
+				assert.ErrorIs(t, final.Err, provider.ErrIdleTimeout)
+				assert.Equal(t, tt.text, final.ErrorMessage)
+				assert.True(t, agentcore.IsRetryable(final.Err))
+				assert.Equal(t, "Hello", final.Text())
+			})
+		})
+	}
+	t.Run("no timeout", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+			defer cancel()
+			fn := target.WithLimits(&http.Client{Transport: stallTransport(target.Head())}, Limits{IdleTimeout: -1})
+			final := target.stream(ctx, fn, agentcore.StreamOptions{}, nil)
+			require.NotNil(t, final)
+			assert.Equal(t, agentcore.StopAborted, final.StopReason, "only ctx ends it")
+		})
+	})
+	t.Run("a slow consumer", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			fn := target.WithLimits(BodyClient(target.Success), Limits{IdleTimeout: time.Minute})
+			final := target.stream(context.Background(), fn, agentcore.StreamOptions{}, func(agentcore.AssistantEvent) { time.Sleep(time.Hour) })
+			require.NotNil(t, final)
+			assert.Equal(t, agentcore.StopStop, final.StopReason, final.ErrorMessage)
+		})
+	})
+}
+
+// stallTransport answers every request with a 200 event stream that sends
+// head and then nothing, until the request ends.
+type stallTransport []byte
+
+func (head stallTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	io.Copy(io.Discard, r.Body)
+	r.Body.Close()
+	return &http.Response{
+		StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}},
+		Body: io.NopCloser(&stallBody{head: bytes.NewReader(head), ctx: r.Context()}), Request: r,
+	}, nil
+}
+
+// stallBody reads head, then waits for ctx to end.
+type stallBody struct {
+	head *bytes.Reader
+	ctx  context.Context
+}
+
+func (b *stallBody) Read(p []byte) (int, error) {
+	if b.head.Len() > 0 {
+		return b.head.Read(p)
+	}
+	<-b.ctx.Done()
+	return 0, b.ctx.Err()
+}
+
+// responseCap: 50 MB of tool-call arguments in 1 KiB pieces end with the
+// default cap's error, the heap staying far below the input's size.
+func (target Target) responseCap(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("streams 50 MB")
+	}
+	const pieces, piece = 50 << 10, 1 << 10
+	fn := target.New("http://provider.test", ReaderClient(func() io.Reader { return target.ToolCallBody(pieces, piece) }))
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base, peak := ms.HeapAlloc, ms.HeapAlloc
+	n := 0
+	var final *agentcore.AssistantMessage
+	for ev := range fn(t.Context(), target.Model, HiRequest(), agentcore.StreamOptions{APIKey: target.APIKey}) {
+		if n++; n%64 == 0 {
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapAlloc)
+		}
+		if ev, ok := ev.(*agentcore.ErrorEvent); ok {
+			final = ev.Message
+		}
+		if ev, ok := ev.(*agentcore.DoneEvent); ok {
+			final = ev.Message
+		}
+	}
+	runtime.ReadMemStats(&ms)
+	peak = max(peak, ms.HeapAlloc)
+	t.Logf("%d MB of arguments in %d events: peak heap %d MB (%d MB before)", pieces*piece>>20, n, peak>>20, base>>20)
+	require.NotNil(t, final)
+	assert.Equal(t, agentcore.StopError, final.StopReason)
+	assert.ErrorIs(t, final.Err, provider.ErrResponseTooLarge)
+	assert.Equal(t, "Response too large: more than 16777216 bytes of content", final.ErrorMessage)
+	assert.Less(t, peak, uint64(200<<20), "peak heap")
 }
 
 // redirects: a redirect within the server's origin is followed with the

@@ -1,0 +1,55 @@
+package providertest
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+)
+
+// ReaderClient returns a client that answers every request with a 200
+// event stream whose body is open's reader, without a network.
+func ReaderClient(open func() io.Reader) *http.Client {
+	return &http.Client{Transport: readerTransport(open)}
+}
+
+type readerTransport func() io.Reader
+
+func (open readerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	io.Copy(io.Discard, r.Body)
+	r.Body.Close()
+	return &http.Response{
+		StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}},
+		Body: io.NopCloser(open()), Request: r,
+	}, nil
+}
+
+// repeated reads event n times, holding it once.
+type repeated struct {
+	event []byte
+	n     int
+	r     bytes.Reader
+}
+
+func (rp *repeated) Read(p []byte) (int, error) {
+	for rp.r.Len() == 0 {
+		if rp.n == 0 {
+			return 0, io.EOF
+		}
+		rp.n--
+		rp.r.Reset(rp.event)
+	}
+	return rp.r.Read(p)
+}
+
+// ToolCallBody returns a reader of a response of one tool call whose
+// arguments are {"content":"xxx..."} with n pieces of piece bytes of x,
+// each an event: the body is generated as it is read, never held whole.
+func (target Target) ToolCallBody(n, piece int) io.Reader {
+	return io.MultiReader(
+		bytes.NewReader(target.ToolCallHead),
+		bytes.NewReader(target.ArgumentsEvent(`{"content":"`)),
+		&repeated{event: target.ArgumentsEvent(string(bytes.Repeat([]byte("x"), piece))), n: n},
+		bytes.NewReader(target.ArgumentsEvent(`"}`)),
+		bytes.NewReader(target.ToolCallTail),
+	)
+}
