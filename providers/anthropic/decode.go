@@ -83,7 +83,7 @@ func parseEvent(name string, data []byte) (event, []byte, *failure) {
 		}
 	}
 	if err := json.Unmarshal(data, &ev); err != nil {
-		f := textFailure(fmt.Sprintf("%s %s: %v; data=%s", MalformedEventPrefix, name, err, data))
+		f := textFailure(fmt.Sprintf("%s %s: %v; data=%s", MalformedEventPrefix, name, err, provider.Truncate(string(data), provider.MaxErrorData)))
 		return ev, data, &f
 	}
 	return ev, data, nil

@@ -155,6 +155,11 @@
 // retryable, the content so far kept. Their texts are documented with the
 // options.
 //
+// The error of a malformed event quotes at most 4000 characters of its
+// data (see [MalformedEventPrefix]), and a failed message's ErrorMessage
+// is cut to 16000 characters, "... [truncated N chars]" saying how many
+// were left off: a server cannot put megabytes into the transcript.
+//
 // # Not done
 //
 // pi-ai's OAuth (Claude subscription tokens and the Claude Code identity),

@@ -1,7 +1,9 @@
 package anthropic
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -59,4 +61,32 @@ func TestUsageOutOfRange(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestErrorTextsBounded: a malformed event's data is cut to its first
+// 4000 characters in the error text, pi-ai's form kept; any failure text
+// (an error event's data, say) is cut to 16000.
+func TestErrorTextsBounded(t *testing.T) {
+	big := strings.Repeat("é", 100000) // 200 KB
+	t.Run("malformed event", func(t *testing.T) {
+		data := `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"` + big
+		body := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"usage\":{}}}\n\n" +
+			"event: content_block_delta\ndata: " + data + "\n\n"
+		srv := providertest.ServeBody(t, 200, "text/event-stream", nil, []byte(body))
+		_, final := testTarget(t).Run(t, t.Context(), streamFrom(srv), nil)
+		require.Equal(t, agentcore.StopError, final.StopReason)
+		prefix, rest, ok := strings.Cut(final.ErrorMessage, "; data=")
+		require.True(t, ok, final.ErrorMessage[:min(len(final.ErrorMessage), 300)])
+		assert.True(t, strings.HasPrefix(prefix, MalformedEventPrefix+" content_block_delta: "), prefix)
+		runes := []rune(data)
+		assert.Equal(t, string(runes[:4000])+fmt.Sprintf("... [truncated %d chars]", len(runes)-4000), rest)
+	})
+	t.Run("error event", func(t *testing.T) {
+		body := "event: error\ndata: " + big + "\n\n"
+		srv := providertest.ServeBody(t, 200, "text/event-stream", nil, []byte(body))
+		_, final := testTarget(t).Run(t, t.Context(), streamFrom(srv), nil)
+		require.Equal(t, agentcore.StopError, final.StopReason)
+		assert.Equal(t, strings.Repeat("é", 16000)+"... [truncated 84000 chars]", final.ErrorMessage)
+		assert.Equal(t, final.ErrorMessage, final.Err.Error())
+	})
 }

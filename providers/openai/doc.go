@@ -137,6 +137,11 @@
 // retryable, the content so far kept. Their texts are documented with the
 // options.
 //
+// The error of a refusal quotes at most 4000 characters of the server's
+// error object, as pi-ai does, and a failed message's ErrorMessage is cut
+// to 16000 characters, "... [truncated N chars]" saying how many were
+// left off: a server cannot put megabytes into the transcript.
+//
 // # Not done
 //
 // OpenRouter reasoning_details and the cache_control

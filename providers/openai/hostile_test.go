@@ -2,6 +2,7 @@ package openai
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -51,4 +52,16 @@ func TestUsageOutOfRange(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestErrorTextsBounded: any failure text (an error the server sent in
+// the stream, say) is cut to 16000 characters.
+func TestErrorTextsBounded(t *testing.T) {
+	big := strings.Repeat("é", 100000) // 200 KB
+	body := `data: {"error":{"message":"` + big + `"}}` + "\n\n"
+	srv := providertest.ServeBody(t, 200, "text/event-stream", nil, []byte(body))
+	_, final := testTarget(t).Run(t, t.Context(), streamFrom(srv), nil)
+	require.Equal(t, agentcore.StopError, final.StopReason)
+	assert.Equal(t, strings.Repeat("é", 16000)+"... [truncated 84000 chars]", final.ErrorMessage)
+	assert.Equal(t, final.ErrorMessage, final.Err.Error())
 }
