@@ -6,28 +6,9 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/pi-go/agentcore"
 )
-
-// DefaultMaxResponseBytes is the content a response may build when a
-// provider's MaxResponseBytes option is zero: 16 MiB of text, thinking,
-// signatures and tool calls, some thirty times what the largest output of
-// any model (128k tokens) takes.
-const DefaultMaxResponseBytes = 16 << 20
-
-// DefaultIdleTimeout is how long a streaming body may send nothing when a
-// provider's IdleTimeout option is zero: long enough for a model that
-// reasons for minutes before its first token.
-const DefaultIdleTimeout = 10 * time.Minute
-
-// ErrResponseTooLarge is the error of a response that built more content
-// than its cap ([Budget]); the failure's text is its text, the cap
-// following: "Response too large: more than 16777216 bytes of content".
-var ErrResponseTooLarge = errors.New("Response too large")
-
-// ErrIdleTimeout is the error of a streaming body that sent nothing for
-// the idle timeout; the failure's text is its text, the timeout
-// following: "Stream idle timeout: no data from the server for 10m0s".
-var ErrIdleTimeout = errors.New("Stream idle timeout")
 
 // Budget is the content one response may still build. A decoder takes the
 // size of every piece of content (text, thinking, a signature, a tool
@@ -40,11 +21,12 @@ type Budget struct {
 }
 
 // NewBudget returns the budget of a response capped at max bytes of
-// content: zero means [DefaultMaxResponseBytes], a negative max no cap.
+// content: zero means [agentcore.DefaultMaxResponseBytes], a negative max
+// no cap.
 func NewBudget(max int64) *Budget {
 	switch {
 	case max == 0:
-		max = DefaultMaxResponseBytes
+		max = agentcore.DefaultMaxResponseBytes
 	case max < 0:
 		max = -1
 	}
@@ -66,18 +48,19 @@ func (b *Budget) Take(n int) bool {
 }
 
 // Err is nil while the content fits, else the error wrapping
-// [ErrResponseTooLarge] the response ends with.
+// [agentcore.ErrResponseTooLarge] the response ends with.
 func (b *Budget) Err() error {
 	if b == nil || !b.over {
 		return nil
 	}
-	return fmt.Errorf("%w: more than %d bytes of content", ErrResponseTooLarge, b.max)
+	return fmt.Errorf("%w: more than %d bytes of content", agentcore.ErrResponseTooLarge, b.max)
 }
 
 // IsLimit reports whether err is the error of one of a response's limits:
-// it wraps [ErrResponseTooLarge] or [ErrIdleTimeout].
+// it wraps [agentcore.ErrResponseTooLarge] or
+// [agentcore.ErrStreamIdleTimeout].
 func IsLimit(err error) bool {
-	return errors.Is(err, ErrResponseTooLarge) || errors.Is(err, ErrIdleTimeout)
+	return errors.Is(err, agentcore.ErrResponseTooLarge) || errors.Is(err, agentcore.ErrStreamIdleTimeout)
 }
 
 // LimitFailure is the failure of a response ended by one of its limits
@@ -86,22 +69,23 @@ func LimitFailure(err error) *Failure {
 	return &Failure{Text: err.Error(), Err: err}
 }
 
-// idleTimeout is the idle timeout of option d: zero means
-// [DefaultIdleTimeout], a negative d none (0).
-func idleTimeout(d time.Duration) time.Duration {
+// durationOption is the duration an option d stands for: zero means def,
+// a negative d none (0).
+func durationOption(d, def time.Duration) time.Duration {
 	switch {
 	case d == 0:
-		return DefaultIdleTimeout
+		return def
 	case d < 0:
 		return 0
 	}
 	return d
 }
 
-// idleBody is a streaming body that fails with [ErrIdleTimeout] when a
-// Read waits longer than d for the server: the timer runs only while a
-// Read is blocked, so a consumer slow between reads does not count, and
-// it cancels the attempt's context, which ends the blocked Read.
+// idleBody is a streaming body that fails with
+// [agentcore.ErrStreamIdleTimeout] when a Read waits longer than d for
+// the server: the timer runs only while a Read is blocked, so a consumer
+// slow between reads does not count, and it cancels the attempt's
+// context, which ends the blocked Read.
 type idleBody struct {
 	io.ReadCloser
 	ctx   context.Context // the attempt's
@@ -115,7 +99,7 @@ func watchIdle(body io.ReadCloser, ctx context.Context, cancel context.CancelCau
 	if d <= 0 {
 		return body
 	}
-	err := fmt.Errorf("%w: no data from the server for %s", ErrIdleTimeout, d)
+	err := fmt.Errorf("%w: no data from the server for %s", agentcore.ErrStreamIdleTimeout, d)
 	timer := time.AfterFunc(d, func() { cancel(err) })
 	timer.Stop()
 	return &idleBody{ReadCloser: body, ctx: ctx, timer: timer, d: d}
@@ -126,7 +110,7 @@ func (b *idleBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	b.timer.Stop()
 	if err != nil {
-		if cause := context.Cause(b.ctx); errors.Is(cause, ErrIdleTimeout) {
+		if cause := context.Cause(b.ctx); errors.Is(cause, agentcore.ErrStreamIdleTimeout) {
 			err = cause
 		}
 	}

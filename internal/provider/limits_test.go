@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/pi-go/agentcore"
 )
 
 func TestBudget(t *testing.T) {
@@ -14,12 +16,12 @@ func TestBudget(t *testing.T) {
 	assert.NoError(t, b.Err())
 	assert.False(t, b.Take(1), "past the cap")
 	assert.False(t, b.Take(0), "once over, always over")
-	assert.ErrorIs(t, b.Err(), ErrResponseTooLarge)
+	assert.ErrorIs(t, b.Err(), agentcore.ErrResponseTooLarge)
 	assert.Equal(t, "Response too large: more than 10 bytes of content", b.Err().Error())
 	assert.True(t, IsLimit(b.Err()))
 
 	b = NewBudget(0)
-	assert.True(t, b.Take(DefaultMaxResponseBytes))
+	assert.True(t, b.Take(agentcore.DefaultMaxResponseBytes))
 	assert.False(t, b.Take(1))
 
 	for _, b := range []*Budget{NewBudget(-1), nil} {

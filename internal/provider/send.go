@@ -114,7 +114,8 @@ type Request struct {
 	Options agentcore.StreamOptions
 	// IdleTimeout bounds each wait of a read of the response's body for
 	// the server: past it the read fails with an error wrapping
-	// [ErrIdleTimeout]. Zero means [DefaultIdleTimeout], negative none.
+	// [agentcore.ErrStreamIdleTimeout]. Zero means
+	// [agentcore.DefaultStreamIdleTimeout], negative none.
 	IdleTimeout time.Duration
 }
 
@@ -237,7 +238,7 @@ func (r Request) once(ctx context.Context) (*http.Response, error) {
 		cancel(nil)
 		return nil, err
 	}
-	resp.Body = watchIdle(cancelOnClose{resp.Body, cancel}, actx, cancel, idleTimeout(r.IdleTimeout))
+	resp.Body = watchIdle(cancelOnClose{resp.Body, cancel}, actx, cancel, durationOption(r.IdleTimeout, agentcore.DefaultStreamIdleTimeout))
 	if h := r.Options.OnResponse; h != nil {
 		pr := agentcore.ProviderResponse{StatusCode: resp.StatusCode, Header: resp.Header.Clone()}
 		if err := h(ctx, r.Model, pr); err != nil {
@@ -276,13 +277,7 @@ func retryable(resp *http.Response) bool {
 // retryDelayCap is the longest provider-requested wait retried for the
 // option max, 0 when there is none.
 func retryDelayCap(max time.Duration) time.Duration {
-	switch {
-	case max == 0:
-		return agentcore.DefaultMaxRetryDelay
-	case max < 0:
-		return 0
-	}
-	return max
+	return durationOption(max, agentcore.DefaultMaxRetryDelay)
 }
 
 // backoff is the SDKs' wait before retry attempt+1 when the server names

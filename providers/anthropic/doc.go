@@ -148,12 +148,12 @@
 //
 // A response may build at most [Options.MaxResponseBytes] of content
 // (16 MiB by default): past it the stream ends with an error wrapping
-// [ErrResponseTooLarge] and the content that fit, so memory stays within a
-// small multiple of the cap whatever the server sends. A body that sends
-// nothing for [Options.IdleTimeout] (10 minutes by default; pings and
-// comments count as data) ends with an error wrapping [ErrIdleTimeout],
-// retryable, the content so far kept. Their texts are documented with the
-// options.
+// [agentcore.ErrResponseTooLarge] and the content that fit, so memory
+// stays within a small multiple of the cap whatever the server sends. A
+// body that sends nothing for [Options.IdleTimeout] (10 minutes by
+// default; pings and comments count as data) ends with an error wrapping
+// [agentcore.ErrStreamIdleTimeout], retryable, the content so far kept.
+// Their texts are documented with the options.
 //
 // The error of a malformed event quotes at most 4000 characters of its
 // data (see [MalformedEventPrefix]), and a failed message's ErrorMessage

@@ -35,21 +35,7 @@ func TestUsageOutOfRange(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			body := `data: {"id":"c","choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop"}]}` + "\n\n" +
 				`data: {"id":"c","choices":[],"usage":` + tt.usage + "}\n\ndata: [DONE]\n\n"
-			srv := providertest.ServeBody(t, 200, "text/event-stream", nil, []byte(body))
-			target := testTarget(t)
-			target.Model.Cost = agentcore.ModelCost{Input: 1, Output: 2, CacheRead: 3, CacheWrite: 4}
-			_, final := target.Run(t, t.Context(), streamFrom(srv), nil)
-			require.Equal(t, agentcore.StopStop, final.StopReason, final.ErrorMessage)
-			u := final.Usage
-			assert.Equal(t, tt.want.Input, u.Input, "input")
-			assert.Equal(t, tt.want.Output, u.Output, "output")
-			assert.Equal(t, tt.want.CacheRead, u.CacheRead, "cache read")
-			assert.Equal(t, tt.want.CacheWrite, u.CacheWrite, "cache write")
-			assert.Equal(t, tt.want.Reasoning, u.Reasoning, "reasoning")
-			assert.Equal(t, tt.want.TotalTokens, u.TotalTokens, "total")
-			for _, c := range []float64{u.Cost.Input, u.Cost.Output, u.Cost.CacheRead, u.Cost.CacheWrite, u.Cost.Total} {
-				assert.GreaterOrEqual(t, c, 0.0, "cost %+v", u.Cost)
-			}
+			testTarget(t).Usage(t, []byte(body), tt.want)
 		})
 	}
 }

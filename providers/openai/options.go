@@ -35,23 +35,6 @@ const (
 	SystemMessagesInPlace
 )
 
-// The defaults of [Options.MaxResponseBytes] and [Options.IdleTimeout]:
-// 16 MiB of content, some thirty times what the largest output of any
-// model takes, and 10 minutes, for a model that reasons for minutes before
-// its first token.
-const (
-	DefaultMaxResponseBytes = provider.DefaultMaxResponseBytes
-	DefaultIdleTimeout      = provider.DefaultIdleTimeout
-)
-
-// The errors of the limits of [Options]: a failed message's Err wraps
-// ErrResponseTooLarge past MaxResponseBytes, ErrIdleTimeout past
-// IdleTimeout. Both providers of this module share them.
-var (
-	ErrResponseTooLarge = provider.ErrResponseTooLarge
-	ErrIdleTimeout      = provider.ErrIdleTimeout
-)
-
 // Options configure [StreamFn]. The zero value talks to api.openai.com with
 // the per-request key and pi-ai's defaults for a standard server.
 //
@@ -99,16 +82,17 @@ type Options struct {
 	// MaxResponseBytes caps the content one response may build: the bytes
 	// of its text, thinking, signatures and tool calls (IDs, names and
 	// argument text). A response past it ends as an error with the content
-	// that fit, its Err wrapping [ErrResponseTooLarge] and its text
-	// "Response too large: more than N bytes of content". Zero means
-	// [DefaultMaxResponseBytes]; negative, no cap.
+	// that fit, its Err wrapping [agentcore.ErrResponseTooLarge] and its
+	// text "Response too large: more than N bytes of content". Zero means
+	// [agentcore.DefaultMaxResponseBytes] (16 MiB); negative, no cap.
 	MaxResponseBytes int64
 	// IdleTimeout bounds how long a read of a response's body waits for
 	// the server (counted only while the stream waits for it, not while
 	// the consumer handles an event): a server that sends nothing for
 	// that long ends the response as an error, its Err wrapping
-	// [ErrIdleTimeout] and its text "Stream idle timeout: no data from
-	// the server for D". Zero means [DefaultIdleTimeout]; negative, none
+	// [agentcore.ErrStreamIdleTimeout] and its text "Stream idle timeout:
+	// no data from the server for D". Zero means
+	// [agentcore.DefaultStreamIdleTimeout] (10 minutes); negative, none
 	// (ctx alone bounds the stream).
 	IdleTimeout time.Duration
 	// SystemMessages says how system messages are sent; the zero value

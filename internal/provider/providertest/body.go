@@ -2,25 +2,46 @@ package providertest
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net/http"
 )
 
 // ReaderClient returns a client that answers every request with a 200
-// event stream whose body is open's reader, without a network.
-func ReaderClient(open func() io.Reader) *http.Client {
+// event stream whose body is what open returns for it, without a network.
+func ReaderClient(open func(*http.Request) io.Reader) *http.Client {
 	return &http.Client{Transport: readerTransport(open)}
 }
 
-type readerTransport func() io.Reader
+type readerTransport func(*http.Request) io.Reader
 
 func (open readerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	io.Copy(io.Discard, r.Body)
 	r.Body.Close()
 	return &http.Response{
 		StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}},
-		Body: io.NopCloser(open()), Request: r,
+		Body: io.NopCloser(open(r)), Request: r,
 	}, nil
+}
+
+// StallClient returns a client that answers every request with a 200
+// event stream that sends head and then nothing, until the request ends.
+func StallClient(head []byte) *http.Client {
+	return ReaderClient(func(r *http.Request) io.Reader { return &stallBody{head: bytes.NewReader(head), ctx: r.Context()} })
+}
+
+// stallBody reads head, then waits for ctx to end.
+type stallBody struct {
+	head *bytes.Reader
+	ctx  context.Context
+}
+
+func (b *stallBody) Read(p []byte) (int, error) {
+	if b.head.Len() > 0 {
+		return b.head.Read(p)
+	}
+	<-b.ctx.Done()
+	return 0, b.ctx.Err()
 }
 
 // repeated reads event n times, holding it once.

@@ -1,7 +1,6 @@
 package providertest
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -16,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/agentcore"
-	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // Hostile checks the provider against servers that try to do it harm:
@@ -32,7 +30,7 @@ func Hostile(t *testing.T, target Target) {
 // with the cap's error and what fit; one that fits, or any response with
 // no cap, is whole.
 func (target Target) maxResponseBytes(t *testing.T) {
-	body := func() io.Reader { return target.ToolCallBody(4, 10) } // 54 bytes of arguments
+	body := func(*http.Request) io.Reader { return target.ToolCallBody(4, 10) } // 54 bytes of arguments
 	tests := []struct {
 		name string
 		max  int64
@@ -54,7 +52,7 @@ func (target Target) maxResponseBytes(t *testing.T) {
 				return
 			}
 			assert.Equal(t, agentcore.StopError, final.StopReason)
-			assert.ErrorIs(t, final.Err, provider.ErrResponseTooLarge)
+			assert.ErrorIs(t, final.Err, agentcore.ErrResponseTooLarge)
 			assert.Equal(t, tt.text, final.ErrorMessage)
 			assert.False(t, agentcore.IsRetryable(final.Err))
 			require.Len(t, final.ToolCalls(), 1, "the call so far is kept")
@@ -72,19 +70,19 @@ func (target Target) idleTimeout(t *testing.T) {
 		want    time.Duration
 		text    string
 	}{
-		{name: "default", want: provider.DefaultIdleTimeout, text: "Stream idle timeout: no data from the server for 10m0s"},
+		{name: "default", want: agentcore.DefaultStreamIdleTimeout, text: "Stream idle timeout: no data from the server for 10m0s"},
 		{name: "option", timeout: time.Minute, want: time.Minute, text: "Stream idle timeout: no data from the server for 1m0s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				fn := target.WithLimits(&http.Client{Transport: stallTransport(target.Head())}, Limits{IdleTimeout: tt.timeout})
+				fn := target.WithLimits(StallClient(target.Head()), Limits{IdleTimeout: tt.timeout})
 				start := time.Now()
 				final := target.stream(context.Background(), fn, agentcore.StreamOptions{}, nil)
 				require.NotNil(t, final)
 				assert.Equal(t, tt.want, time.Since(start))
 				assert.Equal(t, agentcore.StopError, final.StopReason)
-				assert.ErrorIs(t, final.Err, provider.ErrIdleTimeout)
+				assert.ErrorIs(t, final.Err, agentcore.ErrStreamIdleTimeout)
 				assert.Equal(t, tt.text, final.ErrorMessage)
 				assert.True(t, agentcore.IsRetryable(final.Err))
 				assert.Equal(t, "Hello", final.Text())
@@ -95,7 +93,7 @@ func (target Target) idleTimeout(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 			defer cancel()
-			fn := target.WithLimits(&http.Client{Transport: stallTransport(target.Head())}, Limits{IdleTimeout: -1})
+			fn := target.WithLimits(StallClient(target.Head()), Limits{IdleTimeout: -1})
 			final := target.stream(ctx, fn, agentcore.StreamOptions{}, nil)
 			require.NotNil(t, final)
 			assert.Equal(t, agentcore.StopAborted, final.StopReason, "only ctx ends it")
@@ -111,33 +109,6 @@ func (target Target) idleTimeout(t *testing.T) {
 	})
 }
 
-// stallTransport answers every request with a 200 event stream that sends
-// head and then nothing, until the request ends.
-type stallTransport []byte
-
-func (head stallTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	io.Copy(io.Discard, r.Body)
-	r.Body.Close()
-	return &http.Response{
-		StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}},
-		Body: io.NopCloser(&stallBody{head: bytes.NewReader(head), ctx: r.Context()}), Request: r,
-	}, nil
-}
-
-// stallBody reads head, then waits for ctx to end.
-type stallBody struct {
-	head *bytes.Reader
-	ctx  context.Context
-}
-
-func (b *stallBody) Read(p []byte) (int, error) {
-	if b.head.Len() > 0 {
-		return b.head.Read(p)
-	}
-	<-b.ctx.Done()
-	return 0, b.ctx.Err()
-}
-
 // responseCap: 50 MB of tool-call arguments in 1 KiB pieces end with the
 // default cap's error, the heap staying far below the input's size.
 func (target Target) responseCap(t *testing.T) {
@@ -145,7 +116,7 @@ func (target Target) responseCap(t *testing.T) {
 		t.Skip("streams 50 MB")
 	}
 	const pieces, piece = 50 << 10, 1 << 10
-	fn := target.New("http://provider.test", ReaderClient(func() io.Reader { return target.ToolCallBody(pieces, piece) }))
+	fn := target.New("http://provider.test", ReaderClient(func(*http.Request) io.Reader { return target.ToolCallBody(pieces, piece) }))
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
@@ -169,25 +140,37 @@ func (target Target) responseCap(t *testing.T) {
 	t.Logf("%d MB of arguments in %d events: peak heap %d MB (%d MB before)", pieces*piece>>20, n, peak>>20, base>>20)
 	require.NotNil(t, final)
 	assert.Equal(t, agentcore.StopError, final.StopReason)
-	assert.ErrorIs(t, final.Err, provider.ErrResponseTooLarge)
+	assert.ErrorIs(t, final.Err, agentcore.ErrResponseTooLarge)
 	assert.Equal(t, "Response too large: more than 16777216 bytes of content", final.ErrorMessage)
 	assert.Less(t, peak, uint64(200<<20), "peak heap")
 }
 
-// redirects: a redirect within the server's origin is followed with the
-// request's headers; one to another origin is refused and that origin
-// gets nothing, whether the provider sends with the default client or
-// with a caller's client whose own policy follows every redirect.
+// redirects: see [Redirects]; the provider's key and a custom header
+// reach the server after a same-origin redirect.
 func (target Target) redirects(t *testing.T) {
 	const custom = "custom-credential"
 	so := agentcore.StreamOptions{APIKey: "secret-key", Headers: map[string]string{"Api-Key": custom}}
-	var elsewhere atomic.Int32
-	other := Serve(t, func(w http.ResponseWriter, r *http.Request) {
-		elsewhere.Add(1)
+	var key atomic.Value
+	Redirects(t, target.Model, so, target.New, func(w http.ResponseWriter, r *http.Request) {
+		key.Store(r.Header.Get("Api-Key"))
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.Write(target.Success)
 	})
-	var keyAfterMove atomic.Value
+	assert.Equal(t, custom, key.Load())
+}
+
+// Redirects checks the redirect policy of a stream function that sends
+// credentials: newStream returns it for a base URL and a client (nil for
+// the default). Under base/here a server redirects to the same path under
+// base/moved, which serve answers (its path without the first segment)
+// with a response that ends well; under base/away it redirects to another
+// origin. The first is followed, the second refused before anything is
+// sent there, with [agentcore.ErrCrossOriginRedirect], not retryable;
+// with the default client, and with a caller's client whose own policy
+// follows every redirect, which is left unchanged.
+func Redirects(t *testing.T, model agentcore.Model, so agentcore.StreamOptions, newStream func(base string, client *http.Client) agentcore.StreamFn, serve http.HandlerFunc) {
+	var elsewhere atomic.Int32
+	other := Serve(t, func(http.ResponseWriter, *http.Request) { elsewhere.Add(1) })
 	srv := Serve(t, func(w http.ResponseWriter, r *http.Request) {
 		first, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
 		switch first {
@@ -198,11 +181,15 @@ func (target Target) redirects(t *testing.T) {
 			w.Header().Set("Location", other.URL+"/"+rest)
 			w.WriteHeader(http.StatusTemporaryRedirect)
 		default:
-			keyAfterMove.Store(r.Header.Get("Api-Key"))
-			w.Header().Set("Content-Type", "text/event-stream")
-			w.Write(target.Success)
+			r.URL.Path = "/" + rest
+			serve(w, r)
 		}
 	})
+	final := func(t *testing.T, fn agentcore.StreamFn) *agentcore.AssistantMessage {
+		_, final := Collect(fn(t.Context(), model, HiRequest(), so), nil)
+		require.NotNil(t, final)
+		return final
+	}
 	clients := []struct {
 		name   string
 		client *http.Client
@@ -213,21 +200,40 @@ func (target Target) redirects(t *testing.T) {
 	for _, c := range clients {
 		t.Run(c.name, func(t *testing.T) {
 			t.Run("same origin", func(t *testing.T) {
-				final := target.Final(t, target.New(srv.URL+"/here", c.client), so)
+				final := final(t, newStream(srv.URL+"/here", c.client))
 				assert.Equal(t, agentcore.StopStop, final.StopReason, final.ErrorMessage)
-				assert.Equal(t, custom, keyAfterMove.Load())
 			})
 			t.Run("other origin", func(t *testing.T) {
-				final := target.Final(t, target.New(srv.URL+"/away", c.client), so)
+				final := final(t, newStream(srv.URL+"/away", c.client))
 				assert.Zero(t, elsewhere.Load(), "the other origin got the request")
 				assert.Equal(t, agentcore.StopError, final.StopReason)
 				assert.ErrorIs(t, final.Err, agentcore.ErrCrossOriginRedirect)
-				assert.Contains(t, final.ErrorMessage, "redirect to another origin refused")
+				assert.True(t, strings.HasPrefix(final.ErrorMessage, "redirect to another origin refused"), final.ErrorMessage)
 				assert.False(t, agentcore.IsRetryable(final.Err), "retryable: %s", final.ErrorMessage)
 			})
 		})
 	}
-	if c := clients[1].client; c.CheckRedirect == nil {
-		t.Error("the caller's client was changed")
+	assert.NotNil(t, clients[1].client.CheckRedirect, "the caller's client was changed")
+}
+
+// Usage streams body, a response that ends well, for Model priced at
+// every rate, and checks its usage: the counts of want, and no negative
+// cost.
+func (target Target) Usage(t *testing.T, body []byte, want agentcore.Usage) {
+	t.Helper()
+	srv := ServeBody(t, 200, "text/event-stream", nil, body)
+	target.Model.Cost = agentcore.ModelCost{Input: 1, Output: 2, CacheRead: 3, CacheWrite: 4}
+	_, final := target.Run(t, t.Context(), target.New(srv.URL, srv.Client()), nil)
+	require.Contains(t, []agentcore.StopReason{agentcore.StopStop, agentcore.StopToolUse}, final.StopReason, final.ErrorMessage)
+	u := final.Usage
+	assert.Equal(t, want.Input, u.Input, "input")
+	assert.Equal(t, want.Output, u.Output, "output")
+	assert.Equal(t, want.CacheRead, u.CacheRead, "cache read")
+	assert.Equal(t, want.CacheWrite, u.CacheWrite, "cache write")
+	assert.Equal(t, want.CacheWrite1h, u.CacheWrite1h, "1h cache write")
+	assert.Equal(t, want.Reasoning, u.Reasoning, "reasoning")
+	assert.Equal(t, want.TotalTokens, u.TotalTokens, "total")
+	for _, c := range []float64{u.Cost.Input, u.Cost.Output, u.Cost.CacheRead, u.Cost.CacheWrite, u.Cost.Total} {
+		assert.GreaterOrEqual(t, c, 0.0, "cost %+v", u.Cost)
 	}
 }
