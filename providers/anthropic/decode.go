@@ -7,6 +7,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/partialjson"
+	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // emptyArguments is the arguments of a call before any were read.
@@ -29,6 +30,10 @@ type decoder struct {
 	// observe, when not nil, sees each parsed event's data first; an
 	// error ends the response.
 	observe func(json.RawMessage) error
+
+	// budget is the content the response may still build; a block or a
+	// delta that does not fit is dropped and the reader ends the response.
+	budget *provider.Budget
 
 	// open maps a server block index to the state of its open block.
 	open map[int]*openBlock
@@ -78,7 +83,7 @@ func parseEvent(name string, data []byte) (event, []byte, *failure) {
 		}
 	}
 	if err := json.Unmarshal(data, &ev); err != nil {
-		f := textFailure(fmt.Sprintf("%s %s: %v; data=%s", MalformedEventPrefix, name, err, data))
+		f := textFailure(fmt.Sprintf("%s %s: %v; data=%s", MalformedEventPrefix, name, err, provider.Truncate(string(data), provider.MaxErrorData)))
 		return ev, data, &f
 	}
 	return ev, data, nil
@@ -144,6 +149,9 @@ func (d *decoder) blockStart(index int, b *startBlock) *failure {
 	var block agentcore.ContentBlock
 	var start agentcore.AssistantEvent
 	ob := &openBlock{index: len(d.out.Content)}
+	if !d.budget.Take(len(b.Text) + len(b.Thinking) + len(b.Signature) + len(b.Data) + len(b.ID) + len(b.Name) + len(b.Input)) {
+		return nil
+	}
 	switch b.Type {
 	case "fallback":
 		if len(d.out.Content) > 0 {
@@ -184,7 +192,7 @@ func (d *decoder) blockStart(index int, b *startBlock) *failure {
 // is ignored.
 func (d *decoder) blockDelta(index int, delta *eventDelta) {
 	ob, ok := d.open[index]
-	if !ok {
+	if !ok || !d.budget.Take(len(delta.Text)+len(delta.Thinking)+len(delta.PartialJSON)+len(delta.Signature)) {
 		return
 	}
 	switch b := d.out.Content[ob.index].(type) {

@@ -53,6 +53,7 @@ func (c *call) Read(ctx context.Context, body io.Reader) *failure {
 	c.d = newDecoder(c.W, c.Model, c.Out)
 	c.d.observe = c.Observer(ctx)
 	c.d.openRouter = provider.IsOpenRouter(c.Model, c.opts.baseURL(c.Model))
+	c.d.budget = provider.NewBudget(c.opts.MaxResponseBytes)
 	return c.read(ctx, c.d, body)
 }
 
@@ -102,6 +103,7 @@ func (c *call) Send(ctx context.Context) (*http.Response, failure) {
 	}
 	return provider.Send(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.Model, Options: c.Options,
+		IdleTimeout: c.opts.IdleTimeout,
 	}, statusFailure, connectionFailure, AbortedBeforeResponseText)
 }
 
@@ -155,12 +157,17 @@ func (c *call) read(ctx context.Context, d *decoder, body io.Reader) *failure {
 		case errors.Is(err, sse.ErrLineTooLong):
 			f := textFailure(MalformedEventPrefix + ": " + err.Error())
 			return &f
+		case provider.IsLimit(err):
+			return provider.LimitFailure(err)
 		case err != nil:
 			f := connectionFailure(err)
 			return &f
 		}
 		if f := d.event(ev.Name, ev.Data); f != nil {
 			return f
+		}
+		if err := d.budget.Err(); err != nil {
+			return provider.LimitFailure(err)
 		}
 	}
 	return nil

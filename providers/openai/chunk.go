@@ -115,16 +115,16 @@ func first(ls ...loose[float64]) float64 {
 // completion_tokens_details, some servers beside completion_tokens).
 func toUsage(u usageJSON, model agentcore.Model, openRouter bool) agentcore.Usage {
 	details := u.PromptTokensDetails.v
-	cacheRead := int64(first(details.CachedTokens, u.PromptCacheHitTokens, u.CachedTokens))
-	cacheWrite := int64(details.CacheWriteTokens.v)
+	cacheRead := provider.Count(first(details.CachedTokens, u.PromptCacheHitTokens, u.CachedTokens))
+	cacheWrite := provider.Count(details.CacheWriteTokens.v)
 	out := agentcore.Usage{
-		Input:      max(0, int64(u.PromptTokens.v)-cacheRead-cacheWrite),
-		Output:     int64(u.CompletionTokens.v),
+		Input:      max(0, provider.Count(u.PromptTokens.v)-provider.Sum(cacheRead, cacheWrite)),
+		Output:     provider.Count(u.CompletionTokens.v),
 		CacheRead:  cacheRead,
 		CacheWrite: cacheWrite,
-		Reasoning:  new(int64(cmp.Or(u.CompletionTokensDetails.v.ReasoningTokens.v, u.ReasoningTokens.v))),
+		Reasoning:  new(provider.Count(cmp.Or(u.CompletionTokensDetails.v.ReasoningTokens.v, u.ReasoningTokens.v))),
 	}
-	out.TotalTokens = out.Input + out.Output + out.CacheRead + out.CacheWrite
+	out.TotalTokens = provider.Sum(out.Input, out.Output, out.CacheRead, out.CacheWrite)
 	rates := model.Cost
 	out.Cost.Input = rates.Input / 1000000 * float64(out.Input)
 	out.Cost.Output = rates.Output / 1000000 * float64(out.Output)

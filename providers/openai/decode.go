@@ -7,6 +7,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/partialjson"
+	"github.com/pi-go/agentcore/internal/provider"
 	"github.com/pi-go/agentcore/internal/sse"
 )
 
@@ -32,6 +33,10 @@ type responseDecoder struct {
 	// observe, when not nil, sees the JSON of each chunk pi-ai's SDK
 	// would yield, before it is applied; an error ends the response.
 	observe func(json.RawMessage) error
+
+	// budget is the content the response may still build; a delta that
+	// does not fit is dropped and the reader ends the response.
+	budget *provider.Budget
 
 	// finished is set once a finish_reason arrived; stopped once the
 	// consumer stopped reading.
@@ -190,6 +195,9 @@ func (d *responseDecoder) usage(c chunk) {
 
 // textDelta appends to the text block, opening it first.
 func (d *responseDecoder) textDelta(text string) bool {
+	if !d.budget.Take(len(text)) {
+		return false
+	}
 	if d.text == nil {
 		d.text = &blockText{index: len(d.out.Content)}
 		d.out.Content = append(d.out.Content, agentcore.TextBlock{})
@@ -205,6 +213,9 @@ func (d *responseDecoder) textDelta(text string) bool {
 // thinkingDelta appends to the thinking block, opening it first with the
 // reasoning field's name as its signature.
 func (d *responseDecoder) thinkingDelta(field, text string) bool {
+	if !d.budget.Take(len(text)) {
+		return false
+	}
 	if d.thinking == nil {
 		d.thinking = &blockText{index: len(d.out.Content)}
 		d.out.Content = append(d.out.Content, agentcore.ThinkingBlock{ThinkingSignature: field})
@@ -225,6 +236,9 @@ func (d *responseDecoder) thinkingDelta(field, text string) bool {
 // entry yields a toolcall_delta event, with an empty delta when it carried
 // no arguments.
 func (d *responseDecoder) toolCallDelta(tc toolCallDelta) bool {
+	if !d.budget.Take(len(tc.ID.v) + len(tc.Function.v.Name.v) + len(tc.Function.v.Arguments.v)) {
+		return false
+	}
 	st, ok := d.findCall(tc)
 	if !ok {
 		st = &callState{index: len(d.out.Content)}

@@ -9,7 +9,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // The error texts of failures that have no server message, as pi-ai words
@@ -38,9 +39,6 @@ const maxLine = 16 << 20
 // carried no message of its own.
 const errorStopText = "Provider returned an error stop reason"
 
-// maxErrorText is how many characters of an error response are reported.
-const maxErrorText = 4000
-
 // refusalTexts returns the texts of a non-2xx response: sdk, the error
 // as the OpenAI SDK words it, and text, as pi-ai reports it. The SDK says
 // the status and what the body's error says: the error's message, else
@@ -66,7 +64,7 @@ func refusalTexts(status int, body []byte) (text, sdk string) {
 	if errObject == "" {
 		return sdk, sdk
 	}
-	errObject = truncateText(errObject, maxErrorText)
+	errObject = provider.Truncate(errObject, provider.MaxErrorData)
 	if strings.Contains(sdk, errObject) {
 		return sdk, sdk
 	}
@@ -164,23 +162,4 @@ func compactJSON(v []byte) string {
 		return string(v)
 	}
 	return buf.String()
-}
-
-// truncateText cuts s to max characters, saying how many were left off.
-func truncateText(s string, max int) string {
-	n := utf8.RuneCountInString(s)
-	if n <= max {
-		return s
-	}
-	var b strings.Builder
-	i := 0
-	for _, r := range s {
-		if i == max {
-			break
-		}
-		b.WriteRune(r)
-		i++
-	}
-	fmt.Fprintf(&b, "... [truncated %d chars]", n-max)
-	return b.String()
 }

@@ -35,5 +35,14 @@
 // gather its events. [Tools] are the two tools of the agent runs.
 // [Target.OpenRouterCost] checks the cost OpenRouter bills.
 // [Target.FuzzStream] fuzzes a stream function with response bodies, which
-// [BodyClient] serves without a network.
+// [BodyClient] serves without a network; [ReaderClient] serves a body
+// generated as it is read, [StallClient] one that stalls.
+//
+// # Hostile servers
+//
+// [Hostile] checks a provider against servers that try to do it harm:
+// redirects to another origin ([Redirects], which the proxy client's test
+// shares), a response far past the content cap (its peak heap measured),
+// MaxResponseBytes and IdleTimeout (with testing/synctest). [Target.Usage]
+// checks the usage a provider makes of out-of-range token counts.
 package providertest

@@ -18,20 +18,7 @@ import (
 // BodyClient returns a client that answers every request with a 200
 // event stream of body, without a network.
 func BodyClient(body []byte) *http.Client {
-	return &http.Client{Transport: bodyTransport(body)}
-}
-
-// bodyTransport answers every request with a 200 event stream of its
-// bytes.
-type bodyTransport []byte
-
-func (b bodyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	io.Copy(io.Discard, r.Body)
-	r.Body.Close()
-	return &http.Response{
-		StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}},
-		Body: io.NopCloser(bytes.NewReader(b)), Request: r,
-	}, nil
+	return ReaderClient(func(*http.Request) io.Reader { return bytes.NewReader(body) })
 }
 
 // FuzzStream streams arbitrary response bodies through target's stream
