@@ -1,0 +1,189 @@
+package openairesponses
+
+import (
+	"cmp"
+	"encoding/json"
+	"slices"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/provider"
+)
+
+// finalize applies a terminal response (response.completed or
+// response.incomplete): the encrypted content of reasoning items that
+// their output_item.done lacked, the response ID, the usage and its cost
+// at the response's service tier, and the stop reason. It returns the
+// error text of a status pi-ai does not know, "" otherwise.
+func (d *decoder) finalize(r *response) string {
+	d.terminal = true
+	d.backfill(r.Output)
+	if r.ID != "" {
+		d.out.ResponseID = r.ID
+	}
+	if r.Usage != nil {
+		d.out.Usage = usage(r.Usage)
+	}
+	price(&d.out.Usage, d.model.Cost, tierMultiplier(d.model, cmp.Or(r.ServiceTier, d.serviceTier)))
+	reason := ""
+	if r.IncompleteDetails != nil {
+		reason = r.IncompleteDetails.Reason
+	}
+	d.out.RawStopReason = r.Status
+	if reason != "" {
+		d.out.RawStopReason = r.Status + "." + reason
+	}
+	stop, text, known := mapStatus(r.Status, reason)
+	if !known {
+		return "Unhandled stop reason: " + r.Status
+	}
+	d.out.StopReason, d.out.ErrorMessage = stop, text
+	if stop == agentcore.StopStop && slices.ContainsFunc(d.out.Content, isToolCall) {
+		d.out.StopReason = agentcore.StopToolUse
+	}
+	return ""
+}
+
+func isToolCall(b agentcore.ContentBlock) bool {
+	_, ok := b.(agentcore.ToolCall)
+	return ok
+}
+
+// backfill adds to the signature of each reasoning block the encrypted
+// content its item has in the terminal response's output when the item
+// streamed without it (Azure sends it only there).
+func (d *decoder) backfill(output []json.RawMessage) {
+	for _, raw := range output {
+		var it item
+		if !decodeLoosely(raw, &it) || it.Type != kindThinking || it.ID == nil || !provider.Truthy(it.EncryptedContent) {
+			continue
+		}
+		i, ok := d.reasoning[*it.ID]
+		if !ok {
+			continue
+		}
+		b := d.out.Content[i].(agentcore.ThinkingBlock)
+		stored, err := jsonv.ParseString(b.ThinkingSignature)
+		if err != nil || stored.Kind() != jsonv.Object {
+			continue
+		}
+		if v, ok := stored.Get("encrypted_content"); ok && truthyValue(v) {
+			continue
+		}
+		content, err := jsonv.Parse(it.EncryptedContent)
+		if err != nil {
+			continue
+		}
+		members := slices.Clone(stored.Members())
+		if j := stored.IndexOf("encrypted_content"); j >= 0 {
+			members[j].Value = content
+		} else {
+			members = append(members, jsonv.Member{Key: "encrypted_content", Value: content})
+		}
+		b.ThinkingSignature = jsonv.ObjectValue(members).JSON()
+		d.out.Content[i] = b
+	}
+}
+
+// truthyValue reports whether v is truthy in JavaScript.
+func truthyValue(v jsonv.Value) bool {
+	switch v.Kind() {
+	case jsonv.Null:
+		return false
+	case jsonv.Bool:
+		return v.Bool()
+	case jsonv.Number:
+		return v.Num() != 0 && v.Num() == v.Num()
+	case jsonv.String:
+		return v.Str() != ""
+	}
+	return true
+}
+
+// usage maps a response's usage onto pi's: cached and cache-write tokens
+// are counted apart from the input, which OpenAI reports them in;
+// reasoning tokens are part of the output.
+func usage(u *usageJSON) agentcore.Usage {
+	cached, written := int64(u.InputTokensDetails.CachedTokens), int64(u.InputTokensDetails.CacheWriteTokens)
+	return agentcore.Usage{
+		Input:       max(0, int64(u.InputTokens)-cached-written),
+		Output:      int64(u.OutputTokens),
+		CacheRead:   cached,
+		CacheWrite:  written,
+		Reasoning:   new(int64(u.OutputTokensDetails.ReasoningTokens)),
+		TotalTokens: int64(u.TotalTokens),
+	}
+}
+
+// price sets u's cost from the model's rates per million tokens, times
+// the service tier's multiplier.
+func price(u *agentcore.Usage, rates agentcore.ModelCost, multiplier float64) {
+	c := &u.Cost
+	c.Input = rates.Input / 1000000 * float64(u.Input)
+	c.Output = rates.Output / 1000000 * float64(u.Output)
+	c.CacheRead = rates.CacheRead / 1000000 * float64(u.CacheRead)
+	c.CacheWrite = rates.CacheWrite * float64(u.CacheWrite) / 1000000
+	c.Total = c.Input + c.Output + c.CacheRead + c.CacheWrite
+	c.TotalFromProvider = new(false)
+	if multiplier != 1 {
+		c.Input *= multiplier
+		c.Output *= multiplier
+		c.CacheRead *= multiplier
+		c.CacheWrite *= multiplier
+		c.Total = c.Input + c.Output + c.CacheRead + c.CacheWrite
+	}
+}
+
+// tierMultiplier is what a service tier costs against the default one.
+func tierMultiplier(model agentcore.Model, tier string) float64 {
+	switch tier {
+	case "flex":
+		return 0.5
+	case "priority", "fast":
+		if model.ID == "gpt-5.5" {
+			return 2.5
+		}
+		return 2
+	}
+	return 1
+}
+
+// mapStatus maps a response's status (and the reason of an incomplete
+// one) onto a stop reason and its error text; known is false for a
+// status pi-ai does not know.
+func mapStatus(status, incompleteReason string) (stop agentcore.StopReason, text string, known bool) {
+	switch status {
+	case "", "completed", "in_progress", "queued":
+		return agentcore.StopStop, "", true
+	case "incomplete":
+		switch incompleteReason {
+		case "max_output_tokens":
+			return agentcore.StopLength, "", true
+		case "":
+			return agentcore.StopError, "Response incomplete without a provider reason", true
+		}
+		return agentcore.StopError, "Response incomplete: " + incompleteReason, true
+	case "failed", "cancelled":
+		return agentcore.StopError, "", true
+	}
+	return "", "", false
+}
+
+// failedText is the error of a response.failed: the error's code and
+// message, else the reason it is incomplete.
+func failedText(r *response) string {
+	switch {
+	case r.Error != nil:
+		code, msg := "unknown", "no message"
+		if provider.Truthy(r.Error.Code) {
+			code = jsString(r.Error.Code)
+		}
+		if provider.Truthy(r.Error.Message) {
+			msg = jsString(r.Error.Message)
+		}
+		return code + ": " + msg
+	case r.IncompleteDetails != nil && r.IncompleteDetails.Reason != "":
+		return "incomplete: " + r.IncompleteDetails.Reason
+	}
+	return "Unknown error (no error details in response)"
+}
