@@ -2,6 +2,8 @@ package openairesponses
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"net/http/httptest"
 	"testing"
 
@@ -42,4 +44,9 @@ func newStream(baseURL string, client *http.Client) agentcore.StreamFn {
 // streamFrom returns a stream function for srv.
 func streamFrom(srv *httptest.Server) agentcore.StreamFn {
 	return newStream(srv.URL, srv.Client())
+}
+
+// testdataFS reads testdata/dir/name.
+func testdataFS(dir, name string) ([]byte, error) {
+	return os.ReadFile(filepath.Join("testdata", dir, name))
 }
