@@ -2,9 +2,9 @@ package openairesponses
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"net/http/httptest"
 	"testing"
 
 	"go.uber.org/goleak"
