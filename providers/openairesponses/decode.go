@@ -7,6 +7,7 @@ import (
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
 	"github.com/pi-go/agentcore/internal/partialjson"
+	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // The kinds of output item this package shows as a content block.
@@ -44,11 +45,12 @@ type decoder struct {
 	// applied; an error ends the response.
 	observe func(json.RawMessage) error
 
-	slots map[string]*slot // open items by output_index
-	calls []*slot          // every tool call, in content order
-	// reasoning maps a reasoning item's ID to its block, for the
-	// encrypted content a terminal response may add.
-	reasoning map[string]int
+	slots map[slotKey]*slot // open items by output_index
+	calls []*slot           // every tool call, in content order
+	// unsigned maps the ID of a reasoning item that ended without
+	// encrypted content to its block, for the content a terminal response
+	// may add.
+	unsigned map[string]int
 
 	// terminal is set once a response.completed, response.incomplete or
 	// response.failed arrived; stopped once the consumer stopped reading.
@@ -57,7 +59,7 @@ type decoder struct {
 }
 
 func newDecoder(w *agentcore.StreamWriter, model agentcore.Model, out *agentcore.AssistantMessage) *decoder {
-	return &decoder{w: w, model: model, out: out, slots: map[string]*slot{}, reasoning: map[string]int{}}
+	return &decoder{w: w, model: model, out: out, slots: map[slotKey]*slot{}, unsigned: map[string]int{}}
 }
 
 // push sends ev and notes when the consumer stopped.
@@ -78,18 +80,18 @@ func (d *decoder) apply(ev *event) string {
 	case "response.output_item.added":
 		var it item
 		if decodeLoosely(ev.Item, &it) {
-			d.open(slotKey(ev.OutputIndex), &it)
+			d.open(ev.key, &it)
 		}
 	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
 		d.textDelta(ev, kindThinking, ev.Delta)
 	case "response.reasoning_summary_part.done":
-		d.textDelta(ev, kindThinking, new("\n\n"))
+		d.textDelta(ev, kindThinking, "\n\n")
 	case "response.output_text.delta", "response.refusal.delta":
 		d.textDelta(ev, kindText, ev.Delta)
 	case "response.function_call_arguments.delta":
-		if s := d.slot(ev, kindCall); s != nil && ev.Delta != nil {
-			d.setArguments(s, s.args.Append(*ev.Delta))
-			d.push(&agentcore.ToolCallDeltaEvent{ContentIndex: s.index, Delta: *ev.Delta, Partial: d.out})
+		if s := d.slot(ev, kindCall); s != nil {
+			d.setArguments(s, s.args.Append(ev.Delta))
+			d.push(&agentcore.ToolCallDeltaEvent{ContentIndex: s.index, Delta: ev.Delta, Partial: d.out})
 		}
 	case "response.function_call_arguments.done":
 		if s := d.slot(ev, kindCall); s != nil && ev.Arguments != nil {
@@ -102,7 +104,7 @@ func (d *decoder) apply(ev *event) string {
 	case "response.output_item.done":
 		var it item
 		if decodeLoosely(ev.Item, &it) {
-			d.done(slotKey(ev.OutputIndex), &it, ev.Item)
+			d.done(ev.key, &it, ev.Item)
 		}
 	case "response.completed", "response.incomplete":
 		var r response
@@ -123,7 +125,7 @@ func (d *decoder) apply(ev *event) string {
 // slot returns the open item at the event's output_index when it is of
 // kind, else nil.
 func (d *decoder) slot(ev *event, kind string) *slot {
-	if s := d.slots[slotKey(ev.OutputIndex)]; s != nil && s.kind == kind {
+	if s := d.slots[ev.key]; s != nil && s.kind == kind {
 		return s
 	}
 	return nil
@@ -131,7 +133,7 @@ func (d *decoder) slot(ev *event, kind string) *slot {
 
 // open opens the block of an item at key (replacing any open there); an
 // item of another type opens none. It returns the item's slot.
-func (d *decoder) open(key string, it *item) *slot {
+func (d *decoder) open(key slotKey, it *item) *slot {
 	s := &slot{kind: it.Type, index: len(d.out.Content)}
 	switch it.Type {
 	case kindThinking:
@@ -172,21 +174,21 @@ func (d *decoder) finalAnswer(it *item) {
 
 // textDelta appends delta to the text or thinking of the open item of
 // the event.
-func (d *decoder) textDelta(ev *event, kind string, delta *string) {
+func (d *decoder) textDelta(ev *event, kind string, delta string) {
 	s := d.slot(ev, kind)
-	if s == nil || delta == nil {
+	if s == nil {
 		return
 	}
-	s.text.WriteString(*delta)
+	s.text.WriteString(delta)
 	if kind == kindThinking {
 		b := d.out.Content[s.index].(agentcore.ThinkingBlock)
 		b.Thinking = s.text.String()
 		d.out.Content[s.index] = b
-		d.push(&agentcore.ThinkingDeltaEvent{ContentIndex: s.index, Delta: *delta, Partial: d.out})
+		d.push(&agentcore.ThinkingDeltaEvent{ContentIndex: s.index, Delta: delta, Partial: d.out})
 		return
 	}
 	d.out.Content[s.index] = agentcore.TextBlock{Text: s.text.String()}
-	d.push(&agentcore.TextDeltaEvent{ContentIndex: s.index, Delta: *delta, Partial: d.out})
+	d.push(&agentcore.TextDeltaEvent{ContentIndex: s.index, Delta: delta, Partial: d.out})
 }
 
 // setArguments shows args as the arguments of the call of s.
@@ -201,7 +203,7 @@ func (d *decoder) setArguments(s *slot, args json.RawMessage) {
 // the text streamed) and the item's JSON as its signature; text takes the
 // item's text and refusals and its ID and phase as its signature; a call
 // takes its final arguments, parsed.
-func (d *decoder) done(key string, it *item, raw json.RawMessage) {
+func (d *decoder) done(key slotKey, it *item, raw json.RawMessage) {
 	d.finalAnswer(it)
 	s := d.slots[key]
 	if s == nil {
@@ -221,8 +223,12 @@ func (d *decoder) done(key string, it *item, raw json.RawMessage) {
 			b.ThinkingSignature = sig
 		}
 		d.out.Content[s.index] = b
-		if it.ID != nil {
-			d.reasoning[*it.ID] = s.index
+		switch {
+		case it.ID == nil:
+		case provider.Truthy(it.EncryptedContent):
+			delete(d.unsigned, *it.ID)
+		default:
+			d.unsigned[*it.ID] = s.index
 		}
 		d.push(&agentcore.ThinkingEndEvent{ContentIndex: s.index, Content: b.Thinking, Partial: d.out})
 	case kindText:

@@ -3,6 +3,7 @@ package openairesponses
 import (
 	"encoding/json"
 	"errors"
+	"math"
 
 	"github.com/pi-go/agentcore/internal/jsonv"
 )
@@ -11,15 +12,18 @@ import (
 // struct holds the fields of every event type; Type says which are set.
 // Item and Response are decoded only by the events that use them.
 type event struct {
-	Type        string          `json:"type"`
-	OutputIndex json.RawMessage `json:"output_index"`
+	Type string `json:"type"`
+	// OutputIndex is NaN when absent (see decodeEvent); key is its key.
+	OutputIndex float64 `json:"output_index"`
+	key         slotKey
 	Item        json.RawMessage `json:"item"`
-	Delta       *string         `json:"delta"`
-	Arguments   *string         `json:"arguments"`
-	Response    json.RawMessage `json:"response"`
-	Code        json.RawMessage `json:"code"`
-	Message     json.RawMessage `json:"message"`
-	Error       json.RawMessage `json:"error"`
+	// Delta is "" when absent or not a string.
+	Delta     string          `json:"delta"`
+	Arguments *string         `json:"arguments"`
+	Response  json.RawMessage `json:"response"`
+	Code      json.RawMessage `json:"code"`
+	Message   json.RawMessage `json:"message"`
+	Error     json.RawMessage `json:"error"`
 }
 
 // item is an output item: a reasoning item, a message, a function call,
@@ -55,7 +59,7 @@ type response struct {
 	IncompleteDetails *incompleteDetails `json:"incomplete_details"`
 	Error             *responseError     `json:"error"`
 	Usage             *usageJSON         `json:"usage"`
-	Output            []json.RawMessage  `json:"output"`
+	Output            json.RawMessage    `json:"output"`
 }
 
 type incompleteDetails struct {
@@ -80,6 +84,37 @@ type usageJSON struct {
 	} `json:"output_tokens_details"`
 }
 
+// decodeEvent decodes data, which is valid JSON, into e as
+// [decodeLoosely] does, and sets e's slot key from its output_index. It
+// reports whether data is a JSON object.
+func decodeEvent(data []byte, e *event) bool {
+	e.OutputIndex = math.NaN() // JSON has no NaN: it stays when absent
+	err := json.Unmarshal(data, e)
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &typeErr):
+		if typeErr.Field == "" {
+			return false
+		}
+		// A field of another type, maybe output_index: read it as it is.
+		var raw struct {
+			OutputIndex json.RawMessage `json:"output_index"`
+		}
+		json.Unmarshal(data, &raw)
+		e.key = keyOf(raw.OutputIndex)
+		return true
+	case err != nil || len(data) == 0 || data[0] != '{':
+		return false
+	case e.OutputIndex != e.OutputIndex:
+		e.key = slotKey{n: -1}
+	case e.OutputIndex >= 0 && e.OutputIndex < 1e15 && e.OutputIndex == math.Trunc(e.OutputIndex):
+		e.key = slotKey{n: int(e.OutputIndex)}
+	default:
+		e.key = slotKey{n: -1, s: jsonv.FormatNumber(e.OutputIndex)}
+	}
+	return true
+}
+
 // decodeLoosely decodes data, which is valid JSON, into v as JavaScript
 // reads fields: a field whose JSON type differs from the Go one is left
 // unset rather than losing the rest. It reports whether data is a JSON
@@ -93,31 +128,47 @@ func decodeLoosely(data []byte, v any) bool {
 	return err == nil && len(data) > 0 && data[0] == '{'
 }
 
-// slotKey is an output_index as a key of the open output items: a number
-// in JavaScript's form, else the value's JSON ("" when absent), so that
-// keys compare as pi-ai's map keys do.
-func slotKey(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return ""
-	}
-	if isDigits(raw) && len(raw) < 16 && (raw[0] != '0' || len(raw) == 1) {
-		return string(raw) // an integer, the usual index
-	}
-	v, err := jsonv.Parse(raw)
-	if err != nil {
-		return string(raw)
-	}
-	if v.Kind() == jsonv.Number {
-		return jsonv.FormatNumber(v.Num())
-	}
-	return "json:" + v.JSON()
+// slotKey is an output_index as a key of the open output items, so
+// that keys compare as pi-ai's map keys do: an integer as itself, any
+// other value as its JSON (numbers in JavaScript's form), absent as "".
+type slotKey struct {
+	n int    // the integer, or -1
+	s string // the value's JSON when it is no integer
 }
 
-func isDigits(b []byte) bool {
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return false
-		}
+// keyOf returns the key of an output_index.
+func keyOf(raw json.RawMessage) slotKey {
+	if n, ok := smallInt(raw); ok {
+		return slotKey{n: n}
 	}
-	return true
+	if len(raw) == 0 {
+		return slotKey{n: -1}
+	}
+	v, err := jsonv.Parse(raw)
+	switch {
+	case err != nil:
+		return slotKey{n: -1, s: string(raw)}
+	case v.Kind() == jsonv.Number:
+		if f := v.Num(); f >= 0 && f < 1e15 && f == float64(int(f)) {
+			return slotKey{n: int(f)}
+		}
+		return slotKey{n: -1, s: jsonv.FormatNumber(v.Num())}
+	}
+	return slotKey{n: -1, s: "json:" + v.JSON()}
+}
+
+// smallInt reads raw as a non-negative integer of up to 15 digits
+// without a leading zero.
+func smallInt(raw []byte) (int, bool) {
+	if len(raw) == 0 || len(raw) > 15 || raw[0] == '0' && len(raw) > 1 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }

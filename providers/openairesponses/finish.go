@@ -52,22 +52,24 @@ func isToolCall(b agentcore.ContentBlock) bool {
 // backfill adds to the signature of each reasoning block the encrypted
 // content its item has in the terminal response's output when the item
 // streamed without it (Azure sends it only there).
-func (d *decoder) backfill(output []json.RawMessage) {
+func (d *decoder) backfill(raw json.RawMessage) {
+	if len(d.unsigned) == 0 {
+		return
+	}
+	var output []json.RawMessage
+	decodeLoosely(raw, &output)
 	for _, raw := range output {
 		var it item
 		if !decodeLoosely(raw, &it) || it.Type != kindThinking || it.ID == nil || !provider.Truthy(it.EncryptedContent) {
 			continue
 		}
-		i, ok := d.reasoning[*it.ID]
+		i, ok := d.unsigned[*it.ID]
 		if !ok {
 			continue
 		}
 		b := d.out.Content[i].(agentcore.ThinkingBlock)
 		stored, err := jsonv.ParseString(b.ThinkingSignature)
 		if err != nil || stored.Kind() != jsonv.Object {
-			continue
-		}
-		if v, ok := stored.Get("encrypted_content"); ok && truthyValue(v) {
 			continue
 		}
 		content, err := jsonv.Parse(it.EncryptedContent)
@@ -83,21 +85,6 @@ func (d *decoder) backfill(output []json.RawMessage) {
 		b.ThinkingSignature = jsonv.ObjectValue(members).JSON()
 		d.out.Content[i] = b
 	}
-}
-
-// truthyValue reports whether v is truthy in JavaScript.
-func truthyValue(v jsonv.Value) bool {
-	switch v.Kind() {
-	case jsonv.Null:
-		return false
-	case jsonv.Bool:
-		return v.Bool()
-	case jsonv.Number:
-		return v.Num() != 0 && v.Num() == v.Num()
-	case jsonv.String:
-		return v.Str() != ""
-	}
-	return true
 }
 
 // usage maps a response's usage onto pi's: cached and cache-write tokens

@@ -178,7 +178,7 @@ func (d *decoder) event(ev sse.Event) (done bool, failure string) {
 		return true, ""
 	}
 	var e event
-	isObject := decodeLoosely(data, &e)
+	isObject := decodeEvent(data, &e)
 	if !isObject && !json.Valid(data) {
 		return false, MalformedEventText
 	}
