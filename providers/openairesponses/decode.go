@@ -53,35 +53,31 @@ type decoder struct {
 	unsigned map[string]int
 
 	// terminal is set once a response.completed, response.incomplete or
-	// response.failed arrived; stopped once the consumer stopped reading.
+	// response.failed arrived.
 	terminal bool
-	stopped  bool
 }
 
 func newDecoder(w *agentcore.StreamWriter, model agentcore.Model, out *agentcore.AssistantMessage) *decoder {
 	return &decoder{w: w, model: model, out: out, slots: map[slotKey]*slot{}, unsigned: map[string]int{}}
 }
 
-// push sends ev and notes when the consumer stopped.
-func (d *decoder) push(ev agentcore.AssistantEvent) {
-	if !d.stopped && !d.w.Push(ev) {
-		d.stopped = true
-	}
-}
+// push sends ev, unless the consumer stopped.
+func (d *decoder) push(ev agentcore.AssistantEvent) { d.w.Push(ev) }
 
-// apply applies one event; it returns the error text that ends the
-// response, "" when none.
-func (d *decoder) apply(ev *event) string {
+// apply applies one event, whose JSON is data; it returns the error text
+// that ends the response, "" when none. An event without the item or
+// response its type needs fails as pi-ai's JavaScript does.
+func (d *decoder) apply(ev *event, data []byte) string {
 	switch ev.Type {
 	case "response.created":
-		var r response
-		decodeLoosely(ev.Response, &r)
-		d.out.ResponseID = r.ID
-	case "response.output_item.added":
-		var it item
-		if decodeLoosely(ev.Item, &it) {
-			d.open(ev.key, &it)
+		if ev.Response != nil {
+			d.out.ResponseID = ev.Response.ID
 		}
+	case "response.output_item.added":
+		if ev.Item == nil {
+			return undefinedText("type")
+		}
+		d.open(ev.key, ev.Item)
 	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
 		d.textDelta(ev, kindThinking, ev.Delta)
 	case "response.reasoning_summary_part.done":
@@ -91,35 +87,44 @@ func (d *decoder) apply(ev *event) string {
 	case "response.function_call_arguments.delta":
 		if s := d.slot(ev, kindCall); s != nil {
 			d.setArguments(s, s.args.Append(ev.Delta))
-			d.push(&agentcore.ToolCallDeltaEvent{ContentIndex: s.index, Delta: ev.Delta, Partial: d.out})
+			d.w.ToolCallDelta(s.index, ev.Delta, d.out)
 		}
 	case "response.function_call_arguments.done":
 		if s := d.slot(ev, kindCall); s != nil && ev.Arguments != nil {
 			delta, _, args := s.args.Replace(*ev.Arguments)
 			d.setArguments(s, args)
 			if delta != "" {
-				d.push(&agentcore.ToolCallDeltaEvent{ContentIndex: s.index, Delta: delta, Partial: d.out})
+				d.w.ToolCallDelta(s.index, delta, d.out)
 			}
 		}
 	case "response.output_item.done":
-		var it item
-		if decodeLoosely(ev.Item, &it) {
-			d.done(ev.key, &it, ev.Item)
+		if ev.Item == nil {
+			return undefinedText("type")
 		}
+		d.done(ev.key, ev.Item, data)
 	case "response.completed", "response.incomplete":
-		var r response
-		decodeLoosely(ev.Response, &r)
-		return d.finalize(&r)
+		if ev.Response == nil {
+			return undefinedText("output")
+		}
+		return d.finalize(ev.Response)
 	case "response.failed":
 		d.terminal = true
-		var r response
-		decodeLoosely(ev.Response, &r)
+		r := ev.Response
+		if r == nil {
+			r = &response{}
+		}
 		d.out.RawStopReason = r.Status
-		return failedText(&r)
+		return failedText(r)
 	case "error":
 		return "Error Code " + jsString(ev.Code) + ": " + jsString(ev.Message)
 	}
 	return ""
+}
+
+// undefinedText is JavaScript's error for reading a property of a
+// missing value.
+func undefinedText(property string) string {
+	return "Cannot read properties of undefined (reading '" + property + "')"
 }
 
 // slot returns the open item at the event's output_index when it is of
@@ -184,11 +189,11 @@ func (d *decoder) textDelta(ev *event, kind string, delta string) {
 		b := d.out.Content[s.index].(agentcore.ThinkingBlock)
 		b.Thinking = s.text.String()
 		d.out.Content[s.index] = b
-		d.push(&agentcore.ThinkingDeltaEvent{ContentIndex: s.index, Delta: delta, Partial: d.out})
+		d.w.ThinkingDelta(s.index, delta, d.out)
 		return
 	}
 	d.out.Content[s.index] = agentcore.TextBlock{Text: s.text.String()}
-	d.push(&agentcore.TextDeltaEvent{ContentIndex: s.index, Delta: delta, Partial: d.out})
+	d.w.TextDelta(s.index, delta, d.out)
 }
 
 // setArguments shows args as the arguments of the call of s.
@@ -203,7 +208,7 @@ func (d *decoder) setArguments(s *slot, args json.RawMessage) {
 // the text streamed) and the item's JSON as its signature; text takes the
 // item's text and refusals and its ID and phase as its signature; a call
 // takes its final arguments, parsed.
-func (d *decoder) done(key slotKey, it *item, raw json.RawMessage) {
+func (d *decoder) done(key slotKey, it *item, data []byte) {
 	d.finalAnswer(it)
 	s := d.slots[key]
 	if s == nil {
@@ -219,7 +224,11 @@ func (d *decoder) done(key slotKey, it *item, raw json.RawMessage) {
 	case kindThinking:
 		b := d.out.Content[s.index].(agentcore.ThinkingBlock)
 		b.Thinking = firstNonEmpty(joinParts(it.Summary, false), joinParts(it.Content, false), s.text.String())
-		if sig, err := jsonv.Stringify(raw, ""); err == nil {
+		var raw struct {
+			Item lazyRaw `json:"item"`
+		}
+		json.Unmarshal(data, &raw)
+		if sig, err := jsonv.Stringify(raw.Item, ""); err == nil {
 			b.ThinkingSignature = sig
 		}
 		d.out.Content[s.index] = b

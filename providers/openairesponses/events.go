@@ -10,17 +10,16 @@ import (
 
 // event is the data of one server-sent event of a streamed response. One
 // struct holds the fields of every event type; Type says which are set.
-// Item and Response are decoded only by the events that use them.
 type event struct {
 	Type string `json:"type"`
 	// OutputIndex is NaN when absent (see decodeEvent); key is its key.
 	OutputIndex float64 `json:"output_index"`
 	key         slotKey
-	Item        json.RawMessage `json:"item"`
+	Item        *item `json:"item"`
 	// Delta is "" when absent or not a string.
 	Delta     string          `json:"delta"`
 	Arguments *string         `json:"arguments"`
-	Response  json.RawMessage `json:"response"`
+	Response  *response       `json:"response"`
 	Code      json.RawMessage `json:"code"`
 	Message   json.RawMessage `json:"message"`
 	Error     json.RawMessage `json:"error"`
@@ -59,7 +58,8 @@ type response struct {
 	IncompleteDetails *incompleteDetails `json:"incomplete_details"`
 	Error             *responseError     `json:"error"`
 	Usage             *usageJSON         `json:"usage"`
-	Output            json.RawMessage    `json:"output"`
+	// Output is valid only while the event is applied.
+	Output lazyRaw `json:"output"`
 }
 
 type incompleteDetails struct {
@@ -82,6 +82,16 @@ type usageJSON struct {
 	OutputTokensDetails struct {
 		ReasoningTokens float64 `json:"reasoning_tokens"`
 	} `json:"output_tokens_details"`
+}
+
+// lazyRaw is a JSON value kept as the decoder's input holds it, not
+// copied: it is valid only as long as that input.
+type lazyRaw []byte
+
+// UnmarshalJSON keeps data.
+func (l *lazyRaw) UnmarshalJSON(data []byte) error {
+	*l = data
+	return nil
 }
 
 // decodeEvent decodes data, which is valid JSON, into e as

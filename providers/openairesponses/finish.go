@@ -52,7 +52,7 @@ func isToolCall(b agentcore.ContentBlock) bool {
 // backfill adds to the signature of each reasoning block the encrypted
 // content its item has in the terminal response's output when the item
 // streamed without it (Azure sends it only there).
-func (d *decoder) backfill(raw json.RawMessage) {
+func (d *decoder) backfill(raw lazyRaw) {
 	if len(d.unsigned) == 0 {
 		return
 	}

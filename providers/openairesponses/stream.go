@@ -116,7 +116,7 @@ func (c *call) Read(ctx context.Context, body io.Reader) *provider.Failure {
 	c.d.serviceTier = c.opts.ServiceTier
 	c.d.observe = c.Observer(ctx)
 	events := sse.NewReader(body, maxLine)
-	for !c.d.stopped {
+	for !c.W.Ended() {
 		ev, err := events.Next()
 		switch {
 		case errors.Is(err, io.EOF):
@@ -145,8 +145,8 @@ func (c *call) Read(ctx context.Context, body io.Reader) *provider.Failure {
 // one), a tool call that never ended, an abort, and a status that maps to
 // an error fail it.
 func (c *call) End(ctx context.Context) (bool, *provider.Failure) {
-	if c.d.stopped {
-		return true, nil
+	if c.W.Ended() {
+		return true, nil // the consumer stopped
 	}
 	fail := func(text string) (bool, *provider.Failure) { return false, &provider.Failure{Text: withHint(text)} }
 	if !c.d.terminal {
@@ -203,7 +203,7 @@ func (d *decoder) event(ev sse.Event) (done bool, failure string) {
 	if !isObject {
 		return false, ""
 	}
-	return false, d.apply(&e)
+	return false, d.apply(&e, data)
 }
 
 // streamErrorText describes an error the server sent inside the stream
