@@ -52,6 +52,9 @@ type decoder struct {
 	// may add.
 	unsigned map[string]int
 
+	// ev is the event being applied, reused for each.
+	ev event
+
 	// terminal is set once a response.completed, response.incomplete or
 	// response.failed arrived.
 	terminal bool

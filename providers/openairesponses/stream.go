@@ -177,8 +177,9 @@ func (d *decoder) event(ev sse.Event) (done bool, failure string) {
 	case string(data) == "[DONE]":
 		return true, ""
 	}
-	var e event
-	isObject := decodeEvent(data, &e)
+	e := &d.ev
+	*e = event{}
+	isObject := decodeEvent(data, e)
 	if !isObject && !json.Valid(data) {
 		return false, MalformedEventText
 	}
@@ -203,7 +204,7 @@ func (d *decoder) event(ev sse.Event) (done bool, failure string) {
 	if !isObject {
 		return false, ""
 	}
-	return false, d.apply(&e, data)
+	return false, d.apply(e, data)
 }
 
 // streamErrorText describes an error the server sent inside the stream
