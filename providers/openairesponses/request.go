@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
-	"unicode/utf8"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider"
@@ -54,9 +53,6 @@ type wireTool struct {
 const (
 	// minOutputTokens is the least max_output_tokens the API accepts.
 	minOutputTokens = 16
-	// promptCacheKeyLimit is OpenAI's limit on prompt_cache_key, in
-	// characters.
-	promptCacheKeyLimit = 64
 	// encryptedReasoning is the include that returns reasoning items with
 	// their encrypted content, so that they can be replayed with store
 	// false.
@@ -98,7 +94,7 @@ func buildRequest(in requestInput) (request, error) {
 		Tools:  convertTools(agentcore.CurrentTools(messages), s),
 	}
 	if so.SessionID != "" && retention != "none" && s.cacheKey {
-		req.PromptCacheKey = firstRunes(so.SessionID, promptCacheKeyLimit)
+		req.PromptCacheKey = provider.PromptCacheKey(so.SessionID)
 	}
 	if !signIn {
 		if retention == "long" && s.longCache && !s.explicitCache {
@@ -175,19 +171,4 @@ func convertTools(tools []agentcore.ToolDeclaration, s settings) []wireTool {
 		}
 	}
 	return out
-}
-
-// firstRunes returns s cut to n characters.
-func firstRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
-		}
-		i++
-	}
-	return s
 }
