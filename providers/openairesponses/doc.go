@@ -96,8 +96,10 @@
 // reasoning tokens) priced with the model's Cost at the service tier the
 // response reports (half for flex, double for priority), and the stop
 // reason: completed is "stop" ("toolUse" when the message has tool
-// calls), incomplete for max_output_tokens is "length"; any other
-// incomplete reason ("Response incomplete: content_filter"), a failed or
+// calls), incomplete for max_output_tokens is "length". Replayed
+// reasoning items the API reports it removed (input_transformations,
+// other than at a turn boundary) are recorded in the message's
+// Diagnostics, as pi-ai records them. Any other incomplete reason ("Response incomplete: content_filter"), a failed or
 // cancelled status, or a status pi-ai does not know ends the stream with
 // an error.
 //
@@ -139,8 +141,7 @@
 // schemas, tools declared mid-conversation (additional_tools, tool
 // search), configuration_update items for mid-conversation effort, the
 // thinking level map and sampling parameters of pi's model catalog,
-// tool_choice, the diagnostics pi-ai records for reasoning the API
-// removed, GitHub Copilot's headers and the PI_CACHE_RETENTION
+// tool_choice, GitHub Copilot's headers and the PI_CACHE_RETENTION
 // environment variable are not implemented. An event whose fields have
 // other JSON types than the API's is read without them, where pi-ai's
 // JavaScript may fail on it.

@@ -58,8 +58,10 @@ type response struct {
 	IncompleteDetails *incompleteDetails `json:"incomplete_details"`
 	Error             *responseError     `json:"error"`
 	Usage             *usageJSON         `json:"usage"`
-	// Output is valid only while the event is applied.
-	Output lazyRaw `json:"output"`
+	// Output and InputTransformations are valid only while the event is
+	// applied.
+	Output               lazyRaw `json:"output"`
+	InputTransformations lazyRaw `json:"input_transformations"`
 }
 
 type incompleteDetails struct {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"slices"
+	"time"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
@@ -18,6 +19,7 @@ import (
 func (d *decoder) finalize(r *response) string {
 	d.terminal = true
 	d.backfill(r.Output)
+	d.removedReasoning(r.InputTransformations)
 	if r.ID != "" {
 		d.out.ResponseID = r.ID
 	}
@@ -85,6 +87,54 @@ func (d *decoder) backfill(raw lazyRaw) {
 		b.ThinkingSignature = jsonv.ObjectValue(members).JSON()
 		d.out.Content[i] = b
 	}
+}
+
+// removedReasoning adds to the message's diagnostics the replayed
+// reasoning items the API reports it withheld from the model (after an
+// edit of earlier input, or made for another organization or model), as
+// pi-ai records them: their type, ID, action and reason, with the time.
+// Removals at a turn boundary, which models before GPT-5.6 report for
+// every earlier turn, are left out.
+func (d *decoder) removedReasoning(raw lazyRaw) {
+	if len(raw) == 0 {
+		return
+	}
+	list, err := jsonv.Parse(raw)
+	if err != nil || list.Kind() != jsonv.Array {
+		return
+	}
+	var removals []jsonv.Value
+	for _, t := range list.Items() {
+		if t.Kind() != jsonv.Object {
+			continue
+		}
+		typ, _ := t.Get("type")
+		action, _ := t.Get("action")
+		reason, _ := t.Get("reason")
+		if typ.Str() != "reasoning" || action.Str() != "removed" || reason.Kind() == jsonv.String && reason.Str() == "turn_boundary" {
+			continue
+		}
+		var kept []jsonv.Member
+		for _, k := range []string{"type", "id", "action", "reason"} {
+			if v, ok := t.Get(k); ok {
+				kept = append(kept, jsonv.Member{Key: k, Value: v})
+			}
+		}
+		removals = append(removals, jsonv.ObjectValue(kept))
+	}
+	if len(removals) == 0 {
+		return
+	}
+	diagnostic := jsonv.ObjectValue([]jsonv.Member{
+		{Key: "type", Value: jsonv.StringValue("openai_input_transformations")},
+		{Key: "timestamp", Value: jsonv.NumberValue(float64(time.Now().UnixMilli()))},
+		{Key: "details", Value: jsonv.ObjectValue([]jsonv.Member{{Key: "transformations", Value: jsonv.ArrayValue(removals)}})},
+	})
+	var all []jsonv.Value
+	if prior, err := jsonv.Parse(d.out.Diagnostics); err == nil && prior.Kind() == jsonv.Array {
+		all = slices.Clone(prior.Items())
+	}
+	d.out.Diagnostics = jsonv.ArrayValue(append(all, diagnostic)).AppendJSON(nil)
 }
 
 // usage maps a response's usage onto pi's: cached and cache-write tokens
