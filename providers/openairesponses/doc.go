@@ -99,9 +99,9 @@
 // calls), incomplete for max_output_tokens is "length". Replayed
 // reasoning items the API reports it removed (input_transformations,
 // other than at a turn boundary) are recorded in the message's
-// Diagnostics, as pi-ai records them. Any other incomplete reason ("Response incomplete: content_filter"), a failed or
-// cancelled status, or a status pi-ai does not know ends the stream with
-// an error.
+// Diagnostics, as pi-ai records them. Any other incomplete reason
+// ("Response incomplete: content_filter"), a failed or cancelled status,
+// or a status pi-ai does not know ends the stream with an error.
 //
 // Failures end the stream with an error event, never a panic, worded as
 // pi-ai words them: an HTTP error status as "NAME API error (STATUS): " and
