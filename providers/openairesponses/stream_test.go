@@ -1,7 +1,6 @@
 package openairesponses
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -154,41 +153,12 @@ func TestStreamEdges(t *testing.T) {
 
 // TestConsumerStopsEarly checks that breaking out of the stream closes the
 // connection and leaves nothing running.
-func TestConsumerStopsEarly(t *testing.T) {
-	target := testTarget(t)
-	srv, gone := providertest.HangingServer(t, target.Head(), nil)
-	n := 0
-	for ev := range streamFrom(srv)(t.Context(), target.Model, providertest.HiRequest(), agentcore.StreamOptions{APIKey: "k"}) {
-		n++
-		if _, ok := ev.(*agentcore.TextDeltaEvent); ok {
-			break
-		}
-	}
-	assert.Equal(t, 3, n, "events up to the first text delta")
-	providertest.WaitGone(t, gone)
-}
+func TestConsumerStopsEarly(t *testing.T) { testTarget(t).ConsumerStopsEarly(t) }
 
 // TestKeptPartialsDoNotChange checks that the partials a consumer keeps
-// with CloneEvent keep what they showed during their event, while the
-// provider goes on building its message.
+// with CloneEvent keep what they showed during their event.
 func TestKeptPartialsDoNotChange(t *testing.T) {
-	srv := providertest.ServeBody(t, 200, "text/event-stream", nil, providertest.ReadTestdata(t, "stream", "tool-calls-parallel.sse"))
-	type seen struct {
-		p    *agentcore.AssistantMessage
-		json string
-	}
-	var partials []seen
-	testTarget(t).Run(t, context.Background(), streamFrom(srv), func(ev agentcore.AssistantEvent) {
-		if e, ok := agentcore.CloneEvent(ev).(*agentcore.ToolCallDeltaEvent); ok {
-			data, _ := json.Marshal(e.Partial)
-			partials = append(partials, seen{e.Partial, string(data)})
-		}
-	})
-	require.NotEmpty(t, partials)
-	for i, s := range partials {
-		data, _ := json.Marshal(s.p)
-		assert.JSONEq(t, s.json, string(data), "kept partial %d changed", i)
-	}
+	testTarget(t).KeptPartialsDoNotChange(t, providertest.ReadTestdata(t, "stream", "tool-calls-parallel.sse"))
 }
 
 // TestRequestFailsUnsent covers requests that fail before they are sent.
