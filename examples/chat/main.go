@@ -7,15 +7,18 @@
 //	ANTHROPIC_API_KEY=sk-ant-... MODEL=claude-opus-4-1 THINKING=medium go run ./examples/chat
 //	OPENAI_API_KEY=sk-... go run ./examples/chat
 //	OPENAI_BASE_URL=http://localhost:11434/v1 MODEL=qwen3 go run ./examples/chat
+//	OPENAI_API_KEY=sk-... API=openai-responses MODEL=gpt-5-mini THINKING=low go run ./examples/chat
 //
 // Type a message and press Enter. While the answer streams, a line you
 // enter steers the agent: it is queued and sent after the current step.
 // Ctrl-C aborts the answer; Ctrl-C when idle, or end of input, quits.
 //
 // Environment: PROVIDER ("anthropic" or "openai"; default anthropic when
-// ANTHROPIC_API_KEY is set, else openai), MODEL (default
-// claude-sonnet-4-5 or gpt-4.1-mini), THINKING (a thinking level for
-// Claude: minimal, low, medium, high; default off).
+// ANTHROPIC_API_KEY is set, else openai), API (for openai:
+// "openai-completions", the default, or "openai-responses", OpenAI's
+// Responses API), MODEL (default claude-sonnet-4-5, gpt-4.1-mini, or
+// gpt-5-mini for the Responses API), THINKING (a thinking level for Claude
+// and the Responses API: minimal, low, medium, high; default off).
 // For Anthropic: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL (default
 // https://api.anthropic.com). For OpenAI: OPENAI_BASE_URL (default
 // https://api.openai.com/v1), OPENAI_API_KEY (none for local servers).
@@ -38,6 +41,7 @@ import (
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/providers/anthropic"
 	"github.com/pi-go/agentcore/providers/openai"
+	"github.com/pi-go/agentcore/providers/openairesponses"
 )
 
 func main() {
@@ -154,6 +158,16 @@ func config(env func(string) string) settings {
 	name := "openai-compatible"
 	if strings.Contains(baseURL, "api.openai.com") {
 		name = "openai"
+	}
+	if env("API") == "openai-responses" || provider == "openai-responses" {
+		return settings{
+			model: agentcore.Model{ID: cmp.Or(env("MODEL"), "gpt-5-mini"), Provider: name, API: "openai-responses",
+				Reasoning: true, Input: []string{"text", "image"}},
+			baseURL:  baseURL,
+			apiKey:   env("OPENAI_API_KEY"),
+			thinking: agentcore.ThinkingLevel(env("THINKING")),
+			streamFn: openairesponses.StreamFn(openairesponses.Options{BaseURL: baseURL}),
+		}
 	}
 	return settings{
 		model:    agentcore.Model{ID: cmp.Or(env("MODEL"), "gpt-4.1-mini"), Provider: name, API: "openai-completions", Input: []string{"text"}},

@@ -27,6 +27,14 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 // with the Go provider's (the SDK's own, x-stainless-* and user-agent, are not).
 const providers = {
 	openai: { api: "openai-completions", apiKey: "sk-test", root: "/v1", headEvents: 2, okBody: "text.sse" },
+	openairesponses: {
+		api: "openai-responses",
+		apiKey: "sk-test",
+		root: "/v1",
+		headEvents: 5,
+		okBody: "reasoning.sse",
+		keptHeaders: ["accept", "authorization", "content-type", "session-id", "x-client-request-id", "x-session-id", "x-model-header", "x-request-header"],
+	},
 	anthropic: {
 		api: "anthropic-messages",
 		apiKey: "sk-ant-test",
