@@ -65,7 +65,8 @@ const connectionError = "Connection error.: "
 // Normalized returns v as plain JSON values with the texts that differ
 // between JavaScript and Go replaced: the parser's words in an
 // argumentsError, the platform's reason in a connection error, and what
-// the target's ErrorText replaces in an errorMessage.
+// the target's ErrorText replaces in an errorMessage and its ToolCallID
+// in a tool call's id.
 func (target Target) Normalized(t testing.TB, v any) any {
 	t.Helper()
 	var out any
@@ -83,6 +84,8 @@ func (target Target) Normalized(t testing.TB, v any) any {
 					v[k] = connectionError + "<reason>"
 				case ok && k == "errorMessage" && target.ErrorText != nil:
 					v[k] = target.ErrorText(s)
+				case ok && k == "id" && target.ToolCallID != nil:
+					v[k] = target.ToolCallID(s)
 				default:
 					walk(x)
 				}

@@ -45,6 +45,13 @@ type Target struct {
 	// [Target.Normalized] replaces itself. It is called with each
 	// errorMessage compared with a recording, on the test's goroutine.
 	ErrorText func(string) string
+	// BodyMark is a text every request body of the target holds, which
+	// OnPayload must see; empty means the model's ID as "model".
+	BodyMark string
+	// ToolCallID, when not nil, replaces the parts of a tool call's id
+	// that differ between runs (an ID made up from the clock), in the
+	// values [Target.Normalized] compares.
+	ToolCallID func(string) string
 }
 
 // Run streams the recordings' request (the [HiRequest] for Model, with

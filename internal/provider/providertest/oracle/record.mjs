@@ -45,6 +45,14 @@ const providers = {
 			"x-session-id",
 		],
 	},
+	google: {
+		api: "google-generative-ai",
+		apiKey: "test-gemini-key",
+		root: "/v1beta",
+		headEvents: 1,
+		okBody: "thinking.sse",
+		keptHeaders: ["content-type", "x-goog-api-key", "x-model-header", "x-request-header"],
+	},
 };
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -1,0 +1,83 @@
+package google
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider/providertest"
+)
+
+// The tests of this file replay the responses of testdata/stream and
+// compare what the stream function makes of them with what pi-ai 1.6.0
+// made of the same bytes (see providertest's "Reference recordings").
+
+func TestRecordedResponsesMatchReference(t *testing.T) { testTarget(t).RecordedResponses(t) }
+
+func TestAbortMatchesReference(t *testing.T) { testTarget(t).Aborts(t) }
+
+// TestConnectionDropped cuts the connection in the middle of the body:
+// the text so far is kept and the error names the network failure, as
+// pi-ai's "terminated: other side closed" does in Node's words.
+func TestConnectionDropped(t *testing.T) {
+	target := testTarget(t)
+	head := target.Head()
+	srv := providertest.Serve(t, func(w http.ResponseWriter, r *http.Request) {
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if !assert.NoError(t, err) {
+			return
+		}
+		defer conn.Close()
+		buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+		buf.WriteString(strconv.FormatInt(int64(len(head)), 16) + "\r\n")
+		buf.Write(head)
+		buf.WriteString("\r\nff\r\ndata: {\"") // a chunk cut short, no terminator
+		buf.Flush()
+	})
+	events, final := target.Run(t, t.Context(), target.New(srv.URL, srv.Client()), nil)
+	assert.Equal(t, agentcore.StopError, final.StopReason)
+	assert.Equal(t, TerminatedPrefix+"unexpected EOF", final.ErrorMessage)
+	assert.Equal(t, "Hello", final.Text(), "the text streamed before the cut")
+	var types []string
+	for _, ev := range events {
+		types = append(types, ev.Type())
+	}
+	assert.Equal(t, "start text_start text_delta error", strings.Join(types, " "))
+}
+
+// TestRefusalsMatchReference compares the error texts of refusal bodies
+// with pi-ai 1.6.0's. A 429 asking a longer delay than MaxRetryDelay fails
+// at once with the delay's text first, as the other providers do; pi-ai's
+// Google provider never sees the header and retries after its backoff.
+func TestRefusalsMatchReference(t *testing.T) {
+	target := testTarget(t)
+	var file struct {
+		Cases []struct {
+			Name, Body, Text string
+			Status           int
+		} `json:"cases"`
+	}
+	require.NoError(t, json.Unmarshal(providertest.ReadTestdata(t, "stream", "refusals.pi.json"), &file))
+	require.NotEmpty(t, file.Cases)
+	for _, c := range file.Cases {
+		t.Run(c.Name, func(t *testing.T) {
+			srv := providertest.ServeBody(t, c.Status, "application/json", nil, []byte(c.Body))
+			_, final := target.Run(t, t.Context(), target.New(srv.URL, srv.Client()), nil)
+			assert.Equal(t, agentcore.StopError, final.StopReason)
+			assert.Equal(t, c.Text, final.ErrorMessage, "refused with %d", c.Status)
+
+			srv = providertest.ServeBody(t, 429, "application/json", map[string]string{"Retry-After": "120"}, []byte(c.Body))
+			so := agentcore.StreamOptions{APIKey: target.APIKey, MaxRetries: 1, MaxRetryDelay: time.Minute}
+			_, final = providertest.Collect(target.New(srv.URL, srv.Client())(t.Context(), target.Model, providertest.HiRequest(), so), nil)
+			require.NotNil(t, final)
+			assert.Equal(t, "Server requested 120s retry delay (max: 60s). "+c.Text, final.ErrorMessage)
+		})
+	}
+}

@@ -1,0 +1,96 @@
+package google
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"unicode"
+)
+
+// maxTail caps how much of a body's unterminated end is kept.
+const maxTail = 64 << 10
+
+// tailReader passes a body through, noting what follows its last event
+// delimiter (a blank line: "\n\n", "\r\r" or "\r\n\r\n"), as Google's SDK
+// frames events: a body whose end is not blank ends incomplete.
+type tailReader struct {
+	r    io.Reader
+	eof  bool   // the body ended
+	tail []byte // the bytes after the last delimiter, up to maxTail
+	over bool   // the tail outgrew maxTail
+	last []byte // the last 3 bytes read, for delimiters across reads
+}
+
+func (t *tailReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if n > 0 {
+		t.note(p[:n])
+	}
+	if err == io.EOF {
+		t.eof = true
+	}
+	return n, err
+}
+
+// delimiters end an event in Google's SDK.
+var delimiters = [][]byte{[]byte("\n\n"), []byte("\r\r"), []byte("\r\n\r\n")}
+
+// note records b, the next bytes of the body.
+func (t *tailReader) note(b []byte) {
+	window := append(t.last, b...)
+	end := -1
+	for _, d := range delimiters {
+		if i := bytes.LastIndex(window, d); i >= 0 {
+			end = max(end, i+len(d))
+		}
+	}
+	switch {
+	case end >= 0:
+		rest := window[end:]
+		t.tail, t.over = append(t.tail[:0], rest...), false
+	case !t.over:
+		t.tail = append(t.tail, b...)
+	}
+	if len(t.tail) > maxTail {
+		t.tail, t.over = t.tail[:0], true
+	}
+	t.last = append(t.last[:0], window[max(0, len(window)-3):]...)
+}
+
+// incomplete reports whether the body's end is more than white space.
+func (t *tailReader) incomplete() bool {
+	return t.over || strings.TrimFunc(string(t.tail), isJSSpace) != ""
+}
+
+// cutEvent reports whether the end holds a data line: an event the
+// server did not finish, which the SSE reader dispatched at the end.
+func (t *tailReader) cutEvent() bool {
+	if t.over {
+		return true
+	}
+	for line := range strings.Lines(strings.ReplaceAll(string(t.tail), "\r", "\n")) {
+		if strings.HasPrefix(line, "data") {
+			return true
+		}
+	}
+	return false
+}
+
+// failure is the failure of the body's end: none when it is blank; an
+// error object as such (a body that is one JSON error, not an event
+// stream); else [IncompleteText].
+func (t *tailReader) failure() *failure {
+	if !t.incomplete() {
+		return nil
+	}
+	if !t.over {
+		if f, ok := chunkError(bytes.TrimSpace(t.tail)); ok {
+			return &f
+		}
+	}
+	f := textFailure(IncompleteText)
+	return &f
+}
+
+// isJSSpace reports whether JavaScript's trim removes r.
+func isJSSpace(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
