@@ -257,12 +257,16 @@ func mapFinishReason(reason string) (agentcore.StopReason, bool) {
 // cached tokens are read from the cache and not counted as input, thoughts
 // count as output (and as reasoning).
 func setUsage(u *agentcore.Usage, m *usageMetadata, model agentcore.Model) {
-	reasoning := int64(m.ThoughtsTokenCount)
+	reasoning, fromProvider := u.Reasoning, u.Cost.TotalFromProvider
+	if reasoning == nil {
+		reasoning, fromProvider = new(int64), new(bool)
+	}
+	*reasoning = int64(m.ThoughtsTokenCount)
 	*u = agentcore.Usage{
 		Input:       int64(m.PromptTokenCount) - int64(m.CachedContentTokenCount),
-		Output:      int64(m.CandidatesTokenCount) + reasoning,
+		Output:      int64(m.CandidatesTokenCount) + *reasoning,
 		CacheRead:   int64(m.CachedContentTokenCount),
-		Reasoning:   &reasoning,
+		Reasoning:   reasoning,
 		TotalTokens: int64(m.TotalTokenCount),
 	}
 	r := model.Cost
@@ -270,6 +274,6 @@ func setUsage(u *agentcore.Usage, m *usageMetadata, model agentcore.Model) {
 	u.Cost.Output = r.Output / 1000000 * float64(u.Output)
 	u.Cost.CacheRead = r.CacheRead / 1000000 * float64(u.CacheRead)
 	u.Cost.Total = u.Cost.Input + u.Cost.Output + u.Cost.CacheRead + u.Cost.CacheWrite
-	fromProvider := false
-	u.Cost.TotalFromProvider = &fromProvider
+	*fromProvider = false
+	u.Cost.TotalFromProvider = fromProvider
 }

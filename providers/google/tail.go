@@ -32,29 +32,49 @@ func (t *tailReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// delimiters end an event in Google's SDK.
-var delimiters = [][]byte{[]byte("\n\n"), []byte("\r\r"), []byte("\r\n\r\n")}
-
 // note records b, the next bytes of the body.
 func (t *tailReader) note(b []byte) {
-	window := append(t.last, b...)
-	end := -1
-	for _, d := range delimiters {
-		if i := bytes.LastIndex(window, d); i >= 0 {
-			end = max(end, i+len(d))
-		}
-	}
+	end := delimiterEnd(t.last, b)
 	switch {
 	case end >= 0:
-		rest := window[end:]
-		t.tail, t.over = append(t.tail[:0], rest...), false
+		t.tail, t.over = append(t.tail[:0], b[end:]...), false
 	case !t.over:
 		t.tail = append(t.tail, b...)
 	}
 	if len(t.tail) > maxTail {
 		t.tail, t.over = t.tail[:0], true
 	}
-	t.last = append(t.last[:0], window[max(0, len(window)-3):]...)
+	if len(b) >= 3 {
+		t.last = append(t.last[:0], b[len(b)-3:]...)
+	} else {
+		t.last = append(t.last, b...)
+		t.last = t.last[max(0, len(t.last)-3):]
+	}
+}
+
+// delimiterEnd returns the index in b just past the last event delimiter
+// that ends in b (a blank line: "\n\n", "\r\r" or "\r\n\r\n", which
+// may begin in prev, the bytes before b), -1 when none does.
+func delimiterEnd(prev, b []byte) int {
+	at := func(i int) byte {
+		if i >= 0 {
+			return b[i]
+		}
+		if k := len(prev) + i; k >= 0 {
+			return prev[k]
+		}
+		return 0
+	}
+	for j := len(b) - 1; j >= 0; j = bytes.LastIndexAny(b[:j], "\r\n") {
+		c := b[j]
+		if c != '\n' && c != '\r' {
+			continue
+		}
+		if p := at(j - 1); p == c || c == '\n' && p == '\r' && at(j-2) == '\n' && at(j-3) == '\r' {
+			return j + 1
+		}
+	}
+	return -1
 }
 
 // incomplete reports whether the body's end is more than white space.
