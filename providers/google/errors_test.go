@@ -68,6 +68,7 @@ func TestRefusedUnsent(t *testing.T) {
 		{"no key", "gemini-2.5-flash", agentcore.StreamOptions{}, "No API key for provider: google"},
 		{"a model ID that leaves its path", "../files", agentcore.StreamOptions{APIKey: "k"}, "invalid model parameter"},
 		{"a model ID with a query", "m?x=1", agentcore.StreamOptions{APIKey: "k"}, "invalid model parameter"},
+		{"no model ID", "", agentcore.StreamOptions{APIKey: "k"}, "model is required and must be a string"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			model := target.Model
@@ -85,4 +86,17 @@ func TestRefusedUnsent(t *testing.T) {
 		final := target.Final(t, fn, agentcore.StreamOptions{APIKey: " ", Headers: map[string]string{"Authorization": "Bearer t"}})
 		assert.Equal(t, agentcore.StopStop, final.StopReason, final.ErrorMessage)
 	})
+}
+
+func TestEndpoint(t *testing.T) {
+	for _, tc := range []struct{ base, id, want string }{
+		{"https://g.test/v1beta", "gemini-2.5-flash", "https://g.test/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"},
+		{"https://g.test/v1beta/", "models/gemini-2.5-flash", "https://g.test/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"},
+		{"https://g.test/v1beta", "tunedModels/mine-1", "https://g.test/v1beta/tunedModels/mine-1:streamGenerateContent?alt=sse"},
+		{"https://g.test", "my model#1", "https://g.test/models/my%20model%231:streamGenerateContent?alt=sse"},
+	} {
+		got, err := endpoint(tc.base, tc.id)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, got)
+	}
 }

@@ -32,6 +32,7 @@ func testTarget(t testing.TB) providertest.Target {
 		RefusalText: `{"error":{"code":429,"message":"slow down","status":"RESOURCE_EXHAUSTED"}}`,
 		ErrorText:   normalizeErrorMessage,
 		ToolCallID:  normalizeToolCallIDs,
+		DroppedText: TerminatedPrefix + "unexpected EOF",
 		BodyMark:    `"contents":[{"parts":[{"text":"Hi"}],"role":"user"}]`,
 	}
 }

@@ -2,7 +2,9 @@ package google
 
 import (
 	"cmp"
+	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/pi-go/agentcore"
@@ -43,15 +45,20 @@ func (o Options) baseURL(model agentcore.Model) string {
 
 // endpoint is the streaming URL of model under base, the model named as
 // Google's SDK names it: "models/ID" unless the ID already starts with
-// "models/" or "tunedModels/". An ID that could escape its path segment
-// ("..", "?", "&") is refused, as the SDK refuses it.
-func endpoint(base, modelID string) (string, bool) {
-	if modelID == "" || strings.Contains(modelID, "..") || strings.ContainsAny(modelID, "?&") {
-		return "", false
+// "models/" or "tunedModels/", escaped for a URL path. An empty ID, or one
+// that could leave its path ("..", "?", "&"), is refused with the SDK's
+// words.
+func endpoint(base, modelID string) (string, error) {
+	switch {
+	case modelID == "":
+		return "", errors.New("model is required and must be a string")
+	case strings.Contains(modelID, "..") || strings.ContainsAny(modelID, "?&"):
+		return "", errors.New("invalid model parameter")
 	}
 	name := modelID
 	if !strings.HasPrefix(name, "models/") && !strings.HasPrefix(name, "tunedModels/") {
 		name = "models/" + name
 	}
-	return strings.TrimSuffix(base, "/") + "/" + name + ":streamGenerateContent?alt=sse", true
+	name = (&url.URL{Path: name}).EscapedPath()
+	return strings.TrimSuffix(base, "/") + "/" + name + ":streamGenerateContent?alt=sse", nil
 }

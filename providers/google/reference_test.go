@@ -2,9 +2,6 @@ package google
 
 import (
 	"encoding/json"
-	"net/http"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -26,31 +23,7 @@ func TestAbortMatchesReference(t *testing.T) { testTarget(t).Aborts(t) }
 // TestConnectionDropped cuts the connection in the middle of the body:
 // the text so far is kept and the error names the network failure, as
 // pi-ai's "terminated: other side closed" does in Node's words.
-func TestConnectionDropped(t *testing.T) {
-	target := testTarget(t)
-	head := target.Head()
-	srv := providertest.Serve(t, func(w http.ResponseWriter, r *http.Request) {
-		conn, buf, err := w.(http.Hijacker).Hijack()
-		if !assert.NoError(t, err) {
-			return
-		}
-		defer conn.Close()
-		buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
-		buf.WriteString(strconv.FormatInt(int64(len(head)), 16) + "\r\n")
-		buf.Write(head)
-		buf.WriteString("\r\nff\r\ndata: {\"") // a chunk cut short, no terminator
-		buf.Flush()
-	})
-	events, final := target.Run(t, t.Context(), target.New(srv.URL, srv.Client()), nil)
-	assert.Equal(t, agentcore.StopError, final.StopReason)
-	assert.Equal(t, TerminatedPrefix+"unexpected EOF", final.ErrorMessage)
-	assert.Equal(t, "Hello", final.Text(), "the text streamed before the cut")
-	var types []string
-	for _, ev := range events {
-		types = append(types, ev.Type())
-	}
-	assert.Equal(t, "start text_start text_delta error", strings.Join(types, " "))
-}
+func TestConnectionDropped(t *testing.T) { testTarget(t).ConnectionDropped(t) }
 
 // TestRefusalsMatchReference compares the error texts of refusal bodies
 // with pi-ai 1.6.0's. A 429 asking a longer delay than MaxRetryDelay fails

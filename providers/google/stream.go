@@ -51,9 +51,9 @@ type call struct {
 // accepted it (2xx), else the failure.
 func (c *call) Send(ctx context.Context) (*http.Response, failure) {
 	base := c.opts.baseURL(c.Model)
-	url, ok := endpoint(base, c.Model.ID)
-	if !ok {
-		return nil, textFailure("invalid model parameter")
+	url, err := endpoint(base, c.Model.ID)
+	if err != nil {
+		return nil, textFailure(err.Error())
 	}
 	header := c.headers(base)
 	if !hasAuth(header) {
