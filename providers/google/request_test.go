@@ -14,41 +14,6 @@ import (
 	"github.com/pi-go/agentcore/internal/provider/providertest"
 )
 
-// requestCase is one entry of testdata/request/cases.json: a model and
-// request options to send a transcript with.
-type requestCase struct {
-	Name string `json:"name"`
-	// Transcript names the transcript file; empty means transcript.json.
-	Transcript string          `json:"transcript"`
-	Model      agentcore.Model `json:"model"`
-	Options    struct {
-		MaxTokens       int                             `json:"maxTokens"`
-		Temperature     *float64                        `json:"temperature"`
-		Reasoning       agentcore.ThinkingLevel         `json:"reasoning"`
-		ThinkingBudgets map[agentcore.ThinkingLevel]int `json:"thinkingBudgets"`
-		Headers         map[string]string               `json:"headers"`
-	} `json:"options"`
-}
-
-func (c requestCase) streamOptions() agentcore.StreamOptions {
-	o := c.Options
-	return agentcore.StreamOptions{
-		APIKey: "test-gemini-key", MaxTokens: o.MaxTokens, Temperature: o.Temperature, Reasoning: o.Reasoning,
-		ThinkingBudgets: o.ThinkingBudgets, Headers: o.Headers,
-	}
-}
-
-func (c requestCase) transcript(t *testing.T) []agentcore.Message {
-	t.Helper()
-	name := c.Transcript
-	if name == "" {
-		name = "transcript.json"
-	}
-	messages, err := agentcore.UnmarshalMessages(providertest.ReadTestdata(t, "request", name))
-	require.NoError(t, err)
-	return messages
-}
-
 // TestRequestMatchesReference sends each case of testdata/request/cases.json
 // (transcript.json: system sections and a mid-run system message with tool
 // changes, consts in tool schemas, signed thinking, text and calls, a
@@ -62,14 +27,11 @@ func (c requestCase) transcript(t *testing.T) []agentcore.Message {
 // the headers against what pi-ai 1.6.0 sent for the same input, and the
 // message built against pi-ai's.
 func TestRequestMatchesReference(t *testing.T) {
-	var file struct {
-		Cases []requestCase `json:"cases"`
-	}
-	require.NoError(t, json.Unmarshal(providertest.ReadTestdata(t, "request", "cases.json"), &file))
-	require.NotEmpty(t, file.Cases)
+	cases := providertest.RequestCases(t)
+	require.NotEmpty(t, cases)
 	answer := providertest.ReadTestdata(t, "stream", "thinking.sse")
 	target := testTarget(t)
-	for _, c := range file.Cases {
+	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			type sent struct {
 				path   string
@@ -86,7 +48,7 @@ func TestRequestMatchesReference(t *testing.T) {
 			model := c.Model
 			model.BaseURL = strings.Replace(model.BaseURL, "http://127.0.0.1", srv.URL, 1)
 			fn := StreamFn(Options{HTTPClient: srv.Client()})
-			_, final := providertest.Collect(fn(t.Context(), model, agentcore.Request{Messages: c.transcript(t)}, c.streamOptions()), nil)
+			_, final := providertest.Collect(fn(t.Context(), model, agentcore.Request{Messages: c.Messages(t)}, c.StreamOptions("test-gemini-key")), nil)
 			require.NotNil(t, final)
 			require.Equal(t, agentcore.StopStop, final.StopReason, final.ErrorMessage)
 			got := <-seen
