@@ -37,7 +37,12 @@
 // no system turns. The tools are [agentcore.CurrentTools], declared as
 // function declarations whose parametersJsonSchema is the tool's schema
 // with each string or number const rewritten as a one-value enum (Gemini
-// ignores const). User text and images (inlineData), model text, thinking
+// ignores const). A tool whose ConstrainedSampling asks for a JSON schema
+// ({"type":"json_schema"}) is declared in its strict form for Gemini 3 and
+// later (every object closed, all properties required, optional ones made
+// nullable), with function calling VALIDATED, when its schema has one;
+// one that requires it ("strict":"require") and cannot have it fails the
+// request with pi-ai's words. User text and images (inlineData), model text, thinking
 // (thought parts) and tool calls (functionCall parts), and tool results
 // (functionResponse parts, {"output": text} or {"error": text}, the
 // results of one turn in one user turn) are replayed. Thought signatures
@@ -124,9 +129,8 @@
 //
 // # Not done
 //
-// Vertex AI (google-vertex) and its credentials; tool choice and strict
-// (VALIDATED) function calling from a tool's constrainedSampling; the
-// thinking level map of pi's model catalog (the Go model has none, so
+// Vertex AI (google-vertex) and its credentials; tool choice (the Go
+// stream options have none); the thinking level map of pi's model catalog (the Go model has none, so
 // levels map as above); the SDK's automatic function calling and
 // continuation (pi-ai turns both off).
 package google

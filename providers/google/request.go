@@ -3,6 +3,7 @@ package google
 import (
 	"cmp"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,8 +13,15 @@ import (
 )
 
 // buildRequest maps one model call onto a request body, as pi-ai's
-// streamSimple and buildParams do for the options the Go side has.
-func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentcore.StreamOptions) wireRequest {
+// streamSimple and buildParams do for the options the Go side has. A tool
+// that requires strict function calling the model cannot give is an
+// error.
+func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentcore.StreamOptions) (wireRequest, error) {
+	tools := agentcore.CurrentTools(messages)
+	strict, err := strictTools(model.ID, tools)
+	if err != nil {
+		return wireRequest{}, err
+	}
 	collapsed := agentcore.CollapseSystemMessages(messages)
 	prompt := ""
 	var normalize func(string) string
@@ -29,7 +37,11 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentc
 	}
 	req := wireRequest{
 		Contents: convertMessages(model, prepared),
-		Tools:    convertTools(agentcore.CurrentTools(messages)),
+		Tools:    convertTools(tools, strict),
+	}
+	if slices.Contains(strict, true) {
+		req.ToolConfig = &toolConfig{}
+		req.ToolConfig.FunctionCallingConfig.Mode = "VALIDATED"
 	}
 	if prompt != "" {
 		req.SystemInstruction = &content{Parts: []part{textPart(prompt)}, Role: "user"}
@@ -39,7 +51,7 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentc
 		req.GenerationConfig.MaxOutputTokens = tokens.ClampMaxTokens(model, messages, limit)
 	}
 	req.GenerationConfig.ThinkingConfig = thinkingFor(model, so)
-	return req
+	return req, nil
 }
 
 // thinkingFor is the thinking config pi-ai sends for the request's level,

@@ -9,27 +9,31 @@ import (
 
 // convertTools declares tools as one tool of function declarations, each
 // with its parameters as parametersJsonSchema (see [parametersSchema]);
-// none when there are no tools.
-func convertTools(tools []agentcore.ToolDeclaration) []wireTool {
+// none when there are no tools. strict says which tools are declared in
+// their strict form.
+func convertTools(tools []agentcore.ToolDeclaration, strict []bool) []wireTool {
 	if len(tools) == 0 {
 		return nil
 	}
 	decls := make([]functionDeclaration, len(tools))
 	for i, t := range tools {
-		decls[i] = functionDeclaration{Name: t.Name, Description: t.Description, ParametersJSONSchema: parametersSchema(t.Parameters)}
+		decls[i] = functionDeclaration{Name: t.Name, Description: t.Description, ParametersJSONSchema: parametersSchema(t.Parameters, strict[i])}
 	}
 	return []wireTool{{FunctionDeclarations: decls}}
 }
 
-// parametersSchema is a tool's JSON schema as pi-ai sends it: whole, with
-// each string or number const of a schema rewritten as a one-value enum
-// (Gemini ignores const but honors enum). Parameters that are not JSON are
-// left out.
-func parametersSchema(params json.RawMessage) json.RawMessage {
+// parametersSchema is a tool's JSON schema as pi-ai sends it: whole (or
+// its [strictSchema] form), with each string or number const of a schema
+// rewritten as a one-value enum (Gemini ignores const but honors enum).
+// Parameters that are not JSON are left out.
+func parametersSchema(params json.RawMessage, strict bool) json.RawMessage {
 	if len(params) == 0 {
 		return nil
 	}
 	v, err := jsonv.Parse(params)
+	if strict {
+		v, err = strictSchema(params)
+	}
 	if err != nil {
 		return nil
 	}

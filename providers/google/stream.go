@@ -59,7 +59,11 @@ func (c *call) Send(ctx context.Context) (*http.Response, failure) {
 	if !hasAuth(header) {
 		return nil, textFailure("No API key for provider: " + c.Model.Provider)
 	}
-	body, err := json.Marshal(buildRequest(c.Model, c.Request.Messages, c.Options))
+	req, err := buildRequest(c.Model, c.Request.Messages, c.Options)
+	if err != nil {
+		return nil, textFailure(err.Error())
+	}
+	body, err := json.Marshal(req)
 	if err != nil {
 		return nil, textFailure("Could not encode the request: " + err.Error())
 	}

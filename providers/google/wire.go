@@ -9,7 +9,16 @@ type wireRequest struct {
 	Contents          []content        `json:"contents"`
 	SystemInstruction *content         `json:"systemInstruction,omitempty"`
 	Tools             []wireTool       `json:"tools,omitempty"`
+	ToolConfig        *toolConfig      `json:"toolConfig,omitempty"`
 	GenerationConfig  generationConfig `json:"generationConfig"`
+}
+
+// toolConfig sets how functions are called: "VALIDATED" when a tool is
+// strict.
+type toolConfig struct {
+	FunctionCallingConfig struct {
+		Mode string `json:"mode"`
+	} `json:"functionCallingConfig"`
 }
 
 // content is one turn: role "user" or "model" and its parts.
