@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -55,6 +54,8 @@ type Options struct {
 // API registry does. Its [Registry.Stream] is one [agentcore.StreamFn] for
 // every model: it dispatches on [agentcore.Model.API]. A Registry is safe
 // for concurrent use; a change applies to the requests started after it.
+// The zero Registry has no APIs and reads keys from the process
+// environment; [New] makes one with the built-in providers.
 type Registry struct {
 	mu        sync.RWMutex
 	fns       map[string]agentcore.StreamFn
@@ -76,9 +77,6 @@ func New(opts Options) *Registry {
 		getenv:    opts.Getenv,
 		noEnvKeys: opts.NoEnvKeys,
 	}
-	if r.getenv == nil {
-		r.getenv = os.Getenv
-	}
 	return r
 }
 
@@ -94,6 +92,9 @@ func (r *Registry) Register(api string, fn agentcore.StreamFn) {
 	if fn == nil {
 		delete(r.fns, api)
 		return
+	}
+	if r.fns == nil {
+		r.fns = map[string]agentcore.StreamFn{}
 	}
 	r.fns[api] = fn
 }

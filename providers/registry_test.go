@@ -184,3 +184,16 @@ func TestEnvAPIKey(t *testing.T) {
 	t.Setenv("GEMINI_API_KEY", "process")
 	assert.Equal(t, "process", EnvAPIKey("google", nil))
 }
+
+func TestZeroRegistry(t *testing.T) {
+	var r Registry
+	assert.Empty(t, r.APIs())
+	m := final(t, r.Stream, agentcore.Model{API: GoogleGenerativeAI}, agentcore.StreamOptions{})
+	assert.ErrorIs(t, m.Err, ErrUnknownAPI)
+	r.Register("a", func(ctx context.Context, model agentcore.Model, req agentcore.Request, so agentcore.StreamOptions) agentcore.AssistantStream {
+		return agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
+			w.Done(&agentcore.AssistantMessage{Content: []agentcore.ContentBlock{}, StopReason: agentcore.StopStop})
+		})
+	})
+	assert.Equal(t, []string{"a"}, r.APIs())
+}
