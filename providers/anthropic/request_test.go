@@ -17,55 +17,6 @@ import (
 	"github.com/pi-go/agentcore/internal/provider/providertest"
 )
 
-// requestCase is one entry of testdata/request/cases.json: a model and
-// request options to send testdata/request/transcript.json with.
-type requestCase struct {
-	Name string `json:"name"`
-	// Transcript names the transcript file; empty means transcript.json.
-	Transcript string          `json:"transcript"`
-	Model      agentcore.Model `json:"model"`
-	Options    struct {
-		MaxTokens       int                             `json:"maxTokens"`
-		Temperature     *float64                        `json:"temperature"`
-		Reasoning       agentcore.ThinkingLevel         `json:"reasoning"`
-		ThinkingBudgets map[agentcore.ThinkingLevel]int `json:"thinkingBudgets"`
-		SessionID       string                          `json:"sessionId"`
-		CacheRetention  string                          `json:"cacheRetention"`
-		Metadata        json.RawMessage                 `json:"metadata"`
-		Headers         map[string]string               `json:"headers"`
-	} `json:"options"`
-}
-
-func (c requestCase) streamOptions() agentcore.StreamOptions {
-	o := c.Options
-	return agentcore.StreamOptions{
-		APIKey: "sk-ant-test", MaxTokens: o.MaxTokens, Temperature: o.Temperature, Reasoning: o.Reasoning,
-		ThinkingBudgets: o.ThinkingBudgets, SessionID: o.SessionID, CacheRetention: o.CacheRetention,
-		Metadata: o.Metadata, Headers: o.Headers,
-	}
-}
-
-func requestCases(t *testing.T) []requestCase {
-	t.Helper()
-	var file struct {
-		Cases []requestCase `json:"cases"`
-	}
-	require.NoError(t, json.Unmarshal(providertest.ReadTestdata(t, "request", "cases.json"), &file))
-	return file.Cases
-}
-
-// transcript reads the case's transcript.
-func (c requestCase) transcript(t *testing.T) []agentcore.Message {
-	t.Helper()
-	name := c.Transcript
-	if name == "" {
-		name = "transcript.json"
-	}
-	messages, err := agentcore.UnmarshalMessages(providertest.ReadTestdata(t, "request", name))
-	require.NoError(t, err)
-	return messages
-}
-
 // requestRecording is a request/NAME.pi.json file: what pi-ai sent for a
 // case, and the message it built from the answer (stream/thinking.sse).
 type requestRecording struct {
@@ -92,7 +43,7 @@ type sent struct {
 // the body and the headers against those pi-ai 1.6.0 sent for the same
 // input, and the message built against pi-ai's.
 func TestRequestGolden(t *testing.T) {
-	cases := requestCases(t)
+	cases := providertest.RequestCases(t)
 	answer := providertest.ReadTestdata(t, "stream", "thinking.sse")
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
@@ -105,7 +56,7 @@ func TestRequestGolden(t *testing.T) {
 				w.Write(answer)
 			})
 			fn := StreamFn(Options{BaseURL: srv.URL, HTTPClient: srv.Client()})
-			_, final := providertest.Collect(fn(t.Context(), c.Model, agentcore.Request{Messages: c.transcript(t)}, c.streamOptions()), nil)
+			_, final := providertest.Collect(fn(t.Context(), c.Model, agentcore.Request{Messages: c.Messages(t)}, c.StreamOptions("sk-ant-test")), nil)
 			require.NotNil(t, final)
 			require.Equal(t, agentcore.StopStop, final.StopReason, final.ErrorMessage)
 			got := <-seen

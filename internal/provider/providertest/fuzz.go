@@ -86,3 +86,20 @@ func checkIndex(t *testing.T, ev agentcore.AssistantEvent) {
 		assert.Less(t, *probe.ContentIndex, len(probe.Partial.Content))
 	}
 }
+
+// BenchmarkDecode streams body through target's stream function over an
+// in-memory transport, reporting allocations: request building, event
+// decoding and the end of the stream, without a network. An error event
+// fails the benchmark.
+func (target Target) BenchmarkDecode(b *testing.B, body []byte) {
+	fn := target.New("http://bench.invalid", BodyClient(body))
+	so := agentcore.StreamOptions{APIKey: target.APIKey}
+	b.ReportAllocs()
+	for b.Loop() {
+		for ev := range fn(b.Context(), target.Model, HiRequest(), so) {
+			if e, ok := ev.(*agentcore.ErrorEvent); ok {
+				b.Fatal(e.Message.ErrorMessage)
+			}
+		}
+	}
+}

@@ -56,6 +56,17 @@ type Target struct {
 	// [Target.Normalized] replaces itself. It is called with each
 	// errorMessage compared with a recording, on the test's goroutine.
 	ErrorText func(string) string
+	// DroppedText is the error message of a body cut off by the network
+	// after its first events; empty means pi-ai's OpenAI and Anthropic
+	// text, "Connection error.: unexpected EOF".
+	DroppedText string
+	// BodyMark is a text every request body of the target holds, which
+	// OnPayload must see; empty means the model's ID as "model".
+	BodyMark string
+	// ToolCallID, when not nil, replaces the parts of a tool call's id
+	// that differ between runs (an ID made up from the clock), in the
+	// values [Target.Normalized] compares.
+	ToolCallID func(string) string
 }
 
 // Limits are the options of a provider that bound what a server can make

@@ -5,7 +5,7 @@
 //
 // PROVIDER is a key of `providers` below; TESTDATA_DIR defaults to providers/PROVIDER/testdata,
 // NODE_MODULES_DIR to the oracle's, /work/oracle/node_modules. The openai recordings were made
-// with pi-ai 1.5.2, the anthropic ones with 1.6.0; 1.6.0 reproduces both.
+// with pi-ai 1.5.2, the anthropic and google ones with 1.6.0; 1.6.0 reproduces both.
 //
 // For every case of stream/cases.json it serves the recorded body over HTTP and writes
 // stream/NAME.pi.json: the events pi emitted (with the partial tool-call arguments at every
@@ -52,6 +52,14 @@ const providers = {
 			"x-session-affinity",
 			"x-session-id",
 		],
+	},
+	google: {
+		api: "google-generative-ai",
+		apiKey: "test-gemini-key",
+		root: "/v1beta",
+		headEvents: 1,
+		okBody: "thinking.sse",
+		keptHeaders: ["content-type", "x-goog-api-key", "x-model-header", "x-request-header"],
 	},
 };
 
