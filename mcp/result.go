@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"strconv"
 	"strings"
 
@@ -71,6 +70,10 @@ type Progress struct {
 // [Options].MaxResultBytes.
 var ErrResultTooLarge = errors.New("agentmcp: tool result too large")
 
+// reservedMeta prefixes the _meta keys the protocol itself sets (the
+// server's identity, say), which Details leaves out.
+const reservedMeta = "io.modelcontextprotocol/"
+
 // resultBuilder turns an MCP result into a tool result, counting its size
 // against a limit (none when negative).
 type resultBuilder struct {
@@ -109,8 +112,14 @@ func convertResult(server, tool string, res *mcp.CallToolResult, limit int) (age
 			b.blocks = append(b.blocks, agentcore.TextBlock{Text: string(raw)})
 		}
 	}
-	if len(res.Meta) > 0 {
-		b.details.Meta = maps.Clone(map[string]any(res.Meta))
+	for k, v := range res.Meta {
+		if strings.HasPrefix(k, reservedMeta) {
+			continue
+		}
+		if b.details.Meta == nil {
+			b.details.Meta = map[string]any{}
+		}
+		b.details.Meta[k] = v
 	}
 	if b.blocks == nil {
 		b.blocks = []agentcore.ContentBlock{}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -189,7 +190,11 @@ func (s *server) call(ctx context.Context, tool string, args json.RawMessage, on
 			// Neither the server's answer nor an abort or a timeout (the
 			// SDK tells the server to cancel those): the connection failed.
 			s.drop(sess)
-			err = fmt.Errorf("%w (the next call reconnects): %w", ErrConnectionLost, err)
+			if isFrameTooLarge(err) {
+				err = fmt.Errorf("%w: %w (the next call reconnects): %w", ErrResultTooLarge, ErrConnectionLost, err)
+			} else {
+				err = fmt.Errorf("%w (the next call reconnects): %w", ErrConnectionLost, err)
+			}
 		}
 		return agentcore.ToolResult{}, s.callError(ctx, callCtx, tool, err)
 	}
@@ -210,4 +215,11 @@ func (s *server) callError(ctx, callCtx context.Context, tool string, err error)
 		err = fmt.Errorf("%w: no result within %s", ErrTimeout, s.ts.opts.CallTimeout)
 	}
 	return fmt.Errorf("mcp server %q: tool %q: %w", s.cfg.Name, tool, err)
+}
+
+// isFrameTooLarge reports the SDK's refusal of a message over its
+// transport's size limit (16 MiB for stdio), which ends the connection.
+// The SDK does not export that error; its text is matched.
+func isFrameTooLarge(err error) bool {
+	return strings.Contains(err.Error(), "frame exceeded the configured maximum")
 }
