@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -346,4 +348,32 @@ func TestClosedToolset(t *testing.T) {
 	require.NoError(t, ts.Close())
 	_, err = call(t, t.Context(), echo, `{"text":"hi"}`)
 	require.ErrorIs(t, err, agentmcp.ErrClosed)
+}
+
+func TestConnectCtxBoundsOnlyConnect(t *testing.T) {
+	tests := []struct {
+		name      string
+		transport func(t *testing.T) agentmcp.Transport
+	}{
+		{"in memory", func(t *testing.T) agentmcp.Transport { return inMemory(t, newServer()).Transport }},
+		{"stdio", func(t *testing.T) agentmcp.Transport { return agentmcp.Command{Path: stdioServer(t)} }},
+		{"streamable HTTP", func(t *testing.T) agentmcp.Transport {
+			server := newServer()
+			srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+			t.Cleanup(srv.Close)
+			return agentmcp.StreamableHTTP{URL: srv.URL, HTTPClient: srv.Client()}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(t.Context())
+			ts, err := agentmcp.Connect(ctx, []agentmcp.Server{{Name: "s", Transport: tt.transport(t)}}, nil)
+			require.NoError(t, err)
+			defer ts.Close()
+			cancel()
+			res, err := call(t, t.Context(), toolNamed(t, ts, "echo"), `{"text":"still connected"}`)
+			require.NoError(t, err)
+			assert.Equal(t, "still connected", res.Text())
+		})
+	}
 }
