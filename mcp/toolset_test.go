@@ -253,6 +253,13 @@ func TestServerGoneMidCallReconnects(t *testing.T) {
 	assert.Equal(t, 2, mem.Connects())
 }
 
+// only returns the servers of a test: server, in memory, named name.
+func only(name string, server *mcp.Server) func(t *testing.T) []agentmcp.Server {
+	return func(t *testing.T) []agentmcp.Server {
+		return []agentmcp.Server{{Name: name, Transport: inMemory(t, server).Transport}}
+	}
+}
+
 func TestConnectRefuses(t *testing.T) {
 	good := newServer()
 	twin := newServer()
@@ -271,22 +278,16 @@ func TestConnectRefuses(t *testing.T) {
 		text    []string
 	}{
 		{
-			name: "a malformed input schema",
-			servers: func(t *testing.T) []agentmcp.Server {
-				tr := inMemory(t, malformed).Transport
-				return []agentmcp.Server{{Name: "files", Transport: tr}}
-			},
-			is:   agentcore.ErrInvalidTool,
-			text: []string{`agentmcp: server "files": tool "broken": agentcore: invalid tool "broken": Parameters:`},
+			name:    "a malformed input schema",
+			servers: only("files", malformed),
+			is:      agentcore.ErrInvalidTool,
+			text:    []string{`agentmcp: server "files": tool "broken": agentcore: invalid tool "broken": Parameters:`},
 		},
 		{
-			name: "a malformed output schema",
-			servers: func(t *testing.T) []agentmcp.Server {
-				tr := inMemory(t, badOutput).Transport
-				return []agentmcp.Server{{Name: "out", Transport: tr}}
-			},
-			is:   agentcore.ErrInvalidTool,
-			text: []string{`agentmcp: server "out": tool "out": agentcore: invalid tool "out": OutputSchema:`},
+			name:    "a malformed output schema",
+			servers: only("out", badOutput),
+			is:      agentcore.ErrInvalidTool,
+			text:    []string{`agentmcp: server "out": tool "out": agentcore: invalid tool "out": OutputSchema:`},
 		},
 		{
 			name: "a name collision",
