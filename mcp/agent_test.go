@@ -54,7 +54,7 @@ func TestListChangedReachesTheNextTurn(t *testing.T) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "installed"}}}, nil, nil
 		})
 	changed := make(chan error, 1)
-	ts := connect(t, &agentmcp.Options{OnToolsChanged: func(_ *agentmcp.Toolset, err error) { changed <- err }},
+	ts := connect(t, &agentmcp.Options{OnToolsChanged: notifyTo(changed)},
 		agentmcp.Server{Name: "test", Transport: inMemory(t, server).Transport})
 
 	fake := agentcoretest.New(
@@ -126,4 +126,51 @@ func names(tools []agentcore.Tool) []string {
 		out[i] = t.Name
 	}
 	return out
+}
+
+func TestRefresh(t *testing.T) {
+	a, b := newServer(), mcp.NewServer(&mcp.Implementation{Name: "b"}, nil)
+	addTool(b, "b_only")
+	changed := make(chan error, 1)
+	ts := connect(t, &agentmcp.Options{OnToolsChanged: notifyTo(changed)},
+		agentmcp.Server{Name: "a", Transport: inMemory(t, a).Transport},
+		agentmcp.Server{Name: "b", Transport: inMemory(t, b).Transport})
+	before := ts.Tools()
+
+	t.Run("a removed tool", func(t *testing.T) {
+		a.RemoveTools("fail")
+		require.NoError(t, <-changed)
+		assert.NotContains(t, names(ts.Tools()), "fail")
+		upd, err := ts.PrepareNextTurn(t.Context(), agentcore.TurnContext{Context: agentcore.AgentContext{Tools: before}})
+		require.NoError(t, err)
+		require.NotNil(t, upd)
+		assert.Equal(t, names(ts.Tools()), names(upd.Context.Tools))
+	})
+	t.Run("a colliding tool", func(t *testing.T) {
+		current := names(ts.Tools())
+		addTool(a, "b_only")
+		err := <-changed
+		require.ErrorIs(t, err, agentmcp.ErrNameCollision)
+		assert.Contains(t, err.Error(), `servers "a" and "b" both have a tool named "b_only"`)
+		assert.Equal(t, current, names(ts.Tools()), "server a keeps its previous tools")
+	})
+	t.Run("a malformed schema", func(t *testing.T) {
+		current := names(ts.Tools())
+		rawTool(b, "broken", `{"type":"object","properties":{"x":3}}`)
+		err := <-changed
+		require.ErrorIs(t, err, agentcore.ErrInvalidTool)
+		assert.Contains(t, err.Error(), `agentmcp: server "b": tool "broken": `)
+		assert.Equal(t, current, names(ts.Tools()))
+	})
+}
+
+// notifyTo is an OnToolsChanged that sends its errors to ch without
+// blocking: a Toolset waits for its callback when closing.
+func notifyTo(ch chan<- error) func(*agentmcp.Toolset, error) {
+	return func(_ *agentmcp.Toolset, err error) {
+		select {
+		case ch <- err:
+		default:
+		}
+	}
 }
