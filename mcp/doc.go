@@ -40,9 +40,12 @@
 // [Details] with a text block saying so; embedded text resources are text,
 // resource links a line of text; structured content is StructuredContent
 // (and the content when the server sent no other); isError makes an error
-// result the model sees. A result over [Options].MaxResultBytes, or over
-// the SDK's 16 MiB message limit of stdio, fails the call with
-// [ErrResultTooLarge].
+// result the model sees. A result over [Options].MaxResultBytes fails the
+// call with [ErrResultTooLarge]; what a call reads is bounded too (the
+// SDK's 16 MiB message limit over stdio, twice MaxResultBytes over
+// Streamable HTTP), so that a hostile server cannot fill memory. A read
+// tool or an idempotent one, as its annotations say, gets
+// [agentcore.ReplaySafe].
 //
 // # Keeping up with the servers
 //

@@ -88,7 +88,7 @@ func (s *server) connect(ctx context.Context) (*session, error) {
 			return s.sess, nil
 		}
 	}
-	t, err := s.cfg.Transport.newTransport()
+	t, err := s.cfg.Transport.newTransport(s.ts.maxResponse())
 	if err != nil {
 		return nil, err
 	}
@@ -183,14 +183,15 @@ func (s *server) call(ctx context.Context, tool string, args json.RawMessage, on
 		defer s.progress.Delete(token)
 		params.SetProgressToken(token)
 	}
-	res, err := sess.cs.CallTool(callCtx, params)
+	reqCtx, tripped := withTripFlag(callCtx)
+	res, err := sess.cs.CallTool(reqCtx, params)
 	if err != nil {
 		var wire *jsonrpc.Error
 		if !errors.As(err, &wire) && callCtx.Err() == nil {
 			// Neither the server's answer nor an abort or a timeout (the
 			// SDK tells the server to cancel those): the connection failed.
 			s.drop(sess)
-			if isFrameTooLarge(err) {
+			if tripped.Load() || isTooLarge(err) {
 				err = fmt.Errorf("%w: %w (the next call reconnects): %w", ErrResultTooLarge, ErrConnectionLost, err)
 			} else {
 				err = fmt.Errorf("%w (the next call reconnects): %w", ErrConnectionLost, err)
@@ -217,9 +218,11 @@ func (s *server) callError(ctx, callCtx context.Context, tool string, err error)
 	return fmt.Errorf("mcp server %q: tool %q: %w", s.cfg.Name, tool, err)
 }
 
-// isFrameTooLarge reports the SDK's refusal of a message over its
-// transport's size limit (16 MiB for stdio), which ends the connection.
-// The SDK does not export that error; its text is matched.
-func isFrameTooLarge(err error) bool {
-	return strings.Contains(err.Error(), "frame exceeded the configured maximum")
+// isTooLarge reports a message over a transport's size limit, which ends
+// the connection: the SDK's (16 MiB for stdio), whose error it does not
+// export, or the Streamable HTTP bound's, which it reports as text only.
+// Their texts are matched.
+func isTooLarge(err error) bool {
+	text := err.Error()
+	return strings.Contains(text, "frame exceeded the configured maximum") || strings.Contains(text, ErrResultTooLarge.Error())
 }

@@ -42,8 +42,11 @@ type Options struct {
 	// data and structured content, as the tool result would hold them); a
 	// larger result fails the call with an error wrapping
 	// [ErrResultTooLarge]. Zero means [DefaultMaxResultBytes]; negative
-	// means no bound. A stdio server's messages are bounded by the SDK
-	// too (16 MiB): a larger one breaks the connection.
+	// means no bound. Reading is bounded too, so that a hostile server
+	// cannot fill memory: the response to a Streamable HTTP request is cut
+	// at twice MaxResultBytes (plus 64 KiB), and the SDK refuses a stdio
+	// message over 16 MiB; either ends the connection, and the call fails
+	// with an error wrapping both ErrResultTooLarge and ErrConnectionLost.
 	MaxResultBytes int
 	// OnToolsChanged, optional, is called after a server announced a new
 	// tool list (notifications/tools/list_changed) or was reconnected and
@@ -351,6 +354,16 @@ func (ts *Toolset) refresh(ctx context.Context) (changed bool, err error) {
 		ts.publish(all)
 	}
 	return changed, errors.Join(errs...)
+}
+
+// maxResponse is the most a Streamable HTTP request may read: twice the
+// result bound (JSON escapes and progress notifications come with a
+// result) plus room for the envelope; -1 when results are unbounded.
+func (ts *Toolset) maxResponse() int64 {
+	if ts.opts.MaxResultBytes < 0 {
+		return -1
+	}
+	return 2*int64(ts.opts.MaxResultBytes) + 64<<10
 }
 
 // bound returns ctx bounded by the call timeout.

@@ -378,3 +378,28 @@ func TestConnectCtxBoundsOnlyConnect(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamableHTTPBoundsResponses checks that a server cannot make a
+// call read more than the bound, whether it answers with an event stream
+// or with JSON.
+func TestStreamableHTTPBoundsResponses(t *testing.T) {
+	for _, jsonResponse := range []bool{false, true} {
+		t.Run(map[bool]string{false: "event stream", true: "JSON"}[jsonResponse], func(t *testing.T) {
+			server := newServer()
+			srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+				&mcp.StreamableHTTPOptions{JSONResponse: jsonResponse}))
+			t.Cleanup(srv.Close)
+			ts := connect(t, &agentmcp.Options{MaxResultBytes: 100 << 10},
+				agentmcp.Server{Name: "web", Transport: agentmcp.StreamableHTTP{URL: srv.URL, HTTPClient: srv.Client()}})
+
+			_, err := call(t, t.Context(), toolNamed(t, ts, "big"), `{"bytes":1000000}`)
+			require.ErrorIs(t, err, agentmcp.ErrResultTooLarge)
+			assert.ErrorIs(t, err, agentmcp.ErrConnectionLost)
+			assert.Contains(t, err.Error(), `mcp server "web": tool "big": agentmcp: tool result too large`)
+
+			res, err := call(t, t.Context(), toolNamed(t, ts, "echo"), `{"text":"next"}`)
+			require.NoError(t, err)
+			assert.Equal(t, "next", res.Text())
+		})
+	}
+}

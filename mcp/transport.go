@@ -1,6 +1,8 @@
 package agentmcp
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +10,7 @@ import (
 	"net/http"
 	"os/exec"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,8 +22,9 @@ import (
 // SDK transport from it each time it connects, the first time and after
 // the server went away.
 type Transport interface {
-	// newTransport returns a fresh SDK transport for one connection.
-	newTransport() (mcp.Transport, error)
+	// newTransport returns a fresh SDK transport for one connection;
+	// maxResponse, when not negative, bounds what one request may read.
+	newTransport(maxResponse int64) (mcp.Transport, error)
 }
 
 // Command starts the server as a subprocess and speaks to it over its
@@ -69,7 +73,7 @@ type SDKTransport struct {
 // errNoTransport is reported for a server whose Transport is nil or empty.
 var errNoTransport = errors.New("no transport")
 
-func (c Command) newTransport() (mcp.Transport, error) {
+func (c Command) newTransport(int64) (mcp.Transport, error) {
 	if c.Path == "" {
 		return nil, fmt.Errorf("%w: Command without a Path", errNoTransport)
 	}
@@ -80,27 +84,20 @@ func (c Command) newTransport() (mcp.Transport, error) {
 	return &mcp.CommandTransport{Command: cmd, TerminateDuration: c.TerminateAfter}, nil
 }
 
-func (h StreamableHTTP) newTransport() (mcp.Transport, error) {
+func (h StreamableHTTP) newTransport(maxResponse int64) (mcp.Transport, error) {
 	if h.URL == "" {
 		return nil, fmt.Errorf("%w: StreamableHTTP without a URL", errNoTransport)
 	}
-	client := h.HTTPClient
-	if client == nil {
-		client = http.DefaultClient
+	client := http.DefaultClient
+	if h.HTTPClient != nil {
+		client = h.HTTPClient
 	}
-	if len(h.Header) > 0 {
-		wrapped := *client
-		base := wrapped.Transport
-		if base == nil {
-			base = http.DefaultTransport
-		}
-		wrapped.Transport = headerTransport{base: base, header: h.Header.Clone()}
-		client = &wrapped
-	}
-	return &mcp.StreamableClientTransport{Endpoint: h.URL, HTTPClient: client}, nil
+	wrapped := *client
+	wrapped.Transport = boundedTransport{base: cmp.Or[http.RoundTripper](client.Transport, http.DefaultTransport), header: h.Header.Clone(), max: maxResponse}
+	return &mcp.StreamableClientTransport{Endpoint: h.URL, HTTPClient: &wrapped}, nil
 }
 
-func (s SDKTransport) newTransport() (mcp.Transport, error) {
+func (s SDKTransport) newTransport(int64) (mcp.Transport, error) {
 	if s.New == nil {
 		return nil, fmt.Errorf("%w: SDKTransport without New", errNoTransport)
 	}
@@ -111,15 +108,60 @@ func (s SDKTransport) newTransport() (mcp.Transport, error) {
 	return t, err
 }
 
-// headerTransport adds header to every request it sends.
-type headerTransport struct {
+// boundedTransport adds header to every request it sends and bounds the
+// body of the response to each POST (a request's messages: its progress
+// and its result) to max bytes, when max is not negative. The standalone
+// stream a GET opens is not bounded: it lives as long as the session.
+type boundedTransport struct {
 	base   http.RoundTripper
 	header http.Header
+	max    int64
 }
 
 // RoundTrip sends a copy of req carrying the header.
-func (t headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	req = req.Clone(req.Context())
-	maps.Copy(req.Header, t.header)
-	return t.base.RoundTrip(req)
+func (t boundedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if len(t.header) > 0 {
+		req = req.Clone(req.Context())
+		maps.Copy(req.Header, t.header)
+	}
+	resp, err := t.base.RoundTrip(req)
+	if err == nil && req.Method == http.MethodPost && t.max >= 0 {
+		tripped, _ := req.Context().Value(trippedKey{}).(*atomic.Bool)
+		resp.Body = &boundedBody{ReadCloser: resp.Body, left: t.max, max: t.max, tripped: tripped}
+	}
+	return resp, err
+}
+
+// trippedKey keys the flag a call's ctx carries for the bound of its
+// response: the SDK reports some failed reads without their error, so a
+// body that reached its bound says so there.
+type trippedKey struct{}
+
+// withTripFlag returns ctx carrying a fresh flag for [boundedBody].
+func withTripFlag(ctx context.Context) (context.Context, *atomic.Bool) {
+	flag := new(atomic.Bool)
+	return context.WithValue(ctx, trippedKey{}, flag), flag
+}
+
+// boundedBody fails a read past its bound with an error wrapping
+// [ErrResultTooLarge], and sets tripped, when not nil.
+type boundedBody struct {
+	io.ReadCloser
+	left, max int64
+	tripped   *atomic.Bool
+}
+
+func (b *boundedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		if b.tripped != nil {
+			b.tripped.Store(true)
+		}
+		return 0, fmt.Errorf("%w: a response over %d bytes", ErrResultTooLarge, b.max)
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	return n, err
 }
