@@ -33,6 +33,7 @@ type Details struct {
 
 // Audio is an audio block of an MCP result.
 type Audio struct {
+	// MimeType is the audio's type, such as "audio/wav".
 	MimeType string `json:"mimeType"`
 	// Data is the audio, base64-encoded.
 	Data string `json:"data"`
@@ -40,7 +41,9 @@ type Audio struct {
 
 // Resource is an embedded resource or a resource link of an MCP result.
 type Resource struct {
-	URI      string `json:"uri"`
+	// URI names the resource.
+	URI string `json:"uri"`
+	// MimeType is its type, if the server said.
 	MimeType string `json:"mimeType,omitempty"`
 	// Name, Title and Description describe a link.
 	Name        string `json:"name,omitempty"`

@@ -26,8 +26,9 @@ type AgentTool struct {
 	Agent *agentcore.Agent
 	// NewAgent, when set, makes one Agent per MCP session, at the
 	// session's first call, and Agent is ignored. Its transcript carries
-	// over between the session's calls, which run one at a time. It gets
-	// the call's ctx and session; an error fails the call with its text,
+	// over between the session's calls, which run one at a time. It runs
+	// on the goroutine of the call's SDK handler and gets the call's ctx
+	// and session; an error (or a nil Agent) fails the call with its text,
 	// and the next call of the session asks again. The Agent is dropped
 	// once its session is over (checked at every call).
 	NewAgent func(ctx context.Context, session *mcp.ServerSession) (*agentcore.Agent, error)
@@ -35,6 +36,7 @@ type AgentTool struct {
 
 // Prompt is the arguments of an [AgentTool].
 type Prompt struct {
+	// Prompt is the user message of the run; it must not be empty.
 	Prompt string `json:"prompt" jsonschema:"the request for the agent, in plain language"`
 }
 
