@@ -23,6 +23,14 @@ type chunk struct {
 	Error   json.RawMessage `json:"error"`
 }
 
+// reset empties c for the next chunk, keeping the room of its choices,
+// and returns it.
+func (c *chunk) reset() *chunk {
+	clear(c.Choices)
+	*c = chunk{Choices: c.Choices[:0]}
+	return c
+}
+
 type choice struct {
 	Delta        delta      `json:"delta"`
 	FinishReason string     `json:"finish_reason"`

@@ -37,6 +37,9 @@ type responseDecoder struct {
 	// consumer stopped reading.
 	finished bool
 	stopped  bool
+
+	// c is the chunk being applied, reused from one event to the next.
+	c chunk
 }
 
 // blockText accumulates a text or thinking block. strings.Builder never
@@ -80,8 +83,8 @@ func (d *responseDecoder) event(ev sse.Event) (done bool, failure string) {
 	if string(data) == "[DONE]" {
 		return true, ""
 	}
-	var c chunk
-	valid, object := decodeChunk(data, &c)
+	c := d.c.reset()
+	valid, object := decodeChunk(data, c)
 	if d.finished {
 		// After the first finish_reason only a usage chunk counts: the
 		// response is complete, and what follows is not read as part of it.
@@ -89,7 +92,7 @@ func (d *responseDecoder) event(ev sse.Event) (done bool, failure string) {
 			if failure := d.observed(data); failure != "" {
 				return false, failure
 			}
-			d.usage(&c)
+			d.usage(c)
 		}
 		return false, ""
 	}
@@ -110,7 +113,7 @@ func (d *responseDecoder) event(ev sse.Event) (done bool, failure string) {
 		return false, failure
 	}
 	if object {
-		d.chunk(&c)
+		d.chunk(c)
 	}
 	return false, ""
 }
