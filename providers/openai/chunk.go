@@ -108,9 +108,7 @@ func (n *number) UnmarshalJSON(data []byte) error {
 // object (or null, an empty one), the one kind read as a chunk; a member
 // of an unexpected type reads as its zero value.
 func decodeChunk(data []byte, c *chunk) (valid, object bool) {
-	err := json.Unmarshal(data, c)
-	var syntax *json.SyntaxError
-	if errors.As(err, &syntax) {
+	if _, malformed := errors.AsType[*json.SyntaxError](json.Unmarshal(data, c)); malformed {
 		return false, false
 	}
 	b := firstByte(data)
