@@ -113,11 +113,10 @@ type proxyEvent struct {
 	ProviderThinkingLevel *string         `json:"providerThinkingLevel,omitempty"`
 }
 
-// decodeProxyEvent decodes one wire event.
-func decodeProxyEvent(data []byte) (proxyEvent, error) {
-	var e proxyEvent
-	err := json.Unmarshal(data, &e)
-	return e, err
+// decodeProxyEvent decodes one wire event into e, which it empties first.
+func decodeProxyEvent(data []byte, e *proxyEvent) error {
+	*e = proxyEvent{}
+	return json.Unmarshal(data, e)
 }
 
 // deref returns *s, or "" when s is nil.

@@ -39,7 +39,8 @@ func TestDecodeProxyEvent(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := decodeProxyEvent([]byte(tt.data))
+			var got proxyEvent
+			err := decodeProxyEvent([]byte(tt.data), &got)
 			if tt.wantErr {
 				assert.Error(t, err)
 				return
@@ -65,14 +66,13 @@ func FuzzDecodeProxyEvent(f *testing.F) {
 			require.NoError(t, err)
 		}
 		_, _ = rb.apply(data)
-		e, err := decodeProxyEvent(data)
-		if err != nil {
+		var e, back proxyEvent
+		if err := decodeProxyEvent(data, &e); err != nil {
 			return
 		}
 		again, err := json.Marshal(e)
 		require.NoError(t, err)
-		back, err := decodeProxyEvent(again)
-		require.NoError(t, err)
+		require.NoError(t, decodeProxyEvent(again, &back))
 		require.Equal(t, e.Type, back.Type)
 		require.Equal(t, e.ContentIndex, back.ContentIndex)
 		require.Equal(t, e.Delta, back.Delta)
