@@ -51,7 +51,10 @@
 // margin for the estimated input as pi-ai does, is sent as
 // max_completion_tokens (or max_tokens, see [Options]),
 // Temperature as temperature, and Reasoning as reasoning_effort when the
-// model has Reasoning (xhigh and max are sent as high). The members of
+// model has Reasoning (xhigh and max are sent as high); to OpenRouter, as
+// pi-ai sends it there, as "reasoning": {"effort": LEVEL}, and as {"effort":
+// "none"} when thinking is off, so that the model does not reason at its
+// default. The members of
 // StreamOptions.SamplingParams are merged in last, as pi-ai does: one the
 // body already has takes the new value, a new one (top_p, seed, ...) is
 // added. StreamOptions.SessionID, unless CacheRetention is "none", is
