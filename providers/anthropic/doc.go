@@ -58,6 +58,11 @@
 // valid, and a tool call without a result gets an error result, as for
 // every provider of pi-ai.
 //
+// The request is posted to /v1/messages?beta=true with the header
+// anthropic-dangerous-direct-browser-access: true, as pi-ai's client (the
+// SDK's beta messages, allowed in browsers) sends it; Options.Headers or
+// StreamOptions.Headers remove the header with an empty value.
+//
 // Prompt caching follows [agentcore.StreamOptions.CacheRetention]: "none"
 // sends no cache breakpoint; "short" (the default) puts an ephemeral one on
 // the system prompt, the last tool and the last block of the conversation;
