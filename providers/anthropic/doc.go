@@ -137,6 +137,17 @@
 // becomes assistant events (not ping, unknown or error events). A hook's
 // error ends the response as an error message with its text.
 //
+// # Connections
+//
+// Requests go out on the HTTP client's keep-alive connections. A request
+// that fails on a reused connection before any byte of a response arrived
+// (the server closed the idle connection as the request went out, as
+// llama-server does between the turns of a run) is sent again on a fresh
+// connection, by default and whatever MaxRetries says: Go's transport
+// retries only idempotent requests, and a POST that got no answer on a
+// stale connection is the transport's failure, not the server's. A request
+// that fails on a fresh connection, or once its response began, is not.
+//
 // # Not done
 //
 // pi-ai's OAuth (Claude subscription tokens and the Claude Code identity),
