@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pi-go/agentcore/internal/jsondec"
 	"github.com/pi-go/agentcore/internal/partialjson"
 )
 
@@ -17,8 +18,10 @@ type proxyRebuilder struct {
 	// open holds, by content index, the text of a text or thinking block
 	// and the argument parser of a streaming tool call.
 	open []*openBlock
-	// ev is the wire event being applied, reused from one to the next.
-	ev proxyEvent
+	// ev is the wire event being applied, reused from one to the next,
+	// and dec decodes it.
+	ev  proxyEvent
+	dec jsondec.Decoder
 }
 
 type openBlock struct {
@@ -45,7 +48,7 @@ func errInvalidEvent(format string, args ...any) error {
 // error is the text the response fails with.
 func (r *proxyRebuilder) apply(data []byte) (AssistantEvent, error) {
 	e := &r.ev
-	if err := decodeProxyEvent(data, e); err != nil {
+	if err := decodeProxyEvent(&r.dec, data, e); err != nil {
 		return nil, errInvalidEvent("%v", err)
 	}
 	switch e.Type {

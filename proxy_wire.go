@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"time"
+
+	"github.com/pi-go/agentcore/internal/jsondec"
 )
 
 // The proxy's wire format, shared by [StreamProxy] and [ProxyHandler]: the
@@ -113,10 +115,11 @@ type proxyEvent struct {
 	ProviderThinkingLevel *string         `json:"providerThinkingLevel,omitempty"`
 }
 
-// decodeProxyEvent decodes one wire event into e, which it empties first.
-func decodeProxyEvent(data []byte, e *proxyEvent) error {
+// decodeProxyEvent decodes one wire event into e with dec, emptying e
+// first.
+func decodeProxyEvent(dec *jsondec.Decoder, data []byte, e *proxyEvent) error {
 	*e = proxyEvent{}
-	return json.Unmarshal(data, e)
+	return dec.Decode(data, e)
 }
 
 // deref returns *s, or "" when s is nil.

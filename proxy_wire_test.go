@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/pi-go/agentcore/internal/jsondec"
 )
 
 func TestDecodeProxyEvent(t *testing.T) {
@@ -40,7 +42,7 @@ func TestDecodeProxyEvent(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got proxyEvent
-			err := decodeProxyEvent([]byte(tt.data), &got)
+			err := decodeProxyEvent(new(jsondec.Decoder), []byte(tt.data), &got)
 			if tt.wantErr {
 				assert.Error(t, err)
 				return
@@ -67,12 +69,13 @@ func FuzzDecodeProxyEvent(f *testing.F) {
 		}
 		_, _ = rb.apply(data)
 		var e, back proxyEvent
-		if err := decodeProxyEvent(data, &e); err != nil {
+		var dec jsondec.Decoder
+		if err := decodeProxyEvent(&dec, data, &e); err != nil {
 			return
 		}
 		again, err := json.Marshal(e)
 		require.NoError(t, err)
-		require.NoError(t, decodeProxyEvent(again, &back))
+		require.NoError(t, decodeProxyEvent(&dec, again, &back))
 		require.Equal(t, e.Type, back.Type)
 		require.Equal(t, e.ContentIndex, back.ContentIndex)
 		require.Equal(t, e.Delta, back.Delta)

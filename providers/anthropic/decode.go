@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/jsondec"
 	"github.com/pi-go/agentcore/internal/partialjson"
 )
 
@@ -39,8 +40,10 @@ type decoder struct {
 	started, ended bool
 	stopped        bool
 
-	// ev is the event being applied, reused from one event to the next.
-	ev event
+	// ev is the event being applied, reused from one event to the next,
+	// and dec decodes it.
+	ev  event
+	dec jsondec.Decoder
 }
 
 // openBlock is a block being streamed: its position in the content, its
@@ -71,12 +74,12 @@ var messageEvents = map[string]bool{
 	"content_block_start": true, "content_block_delta": true, "content_block_stop": true,
 }
 
-// parseEvent decodes the data of the event named name into ev as pi-ai
-// reads it: as JSON, else as JSON after [partialjson.Repair]. Data that is
+// parseEvent decodes the data of the event named name into ev with dec,
+// as pi-ai reads it: as JSON, else as JSON after [partialjson.Repair]. Data that is
 // neither, or JSON of another shape, is a failure. It returns the JSON it
 // read.
-func parseEvent(name string, data []byte, ev *event) ([]byte, *failure) {
-	err := json.Unmarshal(data, ev)
+func parseEvent(dec *jsondec.Decoder, name string, data []byte, ev *event) ([]byte, *failure) {
+	err := dec.Decode(data, ev)
 	if _, malformed := errors.AsType[*json.SyntaxError](err); malformed {
 		if repaired := []byte(partialjson.Repair(string(data))); json.Valid(repaired) {
 			data = repaired
@@ -104,7 +107,7 @@ func (d *decoder) event(name string, data []byte) *failure {
 		return nil
 	}
 	ev := d.ev.reset()
-	data, f := parseEvent(name, data, ev)
+	data, f := parseEvent(&d.dec, name, data, ev)
 	if f != nil {
 		return f
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/jsondec"
 	"github.com/pi-go/agentcore/internal/provider"
 )
 
@@ -103,12 +104,12 @@ func (n *number) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// decodeChunk decodes an event's data into c in one pass. It reports
-// whether data is JSON (else nothing is decoded) and whether it is an
-// object (or null, an empty one), the one kind read as a chunk; a member
-// of an unexpected type reads as its zero value.
-func decodeChunk(data []byte, c *chunk) (valid, object bool) {
-	if _, malformed := errors.AsType[*json.SyntaxError](json.Unmarshal(data, c)); malformed {
+// decodeChunk decodes an event's data into c in one pass of dec. It
+// reports whether data is JSON (else c is not to be read) and whether it
+// is an object (or null, an empty one), the one kind read as a chunk; a
+// member of an unexpected type reads as its zero value.
+func decodeChunk(dec *jsondec.Decoder, data []byte, c *chunk) (valid, object bool) {
+	if _, malformed := errors.AsType[*json.SyntaxError](dec.Decode(data, c)); malformed {
 		return false, false
 	}
 	b := firstByte(data)

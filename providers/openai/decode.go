@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/jsondec"
 	"github.com/pi-go/agentcore/internal/partialjson"
 	"github.com/pi-go/agentcore/internal/sse"
 )
@@ -38,8 +39,10 @@ type responseDecoder struct {
 	finished bool
 	stopped  bool
 
-	// c is the chunk being applied, reused from one event to the next.
-	c chunk
+	// c is the chunk being applied, reused from one event to the next,
+	// and dec decodes it.
+	c   chunk
+	dec jsondec.Decoder
 }
 
 // blockText accumulates a text or thinking block. strings.Builder never
@@ -84,7 +87,7 @@ func (d *responseDecoder) event(ev sse.Event) (done bool, failure string) {
 		return true, ""
 	}
 	c := d.c.reset()
-	valid, object := decodeChunk(data, c)
+	valid, object := decodeChunk(&d.dec, data, c)
 	if d.finished {
 		// After the first finish_reason only a usage chunk counts: the
 		// response is complete, and what follows is not read as part of it.
