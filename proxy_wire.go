@@ -138,35 +138,30 @@ func deref(s *string) string {
 func encodeProxyEvent(ev AssistantEvent) (data []byte, ok bool, err error) {
 	var w proxyEvent
 	w.Type = ev.Type()
-	index := func(i int) { w.ContentIndex = &i }
-	delta := func(s string) { w.Delta = &s }
 	switch e := ev.(type) {
 	case *StartEvent:
 	case *TextStartEvent:
-		index(e.ContentIndex)
+		w.ContentIndex = &e.ContentIndex
 	case *TextDeltaEvent:
-		index(e.ContentIndex)
-		delta(e.Delta)
+		w.ContentIndex, w.Delta = &e.ContentIndex, &e.Delta
 	case *TextEndEvent:
-		index(e.ContentIndex)
+		w.ContentIndex = &e.ContentIndex
 		w.ContentSignature = textStream.signature(e.Partial, e.ContentIndex)
 	case *ThinkingStartEvent:
-		index(e.ContentIndex)
+		w.ContentIndex = &e.ContentIndex
 	case *ThinkingDeltaEvent:
-		index(e.ContentIndex)
-		delta(e.Delta)
+		w.ContentIndex, w.Delta = &e.ContentIndex, &e.Delta
 	case *ThinkingEndEvent:
-		index(e.ContentIndex)
+		w.ContentIndex = &e.ContentIndex
 		w.ContentSignature = thinkingStream.signature(e.Partial, e.ContentIndex)
 	case *ToolCallStartEvent:
-		index(e.ContentIndex)
+		w.ContentIndex = &e.ContentIndex
 		b, _ := blockAt(e.Partial, e.ContentIndex).(ToolCall)
 		w.ID, w.ToolName = &b.ID, &b.Name
 	case *ToolCallDeltaEvent:
-		index(e.ContentIndex)
-		delta(e.Delta)
+		w.ContentIndex, w.Delta = &e.ContentIndex, &e.Delta
 	case *ToolCallEndEvent:
-		index(e.ContentIndex)
+		w.ContentIndex = &e.ContentIndex
 		if w.ToolCall, err = json.Marshal(e.ToolCall); err != nil {
 			return nil, false, err
 		}
