@@ -1,6 +1,3 @@
-// Package jsondec decodes the JSON documents of a stream (the data of its
-// events) one at a time, each exactly as [json.Unmarshal] decodes it,
-// keeping the decoder's state from one document to the next.
 package jsondec
 
 import (
