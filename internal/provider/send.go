@@ -10,8 +10,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptrace"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/pi-go/agentcore"
@@ -226,7 +228,7 @@ func (r Request) once(ctx context.Context) (*http.Response, error) {
 	if r.Options.Timeout > 0 {
 		timer = time.AfterFunc(r.Options.Timeout, func() { cancel(ErrTimedOut) })
 	}
-	resp, err := redirect.Do(r.Client, req)
+	resp, err := sendFresh(r.Client, req)
 	if timer != nil && !timer.Stop() && context.Cause(actx) == ErrTimedOut {
 		if resp != nil {
 			resp.Body.Close()
@@ -247,6 +249,39 @@ func (r Request) once(ctx context.Context) (*http.Response, error) {
 		}
 	}
 	return resp, nil
+}
+
+// maxStaleSends bounds how many times [sendFresh] sends a request again.
+const maxStaleSends = 4
+
+// sendFresh sends req with client under the redirect policy
+// ([redirect.Do]; a nil client is http.DefaultClient). A request that fails on a reused
+// keep-alive connection before any byte of a response arrived (the server
+// closed the idle connection as the request went out, which Go's transport
+// retries only for idempotent requests) is sent again, up to
+// maxStaleSends times: each failure drops its connection from the pool,
+// so the request soon goes out on a fresh one. A failure on a fresh
+// connection, or once the response began, is returned as it is.
+func sendFresh(client *http.Client, req *http.Request) (*http.Response, error) {
+	for sent := 0; ; sent++ {
+		var reused, answered atomic.Bool
+		trace := &httptrace.ClientTrace{
+			GotConn:              func(c httptrace.GotConnInfo) { reused.Store(c.Reused) },
+			GotFirstResponseByte: func() { answered.Store(true) },
+		}
+		attempt := req.WithContext(httptrace.WithClientTrace(req.Context(), trace))
+		if sent > 0 {
+			body, err := req.GetBody()
+			if err != nil {
+				return nil, err
+			}
+			attempt.Body = body
+		}
+		resp, err := redirect.Do(client, attempt)
+		if err == nil || !reused.Load() || answered.Load() || req.GetBody == nil || sent == maxStaleSends || req.Context().Err() != nil {
+			return resp, err
+		}
+	}
 }
 
 // cancelOnClose releases an attempt's context with its body.

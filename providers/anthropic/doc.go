@@ -58,6 +58,11 @@
 // valid, and a tool call without a result gets an error result, as for
 // every provider of pi-ai.
 //
+// The request is posted to /v1/messages?beta=true with the header
+// anthropic-dangerous-direct-browser-access: true, as pi-ai's client (the
+// SDK's beta messages, allowed in browsers) sends it; Options.Headers or
+// StreamOptions.Headers remove the header with an empty value.
+//
 // Prompt caching follows [agentcore.StreamOptions.CacheRetention]: "none"
 // sends no cache breakpoint; "short" (the default) puts an ephemeral one on
 // the system prompt, the last tool and the last block of the conversation;
@@ -159,6 +164,17 @@
 // data (see [MalformedEventPrefix]), and a failed message's ErrorMessage
 // is cut to 16000 characters, "... [truncated N chars]" saying how many
 // were left off: a server cannot put megabytes into the transcript.
+//
+// # Connections
+//
+// Requests go out on the HTTP client's keep-alive connections. A request
+// that fails on a reused connection before any byte of a response arrived
+// (the server closed the idle connection as the request went out, as
+// llama-server does between the turns of a run) is sent again on a fresh
+// connection, by default and whatever MaxRetries says: Go's transport
+// retries only idempotent requests, and a POST that got no answer on a
+// stale connection is the transport's failure, not the server's. A request
+// that fails on a fresh connection, or once its response began, is not.
 //
 // # Not done
 //

@@ -14,9 +14,15 @@ type event struct {
 	Index        int             `json:"index"`
 	Message      *startMessage   `json:"message"`
 	ContentBlock *startBlock     `json:"content_block"`
-	Delta        *eventDelta     `json:"delta"`
+	Delta        eventDelta      `json:"delta"`
 	Usage        *deltaUsage     `json:"usage"`
 	Error        json.RawMessage `json:"error"`
+}
+
+// reset empties ev for the next event and returns it.
+func (ev *event) reset() *event {
+	*ev = event{}
+	return ev
 }
 
 // startMessage is the message of message_start.

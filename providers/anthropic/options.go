@@ -11,7 +11,8 @@ import (
 )
 
 // DefaultBaseURL is the API root used when neither [Options.BaseURL] nor
-// [agentcore.Model.BaseURL] is set. Requests go to BaseURL + "/v1/messages".
+// [agentcore.Model.BaseURL] is set. Requests go to BaseURL +
+// "/v1/messages?beta=true", where pi-ai posts them.
 const DefaultBaseURL = "https://api.anthropic.com"
 
 // DefaultVersion is the anthropic-version header sent when
@@ -45,8 +46,8 @@ const DefaultMaxTokens = 8192
 // request with an error message.
 type Options struct {
 	// BaseURL is the API root, such as "http://localhost:8080"; requests
-	// go to BaseURL + "/v1/messages". Empty uses the model's BaseURL, else
-	// [DefaultBaseURL].
+	// go to BaseURL + "/v1/messages?beta=true". Empty uses the model's
+	// BaseURL, else [DefaultBaseURL].
 	BaseURL string
 	// APIKey is the fallback key, sent as x-api-key when a request's
 	// [agentcore.StreamOptions.APIKey] (set from [agentcore.Hooks.GetAPIKey]
@@ -97,7 +98,7 @@ func (o Options) baseURL(model agentcore.Model) string {
 
 // endpoint is the messages URL under base.
 func endpoint(base string) string {
-	return strings.TrimRight(base, "/") + "/v1/messages"
+	return strings.TrimRight(base, "/") + "/v1/messages?beta=true"
 }
 
 // settings are the model's compat settings with pi-ai's defaults applied.

@@ -20,6 +20,7 @@ import (
 // requestRecording is a request/NAME.pi.json file: what pi-ai sent for a
 // case, and the message it built from the answer (stream/thinking.sse).
 type requestRecording struct {
+	URL     string            `json:"url"`
 	Headers map[string]string `json:"headers"`
 	Body    json.RawMessage   `json:"body"`
 	Message json.RawMessage   `json:"message"`
@@ -27,6 +28,7 @@ type requestRecording struct {
 
 // sent is what a server saw of one request.
 type sent struct {
+	url    string
 	header http.Header
 	body   []byte
 }
@@ -50,8 +52,7 @@ func TestRequestGolden(t *testing.T) {
 			seen := make(chan sent, 1)
 			srv := providertest.Serve(t, func(w http.ResponseWriter, r *http.Request) {
 				body, _ := io.ReadAll(r.Body)
-				seen <- sent{header: r.Header.Clone(), body: body}
-				assert.Equal(t, "/v1/messages", r.URL.Path)
+				seen <- sent{url: r.URL.RequestURI(), header: r.Header.Clone(), body: body}
 				w.Header().Set("Content-Type", "text/event-stream")
 				w.Write(answer)
 			})
@@ -65,6 +66,7 @@ func TestRequestGolden(t *testing.T) {
 			require.NoError(t, json.Unmarshal(providertest.ReadTestdata(t, "request", c.Name+".pi.json"), &ref))
 			golden.Check(t, indent(t, got.body), filepath.Join("testdata", "request", c.Name+".golden.json"))
 			assert.JSONEq(t, string(ref.Body), string(got.body), "body differs from pi's")
+			assert.Equal(t, ref.URL, got.url, "path differs from pi's")
 			assert.Equal(t, ref.Headers, keptHeaders(got.header), "headers differ from pi's")
 			assert.Equal(t, testTarget(t).ComparableMessage(t, providertest.ReferenceMessage(t, ref.Message)), testTarget(t).ComparableMessage(t, final), "message differs from pi's")
 		})
@@ -75,7 +77,7 @@ func TestRequestGolden(t *testing.T) {
 // keeps (its keptHeaders), keyed in lower case as Node shows them.
 func keptHeaders(h http.Header) map[string]string {
 	out := map[string]string{}
-	for _, k := range []string{"accept", "anthropic-beta", "anthropic-version", "content-type", "x-api-key",
+	for _, k := range []string{"accept", "anthropic-beta", "anthropic-dangerous-direct-browser-access", "anthropic-version", "content-type", "x-api-key",
 		"x-model-header", "x-request-header", "x-session-affinity", "x-session-id"} {
 		if v := h.Values(k); len(v) > 0 {
 			out[k] = strings.Join(v, ", ")

@@ -51,7 +51,10 @@
 // margin for the estimated input as pi-ai does, is sent as
 // max_completion_tokens (or max_tokens, see [Options]),
 // Temperature as temperature, and Reasoning as reasoning_effort when the
-// model has Reasoning (xhigh and max are sent as high). The members of
+// model has Reasoning (xhigh and max are sent as high); to OpenRouter, as
+// pi-ai sends it there, as "reasoning": {"effort": LEVEL}, and as {"effort":
+// "none"} when thinking is off, so that the model does not reason at its
+// default. The members of
 // StreamOptions.SamplingParams are merged in last, as pi-ai does: one the
 // body already has takes the new value, a new one (top_p, seed, ...) is
 // added. StreamOptions.SessionID, unless CacheRetention is "none", is
@@ -141,6 +144,17 @@
 // error object, as pi-ai does, and a failed message's ErrorMessage is cut
 // to 16000 characters, "... [truncated N chars]" saying how many were
 // left off: a server cannot put megabytes into the transcript.
+//
+// # Connections
+//
+// Requests go out on the HTTP client's keep-alive connections. A request
+// that fails on a reused connection before any byte of a response arrived
+// (the server closed the idle connection as the request went out, as
+// llama-server does between the turns of a run) is sent again on a fresh
+// connection, by default and whatever MaxRetries says: Go's transport
+// retries only idempotent requests, and a POST that got no answer on a
+// stale connection is the transport's failure, not the server's. A request
+// that fails on a fresh connection, or once its response began, is not.
 //
 // # Not done
 //

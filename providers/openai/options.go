@@ -54,6 +54,7 @@ const (
 //	promptCacheKeyMode              string  "enabled" or "disabled" sends the SessionID as prompt_cache_key always or never; default (auto) to api.openai.com, and for "long" retention
 //	sendSessionAffinityHeaders      bool    send the SessionID as headers (see sessionAffinityFormat); default true for OpenRouter
 //	sessionAffinityFormat           string  "openrouter" (x-session-id) or other (session_id, x-client-request-id and x-session-affinity); default "openrouter" for OpenRouter
+//	thinkingFormat                  string  "openrouter" sends the level as "reasoning": {"effort": LEVEL} ({"effort": "none"} when off) instead of reasoning_effort; default "openrouter" for OpenRouter, else "openai" (reasoning_effort); the other formats of pi-ai are read as "openai"
 //
 // Other keys are ignored; Compat that is not a JSON object fails every
 // request with an error message.
@@ -107,9 +108,12 @@ type settings struct {
 	developerRole   bool
 	store           bool
 	reasoningEffort bool
-	usageInStream   bool
-	legacyMaxTokens bool
-	toolResultName  bool
+	// openRouterReasoning sends the level as OpenRouter's reasoning
+	// object instead of reasoning_effort.
+	openRouterReasoning bool
+	usageInStream       bool
+	legacyMaxTokens     bool
+	toolResultName      bool
 	// cacheKeyMode is pi-ai's promptCacheKeyMode ("" for auto), openAI
 	// says the server is OpenAI's API, longCache honors CacheRetention
 	// "long".
@@ -134,6 +138,7 @@ type compatJSON struct {
 	PromptCacheKeyMode             string `json:"promptCacheKeyMode"`
 	SendSessionAffinityHeaders     *bool  `json:"sendSessionAffinityHeaders"`
 	SessionAffinityFormat          string `json:"sessionAffinityFormat"`
+	ThinkingFormat                 string `json:"thinkingFormat"`
 }
 
 // resolveSettings combines opts, the model's compat and the base URL.
@@ -142,6 +147,7 @@ func resolveSettings(opts Options, model agentcore.Model, baseURL string) (setti
 	if err := provider.Compat(model, &c); err != nil {
 		return settings{}, err
 	}
+	openRouter := provider.IsOpenRouter(model, baseURL)
 	s := settings{
 		inPlace:         provider.Flag(c.SupportsMidConvoSystemMessages, false),
 		developerRole:   provider.Flag(c.SupportsDeveloperRole, isOpenAI(model, baseURL)),
@@ -153,7 +159,9 @@ func resolveSettings(opts Options, model agentcore.Model, baseURL string) (setti
 		cacheKeyMode:    c.PromptCacheKeyMode,
 		openAI:          strings.Contains(baseURL, "api.openai.com"),
 		longCache:       provider.Flag(c.SupportsLongCacheRetention, true),
-		affinity:        provider.NewAffinity(c.SendSessionAffinityHeaders, c.SessionAffinityFormat, provider.IsOpenRouter(model, baseURL)),
+		affinity:        provider.NewAffinity(c.SendSessionAffinityHeaders, c.SessionAffinityFormat, openRouter),
+
+		openRouterReasoning: c.ThinkingFormat == "openrouter" || c.ThinkingFormat == "" && openRouter,
 	}
 	switch opts.SystemMessages {
 	case SystemMessagesCollapse:

@@ -25,7 +25,13 @@ type chatRequest struct {
 	MaxTokens            int            `json:"max_tokens,omitempty"`
 	Temperature          *float64       `json:"temperature,omitempty"`
 	Tools                []wireTool     `json:"tools,omitempty"`
+	Reasoning            *effort        `json:"reasoning,omitempty"`
 	ReasoningEffort      string         `json:"reasoning_effort,omitempty"`
+}
+
+// effort is OpenRouter's reasoning object.
+type effort struct {
+	Effort string `json:"effort"`
 }
 
 type streamOptions struct {
@@ -180,7 +186,11 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, opts agen
 		}
 	}
 	req.Temperature = opts.Temperature
-	if model.Reasoning && s.reasoningEffort {
+	switch {
+	case !model.Reasoning:
+	case s.openRouterReasoning:
+		req.Reasoning = &effort{Effort: cmp.Or(reasoningEffort(opts.Reasoning), "none")}
+	case s.reasoningEffort:
 		req.ReasoningEffort = reasoningEffort(opts.Reasoning)
 	}
 	return req

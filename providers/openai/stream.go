@@ -114,14 +114,15 @@ func connectionFailure(err error) provider.Failure {
 	return provider.Failure{Text: connectionErrorText(err), Err: err}
 }
 
-// headers are the request's headers: the identity's, content type, the
-// bearer key, then the model's, the session affinity headers, the
+// headers are the request's headers: the identity's, content type,
+// accept (application/json, as the SDK pi-ai uses sends it for streams
+// too), the bearer key, then the model's, the session affinity headers, the
 // Options' and the request's headers, later ones winning (an empty value
 // removes one), as pi-ai's client sets them.
 func (c *call) headers(base string, s settings) http.Header {
 	h := c.Options.Identity.Headers(c.Model.Provider, base)
 	h.Set("Content-Type", "application/json")
-	h.Set("Accept", "text/event-stream")
+	h.Set("Accept", "application/json")
 	if key := cmp.Or(c.Options.APIKey, c.opts.APIKey); key != "" {
 		h.Set("Authorization", "Bearer "+key)
 	}

@@ -13,7 +13,8 @@
 // every case of request/cases.json it streams the case's transcript (request/transcript.json
 // unless the case names another) against a server that answers with the provider's okBody and
 // writes request/NAME.pi.json: the JSON body pi sent or, for a provider with keptHeaders, the
-// body, those request headers and the message pi built from the answer. For every body of
+// request's path and query, the body, those request headers and the message pi built from the
+// answer. For every body of
 // stream/refusals.json, when the provider has one, it writes the error texts to
 // stream/refusals.pi.json.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -44,6 +45,7 @@ const providers = {
 		keptHeaders: [
 			"accept",
 			"anthropic-beta",
+			"anthropic-dangerous-direct-browser-access",
 			"anthropic-version",
 			"content-type",
 			"x-api-key",
@@ -75,13 +77,14 @@ const clone = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)
 // serve starts a server answering every request with (status, contentType, headers, body) and
 // remembering the last request body and headers.
 async function serve(status, contentType, body, headers = {}) {
-	const seen = { body: undefined, headers: undefined };
+	const seen = { body: undefined, headers: undefined, url: undefined };
 	const server = createServer((req, res) => {
 		let text = "";
 		req.on("data", (c) => (text += c));
 		req.on("end", () => {
 			seen.body = text;
 			seen.headers = req.headers;
+			seen.url = req.url;
 			res.writeHead(status, { "content-type": contentType, ...headers });
 			res.end(body);
 		});
@@ -218,7 +221,7 @@ for (const c of requestCases.cases) {
 	if (provider.keptHeaders) {
 		const headers = {};
 		for (const h of provider.keptHeaders) if (srv.seen.headers[h] !== undefined) headers[h] = srv.seen.headers[h];
-		out = { headers, body, message };
+		out = { url: srv.seen.url, headers, body, message };
 	}
 	writeFileSync(join(dir, "request", `${c.name}.pi.json`), `${JSON.stringify(out, null, 2)}\n`);
 }
