@@ -25,6 +25,8 @@ type slot struct {
 	text  strings.Builder
 	args  partialjson.ArgumentsStream
 	ended bool // a call whose output_item.done arrived
+	// size is the content of its block the budget was charged for.
+	size int
 }
 
 // decoder turns the events of one response into assistant stream events,
@@ -51,6 +53,10 @@ type decoder struct {
 	// encrypted content to its block, for the content a terminal response
 	// may add.
 	unsigned map[string]int
+
+	// budget is the content the response may still build; content that
+	// does not fit is not added, and the response ends with its error.
+	budget *provider.Budget
 
 	// ev is the event being applied, reused for each.
 	ev event
@@ -88,12 +94,12 @@ func (d *decoder) apply(ev *event, data []byte) string {
 	case "response.output_text.delta", "response.refusal.delta":
 		d.textDelta(ev, kindText, ev.Delta)
 	case "response.function_call_arguments.delta":
-		if s := d.slot(ev, kindCall); s != nil {
+		if s := d.slot(ev, kindCall); s != nil && d.fits(s, s.size+len(ev.Delta)) {
 			d.setArguments(s, s.args.Append(ev.Delta))
 			d.w.ToolCallDelta(s.index, ev.Delta, d.out)
 		}
 	case "response.function_call_arguments.done":
-		if s := d.slot(ev, kindCall); s != nil && ev.Arguments != nil {
+		if s := d.slot(ev, kindCall); s != nil && ev.Arguments != nil && d.fitsArguments(s, *ev.Arguments) {
 			delta, _, args := s.args.Replace(*ev.Arguments)
 			d.setArguments(s, args)
 			if delta != "" {
@@ -154,11 +160,15 @@ func (d *decoder) open(key slotKey, it *item) *slot {
 		d.slots[key] = s
 		d.push(&agentcore.TextStartEvent{ContentIndex: s.index, Partial: d.out})
 	case kindCall:
+		id := deref(it.CallID, "undefined") + "|" + deref(it.ID, "undefined")
+		if !d.fits(s, len(id)+len(it.Name)+len(it.Arguments)) {
+			return nil
+		}
 		args := json.RawMessage("{}")
 		if it.Arguments != "" {
 			args = s.args.Append(it.Arguments)
 		}
-		call := agentcore.ToolCall{ID: deref(it.CallID, "undefined") + "|" + deref(it.ID, "undefined"), Name: it.Name, Arguments: args}
+		call := agentcore.ToolCall{ID: id, Name: it.Name, Arguments: args}
 		if it.Namespace != nil {
 			call.Namespace = *it.Namespace
 		}
@@ -184,7 +194,7 @@ func (d *decoder) finalAnswer(it *item) {
 // the event.
 func (d *decoder) textDelta(ev *event, kind string, delta string) {
 	s := d.slot(ev, kind)
-	if s == nil {
+	if s == nil || !d.fits(s, s.size+len(delta)) {
 		return
 	}
 	s.text.WriteString(delta)
@@ -226,12 +236,17 @@ func (d *decoder) done(key slotKey, it *item, data []byte) {
 	switch s.kind {
 	case kindThinking:
 		b := d.out.Content[s.index].(agentcore.ThinkingBlock)
-		b.Thinking = firstNonEmpty(joinParts(it.Summary, false), joinParts(it.Content, false), s.text.String())
+		thinking := firstNonEmpty(joinParts(it.Summary, false), joinParts(it.Content, false), s.text.String())
 		var raw struct {
 			Item lazyRaw `json:"item"`
 		}
 		json.Unmarshal(data, &raw)
-		if sig, err := jsonv.Stringify(raw.Item, ""); err == nil {
+		sig, err := jsonv.Stringify(raw.Item, "")
+		if !d.fits(s, len(thinking)+len(sig)) {
+			return
+		}
+		b.Thinking = thinking
+		if err == nil {
 			b.ThinkingSignature = sig
 		}
 		d.out.Content[s.index] = b
@@ -246,10 +261,16 @@ func (d *decoder) done(key slotKey, it *item, data []byte) {
 	case kindText:
 		sig, _ := json.Marshal(textSignature{V: 1, ID: deref(it.ID, ""), Phase: it.Phase})
 		b := agentcore.TextBlock{Text: joinParts(it.Content, true), TextSignature: string(sig)}
+		if !d.fits(s, len(b.Text)+len(b.TextSignature)) {
+			return
+		}
 		d.out.Content[s.index] = b
 		d.push(&agentcore.TextEndEvent{ContentIndex: s.index, Content: b.Text, Partial: d.out})
 	case kindCall:
 		if it.Arguments != "" {
+			if !d.fitsArguments(s, it.Arguments) {
+				return
+			}
 			s.args.Replace(it.Arguments)
 		}
 		b := d.out.Content[s.index].(agentcore.ToolCall)
@@ -261,6 +282,27 @@ func (d *decoder) done(key slotKey, it *item, data []byte) {
 		s.ended = true
 		d.push(&agentcore.ToolCallEndEvent{ContentIndex: s.index, ToolCall: b, Partial: d.out})
 	}
+}
+
+// fits charges the budget for the block of s growing to n bytes of
+// content and reports whether they fit; a block's charge never shrinks.
+// Content that does not fit must not be added: the response then ends
+// with the budget's error.
+func (d *decoder) fits(s *slot, n int) bool {
+	if n <= s.size {
+		return true
+	}
+	if !d.budget.Take(n - s.size) {
+		return false
+	}
+	s.size = n
+	return true
+}
+
+// fitsArguments is [decoder.fits] for the arguments of the call of s
+// replaced by text.
+func (d *decoder) fitsArguments(s *slot, text string) bool {
+	return d.fits(s, s.size+max(0, len(text)-len(s.args.Text())))
 }
 
 // joinParts joins the texts of parts: a reasoning item's, with blank

@@ -135,6 +135,34 @@
 // yield before it is applied. A hook's error ends the response as an error
 // message with its text.
 //
+// # Hostile servers
+//
+// The package assumes the server may be hostile or broken and bounds
+// what it can make a client do. A redirect is followed only within the
+// origin (scheme, host and port) of the request's URL: one to another
+// origin fails the request with [agentcore.ErrCrossOriginRedirect] before
+// anything is sent there, so neither the key nor any other header (an
+// Options.Headers credential included) nor the transcript leaves the
+// configured server, whatever the HTTPClient's own CheckRedirect.
+//
+// Token counts are clamped to 0…math.MaxInt64 (a negative count is 0, a
+// huge one math.MaxInt64), so no usage count or cost is ever negative.
+//
+// A response may build at most [Options.MaxResponseBytes] of content
+// (16 MiB by default; text, thinking and its signatures, tool calls, the
+// texts an item's end replaces them with): past it the stream ends with
+// an error wrapping [agentcore.ErrResponseTooLarge] and the content that
+// fit, so memory stays within a small multiple of the cap whatever the
+// server sends. A body that sends nothing for [Options.IdleTimeout] (10
+// minutes by default; comments count as data) ends with an error
+// wrapping [agentcore.ErrStreamIdleTimeout], retryable, the content so
+// far kept. Their texts are documented with the options.
+//
+// The error of a refusal quotes at most 4000 characters of the server's
+// error object, as pi-ai does, and a failed message's ErrorMessage is cut
+// to 16000 characters, "... [truncated N chars]" saying how many were
+// left off: a server cannot put megabytes into the transcript.
+//
 // # Not done
 //
 // Grammar (custom) tools and their custom_tool_call items, strict JSON

@@ -84,7 +84,11 @@ func (d *decoder) backfill(raw lazyRaw) {
 		} else {
 			members = append(members, jsonv.Member{Key: "encrypted_content", Value: content})
 		}
-		b.ThinkingSignature = jsonv.ObjectValue(members).JSON()
+		sig := jsonv.ObjectValue(members).JSON()
+		if !d.budget.Take(max(0, len(sig)-len(b.ThinkingSignature))) {
+			return
+		}
+		b.ThinkingSignature = sig
 		d.out.Content[i] = b
 	}
 }
@@ -140,15 +144,18 @@ func (d *decoder) removedReasoning(raw lazyRaw) {
 // usage maps a response's usage onto pi's: cached and cache-write tokens
 // are counted apart from the input, which OpenAI reports them in;
 // reasoning tokens are part of the output.
+//
+// Every count is clamped to 0…math.MaxInt64 ([provider.Count]), so a
+// hostile or broken server cannot make a count or a cost negative.
 func usage(u *usageJSON) agentcore.Usage {
-	cached, written := int64(u.InputTokensDetails.CachedTokens), int64(u.InputTokensDetails.CacheWriteTokens)
+	cached, written := provider.Count(u.InputTokensDetails.CachedTokens), provider.Count(u.InputTokensDetails.CacheWriteTokens)
 	return agentcore.Usage{
-		Input:       max(0, int64(u.InputTokens)-cached-written),
-		Output:      int64(u.OutputTokens),
+		Input:       max(0, provider.Count(u.InputTokens)-provider.Sum(cached, written)),
+		Output:      provider.Count(u.OutputTokens),
 		CacheRead:   cached,
 		CacheWrite:  written,
-		Reasoning:   new(int64(u.OutputTokensDetails.ReasoningTokens)),
-		TotalTokens: int64(u.TotalTokens),
+		Reasoning:   new(provider.Count(u.OutputTokensDetails.ReasoningTokens)),
+		TotalTokens: provider.Count(u.TotalTokens),
 	}
 }
 

@@ -1,6 +1,7 @@
 package openairesponses
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -32,7 +33,23 @@ func testTarget(t testing.TB) providertest.Target {
 		Refusal:        []byte(`{"error":{"message":"slow down","type":"rate_limit_error"}}`),
 		RefusalText:    `test API error (429): {"message":"slow down","type":"rate_limit_error"}`,
 		RefusalSDKText: "429 slow down",
+		WithLimits: func(client *http.Client, l providertest.Limits) agentcore.StreamFn {
+			return StreamFn(Options{BaseURL: "http://provider.test", HTTPClient: client, MaxResponseBytes: l.MaxResponseBytes, IdleTimeout: l.IdleTimeout})
+		},
+		ToolCallHead: []byte("event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_1\",\"status\":\"in_progress\",\"output\":[]}}\n\n" +
+			"event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"output_index\":0,\"item\":{\"id\":\"fc_1\",\"type\":\"function_call\",\"arguments\":\"\",\"call_id\":\"call_1\",\"name\":\"write\"}}\n\n"),
+		ArgumentsEvent: func(piece string) []byte {
+			return []byte("event: response.function_call_arguments.delta\ndata: {\"type\":\"response.function_call_arguments.delta\",\"output_index\":0,\"delta\":" + quote(piece) + "}\n\n")
+		},
+		ToolCallTail: []byte("event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":{\"id\":\"fc_1\",\"type\":\"function_call\",\"arguments\":\"\",\"call_id\":\"call_1\",\"name\":\"write\"}}\n\n" +
+			"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_1\",\"status\":\"completed\",\"output\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":1,\"total_tokens\":2}}}\n\n"),
 	}
+}
+
+// quote is s as a JSON string.
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 // newStream returns a stream function for a server at baseURL, whose API

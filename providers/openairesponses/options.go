@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider"
@@ -50,7 +51,27 @@ type Options struct {
 	// HTTPClient sends the requests; nil means [http.DefaultClient]. Its
 	// Timeout, if any, bounds a whole streamed response: prefer ctx and
 	// [agentcore.StreamOptions.Timeout].
+	// Whatever its CheckRedirect, a redirect to another origin than the
+	// request URL's is refused with [agentcore.ErrCrossOriginRedirect]
+	// (see the package doc's "Hostile servers"); HTTPClient itself is not
+	// changed.
 	HTTPClient *http.Client
+	// MaxResponseBytes caps the content one response may build: the bytes
+	// of its text, thinking, signatures and tool calls (IDs, names and
+	// argument text). A response past it ends as an error with the content
+	// that fit, its Err wrapping [agentcore.ErrResponseTooLarge] and its
+	// text "Response too large: more than N bytes of content". Zero means
+	// [agentcore.DefaultMaxResponseBytes] (16 MiB); negative, no cap.
+	MaxResponseBytes int64
+	// IdleTimeout bounds how long a read of a response's body waits for
+	// the server (counted only while the stream waits for it, not while
+	// the consumer handles an event): a server that sends nothing for
+	// that long ends the response as an error, its Err wrapping
+	// [agentcore.ErrStreamIdleTimeout] and its text "Stream idle timeout:
+	// no data from the server for D". Zero means
+	// [agentcore.DefaultStreamIdleTimeout] (10 minutes); negative, none
+	// (ctx alone bounds the stream).
+	IdleTimeout time.Duration
 	// ServiceTier, when not empty, is sent as service_tier ("auto",
 	// "default", "flex", "priority"). The cost of a response is priced at
 	// the tier the response reports (else this one): half for "flex",

@@ -71,6 +71,7 @@ func (c *call) Send(ctx context.Context) (*http.Response, provider.Failure) {
 	}
 	resp, f := provider.Send(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.Model, Options: c.Options,
+		IdleTimeout: c.opts.IdleTimeout,
 	}, refusal(c.Model), connectionFailure, AbortedBeforeResponseText)
 	f.Text = withHint(f.Text)
 	return resp, f
@@ -115,6 +116,7 @@ func (c *call) Read(ctx context.Context, body io.Reader) *provider.Failure {
 	c.d = newDecoder(c.W, c.Model, c.Out)
 	c.d.serviceTier = c.opts.ServiceTier
 	c.d.observe = c.Observer(ctx)
+	c.d.budget = provider.NewBudget(c.opts.MaxResponseBytes)
 	events := sse.NewReader(body, maxLine)
 	for !c.W.Ended() {
 		ev, err := events.Next()
@@ -125,6 +127,8 @@ func (c *call) Read(ctx context.Context, body io.Reader) *provider.Failure {
 			return nil
 		case errors.Is(err, sse.ErrLineTooLong):
 			return &provider.Failure{Text: LineTooLongText, Err: err}
+		case provider.IsLimit(err):
+			return provider.LimitFailure(err)
 		case err != nil:
 			f := connectionFailure(err)
 			return &f
@@ -132,6 +136,9 @@ func (c *call) Read(ctx context.Context, body io.Reader) *provider.Failure {
 		done, text := c.d.event(ev)
 		if text != "" {
 			return &provider.Failure{Text: withHint(text)}
+		}
+		if err := c.d.budget.Err(); err != nil {
+			return provider.LimitFailure(err)
 		}
 		if done {
 			return nil
