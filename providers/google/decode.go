@@ -9,6 +9,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // chunk is the data of one streamed event: a GenerateContentResponse.
@@ -66,6 +67,10 @@ type decoder struct {
 	// handed out, so each partial shares them).
 	open int
 	text strings.Builder
+
+	// budget is the content the response may still build; a part that
+	// does not fit is not added, and the response ends with its error.
+	budget *provider.Budget
 
 	// stopped once the consumer stopped reading.
 	stopped bool
@@ -148,6 +153,9 @@ func (d *decoder) part(p responsePart) {
 			id = name + "_" + strconv.FormatInt(time.Now().UnixMilli(), 10) + "_" + strconv.FormatInt(toolCallCounter.Add(1), 10)
 		}
 		args := stringify(fc.Args)
+		if !d.budget.Take(len(id) + len(name) + len(args) + len(p.ThoughtSignature)) {
+			return
+		}
 		call := agentcore.ToolCall{ID: id, Arguments: json.RawMessage(args)}
 		if fc.Name != nil {
 			call.Name = *fc.Name
@@ -167,6 +175,9 @@ func (d *decoder) part(p responsePart) {
 // open block of the other kind and starting one of this kind. A non-empty
 // signature replaces the block's.
 func (d *decoder) appendText(text string, thought bool, sig string) {
+	if !d.budget.Take(len(text) + len(sig)) {
+		return
+	}
 	if d.open >= 0 {
 		_, isThinking := d.out.Content[d.open].(agentcore.ThinkingBlock)
 		if isThinking != thought {
@@ -255,19 +266,22 @@ func mapFinishReason(reason string) (agentcore.StopReason, bool) {
 
 // setUsage sets u from a chunk's usage and prices it, as pi-ai does:
 // cached tokens are read from the cache and not counted as input, thoughts
-// count as output (and as reasoning).
+// count as output (and as reasoning). Every count is clamped to
+// 0…math.MaxInt64 ([provider.Count]) and the output saturates, so a
+// hostile or broken server cannot make a count or a cost negative.
 func setUsage(u *agentcore.Usage, m *usageMetadata, model agentcore.Model) {
 	reasoning, fromProvider := u.Reasoning, u.Cost.TotalFromProvider
 	if reasoning == nil {
 		reasoning, fromProvider = new(int64), new(bool)
 	}
-	*reasoning = int64(m.ThoughtsTokenCount)
+	*reasoning = provider.Count(m.ThoughtsTokenCount)
+	cached := provider.Count(m.CachedContentTokenCount)
 	*u = agentcore.Usage{
-		Input:       int64(m.PromptTokenCount) - int64(m.CachedContentTokenCount),
-		Output:      int64(m.CandidatesTokenCount) + *reasoning,
-		CacheRead:   int64(m.CachedContentTokenCount),
+		Input:       max(0, provider.Count(m.PromptTokenCount)-cached),
+		Output:      provider.Sum(provider.Count(m.CandidatesTokenCount), *reasoning),
+		CacheRead:   cached,
 		Reasoning:   reasoning,
-		TotalTokens: int64(m.TotalTokenCount),
+		TotalTokens: provider.Count(m.TotalTokenCount),
 	}
 	r := model.Cost
 	u.Cost.Input = r.Input / 1000000 * float64(u.Input)

@@ -114,6 +114,37 @@
 // each chunk once it parses (pi-ai shows the SDK's object). A hook's error
 // ends the response as an error message with its text.
 //
+// # Hostile servers
+//
+// The package assumes the server may be hostile or broken and bounds
+// what it can make a client do. A redirect is followed only within the
+// origin (scheme, host and port) of the request's URL: one to another
+// origin fails the request with [agentcore.ErrCrossOriginRedirect] before
+// anything is sent there, so neither the key (x-goog-api-key) nor any
+// other header (an Options.Headers credential included) nor the
+// transcript leaves the configured server, whatever the HTTPClient's own
+// CheckRedirect.
+//
+// Token counts are clamped to 0…math.MaxInt64 (a negative count is 0, a
+// huge one math.MaxInt64) and the output (candidates and thoughts)
+// saturates, so no usage count or cost is ever negative.
+//
+// A response may build at most [Options.MaxResponseBytes] of content
+// (16 MiB by default; text, thinking, signatures and function calls,
+// each counted whole as Gemini sends it): past it the stream ends with an
+// error wrapping [agentcore.ErrResponseTooLarge] and the content that
+// fit, so memory stays within a small multiple of the cap whatever the
+// server sends. A body that sends nothing for [Options.IdleTimeout] (10
+// minutes by default; comments count as data) ends with an error
+// wrapping [agentcore.ErrStreamIdleTimeout], retryable, the content so
+// far kept. Their texts are documented with the options.
+//
+// The error of a refusal or of an error chunk quotes at most 4000
+// characters of what the server sent, and a failed message's
+// ErrorMessage is cut to 16000 characters, "... [truncated N chars]"
+// saying how many were left off: a server cannot put megabytes into the
+// transcript.
+//
 // # Differences from pi-ai
 //
 // pi-ai's Google provider never sees a refusal's headers (its SDK keeps

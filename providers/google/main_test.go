@@ -1,6 +1,7 @@
 package google
 
 import (
+	"encoding/json"
 	"net/http"
 	"regexp"
 	"strings"
@@ -34,7 +35,24 @@ func testTarget(t testing.TB) providertest.Target {
 		ToolCallID:  normalizeToolCallIDs,
 		DroppedText: TerminatedPrefix + "unexpected EOF",
 		BodyMark:    `"contents":[{"parts":[{"text":"Hi"}],"role":"user"}]`,
+		WithLimits: func(client *http.Client, l providertest.Limits) agentcore.StreamFn {
+			return StreamFn(Options{BaseURL: "http://provider.test", HTTPClient: client, MaxResponseBytes: l.MaxResponseBytes, IdleTimeout: l.IdleTimeout})
+		},
+		WholeToolCalls: true, // Gemini sends a function call whole: the pieces are text
+		ArgumentsEvent: textEvent,
+		ToolCallTail:   []byte(`data: {"candidates":[{"content":{"parts":[],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":1,"candidatesTokenCount":1,"totalTokenCount":2}}` + "\n\n"),
 	}
+}
+
+// textEvent is the event of a text part holding text.
+func textEvent(text string) []byte {
+	return []byte(`data: {"candidates":[{"content":{"parts":[{"text":` + quote(text) + `}],"role":"model"},"index":0}],"responseId":"r"}` + "\n\n")
+}
+
+// quote is s as a JSON string.
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 // newStream returns a stream function for a server at baseURL, under the

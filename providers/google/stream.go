@@ -72,6 +72,7 @@ func (c *call) Send(ctx context.Context) (*http.Response, failure) {
 	}
 	return provider.Send(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: url, Header: header, Body: body, Model: c.Model, Options: c.Options,
+		IdleTimeout: c.opts.IdleTimeout,
 	}, statusFailure, connectionFailure, AbortedBeforeResponseText)
 }
 
@@ -98,6 +99,7 @@ func hasAuth(h http.Header) bool {
 func (c *call) Read(ctx context.Context, body io.Reader) *failure {
 	c.d = newDecoder(c.W, c.Model, c.Out)
 	c.d.observe = c.Observer(ctx)
+	c.d.budget = provider.NewBudget(c.opts.MaxResponseBytes)
 	tail := &tailReader{r: body}
 	events := sse.NewReader(tail, 0)
 	for !c.d.stopped {
@@ -111,6 +113,8 @@ func (c *call) Read(ctx context.Context, body io.Reader) *failure {
 		case errors.Is(err, sse.ErrLineTooLong):
 			f := textFailure(MalformedChunkPrefix + ": " + err.Error())
 			return &f
+		case provider.IsLimit(err):
+			return provider.LimitFailure(err)
 		case err != nil:
 			f := bodyFailure(err)
 			return &f
@@ -118,9 +122,21 @@ func (c *call) Read(ctx context.Context, body io.Reader) *failure {
 		if tail.eof && tail.incomplete() {
 			return c.readRest(events, ev, tail)
 		}
-		if f := c.d.event(ev.Data); f != nil {
+		if f := c.event(ev.Data); f != nil {
 			return f
 		}
+	}
+	return nil
+}
+
+// event applies the data of one event: the failure that ends the
+// response (the budget's error once content did not fit), nil to go on.
+func (c *call) event(data []byte) *failure {
+	if f := c.d.event(data); f != nil {
+		return f
+	}
+	if err := c.d.budget.Err(); err != nil {
+		return provider.LimitFailure(err)
 	}
 	return nil
 }
@@ -144,7 +160,7 @@ func (c *call) readRest(events *sse.Reader, ev sse.Event, tail *tailReader) *fai
 		if c.d.stopped {
 			return nil
 		}
-		if f := c.d.event(data); f != nil {
+		if f := c.event(data); f != nil {
 			return f
 		}
 	}

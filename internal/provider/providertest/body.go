@@ -64,7 +64,9 @@ func (rp *repeated) Read(p []byte) (int, error) {
 
 // ToolCallBody returns a reader of a response of one tool call whose
 // arguments are {"content":"xxx..."} with n pieces of piece bytes of x,
-// each an event: the body is generated as it is read, never held whole.
+// each an event (of one text block of it, for a target of
+// [Target.WholeToolCalls]): the body is generated as it is read, never
+// held whole.
 func (target Target) ToolCallBody(n, piece int) io.Reader {
 	return io.MultiReader(
 		bytes.NewReader(target.ToolCallHead),

@@ -28,7 +28,8 @@ func Hostile(t *testing.T, target Target) {
 
 // maxResponseBytes: a response of more content than MaxResponseBytes ends
 // with the cap's error and what fit; one that fits, or any response with
-// no cap, is whole.
+// no cap, is whole. The response is one tool call, or one text block for
+// a target of [Target.WholeToolCalls].
 func (target Target) maxResponseBytes(t *testing.T) {
 	body := func(*http.Request) io.Reader { return target.ToolCallBody(4, 10) } // 54 bytes of arguments
 	tests := []struct {
@@ -46,15 +47,25 @@ func (target Target) maxResponseBytes(t *testing.T) {
 			final := target.stream(t.Context(), fn, agentcore.StreamOptions{}, nil)
 			require.NotNil(t, final)
 			if tt.text == "" {
+				want := `{"content":"` + strings.Repeat("x", 40) + `"}`
+				if target.WholeToolCalls {
+					assert.Equal(t, agentcore.StopStop, final.StopReason, final.ErrorMessage)
+					assert.Equal(t, want, final.Text())
+					return
+				}
 				assert.Equal(t, agentcore.StopToolUse, final.StopReason, final.ErrorMessage)
 				require.Len(t, final.ToolCalls(), 1)
-				assert.JSONEq(t, `{"content":"`+strings.Repeat("x", 40)+`"}`, string(final.ToolCalls()[0].Arguments))
+				assert.JSONEq(t, want, string(final.ToolCalls()[0].Arguments))
 				return
 			}
 			assert.Equal(t, agentcore.StopError, final.StopReason)
 			assert.ErrorIs(t, final.Err, agentcore.ErrResponseTooLarge)
 			assert.Equal(t, tt.text, final.ErrorMessage)
 			assert.False(t, agentcore.IsRetryable(final.Err))
+			if target.WholeToolCalls {
+				assert.True(t, strings.HasPrefix(final.Text(), `{"content":"xxx`), "the text so far is kept: %q", final.Text())
+				return
+			}
 			require.Len(t, final.ToolCalls(), 1, "the call so far is kept")
 		})
 	}
@@ -109,8 +120,9 @@ func (target Target) idleTimeout(t *testing.T) {
 	})
 }
 
-// responseCap: 50 MB of tool-call arguments in 1 KiB pieces end with the
-// default cap's error, the heap staying far below the input's size.
+// responseCap: 50 MB of tool-call arguments (of text for a target of
+// [Target.WholeToolCalls]) in 1 KiB pieces end with the default cap's
+// error, the heap staying far below the input's size.
 func (target Target) responseCap(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("streams 50 MB")

@@ -47,6 +47,12 @@ type Target struct {
 	ToolCallHead   []byte
 	ArgumentsEvent func(piece string) []byte
 	ToolCallTail   []byte
+	// WholeToolCalls says the provider's server sends a tool call whole,
+	// in one event (Gemini), so that no stream of pieces builds one:
+	// ToolCallHead, ArgumentsEvent and ToolCallTail then make a response
+	// of one text block, ArgumentsEvent adding piece to its text, and the
+	// suite checks that text where it would check the call's arguments.
+	WholeToolCalls bool
 	// WithLimits returns the provider's stream function for a server at
 	// "http://provider.test" reached through client, with the limits its
 	// options set.

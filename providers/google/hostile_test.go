@@ -1,0 +1,119 @@
+package google
+
+import (
+	"bytes"
+	"io"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider/providertest"
+)
+
+// TestHostileServers checks the provider against servers that try to do
+// it harm (see providertest.Hostile).
+func TestHostileServers(t *testing.T) { providertest.Hostile(t, testTarget(t)) }
+
+// TestMaxResponseBytesToolCalls: a function call, which Gemini sends
+// whole, counts against the cap with its ID, name and arguments: a call
+// past it is not added and ends the response with the cap's error, the
+// content before it kept, as do many calls that each fit.
+func TestMaxResponseBytesToolCalls(t *testing.T) {
+	call := func(id, args string) []byte {
+		return []byte(`data: {"candidates":[{"content":{"parts":[{"functionCall":{"id":"` + id + `","name":"write","args":` + args + `}}],"role":"model"},"index":0}]}` + "\n\n")
+	}
+	tail := testTarget(t).ToolCallTail
+	tests := []struct {
+		name  string
+		body  []byte
+		calls int // kept
+		text  string
+	}{
+		{name: "one call too big", body: concat(textEvent("Hi"), call("c0", `{"content":"`+strings.Repeat("x", 100)+`"}`), tail), text: "Hi"},
+		{name: "many calls", body: concat(call("c1", `{"a":1}`), call("c2", `{"a":2}`), call("c3", `{"a":3}`), call("c4", `{"a":4}`), tail), calls: 2},
+		{name: "within the cap", body: concat(call("c1", `{"a":1}`), tail), calls: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			client := providertest.ReaderClient(func(*http.Request) io.Reader { return strings.NewReader(string(tt.body)) })
+			// a call {"a":N} here is 2 + 5 + 7 = 14 bytes
+			final := testTarget(t).Final(t, StreamFn(Options{BaseURL: "http://provider.test", HTTPClient: client, MaxResponseBytes: 30}), agentcore.StreamOptions{})
+			assert.Len(t, final.ToolCalls(), tt.calls)
+			assert.Equal(t, tt.text, final.Text())
+			if tt.name == "within the cap" {
+				assert.Equal(t, agentcore.StopToolUse, final.StopReason, final.ErrorMessage)
+				return
+			}
+			assert.Equal(t, agentcore.StopError, final.StopReason)
+			assert.ErrorIs(t, final.Err, agentcore.ErrResponseTooLarge)
+			assert.Equal(t, "Response too large: more than 30 bytes of content", final.ErrorMessage)
+		})
+	}
+}
+
+// TestUsageOutOfRange: token counts a server reports out of range are
+// clamped to 0…MaxInt64, their sums saturate, and no cost is negative.
+func TestUsageOutOfRange(t *testing.T) {
+	const max = math.MaxInt64
+	tests := []struct {
+		name, usage string
+		want        agentcore.Usage // counts only
+	}{
+		{name: "negative and huge",
+			usage: `{"promptTokenCount":10,"candidatesTokenCount":-99999999999999999999,"thoughtsTokenCount":1e300,"cachedContentTokenCount":-7,"totalTokenCount":-5}`,
+			want:  agentcore.Usage{Input: 10, Output: max, Reasoning: new(int64(max))}},
+		{name: "every count huge",
+			usage: `{"promptTokenCount":1e300,"candidatesTokenCount":1e300,"thoughtsTokenCount":1e300,"cachedContentTokenCount":1e300,"totalTokenCount":1e300}`,
+			want:  agentcore.Usage{Output: max, CacheRead: max, Reasoning: new(int64(max)), TotalTokens: max}},
+		{name: "cached beyond the prompt",
+			usage: `{"promptTokenCount":5,"candidatesTokenCount":1,"cachedContentTokenCount":9,"totalTokenCount":6}`,
+			want:  agentcore.Usage{Output: 1, CacheRead: 9, Reasoning: new(int64(0)), TotalTokens: 6}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := `data: {"candidates":[{"content":{"parts":[{"text":"ok"}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":` + tt.usage + "}\n\n"
+			testTarget(t).Usage(t, []byte(body), tt.want)
+		})
+	}
+}
+
+// TestErrorTextsBounded: an error text quotes at most 4000 characters of
+// the JSON or text a server sent, and any failure text is cut to 16000.
+func TestErrorTextsBounded(t *testing.T) {
+	big := strings.Repeat("é", 100000) // 200 KB
+	errJSON := `{"error":{"code":500,"message":"` + big + `","status":"INTERNAL"}}`
+	cut := func(s string) string { // s's first 4000 characters
+		r := []rune(s)
+		return string(r[:4000]) + "... [truncated " + strconv.Itoa(len(r)-4000) + " chars]"
+	}
+	tests := []struct {
+		name        string
+		status      int
+		contentType string
+		body, want  string
+	}{
+		{name: "error event", status: 200, contentType: "text/event-stream", body: "data: " + errJSON + "\n\n",
+			want: "got status: INTERNAL. " + cut(errJSON)},
+		{name: "JSON refusal", status: 400, contentType: "application/json", body: errJSON,
+			want: cut(errJSON)},
+		{name: "text refusal", status: 400, contentType: "text/plain", body: big,
+			want: `{"error":{"message":"` + cut(big) + `","code":400,"status":"Bad Request"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := providertest.ServeBody(t, tt.status, tt.contentType, nil, []byte(tt.body))
+			_, final := testTarget(t).Run(t, t.Context(), newStream(srv.URL, srv.Client()), nil)
+			require.Equal(t, agentcore.StopError, final.StopReason)
+			assert.Equal(t, tt.want, final.ErrorMessage)
+		})
+	}
+}
+
+// concat joins the events of a body.
+func concat(events ...[]byte) []byte { return bytes.Join(events, nil) }
