@@ -61,26 +61,20 @@ func TestMaxResponseBytesToolCalls(t *testing.T) {
 // clamped to 0…MaxInt64, their sums saturate, and no cost is negative.
 func TestUsageOutOfRange(t *testing.T) {
 	const max = math.MaxInt64
-	tests := []struct {
-		name, usage string
-		want        agentcore.Usage // counts only
-	}{
-		{name: "negative and huge",
-			usage: `{"promptTokenCount":10,"candidatesTokenCount":-99999999999999999999,"thoughtsTokenCount":1e300,"cachedContentTokenCount":-7,"totalTokenCount":-5}`,
-			want:  agentcore.Usage{Input: 10, Output: max, Reasoning: new(int64(max))}},
-		{name: "every count huge",
-			usage: `{"promptTokenCount":1e300,"candidatesTokenCount":1e300,"thoughtsTokenCount":1e300,"cachedContentTokenCount":1e300,"totalTokenCount":1e300}`,
-			want:  agentcore.Usage{Output: max, CacheRead: max, Reasoning: new(int64(max)), TotalTokens: max}},
-		{name: "cached beyond the prompt",
-			usage: `{"promptTokenCount":5,"candidatesTokenCount":1,"cachedContentTokenCount":9,"totalTokenCount":6}`,
-			want:  agentcore.Usage{Output: 1, CacheRead: 9, Reasoning: new(int64(0)), TotalTokens: 6}},
+	cases := []providertest.UsageCase{
+		{Name: "negative and huge",
+			Usage: `{"promptTokenCount":10,"candidatesTokenCount":-99999999999999999999,"thoughtsTokenCount":1e300,"cachedContentTokenCount":-7,"totalTokenCount":-5}`,
+			Want:  agentcore.Usage{Input: 10, Output: max, Reasoning: new(int64(max))}},
+		{Name: "every count huge",
+			Usage: `{"promptTokenCount":1e300,"candidatesTokenCount":1e300,"thoughtsTokenCount":1e300,"cachedContentTokenCount":1e300,"totalTokenCount":1e300}`,
+			Want:  agentcore.Usage{Output: max, CacheRead: max, Reasoning: new(int64(max)), TotalTokens: max}},
+		{Name: "cached beyond the prompt",
+			Usage: `{"promptTokenCount":5,"candidatesTokenCount":1,"cachedContentTokenCount":9,"totalTokenCount":6}`,
+			Want:  agentcore.Usage{Output: 1, CacheRead: 9, Reasoning: new(int64(0)), TotalTokens: 6}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			body := `data: {"candidates":[{"content":{"parts":[{"text":"ok"}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":` + tt.usage + "}\n\n"
-			testTarget(t).Usage(t, []byte(body), tt.want)
-		})
-	}
+	testTarget(t).UsageCases(t, func(usage string) string {
+		return `data: {"candidates":[{"content":{"parts":[{"text":"ok"}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":` + usage + "}\n\n"
+	}, cases)
 }
 
 // TestErrorTextsBounded: an error text quotes at most 4000 characters of

@@ -20,29 +20,23 @@ func TestHostileServers(t *testing.T) { providertest.Hostile(t, testTarget(t)) }
 // clamped to 0…MaxInt64 and no cost is negative.
 func TestUsageOutOfRange(t *testing.T) {
 	const max = math.MaxInt64
-	tests := []struct {
-		name, usage string
-		want        agentcore.Usage // counts only
-	}{
-		{name: "negative and huge",
-			usage: `{"input_tokens":10,"output_tokens":-99999999999999999999,"total_tokens":-5,"input_tokens_details":{"cached_tokens":-7},"output_tokens_details":{"reasoning_tokens":1e300}}`,
-			want:  agentcore.Usage{Input: 10, Reasoning: new(int64(max))}},
-		{name: "every count huge",
-			usage: `{"input_tokens":1e300,"output_tokens":1e300,"total_tokens":1e300,"input_tokens_details":{"cached_tokens":1e300,"cache_write_tokens":1e300}}`,
-			want:  agentcore.Usage{Output: max, CacheRead: max, CacheWrite: max, Reasoning: new(int64(0)), TotalTokens: max}},
-		{name: "cached beyond the input",
-			usage: `{"input_tokens":5,"output_tokens":1,"total_tokens":6,"input_tokens_details":{"cached_tokens":9e18,"cache_write_tokens":9e18}}`,
-			want:  agentcore.Usage{Output: 1, CacheRead: 9e18, CacheWrite: 9e18, Reasoning: new(int64(0)), TotalTokens: 6}},
+	cases := []providertest.UsageCase{
+		{Name: "negative and huge",
+			Usage: `{"input_tokens":10,"output_tokens":-99999999999999999999,"total_tokens":-5,"input_tokens_details":{"cached_tokens":-7},"output_tokens_details":{"reasoning_tokens":1e300}}`,
+			Want:  agentcore.Usage{Input: 10, Reasoning: new(int64(max))}},
+		{Name: "every count huge",
+			Usage: `{"input_tokens":1e300,"output_tokens":1e300,"total_tokens":1e300,"input_tokens_details":{"cached_tokens":1e300,"cache_write_tokens":1e300}}`,
+			Want:  agentcore.Usage{Output: max, CacheRead: max, CacheWrite: max, Reasoning: new(int64(0)), TotalTokens: max}},
+		{Name: "cached beyond the input",
+			Usage: `{"input_tokens":5,"output_tokens":1,"total_tokens":6,"input_tokens_details":{"cached_tokens":9e18,"cache_write_tokens":9e18}}`,
+			Want:  agentcore.Usage{Output: 1, CacheRead: 9e18, CacheWrite: 9e18, Reasoning: new(int64(0)), TotalTokens: 6}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			body := "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"output_index\":0,\"item\":{\"id\":\"msg_1\",\"type\":\"message\",\"content\":[]}}\n\n" +
-				"event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"output_index\":0,\"delta\":\"ok\"}\n\n" +
-				"event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":{\"id\":\"msg_1\",\"type\":\"message\",\"content\":[{\"type\":\"output_text\",\"text\":\"ok\"}]}}\n\n" +
-				"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_1\",\"status\":\"completed\",\"output\":[],\"usage\":" + tt.usage + "}}\n\n"
-			testTarget(t).Usage(t, []byte(body), tt.want)
-		})
-	}
+	testTarget(t).UsageCases(t, func(usage string) string {
+		return "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"output_index\":0,\"item\":{\"id\":\"msg_1\",\"type\":\"message\",\"content\":[]}}\n\n" +
+			"event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"output_index\":0,\"delta\":\"ok\"}\n\n" +
+			"event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":{\"id\":\"msg_1\",\"type\":\"message\",\"content\":[{\"type\":\"output_text\",\"text\":\"ok\"}]}}\n\n" +
+			"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_1\",\"status\":\"completed\",\"output\":[],\"usage\":" + usage + "}}\n\n"
+	}, cases)
 }
 
 // TestErrorTextsBounded: any failure text (an error the server sent in

@@ -249,3 +249,21 @@ func (target Target) Usage(t *testing.T, body []byte, want agentcore.Usage) {
 		assert.GreaterOrEqual(t, c, 0.0, "cost %+v", u.Cost)
 	}
 }
+
+// UsageCase is a case of [Target.UsageCases]: the usage a server reports
+// and the counts it must give.
+type UsageCase struct {
+	Name string
+	// Usage is the usage object as the server sends it (JSON).
+	Usage string
+	// Want holds the counts (its cost is not compared).
+	Want agentcore.Usage
+}
+
+// UsageCases runs [Target.Usage] for each case in a subtest named after
+// it, streaming the body that body makes of the case's Usage.
+func (target Target) UsageCases(t *testing.T, body func(usage string) string, cases []UsageCase) {
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) { target.Usage(t, []byte(body(c.Usage)), c.Want) })
+	}
+}
