@@ -90,8 +90,9 @@
 //
 // Failures end the stream with an error event, never a panic: an HTTP
 // error status (the JSON body as sent, compacted, or Google's error
-// envelope around a text body), an error object in the stream ("got
-// status: INTERNAL. {...}"), a network error ([FetchFailedPrefix],
+// envelope around a text body, either cut as "Hostile servers" says), an
+// error object in the stream ("got status: INTERNAL. {...}"), a network
+// error ([FetchFailedPrefix],
 // [TerminatedPrefix]), a malformed chunk ([MalformedChunkPrefix]), a
 // stream cut in the middle of an event ([IncompleteText]) or before a
 // finish reason ([NoFinishReasonText]). The message's Err holds the
