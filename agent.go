@@ -375,7 +375,7 @@ func (a *Agent) reduce(ev AgentEvent) {
 		a.current = ev.Message
 	case *MessageEndEvent:
 		a.current = nil
-		a.messages = appendMessage(a.messages, ev.Message)
+		a.messages = append(a.messages, ev.Message)
 	case *ToolExecutionStartEvent:
 		if !slices.Contains(a.pending, ev.ToolCallID) {
 			a.pending = append(a.pending, ev.ToolCallID)

@@ -107,7 +107,7 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 		} else {
 			r.partial = ev.Partial.Clone()
 		}
-		e.cur.Messages = appendMessage(e.cur.Messages, r.partial)
+		e.cur.Messages = append(e.cur.Messages, r.partial)
 		r.err = e.emit(&MessageStartEvent{Message: r.partial})
 	case *DoneEvent:
 		r.finish(e.orEmpty(ev.Message))
@@ -117,29 +117,27 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 		if r.partial == nil {
 			return true
 		}
-		// The event and its snapshot are allocated together.
-		u := &update{}
 		if p := ev.partial(); p != nil {
 			if len(p.Content) > MaxResponseBlocks {
 				r.finish(r.failed(ErrTooManyBlocks))
 				return false
 			}
-			u.msg = *p
-			u.msg.Content = slices.Clip(slices.Clone(p.Content))
-			r.partial = &u.msg
+			r.partial = snapshot(p)
 			e.cur.Messages[len(e.cur.Messages)-1] = r.partial
 		}
 		ev.setPartial(r.partial) // the event is the consumer's: see AssistantEvent
-		u.ev = MessageUpdateEvent{Message: r.partial, AssistantEvent: ev}
-		r.err = e.emit(&u.ev)
+		r.err = e.emit(&MessageUpdateEvent{Message: r.partial, AssistantEvent: ev})
 	}
 	return r.final == nil && r.err == nil
 }
 
-// update is a message_update event with the snapshot it carries.
-type update struct {
-	ev  MessageUpdateEvent
-	msg AssistantMessage
+// snapshot returns a copy of a producer's working message that nobody
+// changes: the message and its block list are copied, the blocks (values)
+// are shared.
+func snapshot(p *AssistantMessage) *AssistantMessage {
+	s := *p
+	s.Content = slices.Clip(slices.Clone(p.Content))
+	return &s
 }
 
 // finish puts the final message in the context and emits its end.
@@ -150,7 +148,7 @@ func (r *responseReader) finish(final *AssistantMessage) {
 	if r.partial != nil {
 		e.cur.Messages[len(e.cur.Messages)-1] = final
 	} else {
-		e.cur.Messages = appendMessage(e.cur.Messages, final)
+		e.cur.Messages = append(e.cur.Messages, final)
 		if r.err = e.emit(&MessageStartEvent{Message: final}); r.err != nil {
 			return
 		}
