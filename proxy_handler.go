@@ -248,10 +248,14 @@ func (h *ProxyHandler) decode(w http.ResponseWriter, r *http.Request) (*ProxyCal
 			return nil, http.StatusUnsupportedMediaType, fmt.Errorf("unsupported content type %q: send application/json", ct)
 		}
 	}
-	call, err := decodeProxyRequest(http.MaxBytesReader(w, r.Body, h.opts.MaxRequestBytes), h.opts.Messages)
+	body, err := readProxyBody(http.MaxBytesReader(w, r.Body, h.opts.MaxRequestBytes), min(r.ContentLength, h.opts.MaxRequestBytes))
 	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 		return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("request body too large: the limit is %d bytes", h.opts.MaxRequestBytes)
 	}
+	if err != nil {
+		return nil, http.StatusBadRequest, fmt.Errorf("invalid request: %v", err)
+	}
+	call, err := decodeProxyRequest(body, h.opts.Messages)
 	if err != nil {
 		return nil, http.StatusBadRequest, fmt.Errorf("invalid request: %v", err)
 	}
