@@ -17,18 +17,13 @@ type proxyRequest struct {
 	Options json.RawMessage `json:"options"`
 }
 
-// maxBodyPresize bounds the buffer readProxyBody sizes from the announced
-// length, so that a client announcing a large body without sending it
-// holds no more.
-const maxBodyPresize = 1 << 20
-
 // readProxyBody reads a request body whole; sizeHint is its announced
-// length (-1 when unknown), which sizes the buffer up to maxBodyPresize. A
-// read error of body is returned as is.
+// length, at most the handler's limit (-1 when unknown), which sizes the
+// buffer. Only an authorized client's body is read.
 func readProxyBody(body io.Reader, sizeHint int64) ([]byte, error) {
 	var buf bytes.Buffer
 	if sizeHint > 0 {
-		buf.Grow(int(min(sizeHint, maxBodyPresize)) + bytes.MinRead)
+		buf.Grow(int(sizeHint) + bytes.MinRead)
 	}
 	_, err := buf.ReadFrom(body)
 	return buf.Bytes(), err
