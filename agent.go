@@ -135,13 +135,6 @@ func New(opts Options) *Agent {
 	return a
 }
 
-func orOneAtATime(m QueueMode) QueueMode {
-	if m == "" {
-		return QueueOneAtATime
-	}
-	return m
-}
-
 // Subscribe adds a listener and returns the function that removes it.
 // Removing is idempotent; a listener removed during a run gets no further
 // events. A listener added while an event is being delivered gets the
@@ -297,22 +290,6 @@ func (a *Agent) start(ctx context.Context, choose func() (runKind, []Message, er
 		return a.failRun(runCtx, err)
 	}
 	return e.failure()
-}
-
-// requeue puts msgs, which a failed run took from queue q and did not
-// deliver, back at the front of q, oldest first, as if never taken.
-func (a *Agent) requeue(msgs []Message, q Queue) {
-	msgs = withoutNil(msgs)
-	if len(msgs) == 0 {
-		return
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	target := &a.steering
-	if q == FollowUpQueue {
-		target = &a.followUp
-	}
-	target.items = append(msgs, target.items...)
 }
 
 // loopConfig maps the Agent's state and hooks onto a loop configuration;

@@ -263,10 +263,11 @@
 // system message is the base prompt ([Options].SystemPrompt and the
 // initial tools seed it, see [InitialSystemMessage]); a later one appends
 // content, patches named [Sections] (ordered; a removed section is null on
-// the wire) and adds or removes tools by name. [CurrentSystemMessage] and
-// [CurrentSystemPrompt] replay the prompt, [CurrentTools] the declared
-// tools, and [CollapseSystemMessages] gives providers that take one system
-// prompt a single leading message. [State].SystemPrompt is such a replay.
+// the wire) and adds or removes tools by name. [CurrentSystemMessage]
+// replays the prompt ([SystemPromptText] renders it), [CurrentTools] the
+// declared tools, and [CollapseSystemMessages] gives providers that take
+// one system prompt a single leading message. [State].SystemPrompt is such
+// a replay.
 //
 // The executable tools ([AgentContext].Tools, [Agent.SetTools]) are a
 // separate thing from the declared ones. Before every request the loop

@@ -57,18 +57,6 @@ func (l ThinkingLevel) reasoning() ThinkingLevel {
 	return l
 }
 
-// QueueMode says how many queued messages a drain point takes. The zero
-// value means [QueueOneAtATime].
-type QueueMode string
-
-// The queue modes.
-const (
-	// QueueOneAtATime takes only the oldest queued message at each drain point.
-	QueueOneAtATime QueueMode = "one-at-a-time"
-	// QueueAll takes every queued message at once.
-	QueueAll QueueMode = "all"
-)
-
 // ToolExecutionMode says how the tool calls of one assistant message run.
 // The zero value means [ToolsParallel].
 type ToolExecutionMode string

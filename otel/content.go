@@ -88,7 +88,7 @@ func (in *Instrumentation) blockParts(blocks []agentcore.ContentBlock) []part {
 // assistant and tool-result messages.
 func (in *Instrumentation) inputContent(messages []agentcore.Message) []attribute.KeyValue {
 	var attrs []attribute.KeyValue
-	if prompt := agentcore.CurrentSystemPrompt(messages); prompt != "" {
+	if prompt := agentcore.SystemPromptText(agentcore.CurrentSystemMessage(messages)); prompt != "" {
 		attrs = append(attrs, keySystemInstruction.String(marshal([]part{{Type: "text", Content: truncate(prompt, in.maxBytes)}})))
 	}
 	out := make([]message, 0, len(messages))
