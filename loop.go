@@ -79,6 +79,9 @@ func (e *engine) runPrompts(prompts []Message, from Queue) (msgs []Message, err 
 	defer e.release()
 	defer e.recoverInto(&err)
 	e.hold(prompts, from)
+	if prompts, err = e.adopt(prompts); err != nil {
+		return nil, err
+	}
 	initial, inserted := e.declareToolChanges(prompts)
 	e.newMessages = append([]Message{}, initial...)
 	if err := e.emitAll(&AgentStartEvent{}, &TurnStartEvent{}); err != nil {
@@ -100,11 +103,24 @@ func (e *engine) runContinue() (msgs []Message, err error) {
 	if err := checkContinue(e.cur.Messages); err != nil {
 		return nil, err
 	}
+	if _, err := e.adopt(nil); err != nil {
+		return nil, err
+	}
 	e.newMessages = []Message{}
 	if err := e.emitAll(&AgentStartEvent{}, &TurnStartEvent{}); err != nil {
 		return e.newMessages, err
 	}
 	return e.newMessages, e.run()
+}
+
+// adopt makes the pointer blocks of the run's context and of its prompts
+// values (see [ValueBlocks]); it returns the prompts.
+func (e *engine) adopt(prompts []Message) ([]Message, error) {
+	var err error
+	if e.cur.Messages, err = valueContext("context message", e.cur.Messages); err != nil {
+		return nil, err
+	}
+	return valueMessages("prompt", prompts)
 }
 
 // hold records msgs, taken from queue from, as not delivered yet.

@@ -79,7 +79,9 @@ func (e *engine) startNextTurn(prev TurnContext) ([]Message, error) {
 			return nil, err
 		}
 		if upd != nil {
-			e.apply(upd.Context, upd.Model, upd.ThinkingLevel)
+			if err := e.apply(upd.Context, upd.Model, upd.ThinkingLevel); err != nil {
+				return nil, err
+			}
 			prepared = upd.Messages
 		}
 	}
@@ -96,7 +98,8 @@ func (e *engine) deliverPending(prepared []Message) error {
 	if len(prepared) > 0 {
 		batch = append(slices.Clip(prepared), e.pending...)
 	}
-	if err := checkMessages("pending message", batch); err != nil {
+	batch, err := valueMessages("pending message", batch)
+	if err != nil {
 		return err
 	}
 	out, inserted := e.declareToolChanges(batch)
@@ -122,16 +125,20 @@ func (e *engine) prepareRequest() error {
 	if err != nil || upd == nil {
 		return err
 	}
-	e.apply(upd.Context, upd.Model, upd.ThinkingLevel)
-	return nil
+	return e.apply(upd.Context, upd.Model, upd.ThinkingLevel)
 }
 
 // apply adopts what a hook's update replaces; nil and empty keep the
 // current value. A replaced context is the engine's own from then on: it
-// is clipped, so the loop's appends copy it.
-func (e *engine) apply(c *AgentContext, m *Model, l ThinkingLevel) {
+// is clipped, so the loop's appends copy it, and its pointer blocks are
+// made values.
+func (e *engine) apply(c *AgentContext, m *Model, l ThinkingLevel) error {
 	if c != nil {
-		e.cur = AgentContext{Messages: slices.Clip(c.Messages), Tools: slices.Clip(c.Tools)}
+		msgs, err := valueContext("context message", c.Messages)
+		if err != nil {
+			return err
+		}
+		e.cur = AgentContext{Messages: slices.Clip(msgs), Tools: slices.Clip(c.Tools)}
 		e.tools.reset()
 		e.llm = llmView{}
 	}
@@ -141,6 +148,7 @@ func (e *engine) apply(c *AgentContext, m *Model, l ThinkingLevel) {
 	if l != "" {
 		e.level = l
 	}
+	return nil
 }
 
 // endFailedTurn ends the run after a failed or aborted response: FinishTurn
