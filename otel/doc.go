@@ -15,7 +15,11 @@
 //	err := agent.Prompt(ctx, "fix the failing tests") // ctx's span is the run's parent
 //
 // [Instrumentation.NewAgent] is the one way for an Agent; give it the
-// provider's stream function and the tools unwrapped.
+// provider's stream function and the tools unwrapped. The program
+// examples/stdout of this module does this on the fake model (no network,
+// no key) and prints the spans and metrics of a run:
+//
+//	cd otel && go run ./examples/stdout
 //
 // Users of [agentcore.RunLoop] assemble the same parts:
 // [Instrumentation.StartRun] for the run span and the ctx to run under,
@@ -111,11 +115,10 @@
 // is added (BenchmarkRun counts the same allocations as without it). With
 // providers that record nothing for a run and no histogram enabled (the
 // global providers before any is installed, a sampler that drops the run),
-// the run costs one span start (6 allocations), and its requests and tool
-// calls run unwrapped; a sampled-out run still hands its span context to
-// the stream function, for propagation. Recording with the SDK costs
-// about one allocation per attribute: BenchmarkRun's two-turn run with
-// two tool calls makes 133 more than without instrumentation.
+// the run costs one span start, and its requests and tool calls run
+// unwrapped; a sampled-out run still hands its span context to the stream
+// function, for propagation. Recording with the SDK costs
+// about one allocation per attribute (BenchmarkRun measures it).
 //
 // Captured content is the whole request of every model call, so a long
 // conversation records its history again at each request: cap it with
