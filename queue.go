@@ -62,24 +62,20 @@ func orOneAtATime(m QueueMode) QueueMode {
 // the next request. It never interrupts work in progress; use
 // [Agent.Abort] to stop. A nil m is ignored. A run that fails after taking
 // m and before delivering it (its message_end) puts it back in the queue.
-func (a *Agent) Steer(m Message) {
-	if isNilMessage(m) {
-		return
-	}
-	a.mu.Lock()
-	a.steering.push(m)
-	a.mu.Unlock()
-}
+func (a *Agent) Steer(m Message) { a.enqueue(&a.steering, m) }
 
 // FollowUp queues m to be processed when the run would otherwise end. A
 // nil m is ignored. As with [Agent.Steer], a run that fails before
 // delivering m puts it back in the queue.
-func (a *Agent) FollowUp(m Message) {
+func (a *Agent) FollowUp(m Message) { a.enqueue(&a.followUp, m) }
+
+// enqueue appends m to q, one of the Agent's queues; a nil m is ignored.
+func (a *Agent) enqueue(q *messageQueue, m Message) {
 	if isNilMessage(m) {
 		return
 	}
 	a.mu.Lock()
-	a.followUp.push(m)
+	q.push(m)
 	a.mu.Unlock()
 }
 
