@@ -44,7 +44,8 @@ type Options struct {
 	// when GetAPIKey answers nothing). They hold pi's AgentOptions
 	// onPayload, onResponse, onProviderStreamEvent and identity as
 	// OnPayload, OnResponse, OnProviderStreamEvent and Identity; maps,
-	// JSON and categories are copied.
+	// JSON and categories are copied. An empty Transport is sent as
+	// [DefaultAgentTransport], as pi's Agent sends it.
 	StreamOptions StreamOptions
 	// ToolExecution is the batch mode; empty means [ToolsParallel].
 	ToolExecution ToolExecutionMode
@@ -114,7 +115,7 @@ func New(opts Options) *Agent {
 	a := &Agent{
 		hooks:         opts.Hooks,
 		streamFn:      opts.StreamFn,
-		streamOptions: opts.StreamOptions.clone(),
+		streamOptions: opts.StreamOptions.agentDefaults(),
 		toolExecution: opts.ToolExecution,
 		model:         opts.Model,
 		level:         opts.ThinkingLevel.orOff(),

@@ -13,18 +13,23 @@ func (a *Agent) StreamOptions() StreamOptions {
 	return a.streamOptions.clone()
 }
 
+// DefaultAgentTransport is the Transport an Agent's requests carry when its
+// stream options leave it empty, pi's Agent's default.
+const DefaultAgentTransport = "auto"
+
 // SetStreamOptions replaces the options the Agent passes to every request:
 // SessionID, ThinkingBudgets, Transport, MaxRetryDelay and the rest (the
 // fields pi's Agent lets a caller change between runs). Reasoning is
 // ignored: the thinking level decides it. APIKey stays the fallback when
-// [Hooks.GetAPIKey] answers nothing. The maps and JSON of o are copied.
+// [Hooks.GetAPIKey] answers nothing. An empty Transport means
+// [DefaultAgentTransport]. The maps and JSON of o are copied.
 //
 // It is safe to call at any time, from a listener or a hook too. A run in
 // progress keeps the options it started with, as pi's Agent does; the next
 // run's requests carry the new ones. To change one field, read the current
 // options with [Agent.StreamOptions] first.
 func (a *Agent) SetStreamOptions(o StreamOptions) {
-	o = o.clone()
+	o = o.agentDefaults()
 	a.mu.Lock()
 	a.streamOptions = o
 	a.mu.Unlock()
@@ -52,6 +57,15 @@ func (m ToolExecutionMode) orParallel() ToolExecutionMode {
 		return ToolsParallel
 	}
 	return m
+}
+
+// agentDefaults returns a clone of o with the Agent's defaults set.
+func (o StreamOptions) agentDefaults() StreamOptions {
+	o = o.clone()
+	if o.Transport == "" {
+		o.Transport = DefaultAgentTransport
+	}
+	return o
 }
 
 // clone returns o with its own maps, JSON, temperature and identity.

@@ -38,7 +38,7 @@ func TestSetStreamOptionsBetweenRuns(t *testing.T) {
 	calls := fake.Calls()
 	require.Len(t, calls, 2)
 	assert.Equal(t, "session-abc", calls[0].Options.SessionID)
-	assert.Empty(t, calls[0].Options.Transport)
+	assert.Equal(t, "auto", calls[0].Options.Transport, "pi's Agent's default")
 	got := calls[1].Options
 	assert.Equal(t, "session-def", got.SessionID)
 	assert.Equal(t, map[agentcore.ThinkingLevel]int{agentcore.ThinkingLow: 1024}, got.ThinkingBudgets)
@@ -70,7 +70,7 @@ func TestSetStreamOptionsDuringRun(t *testing.T) {
 	require.Len(t, calls, 3)
 	assert.Equal(t, "now", calls[0].Options.SessionID)
 	assert.Equal(t, "now", calls[1].Options.SessionID, "the run in progress keeps its options")
-	assert.Empty(t, calls[1].Options.Transport)
+	assert.Equal(t, "auto", calls[1].Options.Transport)
 	assert.Equal(t, "later", calls[2].Options.SessionID)
 	assert.Equal(t, "sse", calls[2].Options.Transport)
 	assert.Equal(t, agentcore.ToolsSequential, agent.ToolExecution())

@@ -331,6 +331,13 @@
 // streamProxy does not: on the server, [ProxyHandlerOptions.Prepare] or
 // the handler's stream function sets the server's own.
 //
+// Those providers and [StreamProxy] treat the server as possibly hostile:
+// a redirect to another origin fails the request before anything is sent
+// there ([ErrCrossOriginRedirect]), and the providers cap a response's
+// content ([ErrResponseTooLarge]), time out a body that sends nothing
+// ([ErrStreamIdleTimeout]), clamp token counts and cut error texts (see
+// their Options and their package docs' "Hostile servers").
+//
 // # Testing
 //
 // Package agentcoretest is the fake model, in the manner of httptest: a

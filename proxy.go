@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pi-go/agentcore/internal/provider/redirect"
 	"github.com/pi-go/agentcore/internal/retryafter"
 	"github.com/pi-go/agentcore/internal/sse"
 )
@@ -32,7 +33,10 @@ type ProxyOptions struct {
 	// error message with the error's text.
 	GetAuthToken func(ctx context.Context) (string, error)
 	// Client sends the requests; nil means [http.DefaultClient]. A client
-	// Timeout bounds the whole response, streaming included.
+	// Timeout bounds the whole response, streaming included. Whatever its
+	// CheckRedirect, a redirect to another origin than URL's is refused
+	// with [ErrCrossOriginRedirect] (the token and the transcript go to
+	// nobody else); Client itself is not changed.
 	Client *http.Client
 	// MaxEventBytes caps one event line of the answer; zero means 16 MiB.
 	// A longer line ends the response with an error message.
@@ -184,11 +188,7 @@ func (p *proxyCall) post(model Model, req Request, so StreamOptions) (*http.Resp
 	}
 	hreq.Header.Set("Authorization", "Bearer "+token)
 	hreq.Header.Set("Content-Type", "application/json")
-	client := p.opts.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(hreq)
+	resp, err := redirect.Do(p.opts.Client, hreq)
 	if err != nil {
 		if p.ctx.Err() != nil {
 			return nil, errors.New(ProxyAbortedEarlyText)

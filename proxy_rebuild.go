@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pi-go/agentcore/internal/jsondec"
 	"github.com/pi-go/agentcore/internal/partialjson"
 )
 
@@ -17,6 +18,10 @@ type proxyRebuilder struct {
 	// open holds, by content index, the text of a text or thinking block
 	// and the argument parser of a streaming tool call.
 	open []*openBlock
+	// ev is the wire event being applied, reused from one to the next,
+	// and dec decodes it.
+	ev  proxyEvent
+	dec jsondec.Decoder
 }
 
 type openBlock struct {
@@ -42,8 +47,8 @@ func errInvalidEvent(format string, args ...any) error {
 // assistant event to push, or nil for an event the reference ignores. An
 // error is the text the response fails with.
 func (r *proxyRebuilder) apply(data []byte) (AssistantEvent, error) {
-	e, err := decodeProxyEvent(data)
-	if err != nil {
+	e := &r.ev
+	if err := decodeProxyEvent(&r.dec, data, e); err != nil {
 		return nil, errInvalidEvent("%v", err)
 	}
 	switch e.Type {
@@ -51,10 +56,10 @@ func (r *proxyRebuilder) apply(data []byte) (AssistantEvent, error) {
 		return &StartEvent{Partial: r.msg}, nil
 	case "done":
 		r.finishOpenCalls()
-		r.final(&e)
+		r.final(e)
 		return &DoneEvent{Reason: r.msg.StopReason, Message: r.msg}, nil
 	case "error":
-		r.final(&e)
+		r.final(e)
 		if r.msg.StopReason != StopAborted {
 			r.msg.StopReason = StopError
 		}
@@ -69,7 +74,7 @@ func (r *proxyRebuilder) apply(data []byte) (AssistantEvent, error) {
 		if e.ContentIndex == nil {
 			return nil, errInvalidEvent("%s without contentIndex", e.Type)
 		}
-		return r.content(&e, *e.ContentIndex)
+		return r.content(e, *e.ContentIndex)
 	}
 	// Unknown event types are skipped, as the reference skips them.
 	return nil, nil

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"time"
+
+	"github.com/pi-go/agentcore/internal/jsondec"
 )
 
 // The proxy's wire format, shared by [StreamProxy] and [ProxyHandler]: the
@@ -113,11 +115,11 @@ type proxyEvent struct {
 	ProviderThinkingLevel *string         `json:"providerThinkingLevel,omitempty"`
 }
 
-// decodeProxyEvent decodes one wire event.
-func decodeProxyEvent(data []byte) (proxyEvent, error) {
-	var e proxyEvent
-	err := json.Unmarshal(data, &e)
-	return e, err
+// decodeProxyEvent decodes one wire event into e with dec, emptying e
+// first.
+func decodeProxyEvent(dec *jsondec.Decoder, data []byte, e *proxyEvent) error {
+	*e = proxyEvent{}
+	return dec.Decode(data, e)
 }
 
 // deref returns *s, or "" when s is nil.
@@ -136,35 +138,30 @@ func deref(s *string) string {
 func encodeProxyEvent(ev AssistantEvent) (data []byte, ok bool, err error) {
 	var w proxyEvent
 	w.Type = ev.Type()
-	index := func(i int) { w.ContentIndex = &i }
-	delta := func(s string) { w.Delta = &s }
 	switch e := ev.(type) {
 	case *StartEvent:
 	case *TextStartEvent:
-		index(e.ContentIndex)
+		w.ContentIndex = &e.ContentIndex
 	case *TextDeltaEvent:
-		index(e.ContentIndex)
-		delta(e.Delta)
+		w.ContentIndex, w.Delta = &e.ContentIndex, &e.Delta
 	case *TextEndEvent:
-		index(e.ContentIndex)
+		w.ContentIndex = &e.ContentIndex
 		w.ContentSignature = textStream.signature(e.Partial, e.ContentIndex)
 	case *ThinkingStartEvent:
-		index(e.ContentIndex)
+		w.ContentIndex = &e.ContentIndex
 	case *ThinkingDeltaEvent:
-		index(e.ContentIndex)
-		delta(e.Delta)
+		w.ContentIndex, w.Delta = &e.ContentIndex, &e.Delta
 	case *ThinkingEndEvent:
-		index(e.ContentIndex)
+		w.ContentIndex = &e.ContentIndex
 		w.ContentSignature = thinkingStream.signature(e.Partial, e.ContentIndex)
 	case *ToolCallStartEvent:
-		index(e.ContentIndex)
+		w.ContentIndex = &e.ContentIndex
 		b, _ := blockAt(e.Partial, e.ContentIndex).(ToolCall)
 		w.ID, w.ToolName = &b.ID, &b.Name
 	case *ToolCallDeltaEvent:
-		index(e.ContentIndex)
-		delta(e.Delta)
+		w.ContentIndex, w.Delta = &e.ContentIndex, &e.Delta
 	case *ToolCallEndEvent:
-		index(e.ContentIndex)
+		w.ContentIndex = &e.ContentIndex
 		if w.ToolCall, err = json.Marshal(e.ToolCall); err != nil {
 			return nil, false, err
 		}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/pi-go/agentcore/internal/jsondec"
 )
 
 func TestDecodeProxyEvent(t *testing.T) {
@@ -39,7 +41,8 @@ func TestDecodeProxyEvent(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := decodeProxyEvent([]byte(tt.data))
+			var got proxyEvent
+			err := decodeProxyEvent(new(jsondec.Decoder), []byte(tt.data), &got)
 			if tt.wantErr {
 				assert.Error(t, err)
 				return
@@ -65,14 +68,14 @@ func FuzzDecodeProxyEvent(f *testing.F) {
 			require.NoError(t, err)
 		}
 		_, _ = rb.apply(data)
-		e, err := decodeProxyEvent(data)
-		if err != nil {
+		var e, back proxyEvent
+		var dec jsondec.Decoder
+		if err := decodeProxyEvent(&dec, data, &e); err != nil {
 			return
 		}
 		again, err := json.Marshal(e)
 		require.NoError(t, err)
-		back, err := decodeProxyEvent(again)
-		require.NoError(t, err)
+		require.NoError(t, decodeProxyEvent(&dec, again, &back))
 		require.Equal(t, e.Type, back.Type)
 		require.Equal(t, e.ContentIndex, back.ContentIndex)
 		require.Equal(t, e.Delta, back.Delta)

@@ -93,7 +93,10 @@ type StreamOptions struct {
 	// the server says (failing at once when that exceeds a non-zero
 	// MaxRetryDelay), else 0.5s doubling up to 8s, less up to a quarter of
 	// jitter; ctx interrupts the wait. Zero, the default, sends once: the
-	// caller of the loop owns retries (see [IsRetryable]).
+	// caller of the loop owns retries (see [IsRetryable]). (A request that
+	// met a keep-alive connection the server had dropped, before any
+	// answer, is sent again on a fresh one whatever MaxRetries says; the
+	// providers' docs say so.)
 	MaxRetries int
 
 	// OnPayload, when not nil, sees the provider request body just before

@@ -31,6 +31,7 @@ func (in *Instrumentation) NewAgent(opts agentcore.Options) *agentcore.Agent {
 	}
 	opts.Tools = in.WrapTools(opts.Tools)
 	a := agentcore.New(opts)
+	o.agent = a
 	a.Subscribe(o.listen)
 	return a
 }
@@ -38,7 +39,8 @@ func (in *Instrumentation) NewAgent(opts agentcore.Options) *agentcore.Agent {
 // observer records the runs of one Agent from its events. An Agent runs
 // one run at a time; its listeners get one event at a time.
 type observer struct {
-	in *Instrumentation
+	in    *Instrumentation
+	agent *agentcore.Agent
 
 	mu   sync.Mutex
 	run  *runState
@@ -70,7 +72,7 @@ func (o *observer) wrapStreamFn(fn agentcore.StreamFn) agentcore.StreamFn {
 			}
 			return fn(ctx, model, req, opts)
 		}
-		r.noteRequest(model, opts)
+		r.noteRequest(model, req, opts)
 		return in.chat(trace.ContextWithSpan(ctx, r.span), fn, model, req, opts)
 	}
 }
@@ -79,7 +81,9 @@ func (o *observer) wrapStreamFn(fn agentcore.StreamFn) agentcore.StreamFn {
 func (o *observer) listen(ctx context.Context, ev agentcore.AgentEvent) {
 	switch ev := ev.(type) {
 	case *agentcore.AgentStartEvent:
-		r := o.in.startRun(ctx)
+		// The run's model and tools are the Agent's as the run starts.
+		st := o.agent.State()
+		r := o.in.startRun(ctx, st.Model, st.Tools)
 		o.mu.Lock()
 		o.run = r
 		o.mu.Unlock()
@@ -138,7 +142,7 @@ func (o *observer) startTool(ev *agentcore.ToolExecutionStartEvent) {
 	if o.run == nil || !o.run.on {
 		return
 	}
-	call := o.in.startTool(o.run.ctx, ev.ToolName, ev.ToolCallID, ev.Args)
+	call := o.in.startTool(o.run.ctx, ev.ToolName, o.run.descriptions[ev.ToolName], ev.ToolCallID, ev.Args)
 	if o.calls == nil {
 		o.calls = make(map[string][]*toolCall)
 	}

@@ -77,7 +77,7 @@ func TestAgentRuns(t *testing.T) {
 	}{
 		{
 			name: "parallel",
-			cfg:  agentotel.Config{AgentName: "coder", AgentID: "agent-1"},
+			cfg:  agentotel.Config{AgentName: "coder", AgentID: "agent-1", AgentVersion: "1.2.0", AgentDescription: "Fixes tests."},
 			opts: func(**agentcore.Agent) agentcore.Options {
 				return agentcore.Options{
 					Model: model(), Tools: []agentcore.Tool{readTool(), failTool()},
@@ -144,7 +144,7 @@ func TestAgentRuns(t *testing.T) {
 		},
 		{
 			name: "steer",
-			cfg:  agentotel.Config{CaptureContent: true, MaxContentBytes: 32},
+			cfg:  agentotel.Config{CaptureContent: true, ToolDefinitions: true, MaxContentBytes: 32},
 			opts: func(agent **agentcore.Agent) agentcore.Options {
 				return agentcore.Options{
 					SystemPrompt: "You are terse.", Model: model(), Tools: []agentcore.Tool{readTool()},

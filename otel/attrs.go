@@ -7,59 +7,29 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/pi-go/agentcore"
 )
 
-// The attribute keys of the GenAI semantic conventions this package
-// records, as the conventions name them.
-const (
-	keyOperationName     = attribute.Key("gen_ai.operation.name")
-	keyProviderName      = attribute.Key("gen_ai.provider.name")
-	keyRequestModel      = attribute.Key("gen_ai.request.model")
-	keyRequestMaxTokens  = attribute.Key("gen_ai.request.max_tokens")
-	keyRequestTemp       = attribute.Key("gen_ai.request.temperature")
-	keyResponseModel     = attribute.Key("gen_ai.response.model")
-	keyResponseID        = attribute.Key("gen_ai.response.id")
-	keyFinishReasons     = attribute.Key("gen_ai.response.finish_reasons")
-	keyConversationID    = attribute.Key("gen_ai.conversation.id")
-	keyAgentName         = attribute.Key("gen_ai.agent.name")
-	keyAgentID           = attribute.Key("gen_ai.agent.id")
-	keyInputTokens       = attribute.Key("gen_ai.usage.input_tokens")
-	keyOutputTokens      = attribute.Key("gen_ai.usage.output_tokens")
-	keyCacheReadTokens   = attribute.Key("gen_ai.usage.cache_read.input_tokens")
-	keyCacheWriteTokens  = attribute.Key("gen_ai.usage.cache_creation.input_tokens")
-	keyReasoningTokens   = attribute.Key("gen_ai.usage.reasoning.output_tokens")
-	keyTokenType         = attribute.Key("gen_ai.token.type")
-	keyToolName          = attribute.Key("gen_ai.tool.name")
-	keyToolCallID        = attribute.Key("gen_ai.tool.call.id")
-	keyToolType          = attribute.Key("gen_ai.tool.type")
-	keyToolArguments     = attribute.Key("gen_ai.tool.call.arguments")
-	keyToolResult        = attribute.Key("gen_ai.tool.call.result")
-	keyInputMessages     = attribute.Key("gen_ai.input.messages")
-	keyOutputMessages    = attribute.Key("gen_ai.output.messages")
-	keySystemInstruction = attribute.Key("gen_ai.system_instructions")
-	keyErrorType         = attribute.Key("error.type")
-	keyServerAddress     = attribute.Key("server.address")
-	keyServerPort        = attribute.Key("server.port")
-)
-
 // The operation names of the conventions.
-const (
-	opChat        = "chat"
-	opExecuteTool = "execute_tool"
-	opInvokeAgent = "invoke_agent"
+var (
+	opChat        = semconv.GenAIOperationNameChat.Value.AsString()
+	opExecuteTool = semconv.GenAIOperationNameExecuteTool.Value.AsString()
+	opInvokeAgent = semconv.GenAIOperationNameInvokeAgent.Value.AsString()
 )
 
-// The metric names: the conventions' client metrics, and their tool and
-// agent durations.
+// The metrics of the GenAI conventions that semconv 1.41.0 (and so its
+// genaiconv package) does not define yet: the tool and agent durations.
 const (
-	metricOperationDuration = "gen_ai.client.operation.duration"
-	metricTokenUsage        = "gen_ai.client.token.usage"
-	metricToolDuration      = "gen_ai.execute_tool.duration"
-	metricAgentDuration     = "gen_ai.invoke_agent.duration"
+	metricToolDuration  = "gen_ai.execute_tool.duration"
+	metricAgentDuration = "gen_ai.invoke_agent.duration"
 )
+
+// toolTypeFunction is the gen_ai.tool.type of every tool: the agent runs
+// it on the client side, with the arguments the model generated.
+var toolTypeFunction = semconv.GenAIToolType("function")
 
 // The error.type values this package records.
 const (
@@ -80,18 +50,6 @@ const (
 	// stream ended without a final event.
 	ErrorTypeIncomplete = "incomplete"
 )
-
-// providerName is the gen_ai.provider.name of model: its Provider, else
-// its API, else "unknown".
-func providerName(m agentcore.Model) string {
-	switch {
-	case m.Provider != "":
-		return m.Provider
-	case m.API != "":
-		return m.API
-	}
-	return "unknown"
-}
 
 // finishReason maps a stop reason to the conventions' finish reasons.
 func finishReason(r agentcore.StopReason) string {
@@ -130,7 +88,7 @@ func server(baseURL string) []attribute.KeyValue {
 	if err != nil || u.Host == "" {
 		return nil
 	}
-	attrs := []attribute.KeyValue{keyServerAddress.String(u.Hostname())}
+	attrs := []attribute.KeyValue{semconv.ServerAddress(u.Hostname())}
 	port := u.Port()
 	if port == "" {
 		switch u.Scheme {
@@ -141,7 +99,7 @@ func server(baseURL string) []attribute.KeyValue {
 		}
 	}
 	if n, err := strconv.Atoi(port); err == nil {
-		attrs = append(attrs, keyServerPort.Int(n))
+		attrs = append(attrs, semconv.ServerPort(n))
 	}
 	return attrs
 }
@@ -157,15 +115,18 @@ func hasUsage(u agentcore.Usage) bool {
 
 // usageAttrs are the gen_ai.usage attributes of u.
 func usageAttrs(u agentcore.Usage) []attribute.KeyValue {
-	attrs := []attribute.KeyValue{keyInputTokens.Int64(inputTokens(u)), keyOutputTokens.Int64(u.Output)}
+	attrs := []attribute.KeyValue{
+		semconv.GenAIUsageInputTokensKey.Int64(inputTokens(u)),
+		semconv.GenAIUsageOutputTokensKey.Int64(u.Output),
+	}
 	if u.CacheRead != 0 {
-		attrs = append(attrs, keyCacheReadTokens.Int64(u.CacheRead))
+		attrs = append(attrs, semconv.GenAIUsageCacheReadInputTokensKey.Int64(u.CacheRead))
 	}
 	if u.CacheWrite != 0 {
-		attrs = append(attrs, keyCacheWriteTokens.Int64(u.CacheWrite))
+		attrs = append(attrs, semconv.GenAIUsageCacheCreationInputTokensKey.Int64(u.CacheWrite))
 	}
 	if u.Reasoning != nil {
-		attrs = append(attrs, keyReasoningTokens.Int64(*u.Reasoning))
+		attrs = append(attrs, semconv.GenAIUsageReasoningOutputTokensKey.Int64(*u.Reasoning))
 	}
 	return attrs
 }
@@ -173,7 +134,7 @@ func usageAttrs(u agentcore.Usage) []attribute.KeyValue {
 // appendOutcome appends the finish reason of a response that stopped for
 // reason, and its usage when reported.
 func appendOutcome(attrs []attribute.KeyValue, reason agentcore.StopReason, u agentcore.Usage) []attribute.KeyValue {
-	attrs = append(attrs, keyFinishReasons.StringSlice([]string{finishReason(reason)}))
+	attrs = append(attrs, semconv.GenAIResponseFinishReasons(finishReason(reason)))
 	if hasUsage(u) {
 		attrs = append(attrs, usageAttrs(u)...)
 	}
@@ -190,7 +151,7 @@ const MaxStatusBytes = 1024
 // MaxStatusBytes.
 func setOutcome(span trace.Span, attrs []attribute.KeyValue, errType, errText string) {
 	if errType != "" {
-		attrs = append(attrs, keyErrorType.String(errType))
+		attrs = append(attrs, semconv.ErrorTypeKey.String(errType))
 		span.SetStatus(codes.Error, truncate(errText, MaxStatusBytes))
 	}
 	span.SetAttributes(attrs...)

@@ -18,46 +18,6 @@ import (
 	"github.com/pi-go/agentcore"
 )
 
-// TestKeysMatchSemconv checks the attribute keys against the last
-// semconv package of the otel module that holds the GenAI registry.
-func TestKeysMatchSemconv(t *testing.T) {
-	for _, tt := range []struct{ ours, theirs attribute.Key }{
-		{keyOperationName, semconv.GenAIOperationNameKey},
-		{keyProviderName, semconv.GenAIProviderNameKey},
-		{keyRequestModel, semconv.GenAIRequestModelKey},
-		{keyRequestMaxTokens, semconv.GenAIRequestMaxTokensKey},
-		{keyRequestTemp, semconv.GenAIRequestTemperatureKey},
-		{keyResponseModel, semconv.GenAIResponseModelKey},
-		{keyResponseID, semconv.GenAIResponseIDKey},
-		{keyFinishReasons, semconv.GenAIResponseFinishReasonsKey},
-		{keyConversationID, semconv.GenAIConversationIDKey},
-		{keyAgentName, semconv.GenAIAgentNameKey},
-		{keyAgentID, semconv.GenAIAgentIDKey},
-		{keyInputTokens, semconv.GenAIUsageInputTokensKey},
-		{keyOutputTokens, semconv.GenAIUsageOutputTokensKey},
-		{keyCacheReadTokens, semconv.GenAIUsageCacheReadInputTokensKey},
-		{keyCacheWriteTokens, semconv.GenAIUsageCacheCreationInputTokensKey},
-		{keyReasoningTokens, semconv.GenAIUsageReasoningOutputTokensKey},
-		{keyTokenType, semconv.GenAITokenTypeKey},
-		{keyToolName, semconv.GenAIToolNameKey},
-		{keyToolCallID, semconv.GenAIToolCallIDKey},
-		{keyToolType, semconv.GenAIToolTypeKey},
-		{keyToolArguments, semconv.GenAIToolCallArgumentsKey},
-		{keyToolResult, semconv.GenAIToolCallResultKey},
-		{keyInputMessages, semconv.GenAIInputMessagesKey},
-		{keyOutputMessages, semconv.GenAIOutputMessagesKey},
-		{keySystemInstruction, semconv.GenAISystemInstructionsKey},
-		{keyErrorType, semconv.ErrorTypeKey},
-		{keyServerAddress, semconv.ServerAddressKey},
-		{keyServerPort, semconv.ServerPortKey},
-	} {
-		assert.Equal(t, tt.theirs, tt.ours)
-	}
-	assert.Equal(t, semconv.GenAIOperationNameChat.Value.AsString(), opChat)
-	assert.Equal(t, semconv.GenAIOperationNameExecuteTool.Value.AsString(), opExecuteTool)
-	assert.Equal(t, semconv.GenAIOperationNameInvokeAgent.Value.AsString(), opInvokeAgent)
-}
-
 func TestTruncate(t *testing.T) {
 	for _, tt := range []struct {
 		name string
@@ -77,12 +37,31 @@ func TestTruncate(t *testing.T) {
 	}
 }
 
-func TestArguments(t *testing.T) {
-	in := &Instrumentation{maxBytes: 12}
-	assert.Equal(t, json.RawMessage(`{"a":1}`), in.arguments(json.RawMessage(`{"a":1}`)))
-	assert.Equal(t, json.RawMessage(`{}`), in.arguments(nil))
-	assert.Equal(t, `{"a":"lon…`, in.arguments(json.RawMessage(`{"a":"long text"}`)), "over the cap: capped text")
-	assert.Equal(t, `{"a":`, in.arguments(json.RawMessage(`{"a":`)), "invalid JSON: as text")
+// TestJSONOrText checks the structured values of arguments and results:
+// a JSON object or array within the cap is decoded, anything else is its
+// capped text.
+func TestJSONOrText(t *testing.T) {
+	in := &Instrumentation{maxBytes: 40}
+	for _, tt := range []struct {
+		name, in string
+		want     attribute.Value
+	}{
+		{"object", `{"b":[1,2.5,"x",true,null],"a":{"c":-3}}`, attribute.MapValue(
+			attribute.Map("a", attribute.Int64("c", -3)),
+			attribute.Slice("b", attribute.Int64Value(1), attribute.Float64Value(2.5), attribute.StringValue("x"),
+				attribute.BoolValue(true), attribute.Value{}),
+		)},
+		{"array", ` [1] `, attribute.SliceValue(attribute.Int64Value(1))},
+		{"big integer", `[123456789012345678901234567890]`, attribute.SliceValue(attribute.Float64Value(1.2345678901234568e29))},
+		{"text", "contents of a.txt", attribute.StringValue("contents of a.txt")},
+		{"a JSON string is text", `"quoted"`, attribute.StringValue(`"quoted"`)},
+		{"invalid JSON", `{"a":`, attribute.StringValue(`{"a":`)},
+		{"trailing data", `{} {}`, attribute.StringValue(`{} {}`)},
+		{"over the cap", `{"a":"` + strings.Repeat("x", 40) + `"}`, attribute.StringValue(`{"a":"` + strings.Repeat("x", 31) + "…")},
+	} {
+		t.Run(tt.name, func(t *testing.T) { assert.Equal(t, tt.want, in.jsonOrText(tt.in)) })
+	}
+	assert.Equal(t, attribute.MapValue(), in.arguments(""), "no arguments: an empty object")
 }
 
 func TestServer(t *testing.T) {
@@ -92,10 +71,10 @@ func TestServer(t *testing.T) {
 	}{
 		{"", nil},
 		{"not a url", nil},
-		{"https://api.openai.com/v1", []attribute.KeyValue{keyServerAddress.String("api.openai.com"), keyServerPort.Int(443)}},
-		{"http://localhost:11434/v1", []attribute.KeyValue{keyServerAddress.String("localhost"), keyServerPort.Int(11434)}},
-		{"http://[::1]/v1", []attribute.KeyValue{keyServerAddress.String("::1"), keyServerPort.Int(80)}},
-		{"unix://host", []attribute.KeyValue{keyServerAddress.String("host")}},
+		{"https://api.openai.com/v1", []attribute.KeyValue{semconv.ServerAddress("api.openai.com"), semconv.ServerPort(443)}},
+		{"http://localhost:11434/v1", []attribute.KeyValue{semconv.ServerAddress("localhost"), semconv.ServerPort(11434)}},
+		{"http://[::1]/v1", []attribute.KeyValue{semconv.ServerAddress("::1"), semconv.ServerPort(80)}},
+		{"unix://host", []attribute.KeyValue{semconv.ServerAddress("host")}},
 	} {
 		t.Run(tt.url, func(t *testing.T) { assert.Equal(t, tt.want, server(tt.url)) })
 	}
@@ -125,31 +104,63 @@ func TestFinishReasonAndErrorType(t *testing.T) {
 func TestUsage(t *testing.T) {
 	u := agentcore.Usage{Input: 10, Output: 5, CacheRead: 100, CacheWrite: 7, Reasoning: new(int64(3))}
 	assert.Equal(t, []attribute.KeyValue{
-		keyInputTokens.Int64(117), keyOutputTokens.Int64(5), keyCacheReadTokens.Int64(100),
-		keyCacheWriteTokens.Int64(7), keyReasoningTokens.Int64(3),
+		semconv.GenAIUsageInputTokens(117), semconv.GenAIUsageOutputTokens(5), semconv.GenAIUsageCacheReadInputTokens(100),
+		semconv.GenAIUsageCacheCreationInputTokens(7), semconv.GenAIUsageReasoningOutputTokens(3),
 	}, usageAttrs(u))
 	assert.False(t, hasUsage(agentcore.Usage{}))
-	assert.Equal(t, "unknown", providerName(agentcore.Model{}))
-	assert.Equal(t, "openai-completions", providerName(agentcore.Model{API: "openai-completions"}))
 }
 
-func TestInputContent(t *testing.T) {
-	in := &Instrumentation{maxBytes: -1}
-	attrs := in.inputContent([]agentcore.Message{
-		&agentcore.SystemMessage{Content: agentcore.Text("be brief")},
+// TestProviderName checks that pi's provider IDs map to the conventions'
+// well-known values where one applies, and stay as they are elsewhere.
+func TestProviderName(t *testing.T) {
+	for _, tt := range []struct {
+		model agentcore.Model
+		want  attribute.KeyValue
+	}{
+		{agentcore.Model{Provider: "amazon-bedrock"}, semconv.GenAIProviderNameAWSBedrock},
+		{agentcore.Model{Provider: "anthropic"}, semconv.GenAIProviderNameAnthropic},
+		{agentcore.Model{Provider: "azure"}, semconv.GenAIProviderNameAzureAIOpenAI},
+		{agentcore.Model{Provider: "deepseek"}, semconv.GenAIProviderNameDeepseek},
+		{agentcore.Model{Provider: "google"}, semconv.GenAIProviderNameGCPGemini},
+		{agentcore.Model{Provider: "google-vertex"}, semconv.GenAIProviderNameGCPVertexAI},
+		{agentcore.Model{Provider: "groq"}, semconv.GenAIProviderNameGroq},
+		{agentcore.Model{Provider: "mistral"}, semconv.GenAIProviderNameMistralAI},
+		{agentcore.Model{Provider: "openai", API: "openai-completions"}, semconv.GenAIProviderNameOpenAI},
+		{agentcore.Model{Provider: "openai-codex"}, semconv.GenAIProviderNameOpenAI},
+		{agentcore.Model{Provider: "xai"}, semconv.GenAIProviderNameXAI},
+		{agentcore.Model{Provider: "openrouter", API: "openai-completions"}, semconv.GenAIProviderNameKey.String("openrouter")},
+		{agentcore.Model{API: "openai-completions"}, semconv.GenAIProviderNameKey.String("openai-completions")},
+		{agentcore.Model{}, semconv.GenAIProviderNameKey.String("unknown")},
+	} {
+		assert.Equal(t, tt.want, semconv.GenAIProviderNameKey.String(providerName(tt.model)), "%+v", tt.model)
+	}
+}
+
+func TestRequestContent(t *testing.T) {
+	in := &Instrumentation{maxBytes: -1, capture: true, toolDefs: true}
+	attrs := in.requestContent([]agentcore.Message{
+		&agentcore.SystemMessage{Content: agentcore.Text("be brief"), ToolsAdded: []agentcore.ToolDeclaration{
+			{Name: "see", Description: "Looks.", Parameters: json.RawMessage(`{"type":"object"}`)},
+		}},
 		&agentcore.UserMessage{Content: agentcore.Blocks(agentcore.TextBlock{Text: "look"}, agentcore.ImageBlock{Data: "AAAA", MimeType: "image/png"})},
 		&agentcore.AssistantMessage{Content: []agentcore.ContentBlock{
 			agentcore.ThinkingBlock{Thinking: "hmm"}, agentcore.ThinkingBlock{Thinking: "secret", Redacted: true},
 			agentcore.ToolCall{ID: "c1", Name: "see", Arguments: json.RawMessage(`{"x":1}`)},
 		}},
 		&agentcore.ToolResultMessage{ToolCallID: "c1", ToolName: "see", Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "a cat"}}},
-	})
-	assert.Equal(t, []attribute.KeyValue{
-		keySystemInstruction.String(`[{"type":"text","content":"be brief"}]`),
-		keyInputMessages.String(`[{"role":"user","parts":[{"type":"text","content":"look"},{"type":"image","mime_type":"image/png"}]},` +
-			`{"role":"assistant","parts":[{"type":"reasoning","content":"hmm"},{"type":"tool_call","id":"c1","name":"see","arguments":{"x":1}}]},` +
-			`{"role":"tool","parts":[{"type":"tool_call_response","id":"c1","response":"a cat"}]}]`),
-	}, attrs)
+	}, true)
+	require.Len(t, attrs, 3)
+	assert.Equal(t, semconv.GenAISystemInstructionsKey, attrs[0].Key)
+	assert.Equal(t, `[{"content":"be brief","type":"text"}]`, attrs[0].Value.String())
+	assert.Equal(t, semconv.GenAIInputMessagesKey, attrs[1].Key)
+	assert.Equal(t, `[{"parts":[{"content":"look","type":"text"},{"mime_type":"image/png","type":"image"}],"role":"user"},`+
+		`{"parts":[{"content":"hmm","type":"reasoning"},{"arguments":{"x":1},"id":"c1","name":"see","type":"tool_call"}],"role":"assistant"},`+
+		`{"parts":[{"id":"c1","response":"a cat","type":"tool_call_response"}],"role":"tool"}]`, attrs[1].Value.String())
+	assert.Equal(t, semconv.GenAIToolDefinitionsKey, attrs[2].Key)
+	assert.Equal(t, `[{"description":"Looks.","name":"see","type":"function"}]`, attrs[2].Value.String(), "no parameters")
+
+	assert.Empty(t, (&Instrumentation{}).requestContent([]agentcore.Message{&agentcore.SystemMessage{Content: agentcore.Text("x")}}, true),
+		"neither content nor definitions")
 }
 
 // TestStatusIsCapped checks that a long error text becomes a status

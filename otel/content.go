@@ -1,34 +1,35 @@
 package agentotel
 
 import (
-	"encoding/json"
 	"unicode/utf8"
 
 	"go.opentelemetry.io/otel/attribute"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 
 	"github.com/pi-go/agentcore"
 )
 
-// message is a message in the conventions' JSON shape for
-// gen_ai.input.messages and gen_ai.output.messages.
-type message struct {
-	Role         string `json:"role"`
-	Parts        []part `json:"parts"`
-	FinishReason string `json:"finish_reason,omitempty"`
-}
+// The content attributes are structured values in the conventions'
+// shapes: a message is a map of role, parts and (output) finish_reason; a
+// part a map of type and its fields (text and reasoning: content;
+// tool_call: id, name, arguments; tool_call_response: id, response; an
+// image: a generic part of type "image" with its mime_type, never its
+// data).
 
-// part is one part of a message: text, reasoning, tool_call,
-// tool_call_response, or a generic part for an image (whose data is never
-// recorded).
-type part struct {
-	Type      string `json:"type"`
-	Content   string `json:"content,omitempty"`
-	ID        string `json:"id,omitempty"`
-	Name      string `json:"name,omitempty"`
-	Arguments any    `json:"arguments,omitempty"`
-	Response  any    `json:"response,omitempty"`
-	MimeType  string `json:"mime_type,omitempty"`
-}
+// The keys of the messages' and parts' maps.
+const (
+	fieldRole         = "role"
+	fieldParts        = "parts"
+	fieldFinishReason = "finish_reason"
+	fieldType         = "type"
+	fieldContent      = "content"
+	fieldID           = "id"
+	fieldName         = "name"
+	fieldDescription  = "description"
+	fieldArguments    = "arguments"
+	fieldResponse     = "response"
+	fieldMimeType     = "mime_type"
+)
 
 // truncationMark ends a value cut by truncate.
 const truncationMark = "…"
@@ -51,74 +52,125 @@ func truncate(s string, max int) string {
 	return s[:cut] + mark
 }
 
-// arguments is a tool call's arguments as a part holds them: the JSON
-// object itself when it is valid and within the cap, else its capped text.
-func (in *Instrumentation) arguments(args json.RawMessage) any {
-	if len(args) == 0 {
-		return json.RawMessage("{}")
-	}
-	if (in.maxBytes < 0 || len(args) <= in.maxBytes) && json.Valid(args) {
-		return args
-	}
-	return truncate(string(args), in.maxBytes)
+// textValue is s capped, as a string value.
+func (in *Instrumentation) textValue(s string) attribute.Value {
+	return attribute.StringValue(truncate(s, in.maxBytes))
 }
 
-// blockParts converts content blocks to parts, text capped.
-func (in *Instrumentation) blockParts(blocks []agentcore.ContentBlock) []part {
-	parts := make([]part, 0, len(blocks))
+// jsonOrText is s as a structured value when it is a JSON object or array
+// within the cap (the conventions ask tool arguments and results to be
+// deserialized when they can be), else its capped text.
+func (in *Instrumentation) jsonOrText(s string) attribute.Value {
+	if in.maxBytes < 0 || len(s) <= in.maxBytes {
+		if v, ok := jsonValue(s); ok {
+			return v
+		}
+	}
+	return in.textValue(s)
+}
+
+// arguments is a tool call's arguments: the object, an empty one when
+// there are none.
+func (in *Instrumentation) arguments(args string) attribute.Value {
+	if args == "" {
+		return attribute.MapValue()
+	}
+	return in.jsonOrText(args)
+}
+
+func part(kind string, fields ...attribute.KeyValue) attribute.Value {
+	return attribute.MapValue(append([]attribute.KeyValue{attribute.String(fieldType, kind)}, fields...)...)
+}
+
+// textPart is a part of type kind whose content is text, capped.
+func (in *Instrumentation) textPart(kind, text string) attribute.Value {
+	return part(kind, attribute.KeyValue{Key: fieldContent, Value: in.textValue(text)})
+}
+
+// withID appends the id field when id is set.
+func withID(fields []attribute.KeyValue, id string) []attribute.KeyValue {
+	if id == "" {
+		return fields
+	}
+	return append(fields, attribute.String(fieldID, id))
+}
+
+// blockParts converts content blocks to parts.
+func (in *Instrumentation) blockParts(blocks []agentcore.ContentBlock) []attribute.Value {
+	parts := make([]attribute.Value, 0, len(blocks))
 	for _, b := range blocks {
 		switch b := b.(type) {
 		case agentcore.TextBlock:
-			parts = append(parts, part{Type: "text", Content: truncate(b.Text, in.maxBytes)})
+			parts = append(parts, in.textPart("text", b.Text))
 		case agentcore.ThinkingBlock:
 			if !b.Redacted {
-				parts = append(parts, part{Type: "reasoning", Content: truncate(b.Thinking, in.maxBytes)})
+				parts = append(parts, in.textPart("reasoning", b.Thinking))
 			}
 		case agentcore.ToolCall:
-			parts = append(parts, part{Type: "tool_call", ID: b.ID, Name: b.Name, Arguments: in.arguments(b.Arguments)})
+			fields := withID(make([]attribute.KeyValue, 0, 3), b.ID)
+			parts = append(parts, part("tool_call", append(fields, attribute.String(fieldName, b.Name),
+				attribute.KeyValue{Key: fieldArguments, Value: in.arguments(string(b.Arguments))})...))
 		case agentcore.ImageBlock:
-			parts = append(parts, part{Type: "image", MimeType: b.MimeType})
+			parts = append(parts, part("image", attribute.String(fieldMimeType, b.MimeType)))
 		}
 	}
 	return parts
 }
 
-// inputContent is gen_ai.system_instructions and gen_ai.input.messages of
-// a request's messages: the system prompt they replay, and the user,
-// assistant and tool-result messages.
-func (in *Instrumentation) inputContent(messages []agentcore.Message) []attribute.KeyValue {
-	var attrs []attribute.KeyValue
-	if prompt := agentcore.SystemPromptText(agentcore.CurrentSystemMessage(messages)); prompt != "" {
-		attrs = append(attrs, keySystemInstruction.String(marshal([]part{{Type: "text", Content: truncate(prompt, in.maxBytes)}})))
-	}
-	out := make([]message, 0, len(messages))
+func message(role string, parts []attribute.Value, extra ...attribute.KeyValue) attribute.Value {
+	return attribute.MapValue(append([]attribute.KeyValue{attribute.String(fieldRole, role), attribute.Slice(fieldParts, parts...)}, extra...)...)
+}
+
+// messages converts the user, assistant and tool-result messages of
+// messages (system messages are the system instructions) to the
+// conventions' input messages.
+func (in *Instrumentation) messages(messages []agentcore.Message) []attribute.Value {
+	out := make([]attribute.Value, 0, len(messages))
 	for _, m := range messages {
 		switch m := m.(type) {
 		case *agentcore.UserMessage:
-			out = append(out, message{Role: "user", Parts: in.blockParts(m.Content.Blocks)})
+			out = append(out, message("user", in.blockParts(m.Content.Blocks)))
 		case *agentcore.AssistantMessage:
-			out = append(out, message{Role: "assistant", Parts: in.blockParts(m.Content)})
+			out = append(out, message("assistant", in.blockParts(m.Content)))
 		case *agentcore.ToolResultMessage:
-			out = append(out, message{Role: "tool", Parts: []part{{
-				Type: "tool_call_response", ID: m.ToolCallID,
-				Response: truncate(agentcore.ToolResult{Content: m.Content}.Text(), in.maxBytes),
-			}}})
+			fields := withID(make([]attribute.KeyValue, 0, 2), m.ToolCallID)
+			response := in.jsonOrText(agentcore.ToolResult{Content: m.Content}.Text())
+			out = append(out, message("tool", []attribute.Value{part("tool_call_response", append(fields, attribute.KeyValue{Key: fieldResponse, Value: response})...)}))
 		}
 	}
-	return append(attrs, keyInputMessages.String(marshal(out)))
+	return out
+}
+
+// requestContent is what a request's messages give a span:
+// gen_ai.system_instructions (the system prompt they replay) and
+// gen_ai.input.messages when content is captured, gen_ai.tool.definitions
+// (the tools they declare) when tool definitions are.
+func (in *Instrumentation) requestContent(messages []agentcore.Message, withMessages bool) []attribute.KeyValue {
+	if !in.capture && !in.toolDefs {
+		return nil
+	}
+	var attrs []attribute.KeyValue
+	sys := agentcore.CurrentSystemMessage(messages)
+	if in.capture {
+		if prompt := agentcore.SystemPromptText(sys); prompt != "" {
+			attrs = append(attrs, semconv.GenAISystemInstructionsKey.Slice(in.textPart("text", prompt)))
+		}
+		if withMessages {
+			attrs = append(attrs, semconv.GenAIInputMessagesKey.Slice(in.messages(messages)...))
+		}
+	}
+	if in.toolDefs && sys != nil && len(sys.ToolsAdded) > 0 {
+		defs := make([]attribute.Value, len(sys.ToolsAdded))
+		for i, t := range sys.ToolsAdded {
+			defs[i] = part("function", attribute.String(fieldName, t.Name), attribute.String(fieldDescription, t.Description))
+		}
+		attrs = append(attrs, semconv.GenAIToolDefinitionsKey.Slice(defs...))
+	}
+	return attrs
 }
 
 // outputContent is gen_ai.output.messages of a response.
-func (in *Instrumentation) outputContent(final *agentcore.AssistantMessage) []attribute.KeyValue {
-	out := []message{{Role: "assistant", Parts: in.blockParts(final.Content), FinishReason: finishReason(final.StopReason)}}
-	return []attribute.KeyValue{keyOutputMessages.String(marshal(out))}
-}
-
-// marshal is v's JSON; the values built here always marshal.
-func marshal(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return ""
-	}
-	return string(b)
+func (in *Instrumentation) outputContent(final *agentcore.AssistantMessage) attribute.KeyValue {
+	return semconv.GenAIOutputMessagesKey.Slice(message("assistant", in.blockParts(final.Content),
+		attribute.String(fieldFinishReason, finishReason(final.StopReason))))
 }

@@ -41,7 +41,7 @@ func TestDuplicateCallIDs(t *testing.T) {
 				}
 				assert.Equal(t, 3, tools, "one span per call")
 				assert.Len(t, h.spans.Ended(), len(h.spans.Started()), "every span started is ended")
-				assert.Contains(t, h.metrics(t), "gen_ai.execute_tool.duration (s) Duration of a tool execution.\n  gen_ai.tool.name=read,gen_ai.tool.type=function count=3")
+				assert.Contains(t, h.metrics(t), "gen_ai.execute_tool.duration (s) The duration of a single tool execution.\n  gen_ai.tool.name=read,gen_ai.tool.type=function count=3")
 			})
 		})
 	}

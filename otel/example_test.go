@@ -64,12 +64,12 @@ func ExampleInstrumentation_StartRun() {
 	recorder := tracetest.NewSpanRecorder()
 	inst := agentotel.New(agentotel.Config{TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(recorder))})
 	fake := agentcoretest.New(agentcoretest.TextResponse("hello"))
+	cfg := agentcore.LoopConfig{Model: agentcoretest.Model(), StreamFn: inst.WrapStreamFn(fake.Stream)}
 
-	ctx, run := inst.StartRun(context.Background())
+	ctx, run := inst.StartRun(context.Background(), cfg.Model)
 	loop, err := agentcore.RunLoop(ctx,
 		[]agentcore.Message{&agentcore.UserMessage{Content: agentcore.Text("hi")}},
-		agentcore.AgentContext{Tools: inst.WrapTools(nil)},
-		agentcore.LoopConfig{Model: agentcoretest.Model(), StreamFn: inst.WrapStreamFn(fake.Stream)})
+		agentcore.AgentContext{Tools: inst.WrapTools(nil)}, cfg)
 	if err != nil {
 		fmt.Println(err)
 		return

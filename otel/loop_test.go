@@ -36,7 +36,7 @@ func TestRunLoop(t *testing.T) {
 			),
 			agentcoretest.Response{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "ok"}}, Usage: usage(10, 2, 0)},
 		)
-		ctx, run := h.inst.StartRun(context.Background())
+		ctx, run := h.inst.StartRun(context.Background(), model())
 		lr, err := agentcore.RunLoop(ctx,
 			[]agentcore.Message{&agentcore.UserMessage{Content: agentcore.Text("go"), Timestamp: 1}},
 			agentcore.AgentContext{Tools: h.inst.WrapTools([]agentcore.Tool{readTool(), failTool()})},
@@ -63,7 +63,7 @@ func TestNoopProviders(t *testing.T) {
 	wrapped := inst.WrapTools(tools)
 	assert.Equal(t, reflect.ValueOf(tools[0].Execute).Pointer(), reflect.ValueOf(wrapped[0].Execute).Pointer(), "the tools are not wrapped")
 	ctx := context.Background()
-	assert.Equal(t, ctx, func() context.Context { c, _ := inst.StartRun(ctx); return c }(), "StartRun adds nothing")
+	assert.Equal(t, ctx, func() context.Context { c, _ := inst.StartRun(ctx, model()); return c }(), "StartRun adds nothing")
 	agent := inst.NewAgent(agentcore.Options{Model: model(), StreamFn: fn})
 	require.NoError(t, agent.Prompt(ctx, "hello"))
 	assert.Equal(t, 1, fake.CallCount())

@@ -8,6 +8,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/pi-go/agentcore"
@@ -26,14 +27,17 @@ type runKey struct{}
 // with [agentcore.RunLoop] or [agentcore.RunLoopContinue], and returns a
 // ctx carrying it: give that ctx to RunLoop, a stream function wrapped by
 // [Instrumentation.WrapStreamFn] and tools wrapped by
-// [Instrumentation.WrapTools], and their spans nest under the run's. Call
-// [Run.End] with what [agentcore.LoopRun.Wait] returned. An Agent from
+// [Instrumentation.WrapTools], and their spans nest under the run's.
+// model is the run's model, the [agentcore.LoopConfig]'s: its provider and
+// ID are on the span from its start, where samplers see them (a zero model
+// leaves them to the run's first request). Call [Run.End] with what
+// [agentcore.LoopRun.Wait] returned. An Agent from
 // [Instrumentation.NewAgent] records its runs itself.
-func (in *Instrumentation) StartRun(ctx context.Context) (context.Context, *Run) {
+func (in *Instrumentation) StartRun(ctx context.Context, model agentcore.Model) (context.Context, *Run) {
 	if in.disabled {
 		return ctx, &Run{}
 	}
-	r := in.startRun(ctx)
+	r := in.startRun(ctx, model, nil)
 	r.ctx = context.WithValue(r.ctx, runKey{}, r)
 	return r.ctx, &Run{state: r}
 }
@@ -65,49 +69,88 @@ type runState struct {
 	// on is false when nothing records the run: its requests and tool
 	// calls are then not instrumented at all.
 	on bool
+	// descriptions are the descriptions of the run's tools by name, for
+	// the tool spans an Agent's events start.
+	descriptions map[string]string
 
 	mu       sync.Mutex
-	model    string // the first request's model and provider
-	provider string
-	noted    bool
+	hasModel bool // the span has its provider and model
+	noted    bool // the first request was seen
 	ended    bool
 }
 
-func (in *Instrumentation) startRun(ctx context.Context) *runState {
+// runAttrs are the attributes every run span of cfg starts with.
+func runAttrs(cfg Config) []attribute.KeyValue {
+	attrs := []attribute.KeyValue{semconv.GenAIOperationNameInvokeAgent}
+	for _, a := range []struct {
+		key   attribute.Key
+		value string
+	}{
+		{semconv.GenAIAgentNameKey, cfg.AgentName},
+		{semconv.GenAIAgentIDKey, cfg.AgentID},
+		{semconv.GenAIAgentVersionKey, cfg.AgentVersion},
+		{semconv.GenAIAgentDescriptionKey, cfg.AgentDescription},
+	} {
+		if a.value != "" {
+			attrs = append(attrs, a.key.String(a.value))
+		}
+	}
+	return attrs
+}
+
+// modelAttrs are the provider and, when it has an ID, request model of a
+// run's model.
+func modelAttrs(model agentcore.Model) []attribute.KeyValue {
+	attrs := []attribute.KeyValue{semconv.GenAIProviderNameKey.String(providerName(model))}
+	if model.ID != "" {
+		attrs = append(attrs, semconv.GenAIRequestModel(model.ID))
+	}
+	return attrs
+}
+
+// startRun starts the span of a run of model; tools, optional, are the
+// run's tools.
+func (in *Instrumentation) startRun(ctx context.Context, model agentcore.Model, tools []agentcore.Tool) *runState {
 	r := &runState{in: in, start: time.Now()}
-	opts := append(slices.Clip(in.runOptions), trace.WithTimestamp(r.start))
-	r.ctx, r.span = in.tracer.Start(ctx, in.runName, opts...)
+	attrs := in.runAttrs
+	if r.hasModel = model.ID != "" || model.Provider != "" || model.API != ""; r.hasModel {
+		attrs = append(slices.Clip(attrs), modelAttrs(model)...)
+	}
+	r.ctx, r.span = in.tracer.Start(ctx, in.runName,
+		trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...), trace.WithTimestamp(r.start))
 	r.on = r.span.IsRecording() || in.metered(ctx)
+	if r.on && len(tools) > 0 {
+		r.descriptions = make(map[string]string, len(tools))
+		for _, t := range tools {
+			r.descriptions[t.Name] = t.Description
+		}
+	}
 	return r
 }
 
-// runSpan returns the name and the fixed start options of the run spans.
-func runSpan(agentName, agentID string) (string, []trace.SpanStartOption) {
-	attrs := []attribute.KeyValue{keyOperationName.String(opInvokeAgent)}
-	if agentName != "" {
-		attrs = append(attrs, keyAgentName.String(agentName))
-	}
-	if agentID != "" {
-		attrs = append(attrs, keyAgentID.String(agentID))
-	}
-	return spanName(opInvokeAgent, agentName), []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...)}
-}
-
-// noteRequest records the model of the run's first request on its span.
-func (r *runState) noteRequest(model agentcore.Model, opts agentcore.StreamOptions) {
+// noteRequest records on the run's span what its first request tells: the
+// conversation, the system instructions and tool definitions, and the
+// model when the run started without one.
+func (r *runState) noteRequest(model agentcore.Model, req agentcore.Request, opts agentcore.StreamOptions) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.noted {
 		return
 	}
 	r.noted = true
-	r.model, r.provider = model.ID, providerName(model)
-	if r.span.IsRecording() {
-		r.span.SetAttributes(keyProviderName.String(r.provider), keyRequestModel.String(r.model))
-		if opts.SessionID != "" {
-			r.span.SetAttributes(keyConversationID.String(opts.SessionID))
-		}
+	if !r.span.IsRecording() {
+		return
 	}
+	var attrs []attribute.KeyValue
+	if !r.hasModel {
+		r.hasModel = true
+		attrs = append(attrs, modelAttrs(model)...)
+	}
+	if opts.SessionID != "" {
+		attrs = append(attrs, semconv.GenAIConversationID(opts.SessionID))
+	}
+	attrs = append(attrs, r.in.requestContent(req.Messages, false)...)
+	r.span.SetAttributes(attrs...)
 }
 
 // end ends the run; see [Run.End].
@@ -118,8 +161,10 @@ func (r *runState) end(messages []agentcore.Message, err error) {
 		return
 	}
 	r.ended = true
+	hasModel := r.hasModel
+	r.hasModel = true
+	r.mu.Unlock()
 	if !r.on {
-		r.mu.Unlock()
 		r.span.End()
 		return
 	}
@@ -140,15 +185,6 @@ func (r *runState) end(messages []agentcore.Message, err error) {
 			usage.TotalTokens += am.Usage.TotalTokens
 		}
 	}
-	var attrs []attribute.KeyValue
-	if !r.noted && last != nil {
-		r.noted = true
-		r.model, r.provider = last.Model, providerName(agentcore.Model{Provider: last.Provider, API: last.API})
-		attrs = append(attrs, keyProviderName.String(r.provider), keyRequestModel.String(r.model))
-	}
-	provider, model := r.provider, r.model
-	r.mu.Unlock()
-
 	errType, errText := "", ""
 	switch {
 	case last != nil && last.StopReason.Failed():
@@ -160,8 +196,15 @@ func (r *runState) end(messages []agentcore.Message, err error) {
 		}
 	}
 	if r.span.IsRecording() {
+		var attrs []attribute.KeyValue
+		if !hasModel && last != nil {
+			attrs = append(attrs, modelAttrs(agentcore.Model{ID: last.Model, Provider: last.Provider, API: last.API})...)
+		}
 		if last != nil {
 			attrs = appendOutcome(attrs, last.StopReason, usage)
+		}
+		if r.in.capture {
+			attrs = append(attrs, r.in.runContent(messages, last)...)
 		}
 		setOutcome(r.span, attrs, errType, errText)
 	}
@@ -169,17 +212,34 @@ func (r *runState) end(messages []agentcore.Message, err error) {
 	r.span.End(trace.WithTimestamp(ended))
 	in := r.in
 	if in.agentDuration.Enabled(r.ctx) {
-		mattrs := make([]attribute.KeyValue, 0, 5)
-		mattrs = append(mattrs, keyOperationName.String(opInvokeAgent))
-		if provider != "" {
-			mattrs = append(mattrs, keyProviderName.String(provider), keyRequestModel.String(model))
-		}
+		mattrs := make([]attribute.KeyValue, 0, 2)
 		if in.agentName != "" {
-			mattrs = append(mattrs, keyAgentName.String(in.agentName))
+			mattrs = append(mattrs, semconv.GenAIAgentName(in.agentName))
 		}
 		if errType != "" {
-			mattrs = append(mattrs, keyErrorType.String(errType))
+			mattrs = append(mattrs, semconv.ErrorTypeKey.String(errType))
 		}
 		in.agentDuration.Record(r.ctx, ended.Sub(r.start).Seconds(), metric.WithAttributeSet(attribute.NewSet(mattrs...)))
 	}
+}
+
+// runContent is the content of a run that added messages: its input, the
+// messages it added before the first response (the prompts), and its
+// output, the last response.
+func (in *Instrumentation) runContent(messages []agentcore.Message, last *agentcore.AssistantMessage) []attribute.KeyValue {
+	var attrs []attribute.KeyValue
+	prompts := messages
+	if i := slices.IndexFunc(messages, func(m agentcore.Message) bool {
+		_, ok := m.(*agentcore.AssistantMessage)
+		return ok
+	}); i >= 0 {
+		prompts = messages[:i]
+	}
+	if input := in.messages(prompts); len(input) > 0 {
+		attrs = append(attrs, semconv.GenAIInputMessagesKey.Slice(input...))
+	}
+	if last != nil {
+		attrs = append(attrs, in.outputContent(last))
+	}
+	return attrs
 }

@@ -9,6 +9,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/pi-go/agentcore"
@@ -44,7 +45,7 @@ func (in *Instrumentation) wrapTool(t agentcore.Tool) agentcore.Tool {
 	if exec == nil {
 		return t
 	}
-	name := t.Name
+	name, description := t.Name, t.Description
 	t.Execute = func(ctx context.Context, callID string, args json.RawMessage, onUpdate func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
 		if scope, ok := agentcore.NestedCallOptions(ctx); ok {
 			switch span, off := in.turns.span(scope.AssistantMessage, callID); {
@@ -56,15 +57,15 @@ func (in *Instrumentation) wrapTool(t agentcore.Tool) agentcore.Tool {
 		}
 		// Not a call an instrumented Agent records: a RunLoop's, or one a
 		// tool makes itself with RunToolCall.
-		return in.executeTool(ctx, exec, name, callID, args, onUpdate)
+		return in.executeTool(ctx, exec, name, description, callID, args, onUpdate)
 	}
 	return t
 }
 
 // executeTool runs exec under a span of its own.
 func (in *Instrumentation) executeTool(ctx context.Context, exec func(context.Context, string, json.RawMessage, func(agentcore.ToolResult)) (agentcore.ToolResult, error),
-	name, callID string, args json.RawMessage, onUpdate func(agentcore.ToolResult)) (res agentcore.ToolResult, err error) {
-	call := in.startTool(ctx, name, callID, args)
+	name, description, callID string, args json.RawMessage, onUpdate func(agentcore.ToolResult)) (res agentcore.ToolResult, err error) {
+	call := in.startTool(ctx, name, description, callID, args)
 	completed := false
 	defer func() {
 		if !completed {
@@ -95,25 +96,28 @@ type toolCall struct {
 	name  string
 }
 
-// startTool starts the span of a call under ctx's span.
-func (in *Instrumentation) startTool(ctx context.Context, name, callID string, args json.RawMessage) *toolCall {
+// startTool starts the span of a call of the tool name, described by
+// description, under ctx's span.
+func (in *Instrumentation) startTool(ctx context.Context, name, description, callID string, args json.RawMessage) *toolCall {
 	c := &toolCall{in: in, start: time.Now(), name: name}
+	attrs := make([]attribute.KeyValue, 0, 5)
+	attrs = append(attrs, semconv.GenAIOperationNameExecuteTool, semconv.GenAIToolName(name),
+		semconv.GenAIToolCallID(callID), toolTypeFunction)
+	if description != "" {
+		attrs = append(attrs, semconv.GenAIToolDescription(description))
+	}
 	c.ctx, c.span = in.tracer.Start(ctx, spanName(opExecuteTool, name),
-		trace.WithSpanKind(trace.SpanKindInternal), trace.WithTimestamp(c.start),
-		trace.WithAttributes(
-			keyOperationName.String(opExecuteTool),
-			keyToolName.String(name),
-			keyToolCallID.String(callID),
-			keyToolType.String("function")))
+		trace.WithSpanKind(trace.SpanKindInternal), trace.WithTimestamp(c.start), trace.WithAttributes(attrs...))
 	if in.capture && c.span.IsRecording() {
-		c.span.SetAttributes(keyToolArguments.String(truncate(string(args), in.maxBytes)))
+		c.span.SetAttributes(attribute.KeyValue{Key: semconv.GenAIToolCallArgumentsKey, Value: in.arguments(string(args))})
 	}
 	return c
 }
 
 // end records the call's outcome. ctx is the run's: a failure while it is
 // cancelled counts as aborted. text is the result's text, recorded only
-// when content is captured (as the result, and as the status of a failure).
+// when content is captured: as the result of a call that succeeded, as the
+// status of one that failed.
 func (c *toolCall) end(ctx context.Context, failed bool, text string) {
 	in := c.in
 	errType := ""
@@ -126,9 +130,12 @@ func (c *toolCall) end(ctx context.Context, failed bool, text string) {
 	if c.span.IsRecording() {
 		var attrs []attribute.KeyValue
 		status := ""
-		if in.capture && text != "" {
+		switch {
+		case !in.capture || text == "":
+		case failed:
 			status = truncate(text, in.maxBytes)
-			attrs = append(attrs, keyToolResult.String(status))
+		default:
+			attrs = append(attrs, attribute.KeyValue{Key: semconv.GenAIToolCallResultKey, Value: in.jsonOrText(text)})
 		}
 		setOutcome(c.span, attrs, errType, status)
 	}
@@ -136,12 +143,12 @@ func (c *toolCall) end(ctx context.Context, failed bool, text string) {
 	c.span.End(trace.WithTimestamp(ended))
 	if in.toolDuration.Enabled(c.ctx) {
 		attrs := make([]attribute.KeyValue, 0, 4)
-		attrs = append(attrs, keyToolName.String(c.name), keyToolType.String("function"))
+		attrs = append(attrs, semconv.GenAIToolName(c.name), toolTypeFunction)
 		if in.agentName != "" {
-			attrs = append(attrs, keyAgentName.String(in.agentName))
+			attrs = append(attrs, semconv.GenAIAgentName(in.agentName))
 		}
 		if errType != "" {
-			attrs = append(attrs, keyErrorType.String(errType))
+			attrs = append(attrs, semconv.ErrorTypeKey.String(errType))
 		}
 		in.toolDuration.Record(c.ctx, ended.Sub(c.start).Seconds(), metric.WithAttributeSet(attribute.NewSet(attrs...)))
 	}

@@ -77,6 +77,8 @@ func TestConfig(t *testing.T) {
 	}{
 		{name: "anthropic by key", env: map[string]string{"ANTHROPIC_API_KEY": "k"}, provider: "anthropic", model: "claude-sonnet-4-5", baseURL: "https://api.anthropic.com"},
 		{name: "openai by default", env: map[string]string{}, provider: "openai", model: "gpt-4.1-mini", baseURL: "https://api.openai.com/v1"},
+		{name: "google by key", env: map[string]string{"GEMINI_API_KEY": "k"}, provider: "google", model: "gemini-2.5-flash", baseURL: "https://generativelanguage.googleapis.com/v1beta"},
+		{name: "anthropic first", env: map[string]string{"GEMINI_API_KEY": "k", "ANTHROPIC_API_KEY": "k"}, provider: "anthropic", model: "claude-sonnet-4-5", baseURL: "https://api.anthropic.com"},
 		{name: "explicit provider", env: map[string]string{"ANTHROPIC_API_KEY": "k", "PROVIDER": "openai", "OPENAI_BASE_URL": "http://local/v1", "MODEL": "m"},
 			provider: "openai-compatible", model: "m", baseURL: "http://local/v1"},
 	}

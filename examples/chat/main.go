@@ -1,10 +1,14 @@
 // Command chat is a terminal chat with an agent whose model is Claude (the
-// Anthropic Messages API) or behind any OpenAI-compatible server, with two
-// small tools: now (the time in a zone) and calc (arithmetic). From the
+// Anthropic Messages API), Gemini (Google's Gemini API) or behind any
+// OpenAI-compatible server, with two small tools: now (the time in a zone)
+// and calc (arithmetic). One stream function serves them all
+// (providers.StreamFn dispatches on the model's API). From the
 // repository's root:
 //
 //	ANTHROPIC_API_KEY=sk-ant-... go run ./examples/chat
 //	ANTHROPIC_API_KEY=sk-ant-... MODEL=claude-opus-4-1 THINKING=medium go run ./examples/chat
+//	GEMINI_API_KEY=... go run ./examples/chat
+//	GEMINI_API_KEY=... MODEL=gemini-2.5-pro THINKING=low go run ./examples/chat
 //	OPENAI_API_KEY=sk-... go run ./examples/chat
 //	OPENAI_BASE_URL=http://localhost:11434/v1 MODEL=qwen3 go run ./examples/chat
 //
@@ -12,13 +16,18 @@
 // enter steers the agent: it is queued and sent after the current step.
 // Ctrl-C aborts the answer; Ctrl-C when idle, or end of input, quits.
 //
-// Environment: PROVIDER ("anthropic" or "openai"; default anthropic when
-// ANTHROPIC_API_KEY is set, else openai), MODEL (default
-// claude-sonnet-4-5 or gpt-4.1-mini), THINKING (a thinking level for
-// Claude: minimal, low, medium, high; default off).
+// Environment: PROVIDER ("anthropic", "google" or "openai"; default
+// anthropic when ANTHROPIC_API_KEY is set, else google when GEMINI_API_KEY
+// is set, else openai), API (for openai: "openai-completions", the
+// default, or "openai-responses", OpenAI's Responses API), MODEL (default
+// claude-sonnet-4-5, gemini-2.5-flash, gpt-4.1-mini, or gpt-5-mini for the
+// Responses API), THINKING (a thinking level for Claude, Gemini and the
+// Responses API: minimal, low, medium, high; default off).
 // For Anthropic: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL (default
-// https://api.anthropic.com). For OpenAI: OPENAI_BASE_URL (default
-// https://api.openai.com/v1), OPENAI_API_KEY (none for local servers).
+// https://api.anthropic.com). For Gemini: GEMINI_API_KEY, GEMINI_BASE_URL
+// (default https://generativelanguage.googleapis.com/v1beta). For OpenAI:
+// OPENAI_BASE_URL (default https://api.openai.com/v1), OPENAI_API_KEY
+// (none for local servers).
 package main
 
 import (
@@ -36,8 +45,11 @@ import (
 	"time"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/providers"
 	"github.com/pi-go/agentcore/providers/anthropic"
+	"github.com/pi-go/agentcore/providers/google"
 	"github.com/pi-go/agentcore/providers/openai"
+	"github.com/pi-go/agentcore/providers/openairesponses"
 )
 
 func main() {
@@ -128,39 +140,58 @@ func chat(ctx context.Context, in io.Reader, out io.Writer, env func(string) str
 type settings struct {
 	model    agentcore.Model
 	baseURL  string
-	apiKey   string
+	apiKey   string // empty: the dispatcher reads the provider's variable
 	thinking agentcore.ThinkingLevel
 	streamFn agentcore.StreamFn
 }
 
-// config reads the provider, the model and the server from env.
+// config reads the provider, the model and the server from env. The
+// stream function is the dispatcher of every provider, with the servers
+// env names and env as its environment for keys.
 func config(env func(string) string) settings {
 	provider := env("PROVIDER")
-	if provider == "" && env("ANTHROPIC_API_KEY") != "" {
+	switch {
+	case provider != "":
+	case env("ANTHROPIC_API_KEY") != "":
 		provider = "anthropic"
+	case env("GEMINI_API_KEY") != "":
+		provider = "google"
 	}
-	if provider == "anthropic" {
-		baseURL := cmp.Or(env("ANTHROPIC_BASE_URL"), anthropic.DefaultBaseURL)
-		return settings{
-			model: agentcore.Model{ID: cmp.Or(env("MODEL"), "claude-sonnet-4-5"), Provider: "anthropic", API: "anthropic-messages",
-				Reasoning: true, Input: []string{"text", "image"}, MaxTokens: 16000},
-			baseURL:  baseURL,
-			apiKey:   env("ANTHROPIC_API_KEY"),
-			thinking: agentcore.ThinkingLevel(env("THINKING")),
-			streamFn: anthropic.StreamFn(anthropic.Options{BaseURL: baseURL}),
+	s := settings{
+		thinking: agentcore.ThinkingLevel(env("THINKING")),
+		streamFn: providers.StreamFn(providers.Options{
+			OpenAI:          openai.Options{BaseURL: env("OPENAI_BASE_URL")},
+			OpenAIResponses: openairesponses.Options{BaseURL: env("OPENAI_BASE_URL")},
+			Anthropic:       anthropic.Options{BaseURL: env("ANTHROPIC_BASE_URL")},
+			Google:          google.Options{BaseURL: env("GEMINI_BASE_URL")},
+			Getenv:          env,
+		}),
+	}
+	switch provider {
+	case "anthropic":
+		s.baseURL = cmp.Or(env("ANTHROPIC_BASE_URL"), anthropic.DefaultBaseURL)
+		s.model = agentcore.Model{ID: cmp.Or(env("MODEL"), "claude-sonnet-4-5"), Provider: "anthropic", API: providers.AnthropicMessages,
+			Reasoning: true, Input: []string{"text", "image"}, MaxTokens: 16000}
+	case "google":
+		s.baseURL = cmp.Or(env("GEMINI_BASE_URL"), google.DefaultBaseURL)
+		s.model = agentcore.Model{ID: cmp.Or(env("MODEL"), "gemini-2.5-flash"), Provider: "google", API: providers.GoogleGenerativeAI,
+			Reasoning: true, Input: []string{"text", "image"}, MaxTokens: 65536}
+	default:
+		s.baseURL = cmp.Or(env("OPENAI_BASE_URL"), openai.DefaultBaseURL)
+		name := "openai-compatible"
+		if strings.Contains(s.baseURL, "api.openai.com") {
+			name = "openai"
 		}
+		s.apiKey = env("OPENAI_API_KEY") // also for the servers of other providers
+		if env("API") == providers.OpenAIResponses || provider == providers.OpenAIResponses {
+			s.model = agentcore.Model{ID: cmp.Or(env("MODEL"), "gpt-5-mini"), Provider: name, API: providers.OpenAIResponses,
+				Reasoning: true, Input: []string{"text", "image"}}
+			break
+		}
+		s.model = agentcore.Model{ID: cmp.Or(env("MODEL"), "gpt-4.1-mini"), Provider: name, API: providers.OpenAICompletions, Input: []string{"text"}}
+		s.thinking = ""
 	}
-	baseURL := cmp.Or(env("OPENAI_BASE_URL"), openai.DefaultBaseURL)
-	name := "openai-compatible"
-	if strings.Contains(baseURL, "api.openai.com") {
-		name = "openai"
-	}
-	return settings{
-		model:    agentcore.Model{ID: cmp.Or(env("MODEL"), "gpt-4.1-mini"), Provider: name, API: "openai-completions", Input: []string{"text"}},
-		baseURL:  baseURL,
-		apiKey:   env("OPENAI_API_KEY"),
-		streamFn: openai.StreamFn(openai.Options{BaseURL: baseURL}),
-	}
+	return s
 }
 
 // readLines sends the lines of in until it ends or quit is closed.

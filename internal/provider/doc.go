@@ -9,6 +9,13 @@
 // stream or the refusal to describe. Everything runs on the caller's
 // goroutine.
 //
+// Whatever MaxRetries says, [Do] sends a request again when it failed on a
+// reused keep-alive connection before any byte of a response arrived: the
+// server closed the idle connection as the request went out (llama-server
+// does), which Go's transport retries only for idempotent requests. Each
+// such failure drops its connection, so the request goes out again on a
+// fresh one; a failure on a fresh connection is final.
+//
 // # Stream functions
 //
 // A provider's StreamFn is [StreamFn] with a constructor of its

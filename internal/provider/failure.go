@@ -38,7 +38,10 @@ func (f Failure) ProviderError() *agentcore.ProviderError {
 }
 
 // Fail ends w's stream with out, the message so far, as an error whose Err
-// is f's ProviderError, or as aborted (no Err) when ctx is done.
+// is f's ProviderError, or as aborted (no Err) when ctx is done. f's text
+// is cut to [MaxFailureText] characters ([Truncate]), whatever the server
+// sent.
 func Fail(ctx context.Context, w *agentcore.StreamWriter, out *agentcore.AssistantMessage, f Failure) {
+	f.Text = Truncate(f.Text, MaxFailureText)
 	w.Fail(ctx, out, f.ProviderError())
 }

@@ -10,12 +10,15 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptrace"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/provider/redirect"
 	"github.com/pi-go/agentcore/internal/retryafter"
 )
 
@@ -100,7 +103,9 @@ func Layer(h http.Header, sets ...map[string]string) {
 
 // Request is one provider request to send with [Do].
 type Request struct {
-	Client *http.Client // nil means http.DefaultClient
+	// Client sends each attempt (nil means http.DefaultClient), through
+	// [redirect.Guard]: a redirect to another origin fails the request.
+	Client *http.Client
 	// URL, Header and Body make each attempt's POST; Do copies the header
 	// and reads the body, changing neither.
 	URL    string
@@ -110,6 +115,11 @@ type Request struct {
 	Model agentcore.Model
 	// Options supply Timeout, MaxRetries, MaxRetryDelay and OnResponse.
 	Options agentcore.StreamOptions
+	// IdleTimeout bounds each wait of a read of the response's body for
+	// the server: past it the read fails with an error wrapping
+	// [agentcore.ErrStreamIdleTimeout]. Zero means
+	// [agentcore.DefaultStreamIdleTimeout], negative none.
+	IdleTimeout time.Duration
 }
 
 // Do posts r until a response is accepted or a refusal is final, calling
@@ -119,7 +129,8 @@ type Request struct {
 //   - a refusal and a [*DelayTooLongError]: the caller describes the
 //     refusal (and closes its body), the error's text first;
 //   - nil and an error: ctx's when it is done, a [*HookError] from
-//     OnResponse, [ErrTimedOut], or the transport's error.
+//     OnResponse, [ErrTimedOut], a refused redirect (wrapping
+//     [redirect.ErrCrossOrigin], never retried), or the transport's error.
 func Do(ctx context.Context, r Request) (*http.Response, error) {
 	for attempt := 0; ; attempt++ {
 		resp, err := r.once(ctx)
@@ -130,7 +141,7 @@ func Do(ctx context.Context, r Request) (*http.Response, error) {
 			return nil, ctx.Err()
 		}
 		var hook *HookError
-		if errors.As(err, &hook) {
+		if errors.As(err, &hook) || errors.Is(err, redirect.ErrCrossOrigin) {
 			return nil, err
 		}
 		last := attempt >= r.Options.MaxRetries
@@ -168,10 +179,10 @@ const maxRefusalBody = 1 << 20
 // the failure of a refusal from its status, header and body (read up to
 // 1 MiB); connection makes that of a request that got no response;
 // aborted is the text of a request aborted before its response. A hook's
-// error and a timeout are failures with their own text, their cause kept;
-// a refusal whose server asks a longer wait than MaxRetryDelay is
-// described with the [DelayTooLongError]'s text, then the SDK's text of
-// the refusal ([Failure.SDKText]), as pi-ai words it.
+// error, a timeout and a refused redirect are failures with their own
+// text, their cause kept; a refusal whose server asks a longer wait than
+// MaxRetryDelay is described with the [DelayTooLongError]'s text, then
+// the SDK's text of the refusal ([Failure.SDKText]), as pi-ai words it.
 func Send(ctx context.Context, r Request, describe func(status int, h http.Header, body []byte) Failure, connection func(error) Failure, aborted string) (*http.Response, Failure) {
 	resp, err := Do(ctx, r)
 	var tooLong *DelayTooLongError
@@ -185,7 +196,7 @@ func Send(ctx context.Context, r Request, describe func(status int, h http.Heade
 		return nil, f
 	case err != nil && ctx.Err() != nil:
 		return nil, Failure{Text: aborted}
-	case errors.As(err, &hook), errors.Is(err, ErrTimedOut):
+	case errors.As(err, &hook), errors.Is(err, ErrTimedOut), errors.Is(err, redirect.ErrCrossOrigin):
 		return nil, Failure{Text: err.Error(), Err: err}
 	case err != nil:
 		return nil, connection(err)
@@ -218,11 +229,7 @@ func (r Request) once(ctx context.Context) (*http.Response, error) {
 	if r.Options.Timeout > 0 {
 		timer = time.AfterFunc(r.Options.Timeout, func() { cancel(ErrTimedOut) })
 	}
-	client := r.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(req)
+	resp, err := sendFresh(r.Client, req)
 	if timer != nil && !timer.Stop() && context.Cause(actx) == ErrTimedOut {
 		if resp != nil {
 			resp.Body.Close()
@@ -234,7 +241,7 @@ func (r Request) once(ctx context.Context) (*http.Response, error) {
 		cancel(nil)
 		return nil, err
 	}
-	resp.Body = cancelOnClose{resp.Body, cancel}
+	resp.Body = watchIdle(cancelOnClose{resp.Body, cancel}, actx, cancel, durationOption(r.IdleTimeout, agentcore.DefaultStreamIdleTimeout))
 	if h := r.Options.OnResponse; h != nil {
 		pr := agentcore.ProviderResponse{StatusCode: resp.StatusCode, Header: resp.Header.Clone()}
 		if err := h(ctx, r.Model, pr); err != nil {
@@ -243,6 +250,39 @@ func (r Request) once(ctx context.Context) (*http.Response, error) {
 		}
 	}
 	return resp, nil
+}
+
+// maxStaleSends bounds how many times [sendFresh] sends a request again.
+const maxStaleSends = 4
+
+// sendFresh sends req with client under the redirect policy
+// ([redirect.Do]; a nil client is http.DefaultClient). A request that fails on a reused
+// keep-alive connection before any byte of a response arrived (the server
+// closed the idle connection as the request went out, which Go's transport
+// retries only for idempotent requests) is sent again, up to
+// maxStaleSends times: each failure drops its connection from the pool,
+// so the request soon goes out on a fresh one. A failure on a fresh
+// connection, or once the response began, is returned as it is.
+func sendFresh(client *http.Client, req *http.Request) (*http.Response, error) {
+	for sent := 0; ; sent++ {
+		var reused, answered atomic.Bool
+		trace := &httptrace.ClientTrace{
+			GotConn:              func(c httptrace.GotConnInfo) { reused.Store(c.Reused) },
+			GotFirstResponseByte: func() { answered.Store(true) },
+		}
+		attempt := req.WithContext(httptrace.WithClientTrace(req.Context(), trace))
+		if sent > 0 {
+			body, err := req.GetBody()
+			if err != nil {
+				return nil, err
+			}
+			attempt.Body = body
+		}
+		resp, err := redirect.Do(client, attempt)
+		if err == nil || !reused.Load() || answered.Load() || req.GetBody == nil || sent == maxStaleSends || req.Context().Err() != nil {
+			return resp, err
+		}
+	}
 }
 
 // cancelOnClose releases an attempt's context with its body.
@@ -273,13 +313,7 @@ func retryable(resp *http.Response) bool {
 // retryDelayCap is the longest provider-requested wait retried for the
 // option max, 0 when there is none.
 func retryDelayCap(max time.Duration) time.Duration {
-	switch {
-	case max == 0:
-		return agentcore.DefaultMaxRetryDelay
-	case max < 0:
-		return 0
-	}
-	return max
+	return durationOption(max, agentcore.DefaultMaxRetryDelay)
 }
 
 // backoff is the SDKs' wait before retry attempt+1 when the server names

@@ -40,6 +40,17 @@ const (
 //   - system messages between a tool call and its results move after the
 //     results.
 func Prepare(model agentcore.Model, messages []agentcore.Message, normalizeID func(string) string) []agentcore.Message {
+	var normalize func(string, *agentcore.AssistantMessage) string
+	if normalizeID != nil {
+		normalize = func(id string, _ *agentcore.AssistantMessage) string { return normalizeID(id) }
+	}
+	return PrepareFrom(model, messages, normalize)
+}
+
+// PrepareFrom is [Prepare] for an API whose tool-call IDs depend on where
+// a call came from: normalizeID gets the ID and the assistant message it
+// is in (read-only).
+func PrepareFrom(model agentcore.Model, messages []agentcore.Message, normalizeID func(id string, from *agentcore.AssistantMessage) string) []agentcore.Message {
 	images := slices.Contains(model.Input, "image")
 	ids := map[string]string{}
 	out := make([]agentcore.Message, 0, len(messages))
@@ -113,7 +124,7 @@ func Prepare(model agentcore.Model, messages []agentcore.Message, normalizeID fu
 
 // transformAssistant returns m prepared for replay to model; ids collects
 // the tool-call IDs it renamed.
-func transformAssistant(model agentcore.Model, m *agentcore.AssistantMessage, ids map[string]string, normalizeID func(string) string) *agentcore.AssistantMessage {
+func transformAssistant(model agentcore.Model, m *agentcore.AssistantMessage, ids map[string]string, normalizeID func(string, *agentcore.AssistantMessage) string) *agentcore.AssistantMessage {
 	same := m.Provider == model.Provider && m.API == model.API && m.Model == model.ID
 	content := make([]agentcore.ContentBlock, 0, len(m.Content))
 	for _, b := range m.Content {
@@ -127,7 +138,7 @@ func transformAssistant(model agentcore.Model, m *agentcore.AssistantMessage, id
 			if !same {
 				b.ThoughtSignature = ""
 				if normalizeID != nil {
-					if id := normalizeID(b.ID); id != b.ID {
+					if id := normalizeID(b.ID, m); id != b.ID {
 						ids[b.ID] = id
 						b.ID = id
 					}

@@ -48,10 +48,12 @@ type Reader struct {
 	line  []byte // a line that spans reads
 	err   error  // sticky: the error that ended the stream
 
-	// The event being read by Next.
-	name    string
-	data    []byte
-	hasData bool
+	// The event being read by Next. lastName is the last event name read,
+	// shared by the events that repeat it.
+	name     string
+	lastName string
+	data     []byte
+	hasData  bool
 }
 
 // NewReader returns a reader of r that refuses lines longer than maxLine
@@ -106,7 +108,10 @@ func (r *Reader) field(line []byte) {
 	value = bytes.TrimPrefix(value, []byte(" "))
 	switch string(name) {
 	case "event":
-		r.name = string(value)
+		if string(value) != r.lastName {
+			r.lastName = string(value)
+		}
+		r.name = r.lastName
 	case "data":
 		if r.hasData {
 			r.data = append(r.data, '\n')

@@ -2,11 +2,14 @@ package anthropic
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/jsondec"
 	"github.com/pi-go/agentcore/internal/partialjson"
+	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // emptyArguments is the arguments of a call before any were read.
@@ -30,6 +33,10 @@ type decoder struct {
 	// error ends the response.
 	observe func(json.RawMessage) error
 
+	// budget is the content the response may still build; a block or a
+	// delta that does not fit is dropped and the reader ends the response.
+	budget *provider.Budget
+
 	// open maps a server block index to the state of its open block.
 	open map[int]*openBlock
 
@@ -37,6 +44,11 @@ type decoder struct {
 	// stopped once the consumer stopped reading.
 	started, ended bool
 	stopped        bool
+
+	// ev is the event being applied, reused from one event to the next,
+	// and dec decodes it.
+	ev  event
+	dec jsondec.Decoder
 }
 
 // openBlock is a block being streamed: its position in the content, its
@@ -67,21 +79,23 @@ var messageEvents = map[string]bool{
 	"content_block_start": true, "content_block_delta": true, "content_block_stop": true,
 }
 
-// parseEvent reads the data of the event named name as pi-ai does: as
-// JSON, else as JSON after [partialjson.Repair]. Data that is neither, or
-// JSON of another shape, is a failure. It returns the JSON it read.
-func parseEvent(name string, data []byte) (event, []byte, *failure) {
-	var ev event
-	if !json.Valid(data) {
-		if repaired := partialjson.Repair(string(data)); json.Valid([]byte(repaired)) {
-			data = []byte(repaired)
+// parseEvent decodes the data of the event named name into ev with dec,
+// as pi-ai reads it: as JSON, else as JSON after [partialjson.Repair]. Data that is
+// neither, or JSON of another shape, is a failure. It returns the JSON it
+// read.
+func parseEvent(dec *jsondec.Decoder, name string, data []byte, ev *event) ([]byte, *failure) {
+	err := dec.Decode(data, ev)
+	if _, malformed := errors.AsType[*json.SyntaxError](err); malformed {
+		if repaired := []byte(partialjson.Repair(string(data))); json.Valid(repaired) {
+			data = repaired
+			err = json.Unmarshal(data, ev.reset())
 		}
 	}
-	if err := json.Unmarshal(data, &ev); err != nil {
-		f := textFailure(fmt.Sprintf("%s %s: %v; data=%s", MalformedEventPrefix, name, err, data))
-		return ev, data, &f
+	if err != nil {
+		f := textFailure(fmt.Sprintf("%s %s: %v; data=%s", MalformedEventPrefix, name, err, provider.Truncate(string(data), provider.MaxErrorData)))
+		return data, &f
 	}
-	return ev, data, nil
+	return data, nil
 }
 
 // event applies one server-sent event, told apart by its name as pi-ai
@@ -97,7 +111,8 @@ func (d *decoder) event(name string, data []byte) *failure {
 	case !messageEvents[name]:
 		return nil
 	}
-	ev, data, f := parseEvent(name, data)
+	ev := d.ev.reset()
+	data, f := parseEvent(&d.dec, name, data, ev)
 	if f != nil {
 		return f
 	}
@@ -117,9 +132,7 @@ func (d *decoder) event(name string, data []byte) *failure {
 			return d.blockStart(ev.Index, ev.ContentBlock)
 		}
 	case "content_block_delta":
-		if ev.Delta != nil {
-			d.blockDelta(ev.Index, ev.Delta)
-		}
+		d.blockDelta(ev.Index, &ev.Delta)
 	case "content_block_stop":
 		d.blockStop(ev.Index)
 	case "message_delta":
@@ -144,6 +157,9 @@ func (d *decoder) blockStart(index int, b *startBlock) *failure {
 	var block agentcore.ContentBlock
 	var start agentcore.AssistantEvent
 	ob := &openBlock{index: len(d.out.Content)}
+	if !d.budget.Take(len(b.Text) + len(b.Thinking) + len(b.Signature) + len(b.Data) + len(b.ID) + len(b.Name) + len(b.Input)) {
+		return nil
+	}
 	switch b.Type {
 	case "fallback":
 		if len(d.out.Content) > 0 {
@@ -184,7 +200,7 @@ func (d *decoder) blockStart(index int, b *startBlock) *failure {
 // is ignored.
 func (d *decoder) blockDelta(index int, delta *eventDelta) {
 	ob, ok := d.open[index]
-	if !ok {
+	if !ok || !d.budget.Take(len(delta.Text)+len(delta.Thinking)+len(delta.PartialJSON)+len(delta.Signature)) {
 		return
 	}
 	switch b := d.out.Content[ob.index].(type) {
@@ -244,8 +260,8 @@ func (d *decoder) blockStop(index int) {
 }
 
 // messageDelta takes the stop reason and the final usage.
-func (d *decoder) messageDelta(ev event) *failure {
-	if ev.Delta != nil && ev.Delta.StopReason != "" {
+func (d *decoder) messageDelta(ev *event) *failure {
+	if ev.Delta.StopReason != "" {
 		d.out.RawStopReason = ev.Delta.StopReason
 		stop, text, known := mapStopReason(ev.Delta.StopReason, ev.Delta.StopDetails)
 		if !known {

@@ -58,6 +58,11 @@
 // valid, and a tool call without a result gets an error result, as for
 // every provider of pi-ai.
 //
+// The request is posted to /v1/messages?beta=true with the header
+// anthropic-dangerous-direct-browser-access: true, as pi-ai's client (the
+// SDK's beta messages, allowed in browsers) sends it; Options.Headers or
+// StreamOptions.Headers remove the header with an empty value.
+//
 // Prompt caching follows [agentcore.StreamOptions.CacheRetention]: "none"
 // sends no cache breakpoint; "short" (the default) puts an ephemeral one on
 // the system prompt, the last tool and the last block of the conversation;
@@ -131,6 +136,45 @@
 // JSON of each message or content-block event once it parses, before it
 // becomes assistant events (not ping, unknown or error events). A hook's
 // error ends the response as an error message with its text.
+//
+// # Hostile servers
+//
+// The package assumes the server may be hostile or broken and bounds
+// what it can make a client do. A redirect is followed only within the
+// origin (scheme, host and port) of the request's URL: one to another
+// origin fails the request with [agentcore.ErrCrossOriginRedirect] before
+// anything is sent there, so neither the key nor any other header (an
+// Options.Headers credential included) nor the transcript leaves the
+// configured server, whatever the HTTPClient's own CheckRedirect.
+//
+// Token counts are clamped to 0…math.MaxInt64 (a negative count is 0, a
+// huge one math.MaxInt64) and their total saturates, so no usage count
+// or cost is ever negative.
+//
+// A response may build at most [Options.MaxResponseBytes] of content
+// (16 MiB by default): past it the stream ends with an error wrapping
+// [agentcore.ErrResponseTooLarge] and the content that fit, so memory
+// stays within a small multiple of the cap whatever the server sends. A
+// body that sends nothing for [Options.IdleTimeout] (10 minutes by
+// default; pings and comments count as data) ends with an error wrapping
+// [agentcore.ErrStreamIdleTimeout], retryable, the content so far kept.
+// Their texts are documented with the options.
+//
+// The error of a malformed event quotes at most 4000 characters of its
+// data (see [MalformedEventPrefix]), and a failed message's ErrorMessage
+// is cut to 16000 characters, "... [truncated N chars]" saying how many
+// were left off: a server cannot put megabytes into the transcript.
+//
+// # Connections
+//
+// Requests go out on the HTTP client's keep-alive connections. A request
+// that fails on a reused connection before any byte of a response arrived
+// (the server closed the idle connection as the request went out, as
+// llama-server does between the turns of a run) is sent again on a fresh
+// connection, by default and whatever MaxRetries says: Go's transport
+// retries only idempotent requests, and a POST that got no answer on a
+// stale connection is the transport's failure, not the server's. A request
+// that fails on a fresh connection, or once its response began, is not.
 //
 // # Not done
 //

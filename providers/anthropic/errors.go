@@ -32,7 +32,10 @@ const (
 	NoStopReasonText = "Anthropic stream ended without a stop reason"
 	// MalformedEventPrefix starts the error of an event whose data is not
 	// JSON of the expected shape; the event's name, the parser's reason
-	// and the data follow.
+	// and "; data=" with the data follow, as pi-ai words it: the data's
+	// first 4000 characters, then "... [truncated N chars]" when it is
+	// longer. pi-ai appends the event's raw lines ("; raw=..."), a second
+	// copy of the data, which is left out.
 	MalformedEventPrefix = "Could not parse Anthropic SSE event"
 	// FallbackText is the error of a server-side model fallback in the
 	// middle of the output.

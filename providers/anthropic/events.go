@@ -14,9 +14,15 @@ type event struct {
 	Index        int             `json:"index"`
 	Message      *startMessage   `json:"message"`
 	ContentBlock *startBlock     `json:"content_block"`
-	Delta        *eventDelta     `json:"delta"`
+	Delta        eventDelta      `json:"delta"`
 	Usage        *deltaUsage     `json:"usage"`
 	Error        json.RawMessage `json:"error"`
+}
+
+// reset empties ev for the next event and returns it.
+func (ev *event) reset() *event {
+	*ev = event{}
+	return ev
 }
 
 // startMessage is the message of message_start.
@@ -104,13 +110,13 @@ func mapStopReason(reason string, details *stopDetails) (stop agentcore.StopReas
 
 // setStartUsage sets usage from message_start and prices it.
 func setStartUsage(u *agentcore.Usage, s startUsage, model agentcore.Model) {
-	u.Input = int64(s.InputTokens)
-	u.Output = int64(s.OutputTokens)
-	u.CacheRead = int64(s.CacheReadInputTokens)
-	u.CacheWrite = int64(s.CacheCreationInputTokens)
+	u.Input = provider.Count(s.InputTokens)
+	u.Output = provider.Count(s.OutputTokens)
+	u.CacheRead = provider.Count(s.CacheReadInputTokens)
+	u.CacheWrite = provider.Count(s.CacheCreationInputTokens)
 	var write1h int64
 	if s.CacheCreation != nil && s.CacheCreation.Ephemeral1h != nil {
-		write1h = int64(*s.CacheCreation.Ephemeral1h)
+		write1h = provider.Count(*s.CacheCreation.Ephemeral1h)
 	}
 	u.CacheWrite1h = &write1h
 	price(u, model)
@@ -122,12 +128,12 @@ func applyDeltaUsage(u *agentcore.Usage, d *deltaUsage, model agentcore.Model) {
 	if d != nil {
 		set := func(dst *int64, v *float64) {
 			if v != nil {
-				*dst = int64(*v)
+				*dst = provider.Count(*v)
 			}
 		}
 		setOptional := func(dst **int64, v *float64) {
 			if v != nil {
-				n := int64(*v)
+				n := provider.Count(*v)
 				*dst = &n
 			}
 		}
@@ -147,15 +153,16 @@ func applyDeltaUsage(u *agentcore.Usage, d *deltaUsage, model agentcore.Model) {
 
 // price sets the total and the cost of u from the model's rates per
 // million tokens, as pi-ai's calculateCost does: 1h cache writes cost twice
-// the input rate.
+// the input rate. The total saturates at math.MaxInt64, and 1h writes
+// beyond all writes leave no short ones (never a negative cost).
 func price(u *agentcore.Usage, model agentcore.Model) {
-	u.TotalTokens = u.Input + u.Output + u.CacheRead + u.CacheWrite
+	u.TotalTokens = provider.Sum(u.Input, u.Output, u.CacheRead, u.CacheWrite)
 	r := model.Cost
 	var longWrite int64
 	if u.CacheWrite1h != nil {
 		longWrite = *u.CacheWrite1h
 	}
-	shortWrite := u.CacheWrite - longWrite
+	shortWrite := max(0, u.CacheWrite-longWrite)
 	u.Cost.Input = r.Input / 1000000 * float64(u.Input)
 	u.Cost.Output = r.Output / 1000000 * float64(u.Output)
 	u.Cost.CacheRead = r.CacheRead / 1000000 * float64(u.CacheRead)

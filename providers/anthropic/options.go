@@ -4,13 +4,15 @@ import (
 	"cmp"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // DefaultBaseURL is the API root used when neither [Options.BaseURL] nor
-// [agentcore.Model.BaseURL] is set. Requests go to BaseURL + "/v1/messages".
+// [agentcore.Model.BaseURL] is set. Requests go to BaseURL +
+// "/v1/messages?beta=true", where pi-ai posts them.
 const DefaultBaseURL = "https://api.anthropic.com"
 
 // DefaultVersion is the anthropic-version header sent when
@@ -44,8 +46,8 @@ const DefaultMaxTokens = 8192
 // request with an error message.
 type Options struct {
 	// BaseURL is the API root, such as "http://localhost:8080"; requests
-	// go to BaseURL + "/v1/messages". Empty uses the model's BaseURL, else
-	// [DefaultBaseURL].
+	// go to BaseURL + "/v1/messages?beta=true". Empty uses the model's
+	// BaseURL, else [DefaultBaseURL].
 	BaseURL string
 	// APIKey is the fallback key, sent as x-api-key when a request's
 	// [agentcore.StreamOptions.APIKey] (set from [agentcore.Hooks.GetAPIKey]
@@ -63,10 +65,30 @@ type Options struct {
 	Headers map[string]string
 	// HTTPClient sends the requests; nil means [http.DefaultClient]. Its
 	// Timeout, if any, bounds a whole streamed response: prefer ctx and
-	// [agentcore.StreamOptions.Timeout]. The package retries only when
+	// [agentcore.StreamOptions.Timeout].
+	// Whatever its CheckRedirect, a redirect to another origin than the
+	// request URL's is refused with [agentcore.ErrCrossOriginRedirect]
+	// (see the package doc's "Hostile servers"); HTTPClient itself is not
+	// changed. The package retries only when
 	// [agentcore.StreamOptions.MaxRetries] asks: the caller of the agent
 	// loop owns retries.
 	HTTPClient *http.Client
+	// MaxResponseBytes caps the content one response may build: the bytes
+	// of its text, thinking, signatures and tool calls (IDs, names and
+	// argument text). A response past it ends as an error with the content
+	// that fit, its Err wrapping [agentcore.ErrResponseTooLarge] and its
+	// text "Response too large: more than N bytes of content". Zero means
+	// [agentcore.DefaultMaxResponseBytes] (16 MiB); negative, no cap.
+	MaxResponseBytes int64
+	// IdleTimeout bounds how long a read of a response's body waits for
+	// the server (counted only while the stream waits for it, not while
+	// the consumer handles an event): a server that sends nothing for
+	// that long ends the response as an error, its Err wrapping
+	// [agentcore.ErrStreamIdleTimeout] and its text "Stream idle timeout:
+	// no data from the server for D". Zero means
+	// [agentcore.DefaultStreamIdleTimeout] (10 minutes); negative, none
+	// (ctx alone bounds the stream).
+	IdleTimeout time.Duration
 }
 
 // baseURL is the API root for model.
@@ -76,7 +98,7 @@ func (o Options) baseURL(model agentcore.Model) string {
 
 // endpoint is the messages URL under base.
 func endpoint(base string) string {
-	return strings.TrimRight(base, "/") + "/v1/messages"
+	return strings.TrimRight(base, "/") + "/v1/messages?beta=true"
 }
 
 // settings are the model's compat settings with pi-ai's defaults applied.

@@ -17,58 +17,10 @@ import (
 	"github.com/pi-go/agentcore/internal/provider/providertest"
 )
 
-// requestCase is one entry of testdata/request/cases.json: a model and
-// request options to send testdata/request/transcript.json with.
-type requestCase struct {
-	Name string `json:"name"`
-	// Transcript names the transcript file; empty means transcript.json.
-	Transcript string          `json:"transcript"`
-	Model      agentcore.Model `json:"model"`
-	Options    struct {
-		MaxTokens       int                             `json:"maxTokens"`
-		Temperature     *float64                        `json:"temperature"`
-		Reasoning       agentcore.ThinkingLevel         `json:"reasoning"`
-		ThinkingBudgets map[agentcore.ThinkingLevel]int `json:"thinkingBudgets"`
-		SessionID       string                          `json:"sessionId"`
-		CacheRetention  string                          `json:"cacheRetention"`
-		Metadata        json.RawMessage                 `json:"metadata"`
-		Headers         map[string]string               `json:"headers"`
-	} `json:"options"`
-}
-
-func (c requestCase) streamOptions() agentcore.StreamOptions {
-	o := c.Options
-	return agentcore.StreamOptions{
-		APIKey: "sk-ant-test", MaxTokens: o.MaxTokens, Temperature: o.Temperature, Reasoning: o.Reasoning,
-		ThinkingBudgets: o.ThinkingBudgets, SessionID: o.SessionID, CacheRetention: o.CacheRetention,
-		Metadata: o.Metadata, Headers: o.Headers,
-	}
-}
-
-func requestCases(t *testing.T) []requestCase {
-	t.Helper()
-	var file struct {
-		Cases []requestCase `json:"cases"`
-	}
-	require.NoError(t, json.Unmarshal(providertest.ReadTestdata(t, "request", "cases.json"), &file))
-	return file.Cases
-}
-
-// transcript reads the case's transcript.
-func (c requestCase) transcript(t *testing.T) []agentcore.Message {
-	t.Helper()
-	name := c.Transcript
-	if name == "" {
-		name = "transcript.json"
-	}
-	messages, err := agentcore.UnmarshalMessages(providertest.ReadTestdata(t, "request", name))
-	require.NoError(t, err)
-	return messages
-}
-
 // requestRecording is a request/NAME.pi.json file: what pi-ai sent for a
 // case, and the message it built from the answer (stream/thinking.sse).
 type requestRecording struct {
+	URL     string            `json:"url"`
 	Headers map[string]string `json:"headers"`
 	Body    json.RawMessage   `json:"body"`
 	Message json.RawMessage   `json:"message"`
@@ -76,6 +28,7 @@ type requestRecording struct {
 
 // sent is what a server saw of one request.
 type sent struct {
+	url    string
 	header http.Header
 	body   []byte
 }
@@ -92,20 +45,19 @@ type sent struct {
 // the body and the headers against those pi-ai 1.6.0 sent for the same
 // input, and the message built against pi-ai's.
 func TestRequestGolden(t *testing.T) {
-	cases := requestCases(t)
+	cases := providertest.RequestCases(t)
 	answer := providertest.ReadTestdata(t, "stream", "thinking.sse")
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			seen := make(chan sent, 1)
 			srv := providertest.Serve(t, func(w http.ResponseWriter, r *http.Request) {
 				body, _ := io.ReadAll(r.Body)
-				seen <- sent{header: r.Header.Clone(), body: body}
-				assert.Equal(t, "/v1/messages", r.URL.Path)
+				seen <- sent{url: r.URL.RequestURI(), header: r.Header.Clone(), body: body}
 				w.Header().Set("Content-Type", "text/event-stream")
 				w.Write(answer)
 			})
 			fn := StreamFn(Options{BaseURL: srv.URL, HTTPClient: srv.Client()})
-			_, final := providertest.Collect(fn(t.Context(), c.Model, agentcore.Request{Messages: c.transcript(t)}, c.streamOptions()), nil)
+			_, final := providertest.Collect(fn(t.Context(), c.Model, agentcore.Request{Messages: c.Messages(t)}, c.StreamOptions("sk-ant-test")), nil)
 			require.NotNil(t, final)
 			require.Equal(t, agentcore.StopStop, final.StopReason, final.ErrorMessage)
 			got := <-seen
@@ -114,6 +66,7 @@ func TestRequestGolden(t *testing.T) {
 			require.NoError(t, json.Unmarshal(providertest.ReadTestdata(t, "request", c.Name+".pi.json"), &ref))
 			golden.Check(t, indent(t, got.body), filepath.Join("testdata", "request", c.Name+".golden.json"))
 			assert.JSONEq(t, string(ref.Body), string(got.body), "body differs from pi's")
+			assert.Equal(t, ref.URL, got.url, "path differs from pi's")
 			assert.Equal(t, ref.Headers, keptHeaders(got.header), "headers differ from pi's")
 			assert.Equal(t, testTarget(t).ComparableMessage(t, providertest.ReferenceMessage(t, ref.Message)), testTarget(t).ComparableMessage(t, final), "message differs from pi's")
 		})
@@ -124,7 +77,7 @@ func TestRequestGolden(t *testing.T) {
 // keeps (its keptHeaders), keyed in lower case as Node shows them.
 func keptHeaders(h http.Header) map[string]string {
 	out := map[string]string{}
-	for _, k := range []string{"accept", "anthropic-beta", "anthropic-version", "content-type", "x-api-key",
+	for _, k := range []string{"accept", "anthropic-beta", "anthropic-dangerous-direct-browser-access", "anthropic-version", "content-type", "x-api-key",
 		"x-model-header", "x-request-header", "x-session-affinity", "x-session-id"} {
 		if v := h.Values(k); len(v) > 0 {
 			out[k] = strings.Join(v, ", ")

@@ -18,12 +18,13 @@ import (
 // StreamFn returns a stream function that calls the Anthropic Messages
 // API. opts are copied; the zero Options talk to api.anthropic.com.
 //
-// Each call makes one streaming POST to BaseURL + "/v1/messages" when its
-// stream is ranged over, on the ranging goroutine; it starts no goroutine
-// and retries only as [agentcore.StreamOptions.MaxRetries] asks. Its
-// request hooks run as the package doc's "Request options" says. The
-// request is built from the transcript alone: the
-// system prompt and the tools come from its system messages, the model ID
+// Each call makes one streaming POST to BaseURL + "/v1/messages?beta=true"
+// (where pi-ai's client posts) when its stream is ranged over, on the
+// ranging goroutine; it starts no goroutine and retries only as
+// [agentcore.StreamOptions.MaxRetries] asks. Its request hooks run as the
+// package doc's "Request options" says. The request is built from the
+// transcript alone: the system prompt and the tools come from its system
+// messages, the model ID
 // and limits from the [agentcore.Model], the key, token cap, temperature,
 // thinking level, cache retention and metadata from
 // [agentcore.StreamOptions]. The response streams as start, text, thinking
@@ -53,6 +54,7 @@ func (c *call) Read(ctx context.Context, body io.Reader) *failure {
 	c.d = newDecoder(c.W, c.Model, c.Out)
 	c.d.observe = c.Observer(ctx)
 	c.d.openRouter = provider.IsOpenRouter(c.Model, c.opts.baseURL(c.Model))
+	c.d.budget = provider.NewBudget(c.opts.MaxResponseBytes)
 	return c.read(ctx, c.d, body)
 }
 
@@ -102,11 +104,13 @@ func (c *call) Send(ctx context.Context) (*http.Response, failure) {
 	}
 	return provider.Send(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.Model, Options: c.Options,
+		IdleTimeout: c.opts.IdleTimeout,
 	}, statusFailure, connectionFailure, AbortedBeforeResponseText)
 }
 
 // headers are the request's headers as pi-ai's client sets them: the
-// identity's, content type, accept, the API version and key, the session
+// identity's, content type, accept, the SDK's browser access consent
+// (pi-ai's client allows browsers), the API version and key, the session
 // affinity header when the model wants one, then the model's, the
 // Options' and the request's headers (later ones winning; an empty value
 // removes one). The beta features are set by the caller.
@@ -114,6 +118,7 @@ func (c *call) headers(base string, s settings) http.Header {
 	h := provider.IdentityHeaders(c.Options.Identity, c.Model.Provider, base)
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json")
+	h.Set("Anthropic-Dangerous-Direct-Browser-Access", "true")
 	h.Set("Anthropic-Version", cmp.Or(c.opts.Version, DefaultVersion))
 	if key := cmp.Or(c.Options.APIKey, c.opts.APIKey); key != "" {
 		h.Set("X-Api-Key", key)
@@ -155,12 +160,17 @@ func (c *call) read(ctx context.Context, d *decoder, body io.Reader) *failure {
 		case errors.Is(err, sse.ErrLineTooLong):
 			f := textFailure(MalformedEventPrefix + ": " + err.Error())
 			return &f
+		case provider.IsLimit(err):
+			return provider.LimitFailure(err)
 		case err != nil:
 			f := connectionFailure(err)
 			return &f
 		}
 		if f := d.event(ev.Name, ev.Data); f != nil {
 			return f
+		}
+		if err := d.budget.Err(); err != nil {
+			return provider.LimitFailure(err)
 		}
 	}
 	return nil

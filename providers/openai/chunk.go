@@ -3,102 +3,135 @@ package openai
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
+	"strconv"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/jsondec"
 	"github.com/pi-go/agentcore/internal/provider"
 )
 
-// The wire form of a streamed chat.completion.chunk. Servers differ in
-// what they send, so every field is read loosely: a field of an unexpected
-// type is treated as absent instead of failing the chunk, as pi-ai's
-// JavaScript reads them.
+// The wire form of a streamed chat.completion.chunk, decoded in one pass
+// (see [decodeChunk]). Servers differ in what they send, so a field of an
+// unexpected type does not fail the chunk: it reads as its zero value, and
+// the rest of the chunk is read, close to how pi-ai's JavaScript reads
+// them.
 type chunk struct {
-	ID      loose[string]          `json:"id"`
-	Model   loose[string]          `json:"model"`
-	Choices loose[[]loose[choice]] `json:"choices"`
-	Usage   loose[usageJSON]       `json:"usage"`
-	Error   json.RawMessage        `json:"error"`
+	ID      string          `json:"id"`
+	Model   string          `json:"model"`
+	Choices []choice        `json:"choices"`
+	Usage   *usageJSON      `json:"usage"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// reset empties c for the next chunk, keeping the room of its choices,
+// and returns it.
+func (c *chunk) reset() *chunk {
+	clear(c.Choices)
+	*c = chunk{Choices: c.Choices[:0]}
+	return c
 }
 
 type choice struct {
-	Delta        loose[delta]     `json:"delta"`
-	FinishReason loose[string]    `json:"finish_reason"`
-	Usage        loose[usageJSON] `json:"usage"`
+	Delta        delta      `json:"delta"`
+	FinishReason string     `json:"finish_reason"`
+	Usage        *usageJSON `json:"usage"`
 }
 
 type delta struct {
-	Content          loose[string]                 `json:"content"`
-	ReasoningContent loose[string]                 `json:"reasoning_content"`
-	Reasoning        loose[string]                 `json:"reasoning"`
-	ReasoningText    loose[string]                 `json:"reasoning_text"`
-	ToolCalls        loose[[]loose[toolCallDelta]] `json:"tool_calls"`
+	Content          string          `json:"content"`
+	ReasoningContent string          `json:"reasoning_content"`
+	Reasoning        string          `json:"reasoning"`
+	ReasoningText    string          `json:"reasoning_text"`
+	ToolCalls        []toolCallDelta `json:"tool_calls"`
 }
 
 // reasoning returns the first non-empty reasoning field of d and its name
 // (servers name it differently, and some send the same text in two).
-func (d delta) reasoning() (field, text string) {
-	for i, v := range []loose[string]{d.ReasoningContent, d.Reasoning, d.ReasoningText} {
-		if v.v != "" {
-			return reasoningFields[i], v.v
+func (d *delta) reasoning() (field, text string) {
+	for i, v := range [...]string{d.ReasoningContent, d.Reasoning, d.ReasoningText} {
+		if v != "" {
+			return reasoningFields[i], v
 		}
 	}
 	return "", ""
 }
 
 type toolCallDelta struct {
-	Index    loose[float64]       `json:"index"`
-	ID       loose[string]        `json:"id"`
-	Function loose[functionDelta] `json:"function"`
+	Index    number        `json:"index"`
+	ID       string        `json:"id"`
+	Function functionDelta `json:"function"`
 }
 
 type functionDelta struct {
-	Name      loose[string] `json:"name"`
-	Arguments loose[string] `json:"arguments"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
 }
 
 type usageJSON struct {
-	PromptTokens            loose[float64]               `json:"prompt_tokens"`
-	CompletionTokens        loose[float64]               `json:"completion_tokens"`
-	PromptTokensDetails     loose[promptTokensDetails]   `json:"prompt_tokens_details"`
-	PromptCacheHitTokens    loose[float64]               `json:"prompt_cache_hit_tokens"`
-	CachedTokens            loose[float64]               `json:"cached_tokens"`
-	CompletionTokensDetails loose[completionTokenDetail] `json:"completion_tokens_details"`
-	ReasoningTokens         loose[float64]               `json:"reasoning_tokens"`
+	PromptTokens            float64               `json:"prompt_tokens"`
+	CompletionTokens        float64               `json:"completion_tokens"`
+	PromptTokensDetails     promptTokensDetails   `json:"prompt_tokens_details"`
+	PromptCacheHitTokens    number                `json:"prompt_cache_hit_tokens"`
+	CachedTokens            number                `json:"cached_tokens"`
+	CompletionTokensDetails completionTokenDetail `json:"completion_tokens_details"`
+	ReasoningTokens         float64               `json:"reasoning_tokens"`
 	// The cost OpenRouter billed, for its models.
 	provider.OpenRouterCost
 }
 
 type promptTokensDetails struct {
-	CachedTokens     loose[float64] `json:"cached_tokens"`
-	CacheWriteTokens loose[float64] `json:"cache_write_tokens"`
+	CachedTokens     number  `json:"cached_tokens"`
+	CacheWriteTokens float64 `json:"cache_write_tokens"`
 }
 
 type completionTokenDetail struct {
-	ReasoningTokens loose[float64] `json:"reasoning_tokens"`
+	ReasoningTokens float64 `json:"reasoning_tokens"`
 }
 
-// loose is a JSON value read if it has type T and treated as absent
-// otherwise (null included).
-type loose[T any] struct {
-	v  T
+// number is a JSON number that may be absent: a value of another type,
+// null included, reads as absent.
+type number struct {
+	v  float64
 	ok bool
 }
 
-// UnmarshalJSON keeps data when it decodes as T; it never fails.
-func (l *loose[T]) UnmarshalJSON(data []byte) error {
-	if string(data) == "null" {
-		return nil
-	}
-	var v T
-	if json.Unmarshal(data, &v) == nil {
-		l.v, l.ok = v, true
+// UnmarshalJSON keeps data when it is a number; it never fails.
+func (n *number) UnmarshalJSON(data []byte) error {
+	if v, err := strconv.ParseFloat(string(data), 64); err == nil {
+		n.v, n.ok = v, true
 	}
 	return nil
 }
 
-// first returns the first of l1, l2, l3 that is present, or zero: the
-// JavaScript a ?? b ?? c.
-func first(ls ...loose[float64]) float64 {
+// decodeChunk decodes an event's data into c in one pass of dec. It
+// reports whether data is JSON (else c is not to be read) and whether it
+// is an object (or null, an empty one), the one kind read as a chunk; a
+// member of an unexpected type reads as its zero value.
+func decodeChunk(dec *jsondec.Decoder, data []byte, c *chunk) (valid, object bool) {
+	if _, malformed := errors.AsType[*json.SyntaxError](dec.Decode(data, c)); malformed {
+		return false, false
+	}
+	b := firstByte(data)
+	return true, b == '{' || b == 'n'
+}
+
+// firstByte returns the first byte of data that is not JSON white space,
+// 0 when none.
+func firstByte(data []byte) byte {
+	for _, b := range data {
+		switch b {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		return b
+	}
+	return 0
+}
+
+// first returns the first of ls that is present, or zero: the JavaScript
+// a ?? b ?? c.
+func first(ls ...number) float64 {
 	for _, l := range ls {
 		if l.ok {
 			return l.v
@@ -113,18 +146,18 @@ func first(ls ...loose[float64]) float64 {
 // DeepSeek in prompt_cache_hit_tokens, Kimi in cached_tokens); reasoning
 // tokens are already part of the output (OpenAI puts them in
 // completion_tokens_details, some servers beside completion_tokens).
-func toUsage(u usageJSON, model agentcore.Model, openRouter bool) agentcore.Usage {
-	details := u.PromptTokensDetails.v
-	cacheRead := int64(first(details.CachedTokens, u.PromptCacheHitTokens, u.CachedTokens))
-	cacheWrite := int64(details.CacheWriteTokens.v)
+func toUsage(u *usageJSON, model agentcore.Model, openRouter bool) agentcore.Usage {
+	details := u.PromptTokensDetails
+	cacheRead := provider.Count(first(details.CachedTokens, u.PromptCacheHitTokens, u.CachedTokens))
+	cacheWrite := provider.Count(details.CacheWriteTokens)
 	out := agentcore.Usage{
-		Input:      max(0, int64(u.PromptTokens.v)-cacheRead-cacheWrite),
-		Output:     int64(u.CompletionTokens.v),
+		Input:      max(0, provider.Count(u.PromptTokens)-provider.Sum(cacheRead, cacheWrite)),
+		Output:     provider.Count(u.CompletionTokens),
 		CacheRead:  cacheRead,
 		CacheWrite: cacheWrite,
-		Reasoning:  new(int64(cmp.Or(u.CompletionTokensDetails.v.ReasoningTokens.v, u.ReasoningTokens.v))),
+		Reasoning:  new(provider.Count(cmp.Or(u.CompletionTokensDetails.ReasoningTokens, u.ReasoningTokens))),
 	}
-	out.TotalTokens = out.Input + out.Output + out.CacheRead + out.CacheWrite
+	out.TotalTokens = provider.Sum(out.Input, out.Output, out.CacheRead, out.CacheWrite)
 	rates := model.Cost
 	out.Cost.Input = rates.Input / 1000000 * float64(out.Input)
 	out.Cost.Output = rates.Output / 1000000 * float64(out.Output)

@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/jsondec"
 	"github.com/pi-go/agentcore/internal/partialjson"
+	"github.com/pi-go/agentcore/internal/provider"
 	"github.com/pi-go/agentcore/internal/sse"
 )
 
@@ -33,10 +35,19 @@ type responseDecoder struct {
 	// would yield, before it is applied; an error ends the response.
 	observe func(json.RawMessage) error
 
+	// budget is the content the response may still build; a delta that
+	// does not fit is dropped and the reader ends the response.
+	budget *provider.Budget
+
 	// finished is set once a finish_reason arrived; stopped once the
 	// consumer stopped reading.
 	finished bool
 	stopped  bool
+
+	// c is the chunk being applied, reused from one event to the next,
+	// and dec decodes it.
+	c   chunk
+	dec jsondec.Decoder
 }
 
 // blockText accumulates a text or thinking block. strings.Builder never
@@ -80,11 +91,12 @@ func (d *responseDecoder) event(ev sse.Event) (done bool, failure string) {
 	if string(data) == "[DONE]" {
 		return true, ""
 	}
+	c := d.c.reset()
+	valid, object := decodeChunk(&d.dec, data, c)
 	if d.finished {
 		// After the first finish_reason only a usage chunk counts: the
 		// response is complete, and what follows is not read as part of it.
-		var c chunk
-		if json.Unmarshal(data, &c) == nil && !truthy(c.Error) {
+		if valid && object && !truthy(c.Error) {
 			if failure := d.observed(data); failure != "" {
 				return false, failure
 			}
@@ -92,21 +104,15 @@ func (d *responseDecoder) event(ev sse.Event) (done bool, failure string) {
 		}
 		return false, ""
 	}
-	if !json.Valid(data) {
+	switch {
+	case !valid:
 		return false, MalformedChunkText
-	}
-	if ev.Name == "error" {
-		var wrapped struct {
-			Error json.RawMessage `json:"error"`
-		}
-		if json.Unmarshal(data, &wrapped) == nil && len(wrapped.Error) > 0 && string(wrapped.Error) != "null" {
-			return false, streamErrorText(wrapped.Error)
+	case ev.Name == "error":
+		if len(c.Error) > 0 && string(c.Error) != "null" {
+			return false, streamErrorText(c.Error)
 		}
 		return false, streamErrorText(data)
-	}
-	var c chunk
-	isObject := json.Unmarshal(data, &c) == nil
-	if isObject && truthy(c.Error) {
+	case object && truthy(c.Error):
 		return false, streamErrorText(c.Error)
 	}
 	// The SDK yields JSON of any kind, so the hook sees it; only an object
@@ -114,7 +120,7 @@ func (d *responseDecoder) event(ev sse.Event) (done bool, failure string) {
 	if failure := d.observed(data); failure != "" {
 		return false, failure
 	}
-	if isObject {
+	if object {
 		d.chunk(c)
 	}
 	return false, ""
@@ -133,19 +139,19 @@ func (d *responseDecoder) observed(data json.RawMessage) string {
 }
 
 // chunk applies one completion chunk.
-func (d *responseDecoder) chunk(c chunk) {
+func (d *responseDecoder) chunk(c *chunk) {
 	if d.out.ResponseID == "" {
-		d.out.ResponseID = c.ID.v
+		d.out.ResponseID = c.ID
 	}
-	if d.out.ResponseModel == "" && c.Model.v != "" && c.Model.v != d.model.ID {
-		d.out.ResponseModel = c.Model.v
+	if d.out.ResponseModel == "" && c.Model != "" && c.Model != d.model.ID {
+		d.out.ResponseModel = c.Model
 	}
 	d.usage(c)
-	if len(c.Choices.v) == 0 || !c.Choices.v[0].ok {
+	if len(c.Choices) == 0 {
 		return
 	}
-	ch := c.Choices.v[0].v
-	if reason := ch.FinishReason.v; reason != "" {
+	ch := &c.Choices[0]
+	if reason := ch.FinishReason; reason != "" {
 		d.out.RawStopReason = reason
 		stop, text := mapFinishReason(reason)
 		d.out.StopReason = stop
@@ -154,10 +160,7 @@ func (d *responseDecoder) chunk(c chunk) {
 		}
 		d.finished = true
 	}
-	if !ch.Delta.ok {
-		return
-	}
-	dl := ch.Delta.v
+	dl := &ch.Delta
 	// Reasoning first: a proxy may put reasoning and answer in one delta,
 	// and the thinking block goes before the text.
 	if field, text := dl.reasoning(); text != "" {
@@ -165,13 +168,13 @@ func (d *responseDecoder) chunk(c chunk) {
 			return
 		}
 	}
-	if text := dl.Content.v; text != "" {
+	if text := dl.Content; text != "" {
 		if !d.textDelta(text) {
 			return
 		}
 	}
-	for _, tc := range dl.ToolCalls.v {
-		if !tc.ok || !d.toolCallDelta(tc.v) {
+	for i := range dl.ToolCalls {
+		if !d.toolCallDelta(&dl.ToolCalls[i]) {
 			return
 		}
 	}
@@ -179,17 +182,20 @@ func (d *responseDecoder) chunk(c chunk) {
 
 // usage applies the usage of a chunk: its own, else its choice's (some
 // providers, Moonshot say, put it there).
-func (d *responseDecoder) usage(c chunk) {
+func (d *responseDecoder) usage(c *chunk) {
 	switch {
-	case c.Usage.ok:
-		d.out.Usage = toUsage(c.Usage.v, d.model, d.openRouter)
-	case len(c.Choices.v) > 0 && c.Choices.v[0].ok && c.Choices.v[0].v.Usage.ok:
-		d.out.Usage = toUsage(c.Choices.v[0].v.Usage.v, d.model, d.openRouter)
+	case c.Usage != nil:
+		d.out.Usage = toUsage(c.Usage, d.model, d.openRouter)
+	case len(c.Choices) > 0 && c.Choices[0].Usage != nil:
+		d.out.Usage = toUsage(c.Choices[0].Usage, d.model, d.openRouter)
 	}
 }
 
 // textDelta appends to the text block, opening it first.
 func (d *responseDecoder) textDelta(text string) bool {
+	if !d.budget.Take(len(text)) {
+		return false
+	}
 	if d.text == nil {
 		d.text = &blockText{index: len(d.out.Content)}
 		d.out.Content = append(d.out.Content, agentcore.TextBlock{})
@@ -205,6 +211,9 @@ func (d *responseDecoder) textDelta(text string) bool {
 // thinkingDelta appends to the thinking block, opening it first with the
 // reasoning field's name as its signature.
 func (d *responseDecoder) thinkingDelta(field, text string) bool {
+	if !d.budget.Take(len(text)) {
+		return false
+	}
 	if d.thinking == nil {
 		d.thinking = &blockText{index: len(d.out.Content)}
 		d.out.Content = append(d.out.Content, agentcore.ThinkingBlock{ThinkingSignature: field})
@@ -224,12 +233,15 @@ func (d *responseDecoder) thinkingDelta(field, text string) bool {
 // appends the arguments piece and previews the arguments so far. Every
 // entry yields a toolcall_delta event, with an empty delta when it carried
 // no arguments.
-func (d *responseDecoder) toolCallDelta(tc toolCallDelta) bool {
+func (d *responseDecoder) toolCallDelta(tc *toolCallDelta) bool {
+	if !d.budget.Take(len(tc.ID) + len(tc.Function.Name) + len(tc.Function.Arguments)) {
+		return false
+	}
 	st, ok := d.findCall(tc)
 	if !ok {
 		st = &callState{index: len(d.out.Content)}
 		d.calls = append(d.calls, st)
-		d.out.Content = append(d.out.Content, agentcore.ToolCall{ID: tc.ID.v, Name: tc.Function.v.Name.v, Arguments: json.RawMessage("{}")})
+		d.out.Content = append(d.out.Content, agentcore.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: json.RawMessage("{}")})
 		if !d.push(&agentcore.ToolCallStartEvent{ContentIndex: st.index, Partial: d.out}) {
 			return false
 		}
@@ -238,17 +250,17 @@ func (d *responseDecoder) toolCallDelta(tc toolCallDelta) bool {
 		st.indexed = true
 		d.byIndex[int(tc.Index.v)] = st
 	}
-	if id := tc.ID.v; id != "" {
+	if id := tc.ID; id != "" {
 		d.byID[id] = st
 	}
 	block := d.out.Content[st.index].(agentcore.ToolCall)
 	if block.ID == "" {
-		block.ID = tc.ID.v
+		block.ID = tc.ID
 	}
 	if block.Name == "" {
-		block.Name = tc.Function.v.Name.v
+		block.Name = tc.Function.Name
 	}
-	piece := tc.Function.v.Arguments.v
+	piece := tc.Function.Arguments
 	if piece != "" {
 		block.Arguments = st.args.Append(piece)
 	}
@@ -258,14 +270,14 @@ func (d *responseDecoder) toolCallDelta(tc toolCallDelta) bool {
 
 // findCall returns the open call a delta entry continues: by its stream
 // index, else by its ID.
-func (d *responseDecoder) findCall(tc toolCallDelta) (*callState, bool) {
+func (d *responseDecoder) findCall(tc *toolCallDelta) (*callState, bool) {
 	if tc.Index.ok {
 		if st, ok := d.byIndex[int(tc.Index.v)]; ok {
 			return st, true
 		}
 	}
-	if tc.ID.v != "" {
-		if st, ok := d.byID[tc.ID.v]; ok {
+	if tc.ID != "" {
+		if st, ok := d.byID[tc.ID]; ok {
 			return st, true
 		}
 	}

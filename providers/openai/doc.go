@@ -51,7 +51,10 @@
 // margin for the estimated input as pi-ai does, is sent as
 // max_completion_tokens (or max_tokens, see [Options]),
 // Temperature as temperature, and Reasoning as reasoning_effort when the
-// model has Reasoning (xhigh and max are sent as high). The members of
+// model has Reasoning (xhigh and max are sent as high); to OpenRouter, as
+// pi-ai sends it there, as "reasoning": {"effort": LEVEL}, and as {"effort":
+// "none"} when thinking is off, so that the model does not reason at its
+// default. The members of
 // StreamOptions.SamplingParams are merged in last, as pi-ai does: one the
 // body already has takes the new value, a new one (top_p, seed, ...) is
 // added. StreamOptions.SessionID, unless CacheRetention is "none", is
@@ -113,6 +116,45 @@
 // included; OnProviderStreamEvent sees the JSON of each chunk pi-ai's SDK
 // would yield (not [DONE], not error chunks) before it is applied. A
 // hook's error ends the response as an error message with its text.
+//
+// # Hostile servers
+//
+// The package assumes the server may be hostile or broken and bounds
+// what it can make a client do. A redirect is followed only within the
+// origin (scheme, host and port) of the request's URL: one to another
+// origin fails the request with [agentcore.ErrCrossOriginRedirect] before
+// anything is sent there, so neither the key nor any other header (an
+// Options.Headers credential included) nor the transcript leaves the
+// configured server, whatever the HTTPClient's own CheckRedirect.
+//
+// Token counts are clamped to 0…math.MaxInt64 (a negative count is 0, a
+// huge one math.MaxInt64) and their total saturates, so no usage count
+// or cost is ever negative.
+//
+// A response may build at most [Options.MaxResponseBytes] of content
+// (16 MiB by default): past it the stream ends with an error wrapping
+// [agentcore.ErrResponseTooLarge] and the content that fit, so memory
+// stays within a small multiple of the cap whatever the server sends. A
+// body that sends nothing for [Options.IdleTimeout] (10 minutes by
+// default; pings and comments count as data) ends with an error wrapping
+// [agentcore.ErrStreamIdleTimeout], retryable, the content so far kept.
+// Their texts are documented with the options.
+//
+// The error of a refusal quotes at most 4000 characters of the server's
+// error object, as pi-ai does, and a failed message's ErrorMessage is cut
+// to 16000 characters, "... [truncated N chars]" saying how many were
+// left off: a server cannot put megabytes into the transcript.
+//
+// # Connections
+//
+// Requests go out on the HTTP client's keep-alive connections. A request
+// that fails on a reused connection before any byte of a response arrived
+// (the server closed the idle connection as the request went out, as
+// llama-server does between the turns of a run) is sent again on a fresh
+// connection, by default and whatever MaxRetries says: Go's transport
+// retries only idempotent requests, and a POST that got no answer on a
+// stale connection is the transport's failure, not the server's. A request
+// that fails on a fresh connection, or once its response began, is not.
 //
 // # Not done
 //

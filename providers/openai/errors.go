@@ -1,15 +1,14 @@
 package openai
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
-	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // The error texts of failures that have no server message, as pi-ai words
@@ -38,93 +37,26 @@ const maxLine = 16 << 20
 // carried no message of its own.
 const errorStopText = "Provider returned an error stop reason"
 
-// maxErrorText is how many characters of an error response are reported.
-const maxErrorText = 4000
-
 // refusalTexts returns the texts of a non-2xx response: sdk, the error
-// as the OpenAI SDK words it, and text, as pi-ai reports it. The SDK says
-// the status and what the body's error says: the error's message, else
-// the error's JSON (the body's JSON when it has no "error" member), else
-// the body as it came when it is no JSON object or array:
-//
-//	{"error": {"message": "bad", ...}}  ->  "400 bad"
-//	{"error": {"code": 5}}             ->  `400 {"code":5}`
-//	{"error": "slow down"}             ->  `429 "slow down"`
-//	{"detail": "Not Found"}            ->  `404 {"detail":"Not Found"}`
-//	Bad Gateway                        ->  "502 Bad Gateway"
-//	an empty body                      ->  "503 status code (no body)"
-//
-// pi-ai reports that text when it shows the error whole; else (an error
-// object with a message) it reports the status and the error object's JSON,
-// cut to 4000 characters: `400: {"message":"bad",...}`.
+// as the OpenAI SDK words it (the status and what the body's error says,
+// see [provider.OpenAIRefusal]), and text, as pi-ai reports it: sdk when
+// it shows the error whole, else (an error object with a message) the
+// status and the error object's JSON, cut to 4000 characters:
+// `400: {"message":"bad",...}`.
 func refusalTexts(status int, body []byte) (text, sdk string) {
-	msg, errObject := refusalError(body)
-	sdk = fmt.Sprintf("%d status code (no body)", status)
-	if msg != "" {
-		sdk = fmt.Sprintf("%d %s", status, msg)
-	}
-	if errObject == "" {
-		return sdk, sdk
-	}
-	errObject = truncateText(errObject, maxErrorText)
-	if strings.Contains(sdk, errObject) {
+	msg, errObject := provider.OpenAIRefusal(body)
+	sdk = provider.OpenAIStatusText(status, msg)
+	if errObject == "" || strings.Contains(sdk, errObject) {
 		return sdk, sdk
 	}
 	return fmt.Sprintf("%d: %s", status, errObject), sdk
-}
-
-// refusalError reads a refusal's body as the OpenAI SDK does. msg is what
-// the body says ([sdkMessage] of its error), "" when nothing; errObject
-// is the error's JSON when the error is a non-empty object.
-func refusalError(body []byte) (msg, errObject string) {
-	trimmed := bytes.TrimSpace(body)
-	switch {
-	case !json.Valid(trimmed):
-		return string(body), ""
-	case trimmed[0] == '{' || trimmed[0] == '[':
-		errValue := json.RawMessage(trimmed)
-		var members map[string]json.RawMessage
-		if json.Unmarshal(trimmed, &members) == nil {
-			if e, ok := members["error"]; ok && string(e) != "null" {
-				errValue = e
-			}
-		}
-		if isNonEmptyObject(errValue) {
-			errObject = compactJSON(errValue)
-		}
-		return sdkMessage(errValue), errObject
-	case truthy(trimmed):
-		return "", "" // a JSON number, string or true: no error to show
-	}
-	return string(body), "" // 0, false, null, "": the SDK shows the text
-}
-
-// sdkMessage is an error value as the OpenAI SDK's APIError words it,
-// without the status: the value's message when it is an object with a
-// truthy message (the message's JSON unless it is a string), else the
-// value's JSON; "" for a falsy value (null, false, 0, "").
-func sdkMessage(errValue json.RawMessage) string {
-	if !truthy(errValue) {
-		return ""
-	}
-	var withMessage struct {
-		Message json.RawMessage `json:"message"`
-	}
-	if isNonEmptyObject(errValue) && json.Unmarshal(errValue, &withMessage) == nil && truthy(withMessage.Message) {
-		var s string
-		if json.Unmarshal(withMessage.Message, &s) == nil {
-			return s
-		}
-		return compactJSON(withMessage.Message)
-	}
-	return compactJSON(errValue)
 }
 
 // streamErrorText describes an error the server sent inside the stream (a
 // chunk with an "error" field, or an "error" event) as pi-ai does: the
 // SDK's message for it, without a status.
 func streamErrorText(errValue json.RawMessage) string {
-	return cmp.Or(sdkMessage(errValue), "(no status code or body)")
+	return cmp.Or(provider.OpenAIMessage(errValue), "(no status code or body)")
 }
 
 // connectionErrorText describes a request that got no response (or whose
@@ -139,48 +71,8 @@ func connectionErrorText(err error) string {
 
 // truthy reports whether a JSON value is present and not null, false, 0 or
 // "", as JavaScript would test it.
-func truthy(v json.RawMessage) bool {
-	s := string(bytes.TrimSpace(v))
-	switch s {
-	case "", "null", "false", `""`:
-		return false
-	}
-	if n, err := strconv.ParseFloat(s, 64); err == nil {
-		return n != 0
-	}
-	return true
-}
-
-func isNonEmptyObject(v json.RawMessage) bool {
-	var m map[string]json.RawMessage
-	return json.Unmarshal(v, &m) == nil && len(m) > 0
-}
+func truthy(v json.RawMessage) bool { return provider.Truthy(v) }
 
 // compactJSON returns v without insignificant space, or v itself when it is
 // not valid JSON.
-func compactJSON(v []byte) string {
-	var buf bytes.Buffer
-	if json.Compact(&buf, v) != nil {
-		return string(v)
-	}
-	return buf.String()
-}
-
-// truncateText cuts s to max characters, saying how many were left off.
-func truncateText(s string, max int) string {
-	n := utf8.RuneCountInString(s)
-	if n <= max {
-		return s
-	}
-	var b strings.Builder
-	i := 0
-	for _, r := range s {
-		if i == max {
-			break
-		}
-		b.WriteRune(r)
-		i++
-	}
-	fmt.Fprintf(&b, "... [truncated %d chars]", n-max)
-	return b.String()
-}
+func compactJSON(v []byte) string { return provider.CompactJSON(v) }

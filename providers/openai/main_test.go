@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -30,7 +31,21 @@ func testTarget(t testing.TB) providertest.Target {
 		Refusal:        []byte(`{"error":{"message":"slow down","type":"rate_limit_error"}}`),
 		RefusalText:    `429: {"message":"slow down","type":"rate_limit_error"}`,
 		RefusalSDKText: "429 slow down",
+		WithLimits: func(client *http.Client, l providertest.Limits) agentcore.StreamFn {
+			return StreamFn(Options{BaseURL: "http://provider.test", HTTPClient: client, MaxResponseBytes: l.MaxResponseBytes, IdleTimeout: l.IdleTimeout})
+		},
+		ToolCallHead: []byte(`data: {"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"write","arguments":""}}]}}]}` + "\n\n"),
+		ArgumentsEvent: func(piece string) []byte {
+			return []byte(`data: {"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":` + quote(piece) + `}}]}}]}` + "\n\n")
+		},
+		ToolCallTail: []byte(`data: {"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n"),
 	}
+}
+
+// quote is s as a JSON string.
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 // newStream returns a stream function for a server at baseURL, whose API

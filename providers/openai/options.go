@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider"
@@ -53,6 +54,7 @@ const (
 //	promptCacheKeyMode              string  "enabled" or "disabled" sends the SessionID as prompt_cache_key always or never; default (auto) to api.openai.com, and for "long" retention
 //	sendSessionAffinityHeaders      bool    send the SessionID as headers (see sessionAffinityFormat); default true for OpenRouter
 //	sessionAffinityFormat           string  "openrouter" (x-session-id) or other (session_id, x-client-request-id and x-session-affinity); default "openrouter" for OpenRouter
+//	thinkingFormat                  string  "openrouter" sends the level as "reasoning": {"effort": LEVEL} ({"effort": "none"} when off) instead of reasoning_effort; default "openrouter" for OpenRouter, else "openai" (reasoning_effort); the other formats of pi-ai are read as "openai"
 //
 // Other keys are ignored; Compat that is not a JSON object fails every
 // request with an error message.
@@ -73,7 +75,27 @@ type Options struct {
 	// HTTPClient sends the requests; nil means [http.DefaultClient]. Its
 	// Timeout, if any, bounds a whole streamed response: prefer ctx and
 	// [agentcore.StreamOptions.Timeout].
+	// Whatever its CheckRedirect, a redirect to another origin than the
+	// request URL's is refused with [agentcore.ErrCrossOriginRedirect]
+	// (see the package doc's "Hostile servers"); HTTPClient itself is not
+	// changed.
 	HTTPClient *http.Client
+	// MaxResponseBytes caps the content one response may build: the bytes
+	// of its text, thinking, signatures and tool calls (IDs, names and
+	// argument text). A response past it ends as an error with the content
+	// that fit, its Err wrapping [agentcore.ErrResponseTooLarge] and its
+	// text "Response too large: more than N bytes of content". Zero means
+	// [agentcore.DefaultMaxResponseBytes] (16 MiB); negative, no cap.
+	MaxResponseBytes int64
+	// IdleTimeout bounds how long a read of a response's body waits for
+	// the server (counted only while the stream waits for it, not while
+	// the consumer handles an event): a server that sends nothing for
+	// that long ends the response as an error, its Err wrapping
+	// [agentcore.ErrStreamIdleTimeout] and its text "Stream idle timeout:
+	// no data from the server for D". Zero means
+	// [agentcore.DefaultStreamIdleTimeout] (10 minutes); negative, none
+	// (ctx alone bounds the stream).
+	IdleTimeout time.Duration
 	// SystemMessages says how system messages are sent; the zero value
 	// follows the model's Compat, else collapses them.
 	SystemMessages SystemMessageMode
@@ -86,9 +108,12 @@ type settings struct {
 	developerRole   bool
 	store           bool
 	reasoningEffort bool
-	usageInStream   bool
-	legacyMaxTokens bool
-	toolResultName  bool
+	// openRouterReasoning sends the level as OpenRouter's reasoning
+	// object instead of reasoning_effort.
+	openRouterReasoning bool
+	usageInStream       bool
+	legacyMaxTokens     bool
+	toolResultName      bool
 	// cacheKeyMode is pi-ai's promptCacheKeyMode ("" for auto), openAI
 	// says the server is OpenAI's API, longCache honors CacheRetention
 	// "long".
@@ -113,6 +138,7 @@ type compatJSON struct {
 	PromptCacheKeyMode             string `json:"promptCacheKeyMode"`
 	SendSessionAffinityHeaders     *bool  `json:"sendSessionAffinityHeaders"`
 	SessionAffinityFormat          string `json:"sessionAffinityFormat"`
+	ThinkingFormat                 string `json:"thinkingFormat"`
 }
 
 // resolveSettings combines opts, the model's compat and the base URL.
@@ -121,6 +147,7 @@ func resolveSettings(opts Options, model agentcore.Model, baseURL string) (setti
 	if err := provider.Compat(model, &c); err != nil {
 		return settings{}, err
 	}
+	openRouter := provider.IsOpenRouter(model, baseURL)
 	s := settings{
 		inPlace:         provider.Flag(c.SupportsMidConvoSystemMessages, false),
 		developerRole:   provider.Flag(c.SupportsDeveloperRole, isOpenAI(model, baseURL)),
@@ -132,7 +159,9 @@ func resolveSettings(opts Options, model agentcore.Model, baseURL string) (setti
 		cacheKeyMode:    c.PromptCacheKeyMode,
 		openAI:          strings.Contains(baseURL, "api.openai.com"),
 		longCache:       provider.Flag(c.SupportsLongCacheRetention, true),
-		affinity:        provider.NewAffinity(c.SendSessionAffinityHeaders, c.SessionAffinityFormat, provider.IsOpenRouter(model, baseURL)),
+		affinity:        provider.NewAffinity(c.SendSessionAffinityHeaders, c.SessionAffinityFormat, openRouter),
+
+		openRouterReasoning: c.ThinkingFormat == "openrouter" || c.ThinkingFormat == "" && openRouter,
 	}
 	switch opts.SystemMessages {
 	case SystemMessagesCollapse:

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
-	"unicode/utf8"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider"
 	"github.com/pi-go/agentcore/internal/replay"
 	"github.com/pi-go/agentcore/internal/tokens"
 )
@@ -25,7 +25,13 @@ type chatRequest struct {
 	MaxTokens            int            `json:"max_tokens,omitempty"`
 	Temperature          *float64       `json:"temperature,omitempty"`
 	Tools                []wireTool     `json:"tools,omitempty"`
+	Reasoning            *effort        `json:"reasoning,omitempty"`
 	ReasoningEffort      string         `json:"reasoning_effort,omitempty"`
+}
+
+// effort is OpenRouter's reasoning object.
+type effort struct {
+	Effort string `json:"effort"`
 }
 
 type streamOptions struct {
@@ -140,9 +146,6 @@ type wireFunction struct {
 // defaultParameters is the schema sent for a tool that declares none.
 var defaultParameters = json.RawMessage(`{"type":"object","properties":{}}`)
 
-// promptCacheKeyLimit is OpenAI's limit on prompt_cache_key, in characters.
-const promptCacheKeyLimit = 64
-
 // buildRequest maps one model call onto a request body: the transcript's
 // messages (system messages collapsed or in place), the tools the
 // transcript declares, and the request options. The token cap is
@@ -164,7 +167,7 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, opts agen
 		Tools:    convertTools(agentcore.CurrentTools(messages)),
 	}
 	if opts.SessionID != "" && s.promptCacheKey(opts.CacheRetention) {
-		req.PromptCacheKey = firstRunes(opts.SessionID, promptCacheKeyLimit)
+		req.PromptCacheKey = provider.PromptCacheKey(opts.SessionID)
 	}
 	if opts.CacheRetention == "long" && s.longCache {
 		req.PromptCacheRetention = "24h"
@@ -183,7 +186,11 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, opts agen
 		}
 	}
 	req.Temperature = opts.Temperature
-	if model.Reasoning && s.reasoningEffort {
+	switch {
+	case !model.Reasoning:
+	case s.openRouterReasoning:
+		req.Reasoning = &effort{Effort: cmp.Or(reasoningEffort(opts.Reasoning), "none")}
+	case s.reasoningEffort:
 		req.ReasoningEffort = reasoningEffort(opts.Reasoning)
 	}
 	return req
@@ -216,19 +223,4 @@ func convertTools(tools []agentcore.ToolDeclaration) []wireTool {
 		out[i] = wireTool{Type: "function", Function: wireFunction{Name: t.Name, Description: t.Description, Parameters: params}}
 	}
 	return out
-}
-
-// firstRunes returns s cut to n characters.
-func firstRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
-		}
-		i++
-	}
-	return s
 }

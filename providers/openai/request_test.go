@@ -122,6 +122,7 @@ func TestRequestOnTheWire(t *testing.T) {
 	}
 	for name, want := range map[string]string{
 		"Authorization": "Bearer sk-test", "Content-Type": "application/json",
+		"Accept":  "application/json", // pi-ai's SDK asks for JSON, even for a stream
 		"X-Model": "model", "X-Options": "options", "X-Request": "request", "X-Shared": "request",
 	} {
 		if v := got.header.Get(name); v != want {

@@ -52,6 +52,7 @@ func (c *call) Read(ctx context.Context, body io.Reader) *provider.Failure {
 	c.d = newResponseDecoder(c.W, c.Model, c.Out)
 	c.d.observe = c.Observer(ctx)
 	c.d.openRouter = provider.IsOpenRouter(c.Model, c.opts.baseURL(c.Model))
+	c.d.budget = provider.NewBudget(c.opts.MaxResponseBytes)
 	return c.read(ctx, c.d, body)
 }
 
@@ -96,6 +97,7 @@ func (c *call) Send(ctx context.Context) (*http.Response, provider.Failure) {
 	}
 	return provider.Send(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.Model, Options: c.Options,
+		IdleTimeout: c.opts.IdleTimeout,
 	}, refusal, connectionFailure, AbortedBeforeResponseText)
 }
 
@@ -112,14 +114,15 @@ func connectionFailure(err error) provider.Failure {
 	return provider.Failure{Text: connectionErrorText(err), Err: err}
 }
 
-// headers are the request's headers: the identity's, content type, the
-// bearer key, then the model's, the session affinity headers, the
+// headers are the request's headers: the identity's, content type,
+// accept (application/json, as the SDK pi-ai uses sends it for streams
+// too), the bearer key, then the model's, the session affinity headers, the
 // Options' and the request's headers, later ones winning (an empty value
 // removes one), as pi-ai's client sets them.
 func (c *call) headers(base string, s settings) http.Header {
 	h := provider.IdentityHeaders(c.Options.Identity, c.Model.Provider, base)
 	h.Set("Content-Type", "application/json")
-	h.Set("Accept", "text/event-stream")
+	h.Set("Accept", "application/json")
 	if key := cmp.Or(c.Options.APIKey, c.opts.APIKey); key != "" {
 		h.Set("Authorization", "Bearer "+key)
 	}
@@ -157,12 +160,17 @@ func (c *call) read(ctx context.Context, d *responseDecoder, body io.Reader) *pr
 			return nil // an abort, or a failure after the response finished
 		case errors.Is(err, sse.ErrLineTooLong):
 			return &provider.Failure{Text: LineTooLongText, Err: err}
+		case provider.IsLimit(err):
+			return provider.LimitFailure(err)
 		case err != nil:
 			return &provider.Failure{Text: connectionErrorText(err), Err: err}
 		}
 		done, failure := d.event(ev)
 		if failure != "" {
 			return &provider.Failure{Text: failure}
+		}
+		if err := d.budget.Err(); err != nil {
+			return provider.LimitFailure(err)
 		}
 		if done {
 			return nil

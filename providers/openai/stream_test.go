@@ -110,43 +110,12 @@ func TestStreamEdges(t *testing.T) {
 
 // TestConsumerStopsEarly checks that breaking out of the stream closes the
 // connection and leaves nothing running.
-func TestConsumerStopsEarly(t *testing.T) {
-	target := testTarget(t)
-	srv, gone := providertest.HangingServer(t, target.Head(), nil)
-	n := 0
-	for ev := range streamFrom(srv)(t.Context(), target.Model, providertest.HiRequest(), agentcore.StreamOptions{}) {
-		n++
-		if _, ok := ev.(*agentcore.TextDeltaEvent); ok {
-			break
-		}
-	}
-	if n != 3 {
-		t.Errorf("%d events before the break, want 3", n)
-	}
-	providertest.WaitGone(t, gone)
-}
+func TestConsumerStopsEarly(t *testing.T) { testTarget(t).ConsumerStopsEarly(t) }
 
 // TestKeptPartialsDoNotChange checks that the partials a consumer keeps
-// with CloneEvent keep what they showed during their event, while the
-// provider goes on building its message.
+// with CloneEvent keep what they showed during their event.
 func TestKeptPartialsDoNotChange(t *testing.T) {
-	srv := providertest.ServeBody(t, 200, "text/event-stream", nil, providertest.ReadTestdata(t, "stream", "tool-calls-parallel.sse"))
-	type seen struct {
-		p    *agentcore.AssistantMessage
-		json string
-	}
-	var partials []seen
-	testTarget(t).Run(t, context.Background(), streamFrom(srv), func(ev agentcore.AssistantEvent) {
-		if e, ok := agentcore.CloneEvent(ev).(*agentcore.ToolCallDeltaEvent); ok {
-			data, _ := json.Marshal(e.Partial)
-			partials = append(partials, seen{e.Partial, string(data)})
-		}
-	})
-	for i, s := range partials {
-		if data, _ := json.Marshal(s.p); string(data) != s.json {
-			t.Errorf("kept partial %d changed:\n was %s\n now %s", i, s.json, data)
-		}
-	}
+	testTarget(t).KeptPartialsDoNotChange(t, providertest.ReadTestdata(t, "stream", "tool-calls-parallel.sse"))
 }
 
 func TestBadRequestBody(t *testing.T) {

@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf16"
 
@@ -28,7 +27,7 @@ func normalizeToolCallID(model agentcore.Model, id string) string {
 		if len(combined) <= maxToolCallID {
 			return combined
 		}
-		hash := shortHash(id)[:8]
+		hash := replay.ShortHash(id)[:8]
 		prefix := callID[:min(len(callID), max(1, maxToolCallID-len(hash)-1))]
 		return prefix + "_" + hash
 	}
@@ -38,17 +37,4 @@ func normalizeToolCallID(model agentcore.Model, id string) string {
 		}
 	}
 	return id
-}
-
-// shortHash is pi-ai's 53-bit string hash (cyrb53 over UTF-16 code units)
-// in base 36, so that shortened IDs match the ones pi computes.
-func shortHash(s string) string {
-	h1, h2 := uint32(0xdeadbeef), uint32(0x41c6ce57)
-	for _, ch := range utf16.Encode([]rune(s)) {
-		h1 = (h1 ^ uint32(ch)) * 2654435761
-		h2 = (h2 ^ uint32(ch)) * 1597334677
-	}
-	h1 = (h1^(h1>>16))*2246822507 ^ (h2^(h2>>13))*3266489909
-	h2 = (h2^(h2>>16))*2246822507 ^ (h1^(h1>>13))*3266489909
-	return strconv.FormatUint(uint64(h2), 36) + strconv.FormatUint(uint64(h1), 36)
 }

@@ -1,5 +1,6 @@
 // Package providertest holds the tests and test helpers every provider
-// module shares (providers/openai, providers/anthropic), so that each
+// module shares (providers/openai, providers/anthropic, providers/google),
+// so that each
 // checks the same behaviour the same way and keeps only what differs: its
 // wire format, its recordings and its error texts.
 //
@@ -35,5 +36,17 @@
 // gather its events. [Tools] are the two tools of the agent runs.
 // [Target.OpenRouterCost] checks the cost OpenRouter bills.
 // [Target.FuzzStream] fuzzes a stream function with response bodies, which
-// [BodyClient] serves without a network.
+// [BodyClient] serves without a network; [ReaderClient] serves a body
+// generated as it is read, [StallClient] one that stalls;
+// [Target.BenchmarkDecode] times one body the same way. [RequestCases]
+// reads a provider's request cases (testdata/request/cases.json), each
+// with its model, options and transcript.
+//
+// # Hostile servers
+//
+// [Hostile] checks a provider against servers that try to do it harm:
+// redirects to another origin ([Redirects], which the proxy client's test
+// shares), a response far past the content cap (its peak heap measured),
+// MaxResponseBytes and IdleTimeout (with testing/synctest). [Target.Usage]
+// checks the usage a provider makes of out-of-range token counts.
 package providertest

@@ -18,20 +18,7 @@ import (
 // BodyClient returns a client that answers every request with a 200
 // event stream of body, without a network.
 func BodyClient(body []byte) *http.Client {
-	return &http.Client{Transport: bodyTransport(body)}
-}
-
-// bodyTransport answers every request with a 200 event stream of its
-// bytes.
-type bodyTransport []byte
-
-func (b bodyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	io.Copy(io.Discard, r.Body)
-	r.Body.Close()
-	return &http.Response{
-		StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}},
-		Body: io.NopCloser(bytes.NewReader(b)), Request: r,
-	}, nil
+	return ReaderClient(func(*http.Request) io.Reader { return bytes.NewReader(body) })
 }
 
 // FuzzStream streams arbitrary response bodies through target's stream
@@ -97,5 +84,22 @@ func checkIndex(t *testing.T, ev agentcore.AssistantEvent) {
 	require.NotNil(t, probe.Partial, "%s without a partial", ev.Type())
 	if probe.ContentIndex != nil {
 		assert.Less(t, *probe.ContentIndex, len(probe.Partial.Content))
+	}
+}
+
+// BenchmarkDecode streams body through target's stream function over an
+// in-memory transport, reporting allocations: request building, event
+// decoding and the end of the stream, without a network. An error event
+// fails the benchmark.
+func (target Target) BenchmarkDecode(b *testing.B, body []byte) {
+	fn := target.New("http://bench.invalid", BodyClient(body))
+	so := agentcore.StreamOptions{APIKey: target.APIKey}
+	b.ReportAllocs()
+	for b.Loop() {
+		for ev := range fn(b.Context(), target.Model, HiRequest(), so) {
+			if e, ok := ev.(*agentcore.ErrorEvent); ok {
+				b.Fatal(e.Message.ErrorMessage)
+			}
+		}
 	}
 }

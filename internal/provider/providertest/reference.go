@@ -1,6 +1,7 @@
 package providertest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"net"
@@ -65,7 +66,8 @@ const connectionError = "Connection error.: "
 // Normalized returns v as plain JSON values with the texts that differ
 // between JavaScript and Go replaced: the parser's words in an
 // argumentsError, the platform's reason in a connection error, and what
-// the target's ErrorText replaces in an errorMessage.
+// the target's ErrorText replaces in an errorMessage and its ToolCallID
+// in a tool call's id.
 func (target Target) Normalized(t testing.TB, v any) any {
 	t.Helper()
 	var out any
@@ -83,6 +85,8 @@ func (target Target) Normalized(t testing.TB, v any) any {
 					v[k] = connectionError + "<reason>"
 				case ok && k == "errorMessage" && target.ErrorText != nil:
 					v[k] = target.ErrorText(s)
+				case ok && k == "id" && target.ToolCallID != nil:
+					v[k] = target.ToolCallID(s)
 				default:
 					walk(x)
 				}
@@ -185,7 +189,8 @@ func (target Target) Aborts(t *testing.T) {
 
 // ConnectionDropped cuts the connection in the middle of the body, after
 // the [Target.Head] of Success: as pi-ai, the provider keeps the text so
-// far, ends no block, and reports the network error (in Go's words).
+// far, ends no block, and reports the network error (in Go's words,
+// [Target.DroppedText]).
 func (target Target) ConnectionDropped(t *testing.T) {
 	head := target.Head()
 	srv := Serve(t, func(w http.ResponseWriter, r *http.Request) {
@@ -202,7 +207,7 @@ func (target Target) ConnectionDropped(t *testing.T) {
 	})
 	events, final := target.Run(t, t.Context(), target.New(srv.URL, srv.Client()), nil)
 	assert.Equal(t, agentcore.StopError, final.StopReason)
-	assert.Equal(t, connectionError+"unexpected EOF", final.ErrorMessage)
+	assert.Equal(t, cmp.Or(target.DroppedText, connectionError+"unexpected EOF"), final.ErrorMessage)
 	assert.Equal(t, "Hello", final.Text(), "the text streamed before the cut")
 	var types []string
 	for _, ev := range events {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -40,11 +41,39 @@ type Target struct {
 	// given name to OnProviderStreamEvent; nil means every event whose data
 	// is a JSON object.
 	Observed func(name string) bool
+	// ToolCallHead, ArgumentsEvent and ToolCallTail make a response of one
+	// tool call: ToolCallHead opens the call, ArgumentsEvent is the event
+	// adding piece to its arguments, ToolCallTail ends the response.
+	ToolCallHead   []byte
+	ArgumentsEvent func(piece string) []byte
+	ToolCallTail   []byte
+	// WithLimits returns the provider's stream function for a server at
+	// "http://provider.test" reached through client, with the limits its
+	// options set.
+	WithLimits func(client *http.Client, l Limits) agentcore.StreamFn
 	// ErrorText, when not nil, replaces the parts of a final message's
 	// errorMessage that differ between JavaScript and Go beyond those
 	// [Target.Normalized] replaces itself. It is called with each
 	// errorMessage compared with a recording, on the test's goroutine.
 	ErrorText func(string) string
+	// DroppedText is the error message of a body cut off by the network
+	// after its first events; empty means pi-ai's OpenAI and Anthropic
+	// text, "Connection error.: unexpected EOF".
+	DroppedText string
+	// BodyMark is a text every request body of the target holds, which
+	// OnPayload must see; empty means the model's ID as "model".
+	BodyMark string
+	// ToolCallID, when not nil, replaces the parts of a tool call's id
+	// that differ between runs (an ID made up from the clock), in the
+	// values [Target.Normalized] compares.
+	ToolCallID func(string) string
+}
+
+// Limits are the options of a provider that bound what a server can make
+// it do, as the provider's Options name them.
+type Limits struct {
+	MaxResponseBytes int64
+	IdleTimeout      time.Duration
 }
 
 // Run streams the recordings' request (the [HiRequest] for Model, with

@@ -44,3 +44,55 @@ func StreamCases(t testing.TB) (agentcore.Model, []StreamCase) {
 	require.NoError(t, json.Unmarshal(ReadTestdata(t, "stream", "cases.json"), &file))
 	return file.Model, file.Cases
 }
+
+// RequestCase is one entry of testdata/request/cases.json: a model and the
+// request options (pi-ai's names) to send a transcript with.
+type RequestCase struct {
+	Name string `json:"name"`
+	// Transcript names the transcript file under testdata/request; empty
+	// means transcript.json.
+	Transcript string          `json:"transcript"`
+	Model      agentcore.Model `json:"model"`
+	Options    struct {
+		MaxTokens       int                             `json:"maxTokens"`
+		Temperature     *float64                        `json:"temperature"`
+		Reasoning       agentcore.ThinkingLevel         `json:"reasoning"`
+		ThinkingBudgets map[agentcore.ThinkingLevel]int `json:"thinkingBudgets"`
+		SessionID       string                          `json:"sessionId"`
+		CacheRetention  string                          `json:"cacheRetention"`
+		Metadata        json.RawMessage                 `json:"metadata"`
+		Headers         map[string]string               `json:"headers"`
+	} `json:"options"`
+}
+
+// RequestCases reads testdata/request/cases.json.
+func RequestCases(t testing.TB) []RequestCase {
+	t.Helper()
+	var file struct {
+		Cases []RequestCase `json:"cases"`
+	}
+	require.NoError(t, json.Unmarshal(ReadTestdata(t, "request", "cases.json"), &file))
+	return file.Cases
+}
+
+// StreamOptions returns the case's options with apiKey.
+func (c RequestCase) StreamOptions(apiKey string) agentcore.StreamOptions {
+	o := c.Options
+	return agentcore.StreamOptions{
+		APIKey: apiKey, MaxTokens: o.MaxTokens, Temperature: o.Temperature, Reasoning: o.Reasoning,
+		ThinkingBudgets: o.ThinkingBudgets, SessionID: o.SessionID, CacheRetention: o.CacheRetention,
+		Metadata: o.Metadata, Headers: o.Headers,
+	}
+}
+
+// Messages reads the case's transcript.
+func (c RequestCase) Messages(t testing.TB) []agentcore.Message {
+	t.Helper()
+	name := c.Transcript
+	if name == "" {
+		name = "transcript.json"
+	}
+	messages, err := agentcore.UnmarshalMessages(ReadTestdata(t, "request", name))
+	require.NoError(t, err)
+	return messages
+}

@@ -2,6 +2,10 @@
 // no key) and prints its spans with the OpenTelemetry stdout exporter, one
 // JSON object per span as each ends, then a summary of the histograms.
 // The run calls two tools in parallel, one of which fails, and answers.
+// Each span's instrumentation scope carries the conventions' schema URL;
+// the chat spans show gen_ai.request.stream, the time to the first chunk
+// and the tools offered (gen_ai.tool.definitions), the tool spans their
+// tool's description.
 //
 //	go run ./examples/stdout
 package main
@@ -67,18 +71,25 @@ func run(ctx context.Context, w io.Writer) error {
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
 	defer mp.Shutdown(ctx)
 
-	inst := agentotel.New(agentotel.Config{TracerProvider: tp, MeterProvider: mp, AgentName: "travel"})
+	inst := agentotel.New(agentotel.Config{
+		TracerProvider: tp, MeterProvider: mp,
+		AgentName: "travel", AgentVersion: "1.0.0", AgentDescription: "Plans trips.",
+		ToolDefinitions: true,
+	})
 	fake := agentcoretest.New(
 		agentcoretest.Response{
 			Content: []agentcore.ContentBlock{
 				agentcoretest.ToolCall("call_1", "weather", cityArgs{City: "Lisbon"}),
 				agentcoretest.ToolCall("call_2", "flights", cityArgs{City: "Lisbon"}),
 			},
-			Usage: agentcore.Usage{Input: 120, Output: 30, TotalTokens: 150},
+			Usage:      agentcore.Usage{Input: 120, Output: 30, TotalTokens: 150},
+			ChunkDelay: 5 * time.Millisecond,
 		},
 		agentcoretest.Response{
-			Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "Lisbon is sunny; flight search is down."}},
-			Usage:   agentcore.Usage{Input: 180, Output: 12, CacheRead: 100, TotalTokens: 292},
+			Content:    []agentcore.ContentBlock{agentcore.TextBlock{Text: "Lisbon is sunny; flight search is down."}},
+			Usage:      agentcore.Usage{Input: 180, Output: 12, CacheRead: 100, TotalTokens: 292},
+			Chunks:     3,
+			ChunkDelay: 5 * time.Millisecond,
 		},
 	)
 	agent := inst.NewAgent(agentcore.Options{

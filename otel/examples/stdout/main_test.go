@@ -28,6 +28,21 @@ func TestStdout(t *testing.T) {
 		SpanContext spanContext
 		Parent      spanContext
 		Status      struct{ Code string }
+		Attributes  []struct {
+			Key   string
+			Value struct {
+				Type  string
+				Value any
+			}
+		}
+		InstrumentationScope struct{ Name, SchemaURL string }
+	}
+	attrs := func(s span) map[string]any {
+		m := map[string]any{}
+		for _, kv := range s.Attributes {
+			m[kv.Key] = kv.Value.Value
+		}
+		return m
 	}
 	dec := json.NewDecoder(&out)
 	byID := map[string]span{}
@@ -42,6 +57,20 @@ func TestStdout(t *testing.T) {
 	}
 	assert.ElementsMatch(t, []string{"invoke_agent travel", "chat fake-model", "chat fake-model", "execute_tool weather", "execute_tool flights"}, names)
 	for _, s := range byID {
+		assert.Equal(t, "https://opentelemetry.io/schemas/1.41.0", s.InstrumentationScope.SchemaURL, s.Name)
+		a := attrs(s)
+		switch s.Name {
+		case "chat fake-model":
+			assert.Equal(t, true, a["gen_ai.request.stream"])
+			assert.Greater(t, a["gen_ai.response.time_to_first_chunk"], 0.0, "the first chunk comes after a delay")
+			assert.NotEmpty(t, a["gen_ai.tool.definitions"])
+		case "execute_tool weather":
+			assert.Equal(t, "Current weather for a city.", a["gen_ai.tool.description"])
+		case "execute_tool flights":
+			assert.Equal(t, "Flights to a city.", a["gen_ai.tool.description"])
+		case "invoke_agent travel":
+			assert.Equal(t, "1.0.0", a["gen_ai.agent.version"])
+		}
 		if s.Name == "invoke_agent travel" {
 			assert.Equal(t, "Unset", s.Status.Code)
 			continue
@@ -57,7 +86,8 @@ func TestStdout(t *testing.T) {
 	metrics := string(rest)
 	for _, want := range []string{
 		"gen_ai.client.operation.duration{", "gen_ai.execute_tool.duration{error.type=tool_error,",
-		"gen_ai.invoke_agent.duration{", "gen_ai.token.type=input} count=2 sum=400 {token}",
+		"gen_ai.invoke_agent.duration{gen_ai.agent.name=travel}", "gen_ai.token.type=input} count=2 sum=400 {token}",
+		"gen_ai.client.operation.time_to_first_chunk{", "gen_ai.client.operation.time_per_output_chunk{",
 		"gen_ai.token.type=output} count=2 sum=42 {token}",
 	} {
 		assert.True(t, strings.Contains(metrics, want), "metrics hold %q:\n%s", want, metrics)

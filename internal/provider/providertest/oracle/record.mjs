@@ -5,7 +5,7 @@
 //
 // PROVIDER is a key of `providers` below; TESTDATA_DIR defaults to providers/PROVIDER/testdata,
 // NODE_MODULES_DIR to the oracle's, /work/oracle/node_modules. The openai recordings were made
-// with pi-ai 1.5.2, the anthropic ones with 1.6.0; 1.6.0 reproduces both.
+// with pi-ai 1.5.2, the anthropic and google ones with 1.6.0; 1.6.0 reproduces both.
 //
 // For every case of stream/cases.json it serves the recorded body over HTTP and writes
 // stream/NAME.pi.json: the events pi emitted (with the partial tool-call arguments at every
@@ -13,7 +13,8 @@
 // every case of request/cases.json it streams the case's transcript (request/transcript.json
 // unless the case names another) against a server that answers with the provider's okBody and
 // writes request/NAME.pi.json: the JSON body pi sent or, for a provider with keptHeaders, the
-// body, those request headers and the message pi built from the answer. For every body of
+// request's path and query, the body, those request headers and the message pi built from the
+// answer. For every body of
 // stream/refusals.json, when the provider has one, it writes the error texts to
 // stream/refusals.pi.json.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -27,6 +28,14 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 // with the Go provider's (the SDK's own, x-stainless-* and user-agent, are not).
 const providers = {
 	openai: { api: "openai-completions", apiKey: "sk-test", root: "/v1", headEvents: 2, okBody: "text.sse" },
+	openairesponses: {
+		api: "openai-responses",
+		apiKey: "sk-test",
+		root: "/v1",
+		headEvents: 5,
+		okBody: "reasoning.sse",
+		keptHeaders: ["accept", "authorization", "content-type", "session-id", "x-client-request-id", "x-session-id", "x-model-header", "x-request-header"],
+	},
 	anthropic: {
 		api: "anthropic-messages",
 		apiKey: "sk-ant-test",
@@ -36,6 +45,7 @@ const providers = {
 		keptHeaders: [
 			"accept",
 			"anthropic-beta",
+			"anthropic-dangerous-direct-browser-access",
 			"anthropic-version",
 			"content-type",
 			"x-api-key",
@@ -44,6 +54,14 @@ const providers = {
 			"x-session-affinity",
 			"x-session-id",
 		],
+	},
+	google: {
+		api: "google-generative-ai",
+		apiKey: "test-gemini-key",
+		root: "/v1beta",
+		headEvents: 1,
+		okBody: "thinking.sse",
+		keptHeaders: ["content-type", "x-goog-api-key", "x-model-header", "x-request-header"],
 	},
 };
 
@@ -59,13 +77,14 @@ const clone = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)
 // serve starts a server answering every request with (status, contentType, headers, body) and
 // remembering the last request body and headers.
 async function serve(status, contentType, body, headers = {}) {
-	const seen = { body: undefined, headers: undefined };
+	const seen = { body: undefined, headers: undefined, url: undefined };
 	const server = createServer((req, res) => {
 		let text = "";
 		req.on("data", (c) => (text += c));
 		req.on("end", () => {
 			seen.body = text;
 			seen.headers = req.headers;
+			seen.url = req.url;
 			res.writeHead(status, { "content-type": contentType, ...headers });
 			res.end(body);
 		});
@@ -202,7 +221,7 @@ for (const c of requestCases.cases) {
 	if (provider.keptHeaders) {
 		const headers = {};
 		for (const h of provider.keptHeaders) if (srv.seen.headers[h] !== undefined) headers[h] = srv.seen.headers[h];
-		out = { headers, body, message };
+		out = { url: srv.seen.url, headers, body, message };
 	}
 	writeFileSync(join(dir, "request", `${c.name}.pi.json`), `${JSON.stringify(out, null, 2)}\n`);
 }

@@ -1,0 +1,6 @@
+//go:build !race
+
+package providertest
+
+// raceEnabled says the race detector is on (see race.go).
+const raceEnabled = false

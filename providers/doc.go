@@ -1,0 +1,38 @@
+// Package providers is one [agentcore.StreamFn] for every model, as pi-ai's
+// streamSimple is: [Registry.Stream] dispatches each request on the
+// model's API to the provider package that speaks it.
+//
+// # Use
+//
+//	agent := agentcore.New(agentcore.Options{
+//		Model:    agentcore.Model{ID: "gemini-2.5-flash", Provider: "google", API: "google-generative-ai", MaxTokens: 8192},
+//		StreamFn: providers.StreamFn(providers.Options{}),
+//	})
+//
+// The same stream function serves a Claude model (API
+// "anthropic-messages", [AnthropicMessages]), an OpenAI-compatible one
+// ("openai-completions", [OpenAICompletions]), OpenAI's Responses API
+// ("openai-responses", [OpenAIResponses]) or Gemini
+// ("google-generative-ai", [GoogleGenerativeAI]): switching models is
+// switching the [agentcore.Model], as with pi. [Options] carries each
+// built-in provider's options (base URL, fallback key, headers, HTTP
+// client).
+//
+// # Keys
+//
+// A request's key is [agentcore.StreamOptions.APIKey] (so that
+// [agentcore.Hooks.GetAPIKey] can rotate keys). When it is blank, the
+// registry reads the model's provider's variable from the environment, as
+// pi-ai's streamSimple does ([EnvAPIKey]: GEMINI_API_KEY for "google",
+// ANTHROPIC_API_KEY for "anthropic", OPENAI_API_KEY for "openai",
+// OPENROUTER_API_KEY for "openrouter", ...); Options.Getenv replaces the
+// process environment and Options.NoEnvKeys turns the fallback off. The
+// providers' own fallback keys (their Options.APIKey) come after both.
+//
+// # Your own API
+//
+// [Registry.Register] adds a stream function for an API of your own, or
+// replaces a built-in one (to wrap it, say). A model whose API has none
+// gets a stream of one error event whose message reads "No API provider
+// registered for api: X" and whose Err wraps [ErrUnknownAPI].
+package providers

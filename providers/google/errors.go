@@ -1,0 +1,152 @@
+package google
+
+import (
+	"bytes"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/provider"
+)
+
+// The error texts of failures that have no server message, as pi-ai words
+// them. A stream function reports them in the final message's ErrorMessage.
+const (
+	// AbortedBeforeResponseText is the error of a request aborted before
+	// the server answered.
+	AbortedBeforeResponseText = "Request aborted"
+	// AbortedText is the error of a response aborted while its body was
+	// being read.
+	AbortedText = "This operation was aborted"
+	// AbortedAfterBodyText is the error of a response whose body ended
+	// after ctx was cancelled.
+	AbortedAfterBodyText = "Request was aborted"
+	// NoFinishReasonText is the error of a stream that ended without a
+	// finish reason: cut off, or a prompt blocked by Google's filters
+	// (promptFeedback, no candidate).
+	NoFinishReasonText = "Google stream ended without a finish reason"
+	// IncompleteText is the error of a stream whose last event is not
+	// followed by a blank line: the server stopped in the middle of it.
+	IncompleteText = "Incomplete JSON segment at the end"
+	// MalformedChunkPrefix starts the error of an event whose data is not
+	// JSON of a response's shape; the parser's reason follows.
+	MalformedChunkPrefix = "Could not parse Gemini stream chunk"
+	// FetchFailedPrefix starts the error of a request that got no
+	// response; the network's reason follows.
+	FetchFailedPrefix = "fetch failed: "
+	// TerminatedPrefix starts the error of a response whose body broke
+	// off; the network's reason follows.
+	TerminatedPrefix = "terminated: "
+	// providerStoppedPrefix starts the error of a finish reason that is an
+	// error (SAFETY, RECITATION, ...); the reason follows.
+	providerStoppedPrefix = "Provider stopped with: "
+	// unhandledStopPrefix starts the error of a finish reason pi-ai does
+	// not know.
+	unhandledStopPrefix = "Unhandled stop reason: "
+)
+
+// failure is why a request failed, as every HTTP-speaking stream function
+// of the repository reports it.
+type failure = provider.Failure
+
+// statusFailure describes a non-2xx response as Google's SDK does for
+// pi-ai: a JSON body re-serialized compactly as JavaScript would, any
+// other body wrapped in Google's error envelope:
+//
+//	{"error":{"code":429,"message":"...","status":"RESOURCE_EXHAUSTED"}}  (as sent, compacted)
+//	{"error":{"message":"Bad Gateway\n","code":502,"status":"Bad Gateway"}}  (a text body)
+//
+// A body sent as JSON that does not parse is wrapped as text.
+func statusFailure(status int, header http.Header, body []byte) failure {
+	f := provider.Status(status, header, "")
+	if strings.Contains(header.Get("Content-Type"), "application/json") {
+		if v, err := jsonv.Parse(body); err == nil {
+			f.Text = string(v.AppendJSON(nil))
+			return f
+		}
+	}
+	b := []byte(`{"error":{"message":`)
+	b = jsonv.AppendQuote(b, strings.ToValidUTF8(string(body), "\uFFFD"))
+	b = append(b, `,"code":`...)
+	b = jsonv.AppendNumber(b, float64(status))
+	b = append(b, `,"status":`...)
+	b = jsonv.AppendQuote(b, http.StatusText(status))
+	f.Text = string(append(b, "}}"...))
+	return f
+}
+
+// chunkError returns the failure of a streamed event that is an error
+// object with an HTTP error code (400 to 599), as Google's SDK throws it:
+// "got status: STATUS. " and the event's JSON. Other data gives false.
+func chunkError(data []byte) (failure, bool) {
+	if !bytes.Contains(data, []byte(`"error"`)) {
+		return failure{}, false
+	}
+	v, err := jsonv.Parse(data)
+	if err != nil || v.Kind() != jsonv.Object {
+		return failure{}, false
+	}
+	e, ok := v.Get("error")
+	if !ok || e.Kind() != jsonv.Object {
+		return failure{}, false
+	}
+	code, ok := e.Get("code")
+	if !ok || code.Kind() != jsonv.Number || code.Num() < 400 || code.Num() >= 600 {
+		return failure{}, false
+	}
+	status, _ := e.Get("status")
+	text := "got status: " + jsString(status, e.Has("status")) + ". " + string(v.AppendJSON(nil))
+	return failure{Text: text, Status: int(code.Num())}, true
+}
+
+// jsString is v as JavaScript's template literal writes it; present false
+// means undefined.
+func jsString(v jsonv.Value, present bool) string {
+	if !present {
+		return "undefined"
+	}
+	switch v.Kind() {
+	case jsonv.String:
+		return v.Str()
+	case jsonv.Object:
+		return "[object Object]"
+	case jsonv.Array:
+		items := v.Items()
+		s := make([]string, len(items))
+		for i, item := range items {
+			if !item.IsNull() {
+				s[i] = jsString(item, true)
+			}
+		}
+		return strings.Join(s, ",")
+	}
+	return v.JSON()
+}
+
+// connectionFailure describes a request that got no response, as Node's
+// fetch words it for pi-ai: "fetch failed: " and the reason.
+func connectionFailure(err error) failure {
+	err = unwrapURL(err)
+	return failure{Text: FetchFailedPrefix + err.Error(), Err: err}
+}
+
+// bodyFailure describes a response whose body broke off.
+func bodyFailure(err error) failure {
+	err = unwrapURL(err)
+	return failure{Text: TerminatedPrefix + err.Error(), Err: err}
+}
+
+func unwrapURL(err error) error {
+	var uerr *url.Error
+	if errors.As(err, &uerr) {
+		return uerr.Err
+	}
+	return err
+}
+
+// textFailure is a failure without a status or a cause.
+func textFailure(text string) failure {
+	return failure{Text: text}
+}

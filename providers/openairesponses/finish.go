@@ -1,0 +1,226 @@
+package openairesponses
+
+import (
+	"cmp"
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/provider"
+)
+
+// finalize applies a terminal response (response.completed or
+// response.incomplete): the encrypted content of reasoning items that
+// their output_item.done lacked, the response ID, the usage and its cost
+// at the response's service tier, and the stop reason. It returns the
+// error text of a status pi-ai does not know, "" otherwise.
+func (d *decoder) finalize(r *response) string {
+	d.terminal = true
+	d.backfill(r.Output)
+	d.removedReasoning(r.InputTransformations)
+	if r.ID != "" {
+		d.out.ResponseID = r.ID
+	}
+	if r.Usage != nil {
+		d.out.Usage = usage(r.Usage)
+	}
+	price(&d.out.Usage, d.model.Cost, tierMultiplier(d.model, cmp.Or(r.ServiceTier, d.serviceTier)))
+	reason := ""
+	if r.IncompleteDetails != nil {
+		reason = r.IncompleteDetails.Reason
+	}
+	d.out.RawStopReason = r.Status
+	if reason != "" {
+		d.out.RawStopReason = r.Status + "." + reason
+	}
+	stop, text, known := mapStatus(r.Status, reason)
+	if !known {
+		return "Unhandled stop reason: " + r.Status
+	}
+	d.out.StopReason, d.out.ErrorMessage = stop, text
+	if stop == agentcore.StopStop && slices.ContainsFunc(d.out.Content, isToolCall) {
+		d.out.StopReason = agentcore.StopToolUse
+	}
+	return ""
+}
+
+func isToolCall(b agentcore.ContentBlock) bool {
+	_, ok := b.(agentcore.ToolCall)
+	return ok
+}
+
+// backfill adds to the signature of each reasoning block the encrypted
+// content its item has in the terminal response's output when the item
+// streamed without it (Azure sends it only there).
+func (d *decoder) backfill(raw lazyRaw) {
+	if len(d.unsigned) == 0 {
+		return
+	}
+	var output []json.RawMessage
+	decodeLoosely(raw, &output)
+	for _, raw := range output {
+		var it item
+		if !decodeLoosely(raw, &it) || it.Type != kindThinking || it.ID == nil || !provider.Truthy(it.EncryptedContent) {
+			continue
+		}
+		i, ok := d.unsigned[*it.ID]
+		if !ok {
+			continue
+		}
+		b := d.out.Content[i].(agentcore.ThinkingBlock)
+		stored, err := jsonv.ParseString(b.ThinkingSignature)
+		if err != nil || stored.Kind() != jsonv.Object {
+			continue
+		}
+		content, err := jsonv.Parse(it.EncryptedContent)
+		if err != nil {
+			continue
+		}
+		members := slices.Clone(stored.Members())
+		if j := stored.IndexOf("encrypted_content"); j >= 0 {
+			members[j].Value = content
+		} else {
+			members = append(members, jsonv.Member{Key: "encrypted_content", Value: content})
+		}
+		b.ThinkingSignature = jsonv.ObjectValue(members).JSON()
+		d.out.Content[i] = b
+	}
+}
+
+// removedReasoning adds to the message's diagnostics the replayed
+// reasoning items the API reports it withheld from the model (after an
+// edit of earlier input, or made for another organization or model), as
+// pi-ai records them: their type, ID, action and reason, with the time.
+// Removals at a turn boundary, which models before GPT-5.6 report for
+// every earlier turn, are left out.
+func (d *decoder) removedReasoning(raw lazyRaw) {
+	if len(raw) == 0 {
+		return
+	}
+	list, err := jsonv.Parse(raw)
+	if err != nil || list.Kind() != jsonv.Array {
+		return
+	}
+	var removals []jsonv.Value
+	for _, t := range list.Items() {
+		if t.Kind() != jsonv.Object {
+			continue
+		}
+		typ, _ := t.Get("type")
+		action, _ := t.Get("action")
+		reason, _ := t.Get("reason")
+		if typ.Str() != "reasoning" || action.Str() != "removed" || reason.Kind() == jsonv.String && reason.Str() == "turn_boundary" {
+			continue
+		}
+		var kept []jsonv.Member
+		for _, k := range []string{"type", "id", "action", "reason"} {
+			if v, ok := t.Get(k); ok {
+				kept = append(kept, jsonv.Member{Key: k, Value: v})
+			}
+		}
+		removals = append(removals, jsonv.ObjectValue(kept))
+	}
+	if len(removals) == 0 {
+		return
+	}
+	diagnostic := jsonv.ObjectValue([]jsonv.Member{
+		{Key: "type", Value: jsonv.StringValue("openai_input_transformations")},
+		{Key: "timestamp", Value: jsonv.NumberValue(float64(time.Now().UnixMilli()))},
+		{Key: "details", Value: jsonv.ObjectValue([]jsonv.Member{{Key: "transformations", Value: jsonv.ArrayValue(removals)}})},
+	})
+	var all []jsonv.Value
+	if prior, err := jsonv.Parse(d.out.Diagnostics); err == nil && prior.Kind() == jsonv.Array {
+		all = slices.Clone(prior.Items())
+	}
+	d.out.Diagnostics = jsonv.ArrayValue(append(all, diagnostic)).AppendJSON(nil)
+}
+
+// usage maps a response's usage onto pi's: cached and cache-write tokens
+// are counted apart from the input, which OpenAI reports them in;
+// reasoning tokens are part of the output.
+func usage(u *usageJSON) agentcore.Usage {
+	cached, written := int64(u.InputTokensDetails.CachedTokens), int64(u.InputTokensDetails.CacheWriteTokens)
+	return agentcore.Usage{
+		Input:       max(0, int64(u.InputTokens)-cached-written),
+		Output:      int64(u.OutputTokens),
+		CacheRead:   cached,
+		CacheWrite:  written,
+		Reasoning:   new(int64(u.OutputTokensDetails.ReasoningTokens)),
+		TotalTokens: int64(u.TotalTokens),
+	}
+}
+
+// price sets u's cost from the model's rates per million tokens, times
+// the service tier's multiplier.
+func price(u *agentcore.Usage, rates agentcore.ModelCost, multiplier float64) {
+	c := &u.Cost
+	c.Input = rates.Input / 1000000 * float64(u.Input)
+	c.Output = rates.Output / 1000000 * float64(u.Output)
+	c.CacheRead = rates.CacheRead / 1000000 * float64(u.CacheRead)
+	c.CacheWrite = rates.CacheWrite * float64(u.CacheWrite) / 1000000
+	c.Total = c.Input + c.Output + c.CacheRead + c.CacheWrite
+	c.TotalFromProvider = new(false)
+	if multiplier != 1 {
+		c.Input *= multiplier
+		c.Output *= multiplier
+		c.CacheRead *= multiplier
+		c.CacheWrite *= multiplier
+		c.Total = c.Input + c.Output + c.CacheRead + c.CacheWrite
+	}
+}
+
+// tierMultiplier is what a service tier costs against the default one.
+func tierMultiplier(model agentcore.Model, tier string) float64 {
+	switch tier {
+	case "flex":
+		return 0.5
+	case "priority", "fast":
+		if model.ID == "gpt-5.5" {
+			return 2.5
+		}
+		return 2
+	}
+	return 1
+}
+
+// mapStatus maps a response's status (and the reason of an incomplete
+// one) onto a stop reason and its error text; known is false for a
+// status pi-ai does not know.
+func mapStatus(status, incompleteReason string) (stop agentcore.StopReason, text string, known bool) {
+	switch status {
+	case "", "completed", "in_progress", "queued":
+		return agentcore.StopStop, "", true
+	case "incomplete":
+		switch incompleteReason {
+		case "max_output_tokens":
+			return agentcore.StopLength, "", true
+		case "":
+			return agentcore.StopError, "Response incomplete without a provider reason", true
+		}
+		return agentcore.StopError, "Response incomplete: " + incompleteReason, true
+	case "failed", "cancelled":
+		return agentcore.StopError, "", true
+	}
+	return "", "", false
+}
+
+// failedText is the error of a response.failed: the error's code and
+// message, else the reason it is incomplete.
+func failedText(r *response) string {
+	switch {
+	case r.Error != nil:
+		code, msg := "unknown", "no message"
+		if provider.Truthy(r.Error.Code) {
+			code = jsString(r.Error.Code)
+		}
+		if provider.Truthy(r.Error.Message) {
+			msg = jsString(r.Error.Message)
+		}
+		return code + ": " + msg
+	case r.IncompleteDetails != nil && r.IncompleteDetails.Reason != "":
+		return "incomplete: " + r.IncompleteDetails.Reason
+	}
+	return "Unknown error (no error details in response)"
+}

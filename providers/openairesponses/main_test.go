@@ -1,0 +1,52 @@
+package openairesponses
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider/providertest"
+)
+
+// TestMain fails the package when a test leaves a goroutine behind.
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// testTarget is this provider for providertest, with the model and key
+// pi-ai 1.6.0 was recorded with (testdata/stream; recorded by
+// internal/provider/providertest/oracle/record.mjs).
+func testTarget(t testing.TB) providertest.Target {
+	model, _ := providertest.StreamCases(t)
+	return providertest.Target{
+		New:            newStream,
+		Model:          model,
+		APIKey:         "sk-test",
+		Success:        providertest.ReadTestdata(t, "stream", "text.sse"),
+		FirstDelta:     5,
+		Refusal:        []byte(`{"error":{"message":"slow down","type":"rate_limit_error"}}`),
+		RefusalText:    `test API error (429): {"message":"slow down","type":"rate_limit_error"}`,
+		RefusalSDKText: "429 slow down",
+	}
+}
+
+// newStream returns a stream function for a server at baseURL, whose API
+// root is baseURL + "/v1" as in the recordings.
+func newStream(baseURL string, client *http.Client) agentcore.StreamFn {
+	return StreamFn(Options{BaseURL: baseURL + "/v1", HTTPClient: client})
+}
+
+// streamFrom returns a stream function for srv.
+func streamFrom(srv *httptest.Server) agentcore.StreamFn {
+	return newStream(srv.URL, srv.Client())
+}
+
+// testdataFS reads testdata/dir/name.
+func testdataFS(dir, name string) ([]byte, error) {
+	return os.ReadFile(filepath.Join("testdata", dir, name))
+}

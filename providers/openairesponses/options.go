@@ -1,0 +1,131 @@
+package openairesponses
+
+import (
+	"cmp"
+	"net/http"
+	"strings"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider"
+)
+
+// DefaultBaseURL is the API root used when neither [Options.BaseURL] nor
+// [agentcore.Model.BaseURL] is set.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// Options configure [StreamFn]. The zero value talks to api.openai.com
+// with the per-request key and pi-ai's defaults.
+//
+// Server differences that belong to a model (pi-ai keeps them in the
+// model's compat settings) are read from [agentcore.Model.Compat], a JSON
+// object with pi-ai's keys; absent keys take pi-ai's defaults. The keys
+// read are:
+//
+//	supportsDeveloperRole            bool    instructions as role "developer" for reasoning models; default true
+//	supportsMidConvoSystemMessages   bool    later system messages sent in place; default false (collapsed into the first)
+//	promptCacheKeyMode               string  "disabled" never sends the SessionID as prompt_cache_key; default "auto"
+//	supportsLongCacheRetention       bool    CacheRetention "long" sends "prompt_cache_retention": "24h"; default true
+//	supportsExplicitPromptCacheMode  bool    send prompt_cache_options instead of prompt_cache_retention; default false
+//	supportsMaxOutputTokens          bool    send max_output_tokens; default true
+//	supportsStrictMode               bool    send "strict": false with each tool; default false
+//	sessionAffinityFormat            string  "openrouter" (x-session-id), "openai" (session-id and x-client-request-id) or other (x-client-request-id); default "openrouter" for OpenRouter, else "openai"
+//
+// Other keys are ignored; Compat that is not a JSON object fails every
+// request with an error message.
+type Options struct {
+	// BaseURL is the API root, such as "http://localhost:8080/v1";
+	// requests go to BaseURL + "/responses". Empty uses the model's
+	// BaseURL, else [DefaultBaseURL].
+	BaseURL string
+	// APIKey is the fallback key, used when a request's
+	// [agentcore.StreamOptions.APIKey] is empty. With no key at all a
+	// request fails ("No API key for provider: NAME") unless its headers
+	// carry an Authorization, as pi-ai's does.
+	APIKey string
+	// Headers are added to every request, after the model's Headers and
+	// the session headers and before the request's
+	// [agentcore.StreamOptions.Headers]; later ones win, and an empty value
+	// removes a header. The map is copied.
+	Headers map[string]string
+	// HTTPClient sends the requests; nil means [http.DefaultClient]. Its
+	// Timeout, if any, bounds a whole streamed response: prefer ctx and
+	// [agentcore.StreamOptions.Timeout].
+	HTTPClient *http.Client
+	// ServiceTier, when not empty, is sent as service_tier ("auto",
+	// "default", "flex", "priority"). The cost of a response is priced at
+	// the tier the response reports (else this one): half for "flex",
+	// double for "priority" (2.5 times for gpt-5.5).
+	ServiceTier string
+	// ReasoningSummary is sent as reasoning.summary for reasoning models
+	// ("auto", "concise", "detailed"); empty means "auto". As in pi-ai's
+	// stream options, a summary asked for with no thinking level asks for
+	// effort "medium".
+	ReasoningSummary string
+}
+
+// settings are the model's compat settings with pi-ai's defaults applied.
+type settings struct {
+	developerRole  bool
+	inPlace        bool
+	cacheKey       bool // promptCacheKeyMode is not "disabled"
+	longCache      bool
+	explicitCache  bool
+	maxOutput      bool
+	strict         bool
+	affinityFormat string
+}
+
+// compatJSON is the subset of pi-ai's compat settings this package reads.
+type compatJSON struct {
+	SupportsDeveloperRole           *bool  `json:"supportsDeveloperRole"`
+	SupportsMidConvoSystemMessages  *bool  `json:"supportsMidConvoSystemMessages"`
+	PromptCacheKeyMode              string `json:"promptCacheKeyMode"`
+	SupportsLongCacheRetention      *bool  `json:"supportsLongCacheRetention"`
+	SupportsExplicitPromptCacheMode *bool  `json:"supportsExplicitPromptCacheMode"`
+	SupportsMaxOutputTokens         *bool  `json:"supportsMaxOutputTokens"`
+	SupportsStrictMode              *bool  `json:"supportsStrictMode"`
+	SessionAffinityFormat           string `json:"sessionAffinityFormat"`
+}
+
+// resolveSettings reads the compat settings of model, served at base.
+func resolveSettings(model agentcore.Model, base string) (settings, error) {
+	var c compatJSON
+	if err := provider.Compat(model, &c); err != nil {
+		return settings{}, err
+	}
+	format := c.SessionAffinityFormat
+	if format == "" {
+		format = "openai"
+		if provider.IsOpenRouter(model, base) {
+			format = "openrouter"
+		}
+	}
+	return settings{
+		developerRole:  provider.Flag(c.SupportsDeveloperRole, true),
+		inPlace:        provider.Flag(c.SupportsMidConvoSystemMessages, false),
+		cacheKey:       c.PromptCacheKeyMode != "disabled",
+		longCache:      provider.Flag(c.SupportsLongCacheRetention, true),
+		explicitCache:  provider.Flag(c.SupportsExplicitPromptCacheMode, false),
+		maxOutput:      provider.Flag(c.SupportsMaxOutputTokens, true),
+		strict:         provider.Flag(c.SupportsStrictMode, false),
+		affinityFormat: format,
+	}, nil
+}
+
+// baseURL is the API root for model.
+func (o Options) baseURL(model agentcore.Model) string {
+	return cmp.Or(o.BaseURL, model.BaseURL, DefaultBaseURL)
+}
+
+// endpoint is the responses URL under base.
+func endpoint(base string) string {
+	return strings.TrimRight(base, "/") + "/responses"
+}
+
+// chatGPTSignIn reports whether a request for model with key is made with
+// a Sign in with ChatGPT token rather than an API key (which starts with
+// "sk-"): such requests go to OpenAI's API without the fields it rejects
+// (prompt cache retention and options, max_output_tokens, temperature).
+func chatGPTSignIn(model agentcore.Model, base, key string) bool {
+	return model.Provider == "openai" && base == DefaultBaseURL && key != "" && !strings.HasPrefix(key, "sk-")
+}

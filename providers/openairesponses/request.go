@@ -1,0 +1,174 @@
+package openairesponses
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider"
+	"github.com/pi-go/agentcore/internal/tokens"
+)
+
+// request is the body of a streaming responses request. The field order
+// is pi-ai's, so that bodies compare as text.
+type request struct {
+	Model                string        `json:"model"`
+	Input                []inputItem   `json:"input"`
+	Stream               bool          `json:"stream"`
+	PromptCacheKey       string        `json:"prompt_cache_key,omitempty"`
+	PromptCacheRetention string        `json:"prompt_cache_retention,omitempty"`
+	PromptCacheOptions   *cacheOptions `json:"prompt_cache_options,omitempty"`
+	Store                bool          `json:"store"`
+	MaxOutputTokens      int           `json:"max_output_tokens,omitempty"`
+	Temperature          *float64      `json:"temperature,omitempty"`
+	ServiceTier          string        `json:"service_tier,omitempty"`
+	Tools                []wireTool    `json:"tools,omitempty"`
+	Reasoning            *reasoning    `json:"reasoning,omitempty"`
+	Include              []string      `json:"include,omitempty"`
+}
+
+// cacheOptions is prompt_cache_options, for servers with an explicit
+// prompt cache mode.
+type cacheOptions struct {
+	Mode string `json:"mode,omitempty"`
+	TTL  string `json:"ttl,omitempty"`
+}
+
+type reasoning struct {
+	Effort  string `json:"effort"`
+	Summary string `json:"summary,omitempty"`
+}
+
+// wireTool declares a tool as a function.
+type wireTool struct {
+	Type        string          `json:"type"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters,omitempty"`
+	Strict      *bool           `json:"strict,omitempty"`
+}
+
+// The request's constants, as pi-ai sends them.
+const (
+	// minOutputTokens is the least max_output_tokens the API accepts.
+	minOutputTokens = 16
+	// encryptedReasoning is the include that returns reasoning items with
+	// their encrypted content, so that they can be replayed with store
+	// false.
+	encryptedReasoning = "reasoning.encrypted_content"
+)
+
+// requestInput is what a request is built from.
+type requestInput struct {
+	model    agentcore.Model
+	messages []agentcore.Message
+	so       agentcore.StreamOptions
+	opts     Options
+	s        settings
+	base     string // the API root
+	key      string // the API key sent
+}
+
+// buildRequest maps one model call onto a request body, as pi-ai's
+// streamSimple does: the transcript's input items and tools, and the
+// request options. It fails only on a thinking signature that is no JSON
+// (see convertMessages).
+func buildRequest(in requestInput) (request, error) {
+	model, so, s := in.model, in.so, in.s
+	messages := in.messages
+	maxTokens := tokens.ClampMaxTokens(model, messages, cmp.Or(so.MaxTokens, model.MaxTokens))
+	if !s.inPlace {
+		messages = agentcore.CollapseSystemMessages(messages)
+	}
+	input, err := convertMessages(model, messages, s)
+	if err != nil {
+		return request{}, err
+	}
+	signIn := chatGPTSignIn(model, in.base, in.key)
+	retention := cmp.Or(so.CacheRetention, "short")
+	req := request{
+		Model:  model.ID,
+		Input:  input,
+		Stream: true,
+		Tools:  convertTools(agentcore.CurrentTools(messages), s),
+	}
+	if so.SessionID != "" && retention != "none" && s.cacheKey {
+		req.PromptCacheKey = provider.PromptCacheKey(so.SessionID)
+	}
+	if !signIn {
+		if retention == "long" && s.longCache && !s.explicitCache {
+			req.PromptCacheRetention = "24h"
+		}
+		if s.explicitCache {
+			switch {
+			case retention == "none":
+				req.PromptCacheOptions = &cacheOptions{Mode: "explicit"}
+			case retention == "long" && s.longCache:
+				req.PromptCacheOptions = &cacheOptions{TTL: "30m"}
+			}
+		}
+		if maxTokens > 0 && s.maxOutput {
+			req.MaxOutputTokens = max(maxTokens, minOutputTokens)
+		}
+		req.Temperature = so.Temperature
+	}
+	req.ServiceTier = in.opts.ServiceTier
+	if model.Reasoning {
+		if effort := reasoningEffort(so.Reasoning, in.opts.ReasoningSummary); effort != "" {
+			req.Reasoning = &reasoning{Effort: effort, Summary: cmp.Or(in.opts.ReasoningSummary, "auto")}
+			req.Include = []string{encryptedReasoning}
+		} else if model.Provider != "github-copilot" {
+			req.Reasoning = &reasoning{Effort: "none"}
+		}
+		if model.Provider == "xai" {
+			req.Include = []string{encryptedReasoning}
+		}
+	}
+	return req, nil
+}
+
+// encodeRequest writes req as JSON (without HTML escapes, as JavaScript
+// writes it) with the request's SamplingParams merged in last, as pi-ai
+// does: one the body already has takes the new value, a new one is added.
+func encodeRequest(req request, samplingParams json.RawMessage) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(req); err != nil {
+		return nil, err
+	}
+	return provider.MergeParams(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), samplingParams)
+}
+
+// reasoningEffort is the effort asked of a reasoning model: the thinking
+// level clamped to the ones a model without a level map supports (xhigh
+// and max lowered to high; off and unknown levels none), else "medium"
+// when a summary is asked for, else "".
+func reasoningEffort(level agentcore.ThinkingLevel, summary string) string {
+	switch level {
+	case agentcore.ThinkingMinimal, agentcore.ThinkingLow, agentcore.ThinkingMedium, agentcore.ThinkingHigh:
+		return string(level)
+	case agentcore.ThinkingXHigh, agentcore.ThinkingMax:
+		return string(agentcore.ThinkingHigh)
+	}
+	if summary != "" {
+		return string(agentcore.ThinkingMedium)
+	}
+	return ""
+}
+
+// convertTools declares tools as functions, their parameters as given.
+func convertTools(tools []agentcore.ToolDeclaration, s settings) []wireTool {
+	if len(tools) == 0 {
+		return nil
+	}
+	out := make([]wireTool, len(tools))
+	for i, t := range tools {
+		out[i] = wireTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: t.Parameters}
+		if s.strict {
+			out[i].Strict = new(false)
+		}
+	}
+	return out
+}

@@ -1,0 +1,214 @@
+package openairesponses
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"maps"
+	"net/http"
+	"strings"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider"
+	"github.com/pi-go/agentcore/internal/sse"
+)
+
+// StreamFn returns a stream function that calls OpenAI's Responses API
+// (or a server that speaks it). opts are copied; the zero Options talk to
+// api.openai.com.
+//
+// Each call makes one streaming POST to BaseURL + "/responses" when its
+// stream is ranged over, on the ranging goroutine; it starts no
+// goroutine, and retries only as [agentcore.StreamOptions.MaxRetries]
+// asks. The request is built from the transcript alone (see the package
+// doc's "The request"); the response streams as start, the blocks of its
+// output items (each started, streamed and ended in turn), then done.
+// ctx aborts the request and the stream; a consumer that stops ranging
+// closes the connection.
+//
+// As every [agentcore.StreamFn], it never panics and reports every failure
+// as the stream's final error event: the message has stopReason "error"
+// (or "aborted" when ctx was cancelled) and an ErrorMessage worded as
+// pi-ai words it, its Err an [*agentcore.ProviderError].
+func StreamFn(opts Options) agentcore.StreamFn {
+	opts.Headers = maps.Clone(opts.Headers)
+	return provider.StreamFn(func(pc provider.Call) provider.Exchange { return &call{Call: pc, opts: opts} })
+}
+
+// call is one model request and its response: a [provider.Exchange].
+type call struct {
+	provider.Call
+	opts Options
+	d    *decoder // set by Read
+}
+
+// Send builds and posts the request. The request hooks of
+// [agentcore.StreamOptions] run where pi-ai's adapter runs them:
+// OnPayload on the built body, OnResponse as each response arrives.
+func (c *call) Send(ctx context.Context) (*http.Response, provider.Failure) {
+	base := c.opts.baseURL(c.Model)
+	s, err := resolveSettings(c.Model, base)
+	if err != nil {
+		return nil, provider.Failure{Text: err.Error(), Err: err}
+	}
+	key := cmp.Or(c.Options.APIKey, c.opts.APIKey)
+	header := c.headers(base, key, s)
+	if key == "" && header.Get("Authorization") == "" && header.Get("Cf-Aig-Authorization") == "" {
+		return nil, provider.Failure{Text: "No API key for provider: " + c.Model.Provider}
+	}
+	req, err := buildRequest(requestInput{model: c.Model, messages: c.Request.Messages, so: c.Options, opts: c.opts, s: s, base: base, key: key})
+	if err != nil {
+		return nil, provider.Failure{Text: err.Error(), Err: err}
+	}
+	body, err := encodeRequest(req, c.Options.SamplingParams)
+	if err != nil {
+		return nil, provider.Failure{Text: "Could not encode the request: " + err.Error(), Err: err}
+	}
+	if body, err = provider.Payload(ctx, c.Options, c.Model, body, false); err != nil {
+		return nil, provider.Failure{Text: err.Error(), Err: err}
+	}
+	resp, f := provider.Send(ctx, provider.Request{
+		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.Model, Options: c.Options,
+	}, refusal(c.Model), connectionFailure, AbortedBeforeResponseText)
+	f.Text = withHint(f.Text)
+	return resp, f
+}
+
+// headers are the request's headers: the identity's, content type, the
+// bearer key, then the model's, the session's, the Options' and the
+// request's headers, later ones winning (an empty value removes one), as
+// pi-ai's client sets them.
+func (c *call) headers(base, key string, s settings) http.Header {
+	h := provider.IdentityHeaders(c.Options.Identity, c.Model.Provider, base)
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json")
+	if key != "" {
+		h.Set("Authorization", "Bearer "+key)
+	}
+	provider.Layer(h, c.Model.Headers, c.sessionHeaders(s), c.opts.Headers, c.Options.Headers)
+	return h
+}
+
+// sessionHeaders name the session so that a gateway routes its requests
+// alike: x-session-id in OpenRouter's format; session-id and
+// x-client-request-id in OpenAI's; x-client-request-id in any other. None
+// without a SessionID or with CacheRetention "none".
+func (c *call) sessionHeaders(s settings) map[string]string {
+	id := c.Options.SessionID
+	switch {
+	case id == "" || c.Options.CacheRetention == "none":
+		return nil
+	case s.affinityFormat == "openrouter":
+		return map[string]string{"X-Session-Id": id}
+	case s.affinityFormat == "openai":
+		return map[string]string{"Session-Id": id, "X-Client-Request-Id": id}
+	}
+	return map[string]string{"X-Client-Request-Id": id}
+}
+
+// Read decodes the body's events until [DONE], the end of the body, a
+// failure, or the consumer stopping. It returns the failure, nil when
+// none; an abort is no failure here (End reports it).
+func (c *call) Read(ctx context.Context, body io.Reader) *provider.Failure {
+	c.d = newDecoder(c.W, c.Model, c.Out)
+	c.d.serviceTier = c.opts.ServiceTier
+	c.d.observe = c.Observer(ctx)
+	events := sse.NewReader(body, maxLine)
+	for !c.W.Ended() {
+		ev, err := events.Next()
+		switch {
+		case errors.Is(err, io.EOF):
+			return nil
+		case err != nil && ctx.Err() != nil:
+			return nil
+		case errors.Is(err, sse.ErrLineTooLong):
+			return &provider.Failure{Text: LineTooLongText, Err: err}
+		case err != nil:
+			f := connectionFailure(err)
+			return &f
+		}
+		done, text := c.d.event(ev)
+		if text != "" {
+			return &provider.Failure{Text: withHint(text)}
+		}
+		if done {
+			return nil
+		}
+	}
+	return nil
+}
+
+// End judges the response once its body is read, as pi-ai does, in its
+// order: a stream without a terminal event (an abort while streaming is
+// one), a tool call that never ended, an abort, and a status that maps to
+// an error fail it.
+func (c *call) End(ctx context.Context) (bool, *provider.Failure) {
+	if c.W.Ended() {
+		return true, nil // the consumer stopped
+	}
+	fail := func(text string) (bool, *provider.Failure) { return false, &provider.Failure{Text: withHint(text)} }
+	if !c.d.terminal {
+		return fail(NoTerminalEventText)
+	}
+	if call := c.d.unfinishedCall(); call != nil && c.Out.StopReason == agentcore.StopToolUse {
+		return fail(unfinishedCallText + call.Name + " (" + call.ID + ")")
+	}
+	switch {
+	case ctx.Err() != nil:
+		return fail(AbortedText)
+	case c.Out.StopReason == agentcore.StopPending:
+		return fail(NoStopReasonText)
+	case c.Out.StopReason == agentcore.StopError || c.Out.StopReason == agentcore.StopAborted:
+		return fail(cmp.Or(c.Out.ErrorMessage, UnknownErrorText))
+	}
+	return false, nil
+}
+
+// event handles one server-sent event as the OpenAI SDK and pi-ai do. It
+// reports done at the [DONE] sentinel, and the error text of an event
+// that fails the response.
+func (d *decoder) event(ev sse.Event) (done bool, failure string) {
+	data := ev.Data
+	switch {
+	case strings.HasPrefix(ev.Name, "thread.") || len(data) == 0:
+		return false, ""
+	case string(data) == "[DONE]":
+		return true, ""
+	}
+	e := &d.ev
+	*e = event{}
+	isObject := decodeEvent(data, e)
+	if !isObject && !json.Valid(data) {
+		return false, MalformedEventText
+	}
+	if ev.Name == "error" {
+		// The SDK throws the event's error, else the event itself.
+		if len(e.Error) > 0 && string(e.Error) != "null" {
+			return false, streamErrorText(e.Error)
+		}
+		return false, streamErrorText(data)
+	}
+	if provider.Truthy(e.Error) {
+		return false, streamErrorText(e.Error)
+	}
+	if d.observe != nil {
+		if err := d.observe(data); err != nil {
+			return false, err.Error()
+		}
+	}
+	if string(data) == "null" {
+		return false, "Cannot read properties of null (reading 'type')"
+	}
+	if !isObject {
+		return false, ""
+	}
+	return false, d.apply(e, data)
+}
+
+// streamErrorText describes an error the server sent inside the stream
+// as the OpenAI SDK words it.
+func streamErrorText(errValue json.RawMessage) string {
+	return cmp.Or(provider.OpenAIMessage(errValue), "(no status code or body)")
+}
