@@ -173,183 +173,231 @@ func (r *abortRecord) count(m map[string]int, id string, aborted bool, what stri
 	}
 }
 
+// abortPlay is one abortCase being played on an Agent: the fake model,
+// the tool, the hooks and the listener that abort at the case's point.
+type abortPlay struct {
+	c        abortCase
+	last     int    // the index of the last turn
+	abortID  string // the call at which a batch point aborts
+	lastCall string // the last call of the last turn
+	kinds    map[string]callKind
+	bar      *barrier
+	rec      *abortRecord
+	agent    *agentcore.Agent
+
+	mu         sync.Mutex
+	continuing bool // the run after the abort: the model answers "resumed"
+}
+
+func newAbortPlay(c abortCase) *abortPlay {
+	p := &abortPlay{c: c, last: len(c.turns) - 1, kinds: map[string]callKind{}}
+	if c.point.inBatch() {
+		p.abortID = callID(p.last, c.at)
+	}
+	if n := len(c.turns[p.last]); n > 0 {
+		p.lastCall = callID(p.last, n-1)
+	}
+	for turn, calls := range c.turns {
+		for i, k := range calls {
+			p.kinds[callID(turn, i)] = k
+		}
+	}
+	p.bar = newBarrier(p.enteringBeforeAbort())
+	p.rec = &abortRecord{before: map[string]int{}, after: map[string]int{}, executed: map[string]int{}}
+	return p
+}
+
+// enteringBeforeAbort is how many calls of the last turn enter Execute
+// before the abort.
+func (p *abortPlay) enteringBeforeAbort() int {
+	if p.c.point != abortInTool && p.c.point != abortInAfter {
+		return 0
+	}
+	if p.c.sequential {
+		return 1
+	}
+	n := 0
+	for _, k := range p.c.turns[p.last] {
+		if k.executes() {
+			n++
+		}
+	}
+	return n
+}
+
+// respond is the fake model.
+func (p *abortPlay) respond(_ context.Context, call agentcoretest.Call) agentcoretest.Response {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.continuing {
+		return agentcoretest.TextResponse("resumed")
+	}
+	turn := call.Index - 1
+	if turn > p.last {
+		resp := agentcoretest.TextResponse("done")
+		if p.c.point == abortAtNextRequest {
+			resp.OnStart = func(context.Context) { p.agent.Abort() }
+		}
+		return resp
+	}
+	resp := agentcoretest.ToolCallResponse(p.calls(turn)...)
+	if turn == p.last {
+		switch p.c.point {
+		case abortAtRequestStart:
+			resp.OnStart = func(context.Context) { p.agent.Abort() }
+		case abortAtStreamEnd:
+			resp.Hang = true
+		}
+	}
+	return resp
+}
+
+// calls are the tool calls of a turn.
+func (p *abortPlay) calls(turn int) []agentcore.ToolCall {
+	var blocks []agentcore.ToolCall
+	for i, k := range p.c.turns[turn] {
+		id := callID(turn, i)
+		switch k {
+		case callUnknown:
+			blocks = append(blocks, agentcoretest.ToolCall(id, "missing", nil))
+		case callInvalid:
+			blocks = append(blocks, agentcoretest.ToolCall(id, "work", map[string]any{"n": "many"}))
+		case callArgsError:
+			b := agentcoretest.ToolCall(id, "work", map[string]any{"n": 1})
+			b.ArgumentsError = "Unexpected end of JSON input"
+			blocks = append(blocks, b)
+		default:
+			blocks = append(blocks, agentcoretest.ToolCall(id, "work", map[string]any{"n": i}))
+		}
+	}
+	return blocks
+}
+
+// execute is the work tool's Execute.
+func (p *abortPlay) execute(ctx context.Context, id string, _ json.RawMessage, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+	p.rec.count(p.rec.executed, id, ctx.Err() != nil, "execute")
+	if strings.HasPrefix(id, fmt.Sprintf("t%d", p.last+1)) {
+		p.bar.arrive()
+	}
+	if p.kinds[id] == callWaitAbort {
+		<-ctx.Done()
+		return agentcore.ToolResult{}, ctx.Err()
+	}
+	if p.c.point == abortInTool && id == p.abortID {
+		<-p.bar.open
+		p.agent.Abort()
+	}
+	return agentcore.TextResult("ok " + id), nil
+}
+
+func (p *abortPlay) before(ctx context.Context, bc agentcore.BeforeToolCallContext) (*agentcore.BeforeToolCallResult, error) {
+	id := bc.ToolCall.ID
+	p.rec.count(p.rec.before, id, ctx.Err() != nil, "before")
+	if p.c.point == abortInBefore && id == p.abortID {
+		p.agent.Abort()
+	}
+	if p.kinds[id] == callBlocked {
+		return &agentcore.BeforeToolCallResult{Block: true, Reason: "blocked " + id}, nil
+	}
+	return nil, nil
+}
+
+func (p *abortPlay) after(_ context.Context, ac agentcore.AfterToolCallContext) (*agentcore.AfterToolCallResult, error) {
+	id := ac.ToolCall.ID
+	p.rec.count(p.rec.after, id, false, "after") // may run after the abort
+	if p.c.point == abortInAfter && id == p.abortID {
+		<-p.bar.open
+		p.agent.Abort()
+	}
+	return nil, nil
+}
+
+// listen records the tool events and aborts at the event points.
+func (p *abortPlay) listen(_ context.Context, ev agentcore.AgentEvent) {
+	if p.abortsAt(ev) {
+		p.agent.Abort()
+	}
+	if entry := toolEventEntry(ev); entry != "" {
+		p.rec.mu.Lock()
+		p.rec.events = append(p.rec.events, entry)
+		p.rec.mu.Unlock()
+	}
+}
+
+// abortsAt reports whether the case aborts at ev: the message_end of, or
+// the stream's tool-call end of, the last call.
+func (p *abortPlay) abortsAt(ev agentcore.AgentEvent) bool {
+	switch e := ev.(type) {
+	case *agentcore.MessageEndEvent:
+		m, ok := e.Message.(*agentcore.AssistantMessage)
+		if !ok || p.c.point != abortAtMessageEnd {
+			return false
+		}
+		calls := m.ToolCalls()
+		return len(calls) > 0 && calls[len(calls)-1].ID == p.lastCall
+	case *agentcore.MessageUpdateEvent:
+		end, ok := e.AssistantEvent.(*agentcore.ToolCallEndEvent)
+		return ok && p.c.point == abortAtStreamEnd && end.ToolCall.ID == p.lastCall
+	}
+	return false
+}
+
+// toolEventEntry is the record of a tool event, "KIND:ID", or "".
+func toolEventEntry(ev agentcore.AgentEvent) string {
+	switch e := ev.(type) {
+	case *agentcore.ToolExecutionStartEvent:
+		return "start:" + e.ToolCallID
+	case *agentcore.ToolExecutionEndEvent:
+		return "end:" + e.ToolCallID
+	case *agentcore.MessageEndEvent:
+		if m, ok := e.Message.(*agentcore.ToolResultMessage); ok {
+			return "result:" + m.ToolCallID
+		}
+	}
+	return ""
+}
+
 // playAbortCase runs c on an Agent, then continues after the abort with a
 // follow-up, and returns the final transcript, the continuation request and
 // what was recorded.
 func playAbortCase(t *testing.T, c abortCase) ([]agentcore.Message, agentcore.Request, *abortRecord) {
 	t.Helper()
 	ctx := t.Context()
-	last := len(c.turns) - 1
-	abortID := ""
-	if c.point.inBatch() {
-		abortID = callID(last, c.at)
-	}
-	target := 0 // calls of the last turn that enter Execute before the abort
-	if c.point == abortInTool || c.point == abortInAfter {
-		target = 1
-		if !c.sequential {
-			target = 0
-			for _, k := range c.turns[last] {
-				if k.executes() {
-					target++
-				}
-			}
-		}
-	}
-	bar := newBarrier(target)
-	rec := &abortRecord{before: map[string]int{}, after: map[string]int{}, executed: map[string]int{}}
-	var agent *agentcore.Agent
-
-	var mu sync.Mutex
-	continuing := false
-	fake := agentcoretest.NewFunc(func(_ context.Context, call agentcoretest.Call) agentcoretest.Response {
-		mu.Lock()
-		defer mu.Unlock()
-		if continuing {
-			return agentcoretest.TextResponse("resumed")
-		}
-		turn := call.Index - 1
-		if turn > last {
-			resp := agentcoretest.TextResponse("done")
-			if c.point == abortAtNextRequest {
-				resp.OnStart = func(context.Context) { agent.Abort() }
-			}
-			return resp
-		}
-		var blocks []agentcore.ToolCall
-		for i, k := range c.turns[turn] {
-			id := callID(turn, i)
-			switch k {
-			case callUnknown:
-				blocks = append(blocks, agentcoretest.ToolCall(id, "missing", nil))
-			case callInvalid:
-				blocks = append(blocks, agentcoretest.ToolCall(id, "work", map[string]any{"n": "many"}))
-			case callArgsError:
-				b := agentcoretest.ToolCall(id, "work", map[string]any{"n": 1})
-				b.ArgumentsError = "Unexpected end of JSON input"
-				blocks = append(blocks, b)
-			default:
-				blocks = append(blocks, agentcoretest.ToolCall(id, "work", map[string]any{"n": i}))
-			}
-		}
-		resp := agentcoretest.ToolCallResponse(blocks...)
-		if turn == last {
-			switch c.point {
-			case abortAtRequestStart:
-				resp.OnStart = func(context.Context) { agent.Abort() }
-			case abortAtStreamEnd:
-				resp.Hang = true
-			}
-		}
-		return resp
-	})
-
-	kinds := map[string]callKind{}
-	for turn, calls := range c.turns {
-		for i, k := range calls {
-			kinds[callID(turn, i)] = k
-		}
-	}
+	p := newAbortPlay(c)
+	fake := agentcoretest.NewFunc(p.respond)
 	work := agentcore.Tool{
 		Name:       "work",
 		Parameters: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`),
-		Execute: func(ctx context.Context, id string, _ json.RawMessage, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
-			rec.count(rec.executed, id, ctx.Err() != nil, "execute")
-			if strings.HasPrefix(id, fmt.Sprintf("t%d", last+1)) {
-				bar.arrive()
-			}
-			if kinds[id] == callWaitAbort {
-				<-ctx.Done()
-				return agentcore.ToolResult{}, ctx.Err()
-			}
-			if c.point == abortInTool && id == abortID {
-				<-bar.open
-				agent.Abort()
-			}
-			return agentcore.TextResult("ok " + id), nil
-		},
-	}
-	hooks := agentcore.Hooks{
-		BeforeToolCall: func(ctx context.Context, bc agentcore.BeforeToolCallContext) (*agentcore.BeforeToolCallResult, error) {
-			id := bc.ToolCall.ID
-			rec.count(rec.before, id, ctx.Err() != nil, "before")
-			if c.point == abortInBefore && id == abortID {
-				agent.Abort()
-			}
-			if kinds[id] == callBlocked {
-				return &agentcore.BeforeToolCallResult{Block: true, Reason: "blocked " + id}, nil
-			}
-			return nil, nil
-		},
-		AfterToolCall: func(ctx context.Context, ac agentcore.AfterToolCallContext) (*agentcore.AfterToolCallResult, error) {
-			id := ac.ToolCall.ID
-			rec.count(rec.after, id, false, "after") // may run after the abort
-			if c.point == abortInAfter && id == abortID {
-				<-bar.open
-				agent.Abort()
-			}
-			return nil, nil
-		},
+		Execute:    p.execute,
 	}
 	mode := agentcore.ToolsParallel
 	if c.sequential {
 		mode = agentcore.ToolsSequential
 	}
-	agent = agentcore.New(agentcore.Options{
+	p.agent = agentcore.New(agentcore.Options{
 		Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{work},
-		Hooks: hooks, ToolExecution: mode,
+		Hooks: agentcore.Hooks{BeforeToolCall: p.before, AfterToolCall: p.after}, ToolExecution: mode,
 	})
-	lastCall := ""
-	if n := len(c.turns[last]); n > 0 {
-		lastCall = callID(last, n-1)
-	}
-	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-		var entry string
-		switch e := ev.(type) {
-		case *agentcore.ToolExecutionStartEvent:
-			entry = "start:" + e.ToolCallID
-		case *agentcore.ToolExecutionEndEvent:
-			entry = "end:" + e.ToolCallID
-		case *agentcore.MessageEndEvent:
-			switch m := e.Message.(type) {
-			case *agentcore.ToolResultMessage:
-				entry = "result:" + m.ToolCallID
-			case *agentcore.AssistantMessage:
-				calls := m.ToolCalls()
-				if c.point == abortAtMessageEnd && len(calls) > 0 && calls[len(calls)-1].ID == lastCall {
-					agent.Abort()
-				}
-			}
-		case *agentcore.MessageUpdateEvent:
-			if end, ok := e.AssistantEvent.(*agentcore.ToolCallEndEvent); ok && c.point == abortAtStreamEnd && end.ToolCall.ID == lastCall {
-				agent.Abort()
-			}
-		}
-		if entry != "" {
-			rec.mu.Lock()
-			rec.events = append(rec.events, entry)
-			rec.mu.Unlock()
-		}
-	})
+	p.agent.Subscribe(p.listen)
 
 	// Every case ends aborted: the run's error says so.
-	err := agent.Prompt(ctx, "go")
+	err := p.agent.Prompt(ctx, "go")
 	var runErr *agentcore.RunError
 	require.ErrorAs(t, err, &runErr)
 	require.ErrorIs(t, err, context.Canceled)
-	state := agent.State()
+	state := p.agent.State()
 	assert.False(t, state.IsStreaming)
 	assert.Empty(t, state.PendingToolCalls)
 	transcript := state.Messages
 
-	mu.Lock()
-	continuing = true
-	mu.Unlock()
-	agent.FollowUp(agentcore.UserText("go on"))
-	require.NoError(t, agent.Continue(ctx))
+	p.mu.Lock()
+	p.continuing = true
+	p.mu.Unlock()
+	p.agent.FollowUp(agentcore.UserText("go on"))
+	require.NoError(t, p.agent.Continue(ctx))
 	calls := fake.Calls()
 	require.NotEmpty(t, calls)
-	return transcript, calls[len(calls)-1].Request, rec
+	return transcript, calls[len(calls)-1].Request, p.rec
 }
 
 // checkAnswered checks the invariant on messages: each call of an acted-on

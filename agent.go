@@ -136,13 +136,6 @@ func New(opts Options) *Agent {
 	return a
 }
 
-func orOneAtATime(m QueueMode) QueueMode {
-	if m == "" {
-		return QueueOneAtATime
-	}
-	return m
-}
-
 // Subscribe adds a listener and returns the function that removes it.
 // Removing is idempotent; a listener removed during a run gets no further
 // events. A listener added while an event is being delivered gets the
@@ -300,22 +293,6 @@ func (a *Agent) start(ctx context.Context, choose func() (runKind, []Message, er
 	return e.failure()
 }
 
-// requeue puts msgs, which a failed run took from queue q and did not
-// deliver, back at the front of q, oldest first, as if never taken.
-func (a *Agent) requeue(msgs []Message, q Queue) {
-	msgs = withoutNil(msgs)
-	if len(msgs) == 0 {
-		return
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	target := &a.steering
-	if q == FollowUpQueue {
-		target = &a.followUp
-	}
-	target.items = append(msgs, target.items...)
-}
-
 // loopConfig maps the Agent's state and hooks onto a loop configuration;
 // the queue hooks drain the Agent's queues.
 func (a *Agent) loopConfig(fn StreamFn, skipFirstSteering bool) LoopConfig {
@@ -376,7 +353,7 @@ func (a *Agent) reduce(ev AgentEvent) {
 		a.current = ev.Message
 	case *MessageEndEvent:
 		a.current = nil
-		a.messages = appendMessage(a.messages, ev.Message)
+		a.messages = append(a.messages, ev.Message)
 	case *ToolExecutionStartEvent:
 		if !slices.Contains(a.pending, ev.ToolCallID) {
 			a.pending = append(a.pending, ev.ToolCallID)

@@ -111,6 +111,21 @@ func TestSetToolExecution(t *testing.T) {
 	assert.Equal(t, agentcore.ToolsParallel, agent.ToolExecution())
 }
 
+// TestStateModes: State reports the tool-execution and queue modes, with
+// their defaults spelled out.
+func TestStateModes(t *testing.T) {
+	agent := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), SteeringMode: agentcore.QueueAll})
+	st := agent.State()
+	assert.Equal(t, agentcore.ToolsParallel, st.ToolExecution)
+	assert.Equal(t, agentcore.QueueAll, st.SteeringMode)
+	assert.Equal(t, agentcore.QueueOneAtATime, st.FollowUpMode)
+	agent.SetToolExecution(agentcore.ToolsSequential)
+	agent.SetFollowUpMode(agentcore.QueueAll)
+	st = agent.State()
+	assert.Equal(t, agentcore.ToolsSequential, st.ToolExecution)
+	assert.Equal(t, agentcore.QueueAll, st.FollowUpMode)
+}
+
 func noopTool(name string) agentcore.Tool {
 	return agentcore.Tool{Name: name, Execute: func(context.Context, string, json.RawMessage, func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
 		return agentcore.TextResult("ok"), nil

@@ -108,7 +108,7 @@ func BenchmarkReplay(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = agentcore.CurrentSystemPrompt(msgs)
+		_ = agentcore.SystemPromptText(agentcore.CurrentSystemMessage(msgs))
 		_ = agentcore.CurrentTools(msgs)
 	}
 }

@@ -11,7 +11,10 @@ import (
 // [ImageBlock], [ToolCall], or [UnknownBlock] for a block type this package
 // does not know. The set is closed; switch on the concrete type.
 //
-// Blocks are values. A block's byte slices (ToolCall.Arguments,
+// Blocks are values: write TextBlock{...}, not &TextBlock{...}. A pointer
+// to a block type satisfies the interface too; a run, the fake model, the
+// providers and the proxy use it as the value it points to and refuse a
+// nil one ([ValueBlocks]). A block's byte slices (ToolCall.Arguments,
 // UnknownBlock.Raw) are shared between copies and must not be modified.
 type ContentBlock interface {
 	contentBlock()

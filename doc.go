@@ -7,13 +7,17 @@
 // same order, the same hook points) and its JSON (a transcript written by
 // one reads in the other).
 //
-// The package knows nothing about coding, sessions or files. It has no I/O
-// of its own and leaves no goroutine behind. Everything a product decides
-// (where the transcript is stored, when to compact it, which tool calls
-// need the user's permission, whether to retry) comes in through [Hooks],
-// and everything that happens goes out as an [AgentEvent]. The examples of
-// this package and the programs under examples/ show the layers above:
-// examples/permissions, examples/retry and examples/persist.
+// The package knows nothing about coding, sessions or files. The loop has
+// no I/O of its own (the model is reached through a stream function, the
+// world through tools) and leaves no goroutine behind; the package's one
+// piece of networking is the proxy, an HTTP client ([StreamProxy]) and
+// handler ([NewProxyHandler]) used only when configured. Everything a
+// product decides (where the transcript is stored, when to compact it,
+// which tool calls need the user's permission, whether to retry) comes in
+// through [Hooks], and everything that happens goes out as an
+// [AgentEvent]. The examples of this package and the programs under
+// examples/ show the layers above: examples/permissions, examples/retry
+// and examples/persist.
 //
 // # Two layers: RunLoop and Agent
 //
@@ -263,10 +267,11 @@
 // system message is the base prompt ([Options].SystemPrompt and the
 // initial tools seed it, see [InitialSystemMessage]); a later one appends
 // content, patches named [Sections] (ordered; a removed section is null on
-// the wire) and adds or removes tools by name. [CurrentSystemMessage] and
-// [CurrentSystemPrompt] replay the prompt, [CurrentTools] the declared
-// tools, and [CollapseSystemMessages] gives providers that take one system
-// prompt a single leading message. [State].SystemPrompt is such a replay.
+// the wire) and adds or removes tools by name. [CurrentSystemMessage]
+// replays the prompt ([SystemPromptText] renders it), [CurrentTools] the
+// declared tools, and [CollapseSystemMessages] gives providers that take
+// one system prompt a single leading message. [State].SystemPrompt is such
+// a replay.
 //
 // The executable tools ([AgentContext].Tools, [Agent.SetTools]) are a
 // separate thing from the declared ones. Before every request the loop

@@ -119,3 +119,14 @@ func ExampleMessageRegistry() {
 	// *agentcore.CustomMessage
 	// round trip equal: true
 }
+
+// Usage's optional counts and Cost's TotalFromProvider are pointers, nil
+// when the provider does not report them; %v and %+v print their values.
+func ExampleUsage() {
+	reasoning, fromProvider := int64(40), true
+	u := agentcore.Usage{Input: 120, Output: 80, Reasoning: &reasoning, TotalTokens: 200,
+		Cost: agentcore.Cost{Input: 0.0003, Output: 0.0008, Total: 0.0011, TotalFromProvider: &fromProvider}}
+	fmt.Printf("%+v\n", u)
+	// Output:
+	// {Input:120 Output:80 CacheRead:0 CacheWrite:0 CacheWrite1h:<nil> Reasoning:40 TotalTokens:200 Cost:{Input:0.0003 Output:0.0008 CacheRead:0 CacheWrite:0 Total:0.0011 TotalFromProvider:true}}
+}

@@ -13,7 +13,7 @@ import (
 // the base prompt; later ones append content and patch named sections
 // (a Removed section drops one). Replaying them gives the prompt the model
 // sees at that point of the history.
-func ExampleCurrentSystemPrompt() {
+func ExampleCurrentSystemMessage() {
 	transcript := []agentcore.Message{
 		&agentcore.SystemMessage{
 			Content:  agentcore.Text("You are a coding agent."),
@@ -25,7 +25,7 @@ func ExampleCurrentSystemPrompt() {
 			Sections: agentcore.Sections{{Name: "cwd", Text: "cwd: /src/lib"}, {Name: "skills", Removed: true}},
 		},
 	}
-	fmt.Println(agentcore.CurrentSystemPrompt(transcript))
+	fmt.Println(agentcore.SystemPromptText(agentcore.CurrentSystemMessage(transcript)))
 	wire, _ := json.Marshal(transcript[2])
 	fmt.Println(string(wire))
 	// Output:
@@ -116,7 +116,7 @@ func ExampleAgent_Reset() {
 	if err := agent.Reset(); err != nil {
 		fmt.Println("error:", err)
 	}
-	fmt.Println(len(agent.Messages()), "message, queued:", agent.HasQueued(), "| prompt:", agentcore.CurrentSystemPrompt(agent.Messages()))
+	fmt.Println(len(agent.Messages()), "message, queued:", agent.HasQueued(), "| prompt:", agent.State().SystemPrompt)
 	// Output:
 	// 3 messages, queued: true
 	// 1 message, queued: false | prompt: Be brief.

@@ -96,6 +96,47 @@ func ExampleHooks_finishTurn() {
 	// model requests: 3 follow-up still queued: true
 }
 
+// A turn limit: nothing in the loop caps how many times a model that keeps
+// calling tools is asked again, so a program that cannot trust its model
+// ends runs itself, with a FinishTurn that counts the run's turns (its
+// assistant messages so far) and answers [agentcore.TurnEnd] at the
+// limit. Counting from turn.NewMessages makes the limit per run: the next
+// Prompt gets the same budget.
+func Example_turnLimit() {
+	const maxTurns = 4
+	limit := func(_ context.Context, turn agentcore.TurnContext) (agentcore.TurnDecision, error) {
+		turns := 0
+		for _, m := range turn.NewMessages {
+			if _, ok := m.(*agentcore.AssistantMessage); ok {
+				turns++
+			}
+		}
+		if turns >= maxTurns {
+			return agentcore.TurnEnd, nil
+		}
+		return agentcore.TurnDefault, nil
+	}
+	// A model that never stops calling tools.
+	fake := agentcoretest.NewFunc(func(_ context.Context, call agentcoretest.Call) agentcoretest.Response {
+		return agentcoretest.ToolCallResponse(agentcoretest.ToolCall(fmt.Sprint("c", call.Index), "search", nil))
+	})
+	search := agentcore.Tool{Name: "search", Execute: func(context.Context, string, json.RawMessage, func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+		return agentcore.TextResult("nothing yet"), nil
+	}}
+	agent := agentcore.New(agentcore.Options{
+		Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{search},
+		Hooks: agentcore.Hooks{FinishTurn: limit},
+	})
+	for _, prompt := range []string{"Find it.", "Try again."} {
+		before := fake.CallCount()
+		err := agent.Prompt(context.Background(), prompt)
+		fmt.Printf("%q: %d model requests, error: %v\n", prompt, fake.CallCount()-before, err)
+	}
+	// Output:
+	// "Find it.": 4 model requests, error: <nil>
+	// "Try again.": 4 model requests, error: <nil>
+}
+
 // [agentcore.TurnContinue] asks for at least one more request even though
 // the model stopped. When nothing else (tool results, steering, follow-ups)
 // would cause one, the loop adds exactly one; PrepareNextTurn, which runs

@@ -79,7 +79,8 @@ type Hooks struct {
 	// [TurnContinue] ensures one more request (adding one only when nothing
 	// else would). For error and aborted responses it runs but its decision
 	// is ignored. Answering TurnContinue unconditionally never ends the run.
-	// An error ends the run.
+	// The loop has no turn limit of its own: a program caps a run's turns
+	// here (see the package's turn-limit example). An error ends the run.
 	FinishTurn func(ctx context.Context, turn TurnContext) (TurnDecision, error)
 
 	// BeforeToolCall runs after a call's arguments were validated and before

@@ -1,16 +1,5 @@
 package agentcore
 
-import (
-	"net/http"
-	"net/url"
-	"runtime"
-	"runtime/debug"
-	"strings"
-	"sync"
-	"unicode"
-	"unicode/utf8"
-)
-
 // Identity is how a provider request identifies the calling program: the
 // User-Agent header and, for the gateways that rank or bill by app, the
 // provider attribution headers (pi-ai's ClientIdentity). Every field is
@@ -65,55 +54,6 @@ func PiAttribution() Attribution {
 	return Attribution{Name: "pi", URL: "https://pi.dev", Categories: []string{"cli-agent"}}
 }
 
-// UserAgentValue returns the User-Agent the identity sends.
-func (id Identity) UserAgentValue() string {
-	switch id.UserAgent {
-	case "":
-		v := id.Version
-		if v == "" {
-			v = moduleVersion()
-		}
-		return "agentcore/" + v + " (" + runtime.GOOS + "; " + runtime.Version() + "; " + runtime.GOARCH + ")"
-	case UserAgentShort:
-		return "agentcore"
-	}
-	return id.UserAgent
-}
-
-// Headers returns the headers the identity adds to a request for a model
-// of provider served at baseURL: User-Agent, and the attribution headers
-// that target takes (none for most). Providers set them below every other
-// header, so that configured headers override them; the map is the
-// caller's.
-func (id Identity) Headers(provider, baseURL string) http.Header {
-	h := http.Header{}
-	h.Set("User-Agent", id.UserAgentValue())
-	a := id.Attribution
-	if a.Name == "" {
-		return h
-	}
-	switch {
-	case provider == "openrouter" || strings.Contains(baseURL, "openrouter.ai"):
-		h.Set("HTTP-Referer", a.URL)
-		h.Set("X-OpenRouter-Title", a.Name)
-		if len(a.Categories) > 0 {
-			h.Set("X-OpenRouter-Categories", strings.Join(a.Categories, ","))
-		}
-	case provider == "nvidia" || hostIs(baseURL, "integrate.api.nvidia.com"):
-		r, n := utf8.DecodeRuneInString(a.Name)
-		h.Set("X-BILLING-INVOKE-ORIGIN", string(unicode.ToUpper(r))+a.Name[n:])
-	case provider == "opencode" || provider == "opencode-go" || hostIs(baseURL, "opencode.ai"):
-		h.Set("X-Opencode-Client", a.Name)
-	}
-	return h
-}
-
-// hostIs reports whether rawURL parses with the host name host.
-func hostIs(rawURL, host string) bool {
-	u, err := url.Parse(rawURL)
-	return err == nil && u.Hostname() == host
-}
-
 // clone returns id with its own categories.
 func (id Identity) clone() Identity {
 	if id.Attribution.Categories != nil {
@@ -121,19 +61,3 @@ func (id Identity) clone() Identity {
 	}
 	return id
 }
-
-// moduleVersion is this module's version as the build records it.
-var moduleVersion = sync.OnceValue(func() string {
-	const path = "github.com/pi-go/agentcore"
-	if info, ok := debug.ReadBuildInfo(); ok {
-		if info.Main.Path == path && info.Main.Version != "" && info.Main.Version != "(devel)" {
-			return info.Main.Version
-		}
-		for _, m := range info.Deps {
-			if m.Path == path && m.Version != "" && m.Version != "(devel)" {
-				return m.Version
-			}
-		}
-	}
-	return "devel"
-})

@@ -32,6 +32,9 @@ type engine struct {
 	toolCtx     context.Context
 	cancelTools context.CancelFunc
 
+	// pending are the messages the next turn delivers before its request.
+	pending []Message
+
 	// held are the messages the run took from a queue (heldFrom) and has
 	// not delivered yet (emitted their message_end), oldest first: what an
 	// Agent puts back in its queue when the run fails.
@@ -76,13 +79,16 @@ func (e *engine) runPrompts(prompts []Message, from Queue) (msgs []Message, err 
 	defer e.release()
 	defer e.recoverInto(&err)
 	e.hold(prompts, from)
+	if prompts, err = e.adopt(prompts); err != nil {
+		return nil, err
+	}
 	initial, inserted := e.declareToolChanges(prompts)
-	e.newMessages = append(make([]Message, 0, len(initial)+8), initial...)
+	e.newMessages = append([]Message{}, initial...)
 	if err := e.emitAll(&AgentStartEvent{}, &TurnStartEvent{}); err != nil {
 		return e.newMessages, err
 	}
 	for i, m := range initial {
-		e.cur.Messages = appendMessage(e.cur.Messages, m)
+		e.cur.Messages = append(e.cur.Messages, m)
 		if err := e.deliver(m, i, inserted, 0); err != nil {
 			return e.newMessages, err
 		}
@@ -97,11 +103,24 @@ func (e *engine) runContinue() (msgs []Message, err error) {
 	if err := checkContinue(e.cur.Messages); err != nil {
 		return nil, err
 	}
-	e.newMessages = make([]Message, 0, 8)
+	if _, err := e.adopt(nil); err != nil {
+		return nil, err
+	}
+	e.newMessages = []Message{}
 	if err := e.emitAll(&AgentStartEvent{}, &TurnStartEvent{}); err != nil {
 		return e.newMessages, err
 	}
 	return e.newMessages, e.run()
+}
+
+// adopt makes the pointer blocks of the run's context and of its prompts
+// values (see [ValueBlocks]); it returns the prompts.
+func (e *engine) adopt(prompts []Message) ([]Message, error) {
+	var err error
+	if e.cur.Messages, err = valueContext("context message", e.cur.Messages); err != nil {
+		return nil, err
+	}
+	return valueMessages("prompt", prompts)
 }
 
 // hold records msgs, taken from queue from, as not delivered yet.
@@ -185,20 +204,6 @@ func (e *engine) followUps() []Message {
 	return e.cfg.GetFollowUpMessages(e.ctx)
 }
 
-// setContext adopts a context a hook returned.
-func (e *engine) setContext(c AgentContext) {
-	e.cur = AgentContext{Messages: slices.Clip(c.Messages), Tools: slices.Clip(c.Tools)}
-	e.tools.reset()
-	e.llm = llmView{}
-}
-
-// setLevel applies a hook's thinking level; empty keeps the current one.
-func (e *engine) setLevel(l ThinkingLevel) {
-	if l != "" {
-		e.level = l
-	}
-}
-
 // endEvent is the run's agent_end. Its messages, which a Wait returns too,
 // have no spare capacity: each holder's append copies.
 func (e *engine) endEvent() *AgentEndEvent {
@@ -207,150 +212,6 @@ func (e *engine) endEvent() *AgentEndEvent {
 
 func (e *engine) turnContext(msg *AssistantMessage, results []*ToolResultMessage) TurnContext {
 	return TurnContext{Message: msg, ToolResults: results, Context: e.agentContext(), NewMessages: view(e.newMessages)}
-}
-
-// run is the reference's runLoop: the inner loop runs tool calls and
-// steering, the outer loop takes follow-ups when the run would end.
-func (e *engine) run() error {
-	pending := e.steering()
-	e.hold(pending, SteeringQueue)
-	var last *TurnContext
-	explicit := false
-	for {
-		moreToolCalls := true
-		for moreToolCalls || len(pending) > 0 {
-			var prepared []Message
-			if last != nil {
-				if h := e.cfg.PrepareNextTurn; h != nil {
-					upd, err := h(e.ctx, *last)
-					if err != nil {
-						return err
-					}
-					if upd != nil {
-						if upd.Context != nil {
-							e.setContext(*upd.Context)
-						}
-						prepared = upd.Messages
-						if upd.Model != nil {
-							e.cfg.Model = *upd.Model
-						}
-						e.setLevel(upd.ThinkingLevel)
-					}
-				}
-				if len(pending) == 0 {
-					pending = e.steering()
-					e.hold(pending, SteeringQueue)
-				}
-				if err := e.emit(&TurnStartEvent{}); err != nil {
-					return err
-				}
-			}
-			batch := pending
-			if len(prepared) > 0 {
-				batch = append(slices.Clip(prepared), pending...)
-			}
-			if err := checkMessages("pending message", batch); err != nil {
-				return err
-			}
-			out, inserted := e.declareToolChanges(batch)
-			for i, m := range out {
-				if err := e.deliver(m, i, inserted, len(prepared)); err != nil {
-					return err
-				}
-				e.cur.Messages = appendMessage(e.cur.Messages, m)
-				e.newMessages = appendMessage(e.newMessages, m)
-			}
-			pending = nil
-			e.hold(nil, 0)
-
-			if h := e.cfg.PrepareRequest; h != nil {
-				upd, err := h(e.ctx, RequestContext{Context: e.agentContext(), Model: e.cfg.Model, ThinkingLevel: e.level})
-				if err != nil {
-					return err
-				}
-				if upd != nil {
-					if upd.Context != nil {
-						e.setContext(*upd.Context)
-					}
-					if upd.Model != nil {
-						e.cfg.Model = *upd.Model
-					}
-					e.setLevel(upd.ThinkingLevel)
-				}
-			}
-
-			msg, err := e.streamResponse()
-			if err != nil {
-				return err
-			}
-			e.last = msg
-			e.newMessages = appendMessage(e.newMessages, msg)
-
-			if msg.StopReason.Failed() {
-				turn := e.turnContext(msg, nil)
-				last = &turn
-				if h := e.cfg.FinishTurn; h != nil {
-					if _, err := h(e.ctx, turn); err != nil {
-						return err
-					}
-				}
-				return e.emitAll(&TurnEndEvent{Message: msg, ToolResults: []*ToolResultMessage{}}, e.endEvent())
-			}
-
-			results := []*ToolResultMessage{}
-			moreToolCalls = false
-			if msg.hasToolCalls() {
-				var b toolBatchResult
-				if msg.StopReason == StopLength {
-					b, err = e.failTruncated(msg)
-				} else {
-					b, err = e.executeToolCalls(msg)
-				}
-				if err != nil {
-					return err
-				}
-				results = b.messages
-				moreToolCalls = !b.terminate
-				for _, r := range results {
-					e.cur.Messages = appendMessage(e.cur.Messages, r)
-					e.newMessages = appendMessage(e.newMessages, r)
-				}
-			}
-
-			turn := e.turnContext(msg, view(results))
-			last = &turn
-			decision := TurnDefault
-			if h := e.cfg.FinishTurn; h != nil {
-				if decision, err = h(e.ctx, turn); err != nil {
-					return err
-				}
-			}
-			if err := e.emit(&TurnEndEvent{Message: msg, ToolResults: results}); err != nil {
-				return err
-			}
-			if decision == TurnEnd {
-				return e.emit(e.endEvent())
-			}
-			explicit = decision == TurnContinue
-			pending = e.steering()
-			e.hold(pending, SteeringQueue)
-			if moreToolCalls || len(pending) > 0 {
-				explicit = false
-			}
-		}
-		if follow := e.followUps(); len(follow) > 0 {
-			explicit = false
-			pending = follow
-			e.hold(pending, FollowUpQueue)
-			continue
-		}
-		if explicit {
-			explicit = false
-			continue
-		}
-		break
-	}
-	return e.emit(e.endEvent())
 }
 
 // failure is the [RunError] of a run that ended normally with a failed
@@ -368,18 +229,6 @@ func panicError(r any) error {
 		return err
 	}
 	return fmt.Errorf("%v", r)
-}
-
-// appendMessage appends m to a transcript, doubling its capacity when it is
-// full: transcripts grow by thousands of messages, and append's growth past
-// 256 elements (a quarter at a time) would copy them several times over.
-func appendMessage(s []Message, m Message) []Message {
-	if len(s) == cap(s) {
-		grown := make([]Message, len(s), max(2*len(s), 8))
-		copy(grown, s)
-		s = grown
-	}
-	return append(s, m)
 }
 
 // LoopRun is a run started by [RunLoop] or [RunLoopContinue]. Its events

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/pi-go/agentcore/internal/provider/redirect"
+	"github.com/pi-go/agentcore/internal/retryafter"
 	"github.com/pi-go/agentcore/internal/sse"
 )
 
@@ -128,7 +129,7 @@ func (p *proxyCall) run(model Model, req Request, so StreamOptions) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		p.failWith(ProviderError{Message: proxyStatusText(resp), StatusCode: resp.StatusCode, RetryAfter: ParseRetryAfter(resp.Header, time.Now())})
+		p.failWith(ProviderError{Message: proxyStatusText(resp), StatusCode: resp.StatusCode, RetryAfter: retryafter.Parse(resp.Header, time.Now())})
 		return
 	}
 	events := sse.NewReader(resp.Body, p.opts.MaxEventBytes)

@@ -248,10 +248,14 @@ func (h *ProxyHandler) decode(w http.ResponseWriter, r *http.Request) (*ProxyCal
 			return nil, http.StatusUnsupportedMediaType, fmt.Errorf("unsupported content type %q: send application/json", ct)
 		}
 	}
-	call, err := decodeProxyRequest(http.MaxBytesReader(w, r.Body, h.opts.MaxRequestBytes), h.opts.Messages)
+	body, err := readProxyBody(http.MaxBytesReader(w, r.Body, h.opts.MaxRequestBytes), min(r.ContentLength, h.opts.MaxRequestBytes))
 	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 		return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("request body too large: the limit is %d bytes", h.opts.MaxRequestBytes)
 	}
+	if err != nil {
+		return nil, http.StatusBadRequest, fmt.Errorf("invalid request: %v", err)
+	}
+	call, err := decodeProxyRequest(body, h.opts.Messages)
 	if err != nil {
 		return nil, http.StatusBadRequest, fmt.Errorf("invalid request: %v", err)
 	}
@@ -263,6 +267,20 @@ func (h *ProxyHandler) decode(w http.ResponseWriter, r *http.Request) (*ProxyCal
 func (h *ProxyHandler) serveStream(w http.ResponseWriter, r *http.Request, fn StreamFn, call *ProxyCall) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
+	out, err := h.startAnswer(w)
+	if err != nil {
+		h.report(r, fmt.Errorf("proxy: writing the answer: %w", err))
+		return
+	}
+	rl := &proxyRelay{h: h, r: r, out: out, cancel: cancel}
+	err = h.guard("the stream function", func() error {
+		return rl.relay(fn(ctx, call.Model, call.Request, call.Options))
+	})
+	rl.finish(err, call.Model)
+}
+
+// startAnswer writes the headers of an event stream and flushes them.
+func (h *ProxyHandler) startAnswer(w http.ResponseWriter) (*proxyEventWriter, error) {
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/event-stream")
 	hdr.Set("Cache-Control", "no-cache")
@@ -270,64 +288,7 @@ func (h *ProxyHandler) serveStream(w http.ResponseWriter, r *http.Request, fn St
 	out := &proxyEventWriter{sse: sse.NewWriter(w), rc: http.NewResponseController(w), idle: h.opts.WriteIdleTimeout}
 	out.deadline()
 	w.WriteHeader(http.StatusOK)
-	if err := out.flush(); err != nil {
-		h.report(r, fmt.Errorf("proxy: writing the answer: %w", err))
-		return
-	}
-
-	var last *AssistantMessage
-	var writeErr error
-	err := h.guard("the stream function", func() error {
-		stream := fn(ctx, call.Model, call.Request, call.Options)
-		if stream == nil {
-			return errors.New("stream function returned no stream")
-		}
-		for ev := range stream {
-			if isNilEvent(ev) {
-				continue // skipped, as the loop skips it
-			}
-			if p := ev.partial(); p != nil {
-				last = p
-			}
-			if e, ok := ev.(*ErrorEvent); ok && e.Message != nil && errors.Is(e.Message.Err, ErrStreamPanic) {
-				// A panic inside the stream: its text stays here.
-				h.report(r, fmt.Errorf("%w in the stream function: %w", ErrProxyPanic, e.Message.Err))
-				hidden := e.Message.Clone()
-				hidden.ErrorMessage = ProxyInternalErrorText
-				ev = &ErrorEvent{Reason: e.Reason, Message: hidden}
-			}
-			final, err := out.write(ev)
-			if err != nil {
-				writeErr = err
-				cancel() // the client is gone: stop the model before the range ends
-				return nil
-			}
-			if final {
-				return nil
-			}
-		}
-		return nil
-	})
-	if writeErr != nil {
-		h.report(r, fmt.Errorf("proxy: writing the answer: %w", writeErr))
-	}
-	if err != nil && errors.Is(err, ErrProxyPanic) {
-		h.report(r, err)
-		err = errors.New(ProxyInternalErrorText)
-	}
-	if out.ended || out.broken || r.Context().Err() != nil {
-		return
-	}
-	// The stream ended without a final event (or panicked): end it here,
-	// so the client does not report a dropped connection.
-	cause := ErrStreamIncomplete
-	if err != nil {
-		cause = err
-	}
-	msg := failedMessage(last, call.Model, cause)
-	if _, err := out.write(&ErrorEvent{Reason: StopError, Message: msg}); err != nil {
-		h.report(r, fmt.Errorf("proxy: writing the answer: %w", err))
-	}
+	return out, out.flush()
 }
 
 // proxyEventWriter writes events to one answer and flushes each.

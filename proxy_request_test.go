@@ -2,9 +2,7 @@ package agentcore
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -26,17 +24,17 @@ func TestDecodeProxyRequest(t *testing.T) {
 		{name: "no model", body: `{"context":{"messages":[]}}`, wantErr: "model is required"},
 		{name: "null model", body: `{"model":null}`, wantErr: "model is required"},
 		{name: "null body", body: `null`, wantErr: "model is required"},
-		{name: "not an object", body: `[1]`, wantErr: "want a JSON object"},
-		{name: "messages not an array", body: `{` + model + `,"context":{"messages":{}}}`, wantErr: "context: messages: want a JSON array"},
+		{name: "not an object", body: `[1]`, wantErr: "cannot unmarshal array"},
+		{name: "messages not an array", body: `{` + model + `,"context":{"messages":{}}}`, wantErr: "cannot unmarshal object"},
 		{name: "bad message", body: `{` + model + `,"context":{"messages":[{"role":"user"},{"content":"x"}]}}`, wantErr: "context: message 1: agentcore: message without a role"},
 		{name: "cut off", body: `{` + model + `,"context":{"messages":[{"role":"us`, wantErr: "unexpected end of JSON input"},
-		{name: "data after the object", body: `{` + model + `} {}`, wantErr: "data after the request's JSON object"},
+		{name: "data after the object", body: `{` + model + `} {}`, wantErr: "after top-level value"},
 		{name: "syntax error", body: `{` + model + `,}`, wantErr: "invalid character"},
 		{name: "bad options", body: `{` + model + `,"options":{"maxTokens":"many"}}`, wantErr: "options: json: cannot unmarshal"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			call, err := decodeProxyRequest(iotest.OneByteReader(strings.NewReader(tt.body)), nil)
+			call, err := decodeProxyRequest([]byte(tt.body), nil)
 			if tt.wantErr != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tt.wantErr)
@@ -58,7 +56,7 @@ func FuzzDecodeProxyRequest(f *testing.F) {
 	f.Add([]byte(`{"model":{},"context":{"messages":[{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"n","arguments":{}}]}]}}`))
 	f.Add([]byte(`{"model":{},"context":{"messages":[{"role":"note","x":1}]},"extra":null}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		call, err := decodeProxyRequest(strings.NewReader(string(body)), nil)
+		call, err := decodeProxyRequest(body, nil)
 		if err != nil {
 			return
 		}

@@ -173,27 +173,12 @@ func TestProxyPartials(t *testing.T) {
 	// A partial is the producer's message: read it during the event.
 	for ev := range stream {
 		switch e := ev.(type) {
-		case *agentcore.StartEvent:
-			if e.Partial.StopReason != agentcore.StopPending || len(e.Partial.Content) != 0 {
-				t.Errorf("start partial %+v", e.Partial)
-			}
-		case *agentcore.ToolCallStartEvent:
-			c := e.Partial.Content[e.ContentIndex].(agentcore.ToolCall)
-			if c.ID != "call_1" || c.Name != "read" || string(c.Arguments) != "{}" {
-				t.Errorf("toolcall_start block %+v", c)
-			}
 		case *agentcore.ToolCallDeltaEvent:
 			args = append(args, string(e.Partial.Content[e.ContentIndex].(agentcore.ToolCall).Arguments))
 		case *agentcore.TextDeltaEvent:
 			texts = append(texts, e.Partial.Content[e.ContentIndex].(agentcore.TextBlock).Text)
-		case *agentcore.ThinkingEndEvent:
-			if b := e.Partial.Content[0].(agentcore.ThinkingBlock); b.ThinkingSignature != "sig-1" || e.Content != "Need the file." {
-				t.Errorf("thinking_end %+v, content %q", b, e.Content)
-			}
-		case *agentcore.ToolCallEndEvent:
-			if string(e.ToolCall.Arguments) != `{"path":"src/main.go","limit":20}` {
-				t.Errorf("toolcall_end arguments %s", e.ToolCall.Arguments)
-			}
+		default:
+			checkFixturePartial(t, ev)
 		}
 	}
 	if want := []string{`{"path":"src/ma"}`, `{"path":"src/main.go","limit":20}`}; !reflect.DeepEqual(args, want) {
@@ -201,6 +186,31 @@ func TestProxyPartials(t *testing.T) {
 	}
 	if want := []string{"Reading ", "Reading it now."}; !reflect.DeepEqual(texts, want) {
 		t.Errorf("partial texts %q, want %q", texts, want)
+	}
+}
+
+// checkFixturePartial checks the start, thinking_end and tool-call events
+// of the text-and-tool fixture.
+func checkFixturePartial(t *testing.T, ev agentcore.AssistantEvent) {
+	t.Helper()
+	switch e := ev.(type) {
+	case *agentcore.StartEvent:
+		if e.Partial.StopReason != agentcore.StopPending || len(e.Partial.Content) != 0 {
+			t.Errorf("start partial %+v", e.Partial)
+		}
+	case *agentcore.ToolCallStartEvent:
+		c := e.Partial.Content[e.ContentIndex].(agentcore.ToolCall)
+		if c.ID != "call_1" || c.Name != "read" || string(c.Arguments) != "{}" {
+			t.Errorf("toolcall_start block %+v", c)
+		}
+	case *agentcore.ThinkingEndEvent:
+		if b := e.Partial.Content[0].(agentcore.ThinkingBlock); b.ThinkingSignature != "sig-1" || e.Content != "Need the file." {
+			t.Errorf("thinking_end %+v, content %q", b, e.Content)
+		}
+	case *agentcore.ToolCallEndEvent:
+		if string(e.ToolCall.Arguments) != `{"path":"src/main.go","limit":20}` {
+			t.Errorf("toolcall_end arguments %s", e.ToolCall.Arguments)
+		}
 	}
 }
 

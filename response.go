@@ -102,12 +102,16 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 	e := r.e
 	switch ev := ev.(type) {
 	case *StartEvent:
-		if ev.Partial == nil {
-			r.partial = emptyAssistant(e.cfg.Model)
-		} else {
-			r.partial = ev.Partial.Clone()
+		partial := emptyAssistant(e.cfg.Model)
+		if ev.Partial != nil {
+			var err error
+			if partial, err = snapshot(ev.Partial); err != nil {
+				r.finish(r.failed(err))
+				return false
+			}
 		}
-		e.cur.Messages = appendMessage(e.cur.Messages, r.partial)
+		r.partial = partial
+		e.cur.Messages = append(e.cur.Messages, r.partial)
 		r.err = e.emit(&MessageStartEvent{Message: r.partial})
 	case *DoneEvent:
 		r.finish(e.orEmpty(ev.Message))
@@ -117,40 +121,55 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 		if r.partial == nil {
 			return true
 		}
-		// The event and its snapshot are allocated together.
-		u := &update{}
 		if p := ev.partial(); p != nil {
 			if len(p.Content) > MaxResponseBlocks {
 				r.finish(r.failed(ErrTooManyBlocks))
 				return false
 			}
-			u.msg = *p
-			u.msg.Content = slices.Clip(slices.Clone(p.Content))
-			r.partial = &u.msg
+			s, err := snapshot(p)
+			if err != nil {
+				r.finish(r.failed(err))
+				return false
+			}
+			r.partial = s
 			e.cur.Messages[len(e.cur.Messages)-1] = r.partial
 		}
 		ev.setPartial(r.partial) // the event is the consumer's: see AssistantEvent
-		u.ev = MessageUpdateEvent{Message: r.partial, AssistantEvent: ev}
-		r.err = e.emit(&u.ev)
+		r.err = e.emit(&MessageUpdateEvent{Message: r.partial, AssistantEvent: ev})
 	}
 	return r.final == nil && r.err == nil
 }
 
-// update is a message_update event with the snapshot it carries.
-type update struct {
-	ev  MessageUpdateEvent
-	msg AssistantMessage
+// snapshot returns a copy of a producer's working message that nobody
+// changes: the message and its block list are copied, the blocks (values)
+// are shared, and pointer blocks are made values ([ValueBlocks]).
+func snapshot(p *AssistantMessage) (*AssistantMessage, error) {
+	blocks, copied, err := valueBlocks(p.Content)
+	if err != nil {
+		return nil, err
+	}
+	if !copied {
+		blocks = slices.Clone(p.Content)
+	}
+	s := *p
+	s.Content = slices.Clip(blocks)
+	return &s, nil
 }
 
 // finish puts the final message in the context and emits its end.
 func (r *responseReader) finish(final *AssistantMessage) {
 	e := r.e
+	if blocks, err := ValueBlocks(final.Content); err != nil {
+		final = r.failed(err)
+	} else {
+		final.Content = blocks
+	}
 	final.ThinkingLevel = e.level
 	r.final = final
 	if r.partial != nil {
 		e.cur.Messages[len(e.cur.Messages)-1] = final
 	} else {
-		e.cur.Messages = appendMessage(e.cur.Messages, final)
+		e.cur.Messages = append(e.cur.Messages, final)
 		if r.err = e.emit(&MessageStartEvent{Message: final}); r.err != nil {
 			return
 		}

@@ -6,7 +6,7 @@ import "slices"
 // the messages and tools in them are shared and must not be modified.
 type State struct {
 	// SystemPrompt is the prompt replayed from the transcript's system
-	// messages (see [CurrentSystemPrompt]).
+	// messages: [SystemPromptText] of [CurrentSystemMessage].
 	SystemPrompt  string
 	Model         Model
 	ThinkingLevel ThinkingLevel
@@ -23,6 +23,13 @@ type State struct {
 	StreamingMessage Message
 	// PendingToolCalls are the IDs of the tool calls executing, in start order.
 	PendingToolCalls []string
+	// ToolExecution is how the tool calls of the Agent's runs are executed
+	// (see [Agent.ToolExecution]).
+	ToolExecution ToolExecutionMode
+	// SteeringMode and FollowUpMode are how many queued messages a drain
+	// point takes from each queue.
+	SteeringMode QueueMode
+	FollowUpMode QueueMode
 	// ErrorMessage is the error of the last failed or aborted turn of the
 	// current or last run; it is cleared when a run starts.
 	ErrorMessage string
@@ -33,7 +40,7 @@ func (a *Agent) State() State {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return State{
-		SystemPrompt:     CurrentSystemPrompt(a.messages),
+		SystemPrompt:     SystemPromptText(CurrentSystemMessage(a.messages)),
 		Model:            a.model,
 		ThinkingLevel:    a.level,
 		Tools:            slices.Clone(a.tools),
@@ -41,6 +48,9 @@ func (a *Agent) State() State {
 		IsStreaming:      a.streaming,
 		StreamingMessage: a.current,
 		PendingToolCalls: slices.Clone(a.pending),
+		ToolExecution:    a.toolExecution.orParallel(),
+		SteeringMode:     a.steering.mode,
+		FollowUpMode:     a.followUp.mode,
 		ErrorMessage:     a.errorText,
 	}
 }
@@ -100,101 +110,4 @@ func (a *Agent) AppendMessage(m Message) {
 	a.mu.Lock()
 	a.messages = append(a.messages, m)
 	a.mu.Unlock()
-}
-
-// Steer queues m for injection after the current turn's tool calls, before
-// the next request. It never interrupts work in progress; use
-// [Agent.Abort] to stop. A nil m is ignored. A run that fails after taking
-// m and before delivering it (its message_end) puts it back in the queue.
-func (a *Agent) Steer(m Message) {
-	if isNilMessage(m) {
-		return
-	}
-	a.mu.Lock()
-	a.steering.push(m)
-	a.mu.Unlock()
-}
-
-// FollowUp queues m to be processed when the run would otherwise end. A
-// nil m is ignored. As with [Agent.Steer], a run that fails before
-// delivering m puts it back in the queue.
-func (a *Agent) FollowUp(m Message) {
-	if isNilMessage(m) {
-		return
-	}
-	a.mu.Lock()
-	a.followUp.push(m)
-	a.mu.Unlock()
-}
-
-// SteeringMode returns how many steering messages a drain point takes.
-func (a *Agent) SteeringMode() QueueMode {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.steering.mode
-}
-
-// FollowUpMode returns how many follow-up messages a drain point takes.
-func (a *Agent) FollowUpMode() QueueMode {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.followUp.mode
-}
-
-// SetSteeringMode sets how many steering messages a drain point takes.
-func (a *Agent) SetSteeringMode(m QueueMode) {
-	a.mu.Lock()
-	a.steering.mode = orOneAtATime(m)
-	a.mu.Unlock()
-}
-
-// SetFollowUpMode sets how many follow-up messages a drain point takes.
-func (a *Agent) SetFollowUpMode(m QueueMode) {
-	a.mu.Lock()
-	a.followUp.mode = orOneAtATime(m)
-	a.mu.Unlock()
-}
-
-// Queue names the Agent's message queues, for [Agent.ClearQueue].
-type Queue uint8
-
-// The queues.
-const (
-	// SteeringQueue holds the messages of [Agent.Steer].
-	SteeringQueue Queue = 1 << iota
-	// FollowUpQueue holds the messages of [Agent.FollowUp].
-	FollowUpQueue
-	// AllQueues is both.
-	AllQueues = SteeringQueue | FollowUpQueue
-)
-
-// ClearQueue drops the messages queued in q: [SteeringQueue],
-// [FollowUpQueue] or [AllQueues].
-func (a *Agent) ClearQueue(q Queue) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if q&SteeringQueue != 0 {
-		a.steering.clear()
-	}
-	if q&FollowUpQueue != 0 {
-		a.followUp.clear()
-	}
-}
-
-// HasQueued reports whether either queue holds a message.
-func (a *Agent) HasQueued() bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return len(a.steering.items) > 0 || len(a.followUp.items) > 0
-}
-
-// PeekQueued returns what the next drain point would take, without taking
-// it: steering first, else follow-ups, by each queue's mode.
-func (a *Agent) PeekQueued() []Message {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if s := a.steering.peek(); len(s) > 0 {
-		return s
-	}
-	return a.followUp.peek()
 }

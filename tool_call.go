@@ -143,6 +143,9 @@ func (c *callRun) execute(ctx context.Context, o *RunToolCallOptions, update fun
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		if !c.closed && update != nil {
+			if blocks, err := ValueBlocks(r.Content); err == nil {
+				r.Content = blocks
+			}
 			update(r)
 		}
 	}
@@ -166,7 +169,20 @@ func (c *callRun) execute(ctx context.Context, o *RunToolCallOptions, update fun
 	} else {
 		c.isError = c.result.IsError
 	}
+	c.valueResult()
 	c.finalize(ctx, o)
+	c.valueResult()
+}
+
+// valueResult makes the result's pointer blocks values ([ValueBlocks]); a
+// nil block pointer fails the call with its error.
+func (c *callRun) valueResult() {
+	blocks, err := ValueBlocks(c.result.Content)
+	if err != nil {
+		c.result, c.isError = errorResult(err.Error()), true
+		return
+	}
+	c.result.Content = blocks
 }
 
 type errNoExecute string

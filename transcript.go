@@ -116,11 +116,6 @@ func SystemPromptText(m *SystemMessage) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// CurrentSystemPrompt renders the prompt that replaying messages gives.
-func CurrentSystemPrompt(messages []Message) string {
-	return SystemPromptText(CurrentSystemMessage(messages))
-}
-
 // CollapseSystemMessages returns messages with the replayed system message
 // first and every system message dropped: the transcript for APIs that take
 // no system messages after the first.

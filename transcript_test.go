@@ -63,7 +63,7 @@ func TestReplay(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.wantPrompt, agentcore.CurrentSystemPrompt(tt.messages), "prompt")
+			assert.Equal(t, tt.wantPrompt, agentcore.SystemPromptText(agentcore.CurrentSystemMessage(tt.messages)), "prompt")
 			assert.Equal(t, tt.wantTools, names(agentcore.CurrentTools(tt.messages)), "tools")
 		})
 	}

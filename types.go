@@ -2,6 +2,7 @@ package agentcore
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -56,18 +57,6 @@ func (l ThinkingLevel) reasoning() ThinkingLevel {
 	}
 	return l
 }
-
-// QueueMode says how many queued messages a drain point takes. The zero
-// value means [QueueOneAtATime].
-type QueueMode string
-
-// The queue modes.
-const (
-	// QueueOneAtATime takes only the oldest queued message at each drain point.
-	QueueOneAtATime QueueMode = "one-at-a-time"
-	// QueueAll takes every queued message at once.
-	QueueAll QueueMode = "all"
-)
 
 // ToolExecutionMode says how the tool calls of one assistant message run.
 // The zero value means [ToolsParallel].
@@ -141,6 +130,14 @@ type Usage struct {
 	Cost        Cost   `json:"cost"`
 }
 
+// String writes u as %+v writes a struct, with the optional counts
+// written as their values, or <nil> when not reported, rather than as
+// addresses.
+func (u Usage) String() string {
+	return fmt.Sprintf("{Input:%d Output:%d CacheRead:%d CacheWrite:%d CacheWrite1h:%s Reasoning:%s TotalTokens:%d Cost:%v}",
+		u.Input, u.Output, u.CacheRead, u.CacheWrite, optional(u.CacheWrite1h), optional(u.Reasoning), u.TotalTokens, u.Cost)
+}
+
 // Cost is what a response cost, by token kind.
 type Cost struct {
 	Input      float64 `json:"input"`
@@ -152,6 +149,21 @@ type Cost struct {
 	// when it was computed from the model's rates (pi-ai states it then), and
 	// nil when not said.
 	TotalFromProvider *bool `json:"totalFromProvider,omitempty"`
+}
+
+// String writes c as %+v writes a struct, with TotalFromProvider written
+// as its value, or <nil> when not said, rather than as an address.
+func (c Cost) String() string {
+	return fmt.Sprintf("{Input:%v Output:%v CacheRead:%v CacheWrite:%v Total:%v TotalFromProvider:%s}",
+		c.Input, c.Output, c.CacheRead, c.CacheWrite, c.Total, optional(c.TotalFromProvider))
+}
+
+// optional writes the value p points to, or <nil>.
+func optional[T any](p *T) string {
+	if p == nil {
+		return "<nil>"
+	}
+	return fmt.Sprint(*p)
 }
 
 // nowMillis is the current Unix time in milliseconds.

@@ -22,7 +22,9 @@ const AbortedText = "Request was aborted"
 // Response is one scripted model response.
 type Response struct {
 	// Content is streamed block by block: text, thinking and tool calls.
-	// Other blocks join the message without events.
+	// Other blocks join the message without events. A pointer block
+	// (&agentcore.TextBlock{...}) is streamed as its value; a nil one
+	// makes the response an error wrapping [agentcore.ErrNilBlock].
 	Content []agentcore.ContentBlock
 	// StopReason defaults to "stop", or "toolUse" when Content holds a
 	// tool call.

@@ -11,7 +11,14 @@ import (
 
 // play streams resp to w as a provider would, and ends it aborted as soon
 // as ctx is done. The message it builds is the partial of every event.
+// Pointer blocks in resp.Content are played as their values; a nil one
+// ends the response as an error ([agentcore.ValueBlocks]).
 func play(ctx context.Context, w *agentcore.StreamWriter, model agentcore.Model, resp Response) {
+	content, err := agentcore.ValueBlocks(resp.Content)
+	if err != nil {
+		resp = Response{StopReason: agentcore.StopError, Err: err, NoStart: true}
+	}
+	resp.Content = content
 	msg := &agentcore.AssistantMessage{
 		Content: make([]agentcore.ContentBlock, 0, len(resp.Content)), API: model.API, Provider: model.Provider, Model: model.ID,
 		Usage: resp.Usage, StopReason: agentcore.StopStop, Timestamp: time.Now().UnixMilli(),

@@ -15,7 +15,11 @@
 //	err := agent.Prompt(ctx, "fix the failing tests") // ctx's span is the run's parent
 //
 // [Instrumentation.NewAgent] is the one way for an Agent; give it the
-// provider's stream function and the tools unwrapped.
+// provider's stream function and the tools unwrapped. The program
+// examples/stdout of this module does this on the fake model (no network,
+// no key) and prints the spans and metrics of a run:
+//
+//	cd otel && go run ./examples/stdout
 //
 // Users of [agentcore.RunLoop] assemble the same parts:
 // [Instrumentation.StartRun] for the run span and the ctx to run under,

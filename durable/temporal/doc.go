@@ -103,14 +103,13 @@
 // A queue poll the loop makes for the first time takes from the queue at
 // that moment and is recorded; later replays get the same answer. The
 // replay itself waits for nothing but the loop: it runs between two
-// workflow yields in microseconds per turn, so its goroutines are started
-// and joined within one step of the workflow, never across one.
+// workflow yields, so its goroutines are started and joined within one
+// step of the workflow, never across one.
 //
 // The cost is that a run with n model requests replays the loop about 2n
 // times, each from the run's start: O(n²) loop steps, in exchange for one
-// schedule instead of two. BenchmarkReplay measures one replay at about
-// 5 µs a turn (50 µs for 10 turns, 4.5 ms for 1,000 on this repository's
-// 2-core machine), far inside the one second Temporal allows a workflow
+// schedule instead of two. BenchmarkReplay measures one replay: even a
+// long run's stays far inside the one second Temporal allows a workflow
 // task between yields. Hooks consequently run
 // more than once per turn and must be deterministic, non-blocking functions
 // of their arguments, as Temporal requires of workflow code; GetAPIKey is

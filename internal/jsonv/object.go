@@ -178,3 +178,22 @@ func (e *Editor) Result() Value {
 	}
 	return objectOf(out)
 }
+
+// ordered reports whether unique members are in JavaScript key order:
+// array-index keys first, ascending, then the others.
+func ordered(members []Member) bool {
+	last := int64(-1)
+	others := false
+	for _, m := range members {
+		i, ok := ArrayIndex(m.Key)
+		if !ok {
+			others = true
+			continue
+		}
+		if others || int64(i) <= last {
+			return false
+		}
+		last = int64(i)
+	}
+	return true
+}

@@ -30,23 +30,12 @@ func (e *SyntaxError) Error() string {
 // become U+FFFD. Invalid JSON, or nesting deeper than MaxDepth, is a
 // *SyntaxError. Parse never panics.
 func Parse(data []byte) (Value, error) {
-	v, _, err := parse(string(data))
-	return v, err
+	return parse(string(data))
 }
 
 // ParseString is Parse of a string.
 func ParseString(s string) (Value, error) {
-	v, _, err := parse(s)
-	return v, err
-}
-
-// ParseExact is Parse that also reports whether data is already, byte for
-// byte, the text v.AppendJSON writes: compact, object keys in JavaScript
-// order without repeats, and every string and number spelled as
-// JSON.stringify spells it. A caller that would re-encode an unchanged v can
-// then use data itself. exact is false when err is non-nil.
-func ParseExact(data []byte) (v Value, exact bool, err error) {
-	return parse(string(data))
+	return parse(s)
 }
 
 // parsers holds idle parsers, whose scratch stacks are kept between parses
@@ -57,11 +46,10 @@ var parsers = sync.Pool{New: func() any { return new(parser) }}
 // the next parse.
 const maxScratch = 1 << 12
 
-func parse(src string) (Value, bool, error) {
+func parse(src string) (Value, error) {
 	p := parsers.Get().(*parser)
-	p.src, p.pos, p.depth, p.inexact = src, 0, 0, false
+	p.src, p.pos, p.depth = src, 0, 0
 	v, err := p.document()
-	exact := !p.inexact
 	// The stacks are cleared as each container completes; after an error they
 	// may still hold values.
 	clear(p.items)
@@ -71,16 +59,15 @@ func parse(src string) (Value, bool, error) {
 		parsers.Put(p)
 	}
 	if err != nil {
-		return Value{}, false, err
+		return Value{}, err
 	}
-	return v, exact, nil
+	return v, nil
 }
 
 type parser struct {
 	src     string
 	pos     int
 	depth   int
-	inexact bool     // src is not what AppendJSON writes for the value
 	items   []Value  // scratch stack of array items being parsed
 	members []Member // scratch stack of object members being parsed
 	buf     []byte   // scratch for strings with escapes
@@ -107,7 +94,6 @@ func (p *parser) space() {
 		switch p.src[p.pos] {
 		case ' ', '\t', '\n', '\r':
 			p.pos++
-			p.inexact = true
 		default:
 			return
 		}
@@ -244,13 +230,8 @@ func (p *parser) object() (Value, error) {
 	if err := p.entries('}'); err != nil {
 		return Value{}, err
 	}
-	members := pop(&p.members, base)
-	n := len(members)
-	members = dedupe(members)
-	if len(members) != n || !ordered(members) {
-		p.inexact = true
-		orderMembers(members)
-	}
+	members := dedupe(pop(&p.members, base))
+	orderMembers(members)
 	return objectOf(members), nil
 }
 
@@ -325,7 +306,6 @@ func (p *parser) slowString(start, i int) (string, error) {
 		case c >= utf8.RuneSelf:
 			r, size := utf8.DecodeRuneInString(p.src[i:])
 			if r == utf8.RuneError && size == 1 {
-				p.inexact = true
 				b = utf8.AppendRune(b, utf8.RuneError)
 			} else {
 				b = append(b, p.src[i:i+size]...)
@@ -354,9 +334,6 @@ func (p *parser) escape(b []byte, i int) ([]byte, int, error) {
 	}
 	switch c := p.src[i+1]; {
 	case unescapes[c] != 0:
-		if c == '/' {
-			p.inexact = true // AppendQuote writes a bare /
-		}
 		return append(b, unescapes[c]), i + 2, nil
 	case c == 'u':
 		r, ok := hex4(p.src, i+2)
@@ -367,12 +344,8 @@ func (p *parser) escape(b []byte, i int) ([]byte, int, error) {
 		i += 6
 		if r >= 0xd800 && r < 0xdc00 && i+1 < len(p.src) && p.src[i] == '\\' && p.src[i+1] == 'u' {
 			if lo, ok := hex4(p.src, i+2); ok && lo >= 0xdc00 && lo < 0xe000 {
-				p.inexact = true
 				return utf8.AppendRune(b, (r-0xd800)<<10+(lo-0xdc00)+0x10000), i + 6, nil
 			}
-		}
-		if !exactEscape(p.src[i-4:i], r) {
-			p.inexact = true
 		}
 		if r >= 0xd800 && r < 0xe000 {
 			return appendSurrogate(b, r), i, nil
@@ -453,8 +426,5 @@ func (p *parser) number() (Value, error) {
 	// The grammar is checked above, so the only error left is range, where
 	// ParseFloat returns the infinity or zero JavaScript gives too.
 	f, _ := strconv.ParseFloat(s[start:i], 64)
-	if !p.inexact && !exactNumber(s[start:i], f) {
-		p.inexact = true
-	}
 	return Value{k: Number, n: f}, nil
 }

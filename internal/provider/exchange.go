@@ -42,10 +42,17 @@ type Call struct {
 
 // StreamFn returns a stream function that, each time its stream is ranged
 // over, runs the exchange newExchange makes of the call (see [Run]), on
-// the ranging goroutine.
+// the ranging goroutine. The call's messages hold content blocks as values
+// ([agentcore.ValueMessages]); a nil block pointer fails the request.
 func StreamFn(newExchange func(Call) Exchange) agentcore.StreamFn {
 	return func(ctx context.Context, model agentcore.Model, req agentcore.Request, so agentcore.StreamOptions) agentcore.AssistantStream {
 		return agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
+			msgs, err := agentcore.ValueMessages(req.Messages)
+			if err != nil {
+				Fail(ctx, w, Message(model), Failure{Text: err.Error(), Err: err})
+				return
+			}
+			req.Messages = msgs
 			c := Call{Model: model, Request: req, Options: so, W: w, Out: Message(model)}
 			Run(ctx, w, c.Out, newExchange(c))
 		})

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/retryafter"
 )
 
 // Failure is why a model request failed.
@@ -28,7 +29,7 @@ type Failure struct {
 // Status is the failure of a non-2xx reply: its status, the delay its
 // headers ask for, and text.
 func Status(status int, header http.Header, text string) Failure {
-	return Failure{Text: text, Status: status, RetryAfter: agentcore.ParseRetryAfter(header, time.Now())}
+	return Failure{Text: text, Status: status, RetryAfter: retryafter.Parse(header, time.Now())}
 }
 
 // ProviderError is f as a message's Err.

@@ -19,6 +19,7 @@ import (
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
 	"github.com/pi-go/agentcore/internal/provider/redirect"
+	"github.com/pi-go/agentcore/internal/retryafter"
 )
 
 // ErrTimedOut is the failure of an attempt whose response headers did not
@@ -155,7 +156,7 @@ func Do(ctx context.Context, r Request) (*http.Response, error) {
 		}
 		wait := backoff(attempt)
 		if resp != nil {
-			if d := agentcore.ParseRetryAfter(resp.Header, time.Now()); d > 0 {
+			if d := retryafter.Parse(resp.Header, time.Now()); d > 0 {
 				if limit := retryDelayCap(r.Options.MaxRetryDelay); limit > 0 && d > limit {
 					return resp, &DelayTooLongError{Requested: d, Max: limit}
 				}

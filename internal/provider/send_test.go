@@ -62,7 +62,7 @@ func replace(s string) func(context.Context, agentcore.Model, json.RawMessage) (
 }
 
 func TestLayer(t *testing.T) {
-	h := agentcore.Identity{}.Headers("anthropic", "")
+	h := IdentityHeaders(agentcore.Identity{}, "anthropic", "")
 	h.Set("Accept", "application/json")
 	Layer(h, map[string]string{"X-A": "1", "accept": ""}, map[string]string{"x-a": "2", "User-Agent": ""})
 	assert.Equal(t, http.Header{"X-A": {"2"}, "User-Agent": {""}}, h)

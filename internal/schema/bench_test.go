@@ -82,21 +82,6 @@ func BenchmarkValidateToolArguments(b *testing.B) {
 	})
 }
 
-// BenchmarkCheckerOnly is BenchmarkValidateToolArguments, without the cache
-// lookup, deciding every check with the checker alone (checkerOnly): what
-// validation costs without the fast checker and the raw check.
-func BenchmarkCheckerOnly(b *testing.B) {
-	validators := map[string]*Validator{}
-	for _, c := range benchCases {
-		vd, err := Compile(c.schema)
-		require.NoError(b, err)
-		validators[c.name] = checkerOnly(vd)
-	}
-	benchValidate(b, func(c benchCase, args json.RawMessage) (json.RawMessage, error) {
-		return validators[c.name].validateToolArguments("t", args)
-	})
-}
-
 func BenchmarkParse(b *testing.B) {
 	vd, err := Compile(json.RawMessage(searchSchema))
 	if err != nil {

@@ -3,8 +3,6 @@ package schema
 import (
 	"math"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
-
 	"github.com/pi-go/agentcore/internal/jsonv"
 )
 
@@ -45,13 +43,6 @@ func toAny(v jsonv.Value) any {
 	}
 }
 
-// nodeCheck is the compiled check of one subschema object: the checker's,
-// and the fast checker's when the subschema is simple.
-type nodeCheck struct {
-	slow *jsonschema.Schema
-	fast *fastSchema // nil when not simple
-}
-
 // passes reports whether v is valid against the subschema node, and whether
 // that could be decided at all (false for a subschema the checker did not
 // compile, which the reference also treats as undecided).
@@ -75,18 +66,7 @@ func (n *nodeInfo) passes(v jsonv.Value) (ok, known bool) {
 	if !n.compiled {
 		return false, false
 	}
-	return n.check.passes(v), true
-}
-
-// passes reports whether v is valid against the subschema: by the fast
-// checker when the subschema is simple and it decides, else by the checker.
-func (c nodeCheck) passes(v jsonv.Value) bool {
-	if c.fast != nil {
-		if r := c.fast.check(v); r != undecided {
-			return r == pass
-		}
-	}
-	return c.slow.Validate(toAny(v)) == nil
+	return n.check.Validate(toAny(v)) == nil, true
 }
 
 // ok reports whether v is valid against node; an undecidable subschema is
@@ -113,5 +93,5 @@ func (vd *Validator) rootCheck(v jsonv.Value) bool {
 	if vd.root == nil {
 		return vd.doc.root.Bool()
 	}
-	return nodeCheck{slow: vd.root, fast: vd.fast}.passes(v)
+	return vd.root.Validate(toAny(v)) == nil
 }

@@ -168,8 +168,8 @@ func sanitize(doc *document, node jsonv.Value, key string, val jsonv.Value, isRo
 		if k == jsonv.Number && val.Num() < 0 {
 			return jsonv.NumberValue(-val.Num()), true, never
 		}
-		// Zero is kept here, for the fast checker to see; checkerCopy
-		// turns it into an allOf member refusing numbers.
+		// Zero never gets here: checkerCopy turns it into an allOf member
+		// refusing numbers.
 		return val, k == jsonv.Number, never
 	case key == "enum" || key == "examples":
 		return val, k == jsonv.Array, never

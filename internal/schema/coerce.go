@@ -25,28 +25,14 @@ type enteredPair struct{ node, value jsonv.Value }
 
 type memoKey struct{ node, value jsonv.Value }
 
-// coerce runs the three passes over v. When accepts is non-nil and reports
-// that the value so far passes the schema, the passes stop there and coerce
-// reports it valid (ok); the caller vouches that the remaining passes would
-// leave such a value unchanged, which holds for stable schemas (fastSchema).
-// Without a stop, ok is false: the result is still to be checked.
-func (c *coercer) coerce(v jsonv.Value, accepts func(jsonv.Value) bool) (out jsonv.Value, ok bool) {
+// coerce runs the three passes over v.
+func (c *coercer) coerce(v jsonv.Value) jsonv.Value {
 	root := c.vd.doc.root
-	if accepts != nil && accepts(v) {
-		return v, true
-	}
-	next := c.dropOptionalNulls(v, root, defaultBase)
-	if accepts != nil && !jsonv.Same(next, v) && accepts(next) {
-		return next, true
-	}
-	v = next
-	next = c.convert(root, defaultBase, v)
-	if accepts != nil && !jsonv.Same(next, v) && accepts(next) {
-		return next, true
-	}
+	v = c.dropOptionalNulls(v, root, defaultBase)
+	v = c.convert(root, defaultBase, v)
 	c.memo = nil
 	c.cuts = 0
-	return c.coerceTypes(next, root, defaultBase), false
+	return c.coerceTypes(v, root, defaultBase)
 }
 
 // schemaMap returns a map keyword of a schema (properties, patternProperties)

@@ -18,7 +18,6 @@ import (
 type Validator struct {
 	doc     *document
 	root    *jsonschema.Schema        // nil for a boolean root schema
-	fast    *fastSchema               // the root's fast check; nil when the root is not simple
 	infos   map[jsonv.ID]*nodeInfo    // each subschema object's keywords and compiled check
 	regexes map[string]*regexp.Regexp // ECMAScript pattern source to its compiled translation
 }
@@ -72,17 +71,10 @@ func compile(schema json.RawMessage) (*Validator, error) {
 	for node, loc := range doc.loc {
 		n := newNodeInfo(doc, node, doc.base[node.ID()])
 		if s, err := c.Compile(defaultBase + "#" + loc); err == nil {
-			n.check, n.compiled = nodeCheck{slow: s}, true
+			n.check, n.compiled = s, true
 		}
 		vd.infos[node.ID()] = n
 	}
-	fast := newFastBuilder(vd)
-	for node := range doc.loc {
-		if n := vd.infos[node.ID()]; n.compiled {
-			n.check.fast = fast.build(node)
-		}
-	}
-	vd.fast = vd.infos[root.ID()].check.fast
 	return vd, nil
 }
 

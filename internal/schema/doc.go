@@ -21,15 +21,4 @@
 // reads (checkerCopy). The coercion passes and the error explanations are
 // walked here over the schema, asking the compiled schema about each
 // subschema.
-//
-// # The fast checker
-//
-// A subschema that uses only keywords that can be checked exactly on the
-// parsed value (a simple one, see fastSchema) is asked of a fast checker
-// instead, which gives the compiled schema's answer without converting the
-// value for it; and arguments that are compact, plain JSON a simple schema
-// accepts as they are, are recognized on their bytes (acceptsRaw). Both
-// answer as the checker would: the tests compare them with the checker alone
-// on the golden cases, on tables and by fuzzing. BENCHMARKS.md at the root
-// of the module says what they save.
 package schema

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
 	"github.com/pi-go/agentcore/internal/jsonv"
 )
 
@@ -13,8 +15,8 @@ import (
 type nodeInfo struct {
 	base string // the subschema's base URI
 
-	check    nodeCheck // the subschema's compiled check
-	compiled bool      // false when the checker did not compile the subschema
+	check    *jsonschema.Schema // the subschema's compiled check
+	compiled bool               // false when the checker did not compile the subschema
 
 	ref       bool   // $ref is a string
 	refTarget target // what $ref names, when hasTarget
@@ -80,15 +82,6 @@ func newNodeInfo(doc *document, node jsonv.Value, base string) *nodeInfo {
 	n.memberKeywords = n.objectKeywords || node.Has("additionalProperties")
 	n.arrayKeywords = node.Has("items") || node.Has("prefixItems")
 	return n
-}
-
-// wrapsNonArrays reports whether coercion's pass 2 puts every value that is
-// not an array into one here: convertNode's choice of convertArray for a
-// schema with items or prefixItems but no const, enum, anyOf, oneOf, allOf,
-// type, properties or patternProperties.
-func (n *nodeInfo) wrapsNonArrays() bool {
-	return !n.hasConst && !n.hasEnum && !n.hasAnyOf && !n.hasOneOf && !n.hasAllOf && !n.hasType &&
-		!n.objectKeywords && n.arrayKeywords
 }
 
 // arrayKeyword returns a keyword's items when it is an array.

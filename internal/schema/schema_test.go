@@ -269,9 +269,7 @@ func FuzzCoerce(f *testing.F) {
 }
 
 // FuzzSchema checks that compiling and using arbitrary schemas never panics,
-// and that the fast path changes no result: on every subschema the fast
-// checker takes, it agrees with the checker, and parsing gives what the
-// checker alone gives.
+// and that a valid result passes the schema.
 func FuzzSchema(f *testing.F) {
 	f.Add([]byte(searchSchema), []byte(`{"query":1}`))
 	f.Add([]byte(`{"type":["integer","any"],"minLength":1.5,"required":true,"items":[{"type":"string"}],"additionalItems":false}`), []byte(`["x",1]`))
@@ -284,12 +282,12 @@ func FuzzSchema(f *testing.F) {
 		if err != nil {
 			return
 		}
-		_, _, _ = vd.Parse(args)
-		v, err := jsonv.Parse(args)
-		if err != nil || vd.root == nil {
+		out, errs, err := vd.Parse(args)
+		if err != nil || errs != nil || vd.root == nil {
 			return
 		}
-		assertFastAgrees(t, vd, subValues(v))
-		assertSameAsChecker(t, vd, v)
+		v, err := jsonv.Parse(out)
+		require.NoError(t, err, "coerced %q is not JSON", out)
+		require.True(t, vd.rootCheck(v), "coerced %q does not pass", out)
 	})
 }

@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,32 +11,20 @@ import (
 
 // Parse coerces a copy of args (JSON text) towards the schema, then checks
 // it. A valid result is the coerced arguments as JSON text, in their received
-// key order, with errs nil; when coercion changed nothing and args is already
-// written as JSON.stringify writes it (compact, keys in JavaScript order), it
-// is args itself, not a copy, so the caller must not modify one while it
-// uses the other. An invalid one has errs: at least one ValidationError, each
-// as the reference reports it (same paths, messages, count and order), with
-// coerced nil. err is non-nil only when args is not JSON. args itself is
-// never modified.
+// key order, as JSON.stringify writes them (a new slice), with errs nil. An
+// invalid one has errs: at least one ValidationError, each as the reference
+// reports it (same paths, messages, count and order), with coerced nil. err
+// is non-nil only when args is not JSON. args itself is never modified.
 func (vd *Validator) Parse(args json.RawMessage) (coerced json.RawMessage, errs []ValidationError, err error) {
-	coerced, _, errs, err = vd.parse(args)
-	return coerced, errs, err
-}
-
-// parse is Parse, also reporting whether coerced is args itself.
-func (vd *Validator) parse(args json.RawMessage) (coerced json.RawMessage, same bool, errs []ValidationError, err error) {
-	v, exact, err := jsonv.ParseExact(args)
+	v, err := jsonv.Parse(args)
 	if err != nil {
-		return nil, false, nil, err
+		return nil, nil, err
 	}
 	out, errs := vd.ParseValue(v)
 	if errs != nil {
-		return nil, false, errs, nil
+		return nil, errs, nil
 	}
-	if exact && jsonv.Same(out, v) {
-		return args, true, nil, nil
-	}
-	return out.AppendJSON(make([]byte, 0, len(args))), false, nil, nil
+	return out.AppendJSON(make([]byte, 0, len(args))), nil, nil
 }
 
 // ParseValue is Parse of a parsed value: the coerced value when it is valid
@@ -45,14 +32,8 @@ func (vd *Validator) parse(args json.RawMessage) (coerced json.RawMessage, same 
 // value (never empty). Values are immutable, so v is never modified.
 func (vd *Validator) ParseValue(v jsonv.Value) (jsonv.Value, []ValidationError) {
 	c := coercer{vd: vd}
-	var accepts func(jsonv.Value) bool
-	if vd.fast != nil && vd.fast.stable {
-		// The passes leave a value a stable schema accepts unchanged (see
-		// fastSchema), so they may stop as soon as it does.
-		accepts = func(v jsonv.Value) bool { return vd.fast.check(v) == pass }
-	}
-	out, ok := c.coerce(v, accepts)
-	if ok || vd.rootCheck(out) {
+	out := c.coerce(v)
+	if vd.rootCheck(out) {
 		return out, nil
 	}
 	x := explainer{vd: vd}
@@ -132,10 +113,8 @@ func (e *ArgumentsError) Error() string {
 
 // ValidateToolArguments is the reference's validateToolArguments for one call:
 // it compiles the tool's parameters schema (cached), coerces a copy of args
-// and validates it. It returns the coerced arguments as Parse writes them,
-// but always the caller's own (a tool may modify its arguments): when
-// coercion changed nothing and args is compact, a plain copy of args, not a
-// re-encoding. Or it returns an error whose text is what the reference
+// and validates it. It returns the coerced arguments as Parse writes them
+// (the caller's own: a tool may modify its arguments). Or it returns an error whose text is what the reference
 // throws (the loop makes it the error tool result): an *ArgumentsError for
 // arguments that fail the schema, the compile error for a schema that does
 // not compile, and, as the reference (which caches validators in a WeakMap)
@@ -154,18 +133,12 @@ func (vd *Validator) validateToolArguments(toolName string, args json.RawMessage
 	if vd.doc.root.Kind() == jsonv.Bool {
 		return nil, errWeakMapKey
 	}
-	if vd.fast != nil && vd.fast.stable && vd.fast.acceptsRaw(args) {
-		return bytes.Clone(args), nil
-	}
-	coerced, same, errs, err := vd.parse(args)
+	coerced, errs, err := vd.Parse(args)
 	if err != nil {
 		return nil, fmt.Errorf("invalid arguments for tool %q: %w", toolName, err)
 	}
 	if errs != nil {
 		return nil, &ArgumentsError{ToolName: toolName, Errors: errs, Received: args}
-	}
-	if same {
-		coerced = bytes.Clone(args)
 	}
 	return coerced, nil
 }

@@ -115,7 +115,7 @@ func (c *call) Send(ctx context.Context) (*http.Response, failure) {
 // Options' and the request's headers (later ones winning; an empty value
 // removes one). The beta features are set by the caller.
 func (c *call) headers(base string, s settings) http.Header {
-	h := c.Options.Identity.Headers(c.Model.Provider, base)
+	h := provider.IdentityHeaders(c.Options.Identity, c.Model.Provider, base)
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json")
 	h.Set("Anthropic-Dangerous-Direct-Browser-Access", "true")

@@ -80,7 +80,7 @@ func (c *call) Send(ctx context.Context) (*http.Response, failure) {
 // key, then the model's, the Options' and the request's headers (later
 // ones winning; an empty value removes one).
 func (c *call) headers(base string) http.Header {
-	h := c.Options.Identity.Headers(c.Model.Provider, base)
+	h := provider.IdentityHeaders(c.Options.Identity, c.Model.Provider, base)
 	h.Set("Content-Type", "application/json")
 	if key := cmp.Or(c.Options.APIKey, c.opts.APIKey); key != "" {
 		h.Set("X-Goog-Api-Key", key)

@@ -120,7 +120,7 @@ func connectionFailure(err error) provider.Failure {
 // Options' and the request's headers, later ones winning (an empty value
 // removes one), as pi-ai's client sets them.
 func (c *call) headers(base string, s settings) http.Header {
-	h := c.Options.Identity.Headers(c.Model.Provider, base)
+	h := provider.IdentityHeaders(c.Options.Identity, c.Model.Provider, base)
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json")
 	if key := cmp.Or(c.Options.APIKey, c.opts.APIKey); key != "" {

@@ -82,7 +82,7 @@ func (c *call) Send(ctx context.Context) (*http.Response, provider.Failure) {
 // request's headers, later ones winning (an empty value removes one), as
 // pi-ai's client sets them.
 func (c *call) headers(base, key string, s settings) http.Header {
-	h := c.Options.Identity.Headers(c.Model.Provider, base)
+	h := provider.IdentityHeaders(c.Options.Identity, c.Model.Provider, base)
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json")
 	if key != "" {
