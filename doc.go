@@ -47,9 +47,11 @@
 //
 // Both layers talk to a model through one function type, [StreamFn]. The
 // package has no provider catalog: pass a provider's stream function (the
-// modules github.com/pi-go/agentcore/providers/openai and
-// github.com/pi-go/agentcore/providers/anthropic have one each, for
-// OpenAI-compatible APIs and for Claude), [StreamProxy] for a proxy server
+// packages providers/openai, providers/openairesponses,
+// providers/anthropic and providers/google of this module have one each,
+// for OpenAI-compatible Chat Completions, OpenAI's Responses API, Claude
+// and Gemini, and package providers dispatches on the model's API to all
+// of them), [StreamProxy] for a proxy server
 // (whose server half, [NewProxyHandler], serves any StreamFn over HTTP),
 // or the fake of package agentcoretest in tests. [SetDefaultStreamFn]
 // installs a process default, the package's only global state; with
@@ -314,7 +316,7 @@
 //
 // Beside what the model is asked, [StreamOptions] carries what an
 // embedding program needs around the HTTP request, for the providers that
-// make one (the providers/anthropic and providers/openai modules):
+// make one (the packages under providers/):
 // [StreamOptions.OnPayload] inspects or replaces the request body,
 // [StreamOptions.OnResponse] sees each response's status and headers
 // before its body is read (refusals included), and

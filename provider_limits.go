@@ -17,7 +17,7 @@ import (
 var ErrCrossOriginRedirect = redirect.ErrCrossOrigin
 
 // DefaultMaxResponseBytes is the content a response of the providers of
-// this module (providers/openai, providers/anthropic) may build when
+// this module (the packages under providers/) may build when
 // their MaxResponseBytes option is zero: 16 MiB of text, thinking,
 // signatures and tool calls, some thirty times what the largest output
 // of any model takes.
