@@ -76,6 +76,14 @@ func (a *activities) model(ctx context.Context, in modelInput) (response, error)
 		final = &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{}, API: in.Model.API, Provider: in.Model.Provider,
 			Model: in.Model.ID, StopReason: agentcore.StopError, ErrorMessage: failed.Error(), Err: failed, Timestamp: time.Now().UnixMilli()}
 	}
+	if limit := a.opts.payloadLimit(); limit > 0 {
+		if size := encodedSize(response{final}); size > limit {
+			// The server would refuse the result, and retry the request
+			// for ever.
+			final = &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{}, API: in.Model.API, Provider: in.Model.Provider,
+				Model: in.Model.ID, StopReason: agentcore.StopError, ErrorMessage: tooLargeResponse(size, limit), Timestamp: final.Timestamp}
+		}
+	}
 	return response{final}, nil
 }
 
@@ -138,9 +146,11 @@ func (a *activities) tool(ctx context.Context, in toolInput) (toolOutput, error)
 		err = perr
 	}
 	out := toolOutput{DurationMs: time.Since(start).Round(time.Millisecond).Milliseconds()}
-	if ctx.Err() != nil {
+	if err != nil && ctx.Err() != nil {
 		// Cancelled (an abort) or the worker is stopping: the workflow
-		// records the abort, or the next attempt the unknown outcome.
+		// records the abort, or the next attempt the unknown outcome. A
+		// tool that finished its work despite the cancellation returns
+		// its result, which the workflow records as the call's.
 		return out, ctx.Err()
 	}
 	if err != nil {
@@ -148,15 +158,30 @@ func (a *activities) tool(ctx context.Context, in toolInput) (toolOutput, error)
 		return out, nil
 	}
 	out.Result, out.IsError = res, res.IsError
+	if limit := a.opts.payloadLimit(); limit > 0 {
+		if size := encodedSize(out); size > limit {
+			// The server would refuse the result, and run the call again.
+			d := out.DurationMs
+			out = tooLargeOutput(size, limit)
+			out.DurationMs = d
+		}
+	}
 	return out, nil
 }
 
-// heartbeat records heartbeats while a tool runs, so that a lost worker is
-// noticed within the heartbeat timeout even for a tool that reports no
-// progress. stop ends it and waits for it.
+// heartbeatEvery is the longest interval between two heartbeats an
+// activity records. The SDK sends them on to the server at most once per
+// throttle interval ([WorkerOptions]); the server's answer to one is how a
+// cancellation (an abort) reaches the activity's ctx.
+const heartbeatEvery = 100 * time.Millisecond
+
+// heartbeat records heartbeats while a request or a tool runs, so that a
+// lost worker is noticed within the heartbeat timeout even for a tool that
+// reports no progress, and an abort reaches the activity's ctx within the
+// worker's heartbeat throttle interval. stop ends it and waits for it.
 func heartbeat(ctx context.Context) (stop func()) {
 	info := activity.GetInfo(ctx)
-	every := info.HeartbeatTimeout / 3
+	every := min(info.HeartbeatTimeout/3, heartbeatEvery)
 	if every <= 0 {
 		return func() {}
 	}

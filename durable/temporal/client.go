@@ -128,35 +128,49 @@ func (s *Session) PromptMessages(ctx context.Context, prompts ...agentcore.Messa
 }
 
 // Wait waits for run seq to end and returns its outcome as
-// [Session.Prompt] does. ctx bounds the wait only: the run goes on.
+// [Session.Prompt] does. ctx bounds the wait only: the run goes on. It
+// polls the session (see the package doc's Waiting section), so any
+// number of clients may wait without delaying the session's updates.
+// A run too old for the session to remember how it ended fails with an
+// error wrapping [ErrForgotten], a number no run has with
+// [ErrUnknownRun].
 func (s *Session) Wait(ctx context.Context, seq int) error {
-	for {
-		var res WaitResult
-		if err := s.update(ctx, UpdateWait, &res, seq); err != nil {
-			return err
-		}
-		if res.Retry {
-			continue
-		}
-		if res.ErrorMessage == "" && !res.Aborted {
-			return nil
-		}
-		msg := res.Message
-		if msg == nil {
-			msg = &agentcore.AssistantMessage{StopReason: agentcore.StopError, ErrorMessage: res.ErrorMessage}
-			if res.Aborted {
-				msg.StopReason = agentcore.StopAborted
-			}
-		}
-		cause := msg.Err
-		switch {
-		case res.Aborted:
-			cause = context.Canceled
-		case cause == nil:
-			cause = errors.New(res.ErrorMessage)
-		}
-		return &agentcore.RunError{Message: msg, Err: cause}
+	var res WaitResult
+	err := s.poll(ctx, QueryRun, &res, func() bool { return !res.Pending }, seq)
+	switch {
+	case err != nil:
+		return err
+	case res.Unknown:
+		return fmt.Errorf("agentcore/durable: session %s: run %d: %w", s.id, seq, ErrUnknownRun)
+	case res.Forgotten:
+		return fmt.Errorf("agentcore/durable: session %s: run %d: %w", s.id, seq, ErrForgotten)
 	}
+	return res.err()
+}
+
+// err is the error of the run's outcome, as [Session.Prompt] returns it.
+func (res WaitResult) err() error {
+	if res.ErrorMessage == "" && !res.Aborted {
+		return nil
+	}
+	msg := res.Message
+	if msg == nil {
+		msg = &agentcore.AssistantMessage{StopReason: agentcore.StopError, ErrorMessage: res.ErrorMessage}
+		if res.Aborted {
+			msg.StopReason = agentcore.StopAborted
+		}
+	}
+	cause := msg.Err
+	switch {
+	case res.Aborted:
+		cause = context.Canceled
+	case cause == nil:
+		cause = tooLargeCause(res.ErrorMessage)
+	}
+	if cause == nil {
+		cause = errors.New(res.ErrorMessage)
+	}
+	return &agentcore.RunError{Message: msg, Err: cause}
 }
 
 // Steer queues a message for the active run, taken after the current
@@ -292,18 +306,15 @@ func (s *Session) State(ctx context.Context) (State, error) {
 // passes back the cursor it was given sees every message exactly once,
 // whichever worker ran it; reset is set when the transcript was reset or
 // replaced ([Session.Reset], [Session.SetMessages]) after the cursor was
-// given: the messages then start at the transcript's start.
+// given: the messages then start at the transcript's start. A long tail
+// comes in parts of about 512 KB: ask again from next. Like
+// [Session.Wait], it polls the session.
 func (s *Session) Messages(ctx context.Context, from int) (msgs []agentcore.Message, next int, reset bool, err error) {
-	for {
-		var res MessagesResult
-		if err := s.update(ctx, UpdateMessages, &res, from); err != nil {
-			return nil, from, false, err
-		}
-		if res.Retry && len(res.Messages) == 0 {
-			continue
-		}
-		return res.Messages, res.Next, res.Reset, nil
+	var res MessagesResult
+	if err := s.poll(ctx, QueryMessages, &res, func() bool { return len(res.Messages) > 0 || !res.Running || res.Reset }, from); err != nil {
+		return nil, from, false, err
 	}
+	return res.Messages, res.Next, res.Reset, nil
 }
 
 // History returns the history of the session's current workflow run, for

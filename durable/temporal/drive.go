@@ -135,9 +135,16 @@ func (ss *session) requeue(ctx workflow.Context, msgs Messages, q agentcore.Queu
 	*target = append(slices.Clone(msgs), *target...)
 }
 
+// waitCancelChange marks, in a history, a session whose aborts wait for
+// the cancelled activities to end, so that a call that finished despite
+// the abort is recorded with its result: histories recorded before
+// recorded the abort as soon as it was requested.
+const waitCancelChange = "wait-for-cancellation"
+
 // obtain runs the needed activities concurrently and records their
-// outcomes. An abort cancels them: a cancelled request is recorded as
-// aborted, a cancelled call as "Operation aborted".
+// outcomes. An abort cancels them and waits for them to end: a request
+// cancelled is recorded as aborted, a call as "Operation aborted", and a
+// call that completed anyway with its result.
 func (ss *session) obtain(ctx workflow.Context, needs []need) error {
 	rec := ss.st.Run
 	work, cancel := workflow.WithCancel(ctx)
@@ -148,22 +155,34 @@ func (ss *session) obtain(ctx workflow.Context, needs []need) error {
 		cancel()
 	}
 	name := ss.opts.name()
-	mctx := workflow.WithActivityOptions(work, activityOptions(ss.opts.ModelActivity))
-	tctx := workflow.WithActivityOptions(work, activityOptions(ss.opts.ToolActivity))
+	mao, tao := activityOptions(ss.opts.ModelActivity), activityOptions(ss.opts.ToolActivity)
+	if workflow.GetVersion(ctx, waitCancelChange, workflow.DefaultVersion, 1) != workflow.DefaultVersion {
+		mao.WaitForCancellation, tao.WaitForCancellation = true, true
+	}
+	mctx := workflow.WithActivityOptions(work, mao)
+	tctx := workflow.WithActivityOptions(work, tao)
+	limit := ss.opts.payloadLimit()
 	futures := make([]workflow.Future, len(needs))
 	for i, n := range needs {
-		if n.model != nil {
-			futures[i] = workflow.ExecuteActivity(mctx, name+".model", *n.model)
-		} else {
+		switch {
+		case n.model == nil:
 			futures[i] = workflow.ExecuteActivity(tctx, name+".tool", *n.tool)
+		case limit == 0 || encodedSize(n.model) <= limit:
+			futures[i] = workflow.ExecuteActivity(mctx, name+".model", *n.model)
 		}
 	}
 	for i, n := range needs {
 		if n.model != nil {
+			now := millis(workflow.Now(ctx))
+			if futures[i] == nil {
+				// Past the limit: the request is not made.
+				rec.Responses = append(rec.Responses, failedResponse(n.model.Model, tooLargeContext(encodedSize(n.model), limit), now))
+				continue
+			}
 			var out response
 			err := futures[i].Get(ctx, &out)
 			msg := out.Message
-			now := millis(workflow.Now(ctx))
+			now = millis(workflow.Now(ctx))
 			switch {
 			case isCancel(err):
 				msg = abortedResponse(n.model.Model, now)
@@ -171,6 +190,8 @@ func (ss *session) obtain(ctx workflow.Context, needs []need) error {
 				msg = failedResponse(n.model.Model, err.Error(), now)
 			case msg == nil:
 				msg = failedResponse(n.model.Model, agentcore.ErrStreamIncomplete.Error(), now)
+			case !ss.fits(encodedSize(out)):
+				msg = failedResponse(n.model.Model, tooLargeResponse(encodedSize(out), limit), now)
 			}
 			rec.Responses = append(rec.Responses, msg)
 			continue
@@ -183,6 +204,9 @@ func (ss *session) obtain(ctx workflow.Context, needs []need) error {
 			o = toolOutcome{Output: toolOutput{Result: agentcore.TextResult("Operation aborted"), IsError: true}, Timestamp: o.Timestamp, Aborted: true}
 		case err != nil:
 			o.Output = toolOutput{Err: err.Error()}
+		case !ss.fits(encodedSize(out)):
+			o.Output = tooLargeOutput(encodedSize(out), limit)
+			o.Output.DurationMs = out.DurationMs
 		}
 		rec.Tools[n.key] = o
 	}

@@ -106,7 +106,7 @@ func dial(t *testing.T) client.Client {
 func startWorker(t *testing.T, queue string, s *durable.Sessions) *proc {
 	t.Helper()
 	c := dial(t)
-	w := worker.New(c, queue, worker.Options{WorkerStopTimeout: time.Second})
+	w := worker.New(c, queue, durable.WorkerOptions(worker.Options{WorkerStopTimeout: time.Second}))
 	s.Register(w)
 	require.NoError(t, w.Start())
 	p := &proc{c: c, w: w}

@@ -24,6 +24,7 @@ var refusals = map[string]error{
 	"ErrContinueFromAssistant": agentcore.ErrContinueFromAssistant,
 	"ErrUnknownTool":           ErrUnknownTool,
 	"ErrInvalidSetting":        ErrInvalidSetting,
+	"ErrTooLarge":              ErrTooLarge,
 }
 
 // refuse is the workflow's refusal with sentinel's meaning; sentinel is

@@ -1,7 +1,6 @@
 package temporal
 
 import (
-	"encoding/json"
 	"slices"
 
 	"github.com/pi-go/agentcore"
@@ -11,7 +10,10 @@ import (
 	"go.temporal.io/sdk/workflow"
 )
 
-// The names of the session workflow's updates and query.
+// The names of the session workflow's updates and queries. The wait and
+// messages updates are those of earlier clients, which held them open;
+// clients now poll the run and messages queries instead (see the package
+// doc's Waiting section).
 const (
 	UpdatePrompt   = "prompt"
 	UpdateContinue = "continue"
@@ -22,6 +24,8 @@ const (
 	UpdateWait     = "wait"
 	UpdateMessages = "messages"
 	QueryState     = "state"
+	QueryRun       = "run"
+	QueryMessages  = "messagesFrom"
 )
 
 // StartInput is the session workflow's argument.
@@ -83,8 +87,8 @@ func (s *Sessions) Workflow(ctx workflow.Context, in StartInput) error {
 	ss := &session{opts: &s.opts}
 	if in.State != nil {
 		ss.st = *in.State
-	} else {
-		ss.st.Transcript = s.initialTranscript(ctx, in.Messages)
+	} else if err := ss.seed(ctx, s.initialTranscript(ctx, in.Messages)); err != nil {
+		return err
 	}
 	if err := ss.register(ctx); err != nil {
 		return err
@@ -167,7 +171,7 @@ func (ss *session) register(ctx workflow.Context) error {
 		func(ctx workflow.Context, prompts Messages) (int, error) {
 			st.Runs++
 			st.Run = &runRecord{Seq: st.Runs, Base: len(st.Transcript), Prompts: slices.Clone(prompts), Tools: map[string]toolOutcome{},
-				Settings: ss.startSettings()}
+				Settings: ss.startSettings(ctx)}
 			st.ErrorMessage = ""
 			return st.Runs, nil
 		},
@@ -175,13 +179,16 @@ func (ss *session) register(ctx workflow.Context) error {
 			if len(prompts) == 0 {
 				return temporal.NewApplicationError("agentcore/durable: prompt without messages", "NoPrompt")
 			}
-			return ss.busy()
+			if err := ss.busy(); err != nil {
+				return err
+			}
+			return ss.room(2 * encodedSize(prompts))
 		}}); err != nil {
 		return err
 	}
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, UpdateContinue,
 		func(ctx workflow.Context) (int, error) {
-			rec := &runRecord{Seq: st.Runs + 1, Base: len(st.Transcript), Tools: map[string]toolOutcome{}, Settings: ss.startSettings()}
+			rec := &runRecord{Seq: st.Runs + 1, Base: len(st.Transcript), Tools: map[string]toolOutcome{}, Settings: ss.startSettings(ctx)}
 			set := ss.settings()
 			if _, ok := st.Transcript[len(st.Transcript)-1].(*agentcore.AssistantMessage); !ok {
 				rec.Continue = true
@@ -202,10 +209,12 @@ func (ss *session) register(ctx workflow.Context) error {
 		name  string
 		queue *Messages
 	}{{UpdateSteer, &st.Steering}, {UpdateFollowUp, &st.FollowUp}} {
-		if err := workflow.SetUpdateHandler(ctx, q.name, func(ctx workflow.Context, msgs Messages) error {
+		if err := workflow.SetUpdateHandlerWithOptions(ctx, q.name, func(ctx workflow.Context, msgs Messages) error {
 			*q.queue = append(*q.queue, msgs...)
 			return nil
-		}); err != nil {
+		}, workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, msgs Messages) error {
+			return ss.room(2 * encodedSize(msgs))
+		}}); err != nil {
 			return err
 		}
 	}
@@ -234,35 +243,7 @@ func (ss *session) register(ctx workflow.Context) error {
 	if err := ss.registerEdits(ctx); err != nil {
 		return err
 	}
-	if err := workflow.SetUpdateHandler(ctx, UpdateWait, func(ctx workflow.Context, seq int) (WaitResult, error) {
-		if err := workflow.Await(ctx, func() bool { return st.Finished >= seq || ss.closing }); err != nil {
-			return WaitResult{}, err
-		}
-		if st.Finished < seq {
-			return WaitResult{Retry: true}, nil
-		}
-		res, known := st.Results[seq]
-		res.Forgotten = !known
-		return res, nil
-	}); err != nil {
-		return err
-	}
-	if err := workflow.SetUpdateHandler(ctx, UpdateMessages, func(ctx workflow.Context, from int) (MessagesResult, error) {
-		if err := workflow.Await(ctx, func() bool { return st.Origin+len(st.Transcript) != from || st.Run == nil || ss.closing }); err != nil {
-			return MessagesResult{}, err
-		}
-		res := MessagesResult{Next: st.Origin + len(st.Transcript), Running: st.Run != nil, Retry: ss.closing}
-		i := from - st.Origin
-		switch {
-		case from == 0:
-			i = 0 // the start, whatever the transcript
-		case i < 0 || i > len(st.Transcript):
-			i = 0 // the transcript was reset or replaced: start over
-			res.Reset = true
-		}
-		res.Messages = slices.Clone(st.Transcript[i:])
-		return res, nil
-	}); err != nil {
+	if err := ss.registerWaits(ctx); err != nil {
 		return err
 	}
 	return workflow.SetQueryHandler(ctx, QueryState, func() (State, error) {
@@ -271,63 +252,3 @@ func (ss *session) register(ctx workflow.Context) error {
 	})
 }
 
-// WaitResult is the answer of the wait update.
-type WaitResult struct {
-	// ErrorMessage is the run's error, "" when it succeeded.
-	ErrorMessage string `json:"errorMessage,omitempty"`
-	// Aborted is whether the run was aborted.
-	Aborted bool `json:"aborted,omitempty"`
-	// Retry asks the client to wait again: the workflow continued as new.
-	Retry bool `json:"retry,omitempty"`
-	// Forgotten is set for a run too old for its result to be kept.
-	Forgotten bool `json:"forgotten,omitempty"`
-	// Message is the failed run's last assistant message, with its Err
-	// (see [Messages]); nil after a success, and in results recorded by
-	// versions that did not keep it.
-	Message *agentcore.AssistantMessage `json:"-"`
-}
-
-// MarshalJSON writes the result with its message, under "message".
-func (r WaitResult) MarshalJSON() ([]byte, error) {
-	type plain WaitResult
-	w := struct {
-		plain
-		Message *response `json:"message,omitempty"`
-	}{plain: plain(r)}
-	if r.Message != nil {
-		w.Message = &response{r.Message}
-	}
-	return json.Marshal(w)
-}
-
-// UnmarshalJSON reads what MarshalJSON writes.
-func (r *WaitResult) UnmarshalJSON(data []byte) error {
-	type plain WaitResult
-	var w struct {
-		plain
-		Message *response `json:"message"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	*r = WaitResult(w.plain)
-	if w.Message != nil {
-		r.Message = w.Message.Message
-	}
-	return nil
-}
-
-// MessagesResult is the answer of the messages update.
-type MessagesResult struct {
-	// Messages are the transcript's messages from the cursor on.
-	Messages Messages `json:"messages"`
-	// Next is the cursor after them.
-	Next int `json:"next"`
-	// Running is whether a run is active.
-	Running bool `json:"running"`
-	// Reset is set when the transcript was reset or replaced under the
-	// cursor: Messages start at the transcript's first message.
-	Reset bool `json:"reset,omitempty"`
-	// Retry asks the client to ask again: the workflow continued as new.
-	Retry bool `json:"retry,omitempty"`
-}
