@@ -3,6 +3,9 @@ package temporal
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/pi-go/agentcore"
@@ -44,7 +47,7 @@ func (ss *session) room(extra int) error {
 	if limit == 0 || extra <= 0 {
 		return nil
 	}
-	if size := encodedSize(&ss.st); size+extra > limit {
+	if size := ss.stateSize(); size+extra > limit {
 		return refuseWith(ErrTooLarge, fmt.Sprintf("%d more bytes on a state of %d, limit %d (compact the transcript, or see Options.PayloadLimit)", extra, size, limit))
 	}
 	return nil
@@ -85,4 +88,55 @@ func tooLargeCause(text string) error {
 		return nil
 	}
 	return fmt.Errorf("%w%s", ErrTooLarge, rest)
+}
+
+// stateOverhead bounds the encoded size of the state's fields other than
+// its messages and tool outcomes (counters, settings, results).
+const stateOverhead = 16 << 10
+
+// stateSize is an upper bound of the state's encoded size: the sum of its
+// messages' and tool outcomes' sizes, each encoded once and cached, and
+// stateOverhead. Encoding the whole state at every check would cost a
+// workflow task time in proportion to the state.
+func (ss *session) stateSize() int {
+	st := &ss.st
+	old := ss.sizes
+	ss.sizes = make(map[any]int, len(old))
+	size := func(key any, v any) int {
+		if _, outcome := key.(outcomeKey); !outcome && reflect.ValueOf(key).Kind() != reflect.Pointer {
+			return encodedSize(v) + 1 // not a key a map can hold
+		}
+		n, ok := old[key]
+		if !ok {
+			n = encodedSize(v) + 1 // and its comma
+		}
+		ss.sizes[key] = n
+		return n
+	}
+	total := stateOverhead
+	batches := []Messages{st.Transcript, st.Steering, st.FollowUp}
+	if r := st.Run; r != nil {
+		batches = append(batches, r.Prompts, r.Context)
+		batches = append(batches, r.Steering...)
+		batches = append(batches, r.FollowUps...)
+		for _, m := range r.Responses {
+			total += size(m, response{m})
+		}
+		for _, k := range slices.Sorted(maps.Keys(r.Tools)) {
+			o := r.Tools[k]
+			total += size(outcomeKey{r.Seq, k}, o) + len(k) + 3
+		}
+	}
+	for _, b := range batches {
+		for _, m := range b {
+			total += size(m, m)
+		}
+	}
+	return total
+}
+
+// outcomeKey identifies a tool outcome in the size cache.
+type outcomeKey struct {
+	run int
+	key string
 }

@@ -103,7 +103,7 @@ func TestLargeResultsWithClaimCheck(t *testing.T) {
 	sessions := durable.New(o)
 	queue := taskQueue(t)
 	c := dialWith(t, dc)
-	w := worker.New(c, queue, durable.WorkerOptions(worker.Options{WorkerStopTimeout: time.Second}))
+	w := worker.New(c, queue, workerOptions())
 	sessions.Register(w)
 	require.NoError(t, w.Start())
 	t.Cleanup(func() { w.Stop(); c.Close() })

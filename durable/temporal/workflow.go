@@ -74,6 +74,9 @@ func (s *Sessions) RegisterWorkflow(r worker.WorkflowRegistry) {
 type session struct {
 	opts *Options
 	st   sessionState
+	// sizes caches the encoded sizes of the state's messages and tool
+	// outcomes ([session.stateSize]); it is not state.
+	sizes map[any]int
 	// cancelWork cancels the activities of the active run; nil when none
 	// is running.
 	cancelWork workflow.CancelFunc
