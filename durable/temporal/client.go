@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"time"
 
 	"github.com/pi-go/agentcore"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 )
 
 // Client starts and addresses sessions of one workflow type on one task
@@ -31,11 +33,44 @@ func NewClient(c client.Client, name, taskQueue string) *Client {
 }
 
 // Start starts the session id with an initial transcript (nil for none),
-// or addresses the running one of that id.
+// or addresses the running one of that id; it is [Client.StartWith] with
+// zero options.
 func (c *Client) Start(ctx context.Context, id string, messages ...agentcore.Message) (*Session, error) {
+	return c.StartWith(ctx, id, StartOptions{}, messages...)
+}
+
+// StartOptions are the workflow options of a new session
+// ([Client.StartWith]); the zero value means the server's defaults.
+type StartOptions struct {
+	// WorkflowTaskTimeout bounds one workflow task: how soon a task lost
+	// with its worker is retried (see the package doc's Recovery time);
+	// zero means the server's default, 10 s.
+	WorkflowTaskTimeout time.Duration
+	// IDReusePolicy says whether the ID of a session whose workflow has
+	// closed (cancelled, terminated) may start a new one; zero means the
+	// server's default, allowed.
+	IDReusePolicy enumspb.WorkflowIdReusePolicy
+	// Memo is metadata kept with the session's workflow and shown by
+	// Describe and the Web UI (a title, an owner); nil means none. It is
+	// copied to each continue-as-new by the server.
+	Memo map[string]any
+	// SearchAttributes index the session for visibility queries (list the
+	// sessions of a user, say); their keys must be registered on the
+	// namespace.
+	SearchAttributes temporal.SearchAttributes
+}
+
+// StartWith starts the session id as [Client.Start] does, with the
+// workflow options o; o applies only when the session is new (an
+// existing session keeps its own).
+func (c *Client) StartWith(ctx context.Context, id string, o StartOptions, messages ...agentcore.Message) (*Session, error) {
 	_, err := c.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID: id, TaskQueue: c.taskQueue,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		WorkflowIDReusePolicy:    o.IDReusePolicy,
+		WorkflowTaskTimeout:      o.WorkflowTaskTimeout,
+		Memo:                     o.Memo,
+		TypedSearchAttributes:    o.SearchAttributes,
 	}, c.name, StartInput{Messages: messages})
 	if err != nil {
 		return nil, fmt.Errorf("agentcore/durable: start session %s: %w", id, err)

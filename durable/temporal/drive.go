@@ -58,14 +58,8 @@ func (ss *session) commit(x *replay, res replayResult) {
 		}
 		switch m := m.(type) {
 		case *agentcore.ToolResultMessage:
-			m.Timestamp = x.now
-			m.DurationMs = nil
-			if o, ok := rec.Tools[callKey(request, m.ToolCallID)]; ok {
-				m.Timestamp = o.Timestamp
-				if !o.Output.Unknown && !o.Aborted {
-					m.DurationMs = &o.Output.DurationMs
-				}
-			}
+			m.Timestamp, m.DurationMs = x.now, nil
+			rec.stamp(request, m)
 		case *agentcore.SystemMessage:
 			if !known[m] {
 				m.Timestamp = x.now
@@ -74,6 +68,21 @@ func (ss *session) commit(x *replay, res replayResult) {
 		ss.st.Transcript = append(ss.st.Transcript, m)
 	}
 	rec.Committed = max(rec.Committed, res.commit)
+}
+
+// stamp gives m, a tool result of request, the time its outcome was
+// recorded and the duration the tool measured, as in the committed
+// transcript; it leaves a result whose outcome is not recorded unchanged.
+func (rec *runRecord) stamp(request int, m *agentcore.ToolResultMessage) {
+	o, ok := rec.Tools[callKey(request, m.ToolCallID)]
+	if !ok {
+		return
+	}
+	m.Timestamp, m.DurationMs = o.Timestamp, nil
+	if !o.Output.Unknown && !o.Aborted {
+		d := o.Output.DurationMs
+		m.DurationMs = &d
+	}
 }
 
 // finish ends the run: a run ended by a failing hook gets the Agent's

@@ -189,6 +189,11 @@ func (x *replay) config() agentcore.LoopConfig {
 		if x.rec.Aborted && x.current+1 >= len(x.rec.Responses) {
 			x.cancel() // the next request would be the aborted one
 		}
+		// The loop timed the calls by the worker's clock: hooks and later
+		// requests see the recorded times, as the transcript will.
+		for _, r := range t.ToolResults {
+			x.rec.stamp(x.current, r)
+		}
 		if finish == nil {
 			return agentcore.TurnDefault, nil
 		}
