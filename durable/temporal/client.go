@@ -210,22 +210,30 @@ func (res WaitResult) err() error {
 
 // Steer queues a message for the active run, taken after the current
 // turn's tool calls, as [agentcore.Agent.Steer]. A run that fails after
-// taking it and before delivering it puts it back in the queue.
+// taking it and before delivering it puts it back in the queue. It is a
+// [Control] request with a new key, sent by [Session.Send]: recorded by
+// the server even with no worker running, and its error says whether it
+// was ([ErrRecorded]).
 func (s *Session) Steer(ctx context.Context, msgs ...agentcore.Message) error {
-	return s.update(ctx, UpdateSteer, nil, Messages(msgs))
+	return s.Send(ctx, Control{Key: NewKey(), Kind: ControlSteer, Messages: Messages(msgs)})
 }
 
 // FollowUp queues a message taken when the run would otherwise stop, as
 // [agentcore.Agent.FollowUp]. As with [Session.Steer], a run that fails
-// before delivering it puts it back in the queue.
+// before delivering it puts it back in the queue, and it is a [Control]
+// request sent by [Session.Send].
 func (s *Session) FollowUp(ctx context.Context, msgs ...agentcore.Message) error {
-	return s.update(ctx, UpdateFollowUp, nil, Messages(msgs))
+	return s.Send(ctx, Control{Key: NewKey(), Kind: ControlFollowUp, Messages: Messages(msgs)})
 }
 
 // Abort cancels the active run's model request and tool calls, if any; the
-// run ends with an aborted message. The queues are kept. An idle session
-// is left unchanged, as by [agentcore.Agent.Abort].
-func (s *Session) Abort(ctx context.Context) error { return s.update(ctx, UpdateAbort, nil) }
+// run ends with an aborted message once they have returned (see the
+// package doc's Aborts). The queues are kept. An idle session is left
+// unchanged, as by [agentcore.Agent.Abort]. Like [Session.Steer], it is a
+// [Control] request sent by [Session.Send].
+func (s *Session) Abort(ctx context.Context) error {
+	return s.Send(ctx, Control{Key: NewKey(), Kind: ControlAbort})
+}
 
 // Reset clears the transcript down to its system message, the error and
 // both queues; it fails with [agentcore.ErrBusy] during a run.

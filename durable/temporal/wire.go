@@ -157,6 +157,9 @@ type sessionState struct {
 	// Settings are the settings clients changed; nil until one did (the
 	// session then uses its Options').
 	Settings *Settings `json:"settings,omitempty"`
+	// Keys are the keys of the latest control requests applied (or
+	// refused), oldest first ([Control]).
+	Keys []appliedKey `json:"keys,omitempty"`
 	// Origin is the cursor of the transcript's first message
 	// ([Session.Messages]): it moves past every cursor handed out when the
 	// transcript is reset or replaced.

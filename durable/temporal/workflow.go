@@ -112,6 +112,7 @@ func (s *Sessions) Workflow(ctx workflow.Context, in StartInput) error {
 		if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
 			return err
 		}
+		ss.drainControl(ctx)
 		ss.st.Continued++
 		st := ss.st
 		return workflow.NewContinueAsNewError(ctx, s.Name(), StartInput{State: &st})
@@ -222,12 +223,7 @@ func (ss *session) register(ctx workflow.Context) error {
 		}
 	}
 	if err := workflow.SetUpdateHandler(ctx, UpdateAbort, func(ctx workflow.Context) error {
-		if st.Run != nil {
-			st.Run.Aborted = true
-			if ss.cancelWork != nil {
-				ss.cancelWork()
-			}
-		}
+		ss.abort()
 		return nil
 	}); err != nil {
 		return err
@@ -247,6 +243,9 @@ func (ss *session) register(ctx workflow.Context) error {
 		return err
 	}
 	if err := ss.registerWaits(ctx); err != nil {
+		return err
+	}
+	if err := ss.registerControl(ctx); err != nil {
 		return err
 	}
 	return workflow.SetQueryHandler(ctx, QueryState, func() (State, error) {
