@@ -39,7 +39,7 @@ func (a *activities) model(ctx context.Context, in modelInput) (response, error)
 	if fn == nil {
 		return response{}, temporal.NewNonRetryableApplicationError(agentcore.ErrNoStreamFn.Error(), "NoStreamFn", nil)
 	}
-	stop := heartbeat(ctx)
+	stop := heartbeat(ctx, nil)
 	defer stop()
 	info := activity.GetInfo(ctx)
 	live := StreamEvent{SessionID: info.WorkflowExecution.ID, Run: in.Run, Request: in.Request, Attempt: int(info.Attempt)}
@@ -135,13 +135,14 @@ func (a *activities) tool(ctx context.Context, in toolInput) (toolOutput, error)
 	if activity.GetInfo(ctx).Attempt > 1 && tool.Replay != agentcore.ReplaySafe {
 		return toolOutput{Result: agentcore.TextResult(UnknownOutcomeText(in.Name)), IsError: true, Unknown: true}, nil
 	}
-	stop := heartbeat(ctx)
+	ctx, p := withProgress(ctx)
+	stop := heartbeat(ctx, p)
 	defer stop()
 	start := time.Now()
 	var res agentcore.ToolResult
 	var err error
 	if perr := guardCall(func() {
-		res, err = tool.Execute(ctx, in.CallID, in.Args, func(agentcore.ToolResult) { activity.RecordHeartbeat(ctx) })
+		res, err = tool.Execute(ctx, in.CallID, in.Args, func(agentcore.ToolResult) { p.beat(ctx) })
 	}); perr != nil {
 		err = perr
 	}
@@ -178,8 +179,9 @@ const heartbeatEvery = 100 * time.Millisecond
 // heartbeat records heartbeats while a request or a tool runs, so that a
 // lost worker is noticed within the heartbeat timeout even for a tool that
 // reports no progress, and an abort reaches the activity's ctx within the
-// worker's heartbeat throttle interval. stop ends it and waits for it.
-func heartbeat(ctx context.Context) (stop func()) {
+// worker's heartbeat throttle interval. Each carries p's details ([ToolProgress]);
+// p is nil for a request. stop ends it and waits for it.
+func heartbeat(ctx context.Context, p *progress) (stop func()) {
 	info := activity.GetInfo(ctx)
 	every := min(info.HeartbeatTimeout/3, heartbeatEvery)
 	if every <= 0 {
@@ -194,7 +196,7 @@ func heartbeat(ctx context.Context) (stop func()) {
 		for {
 			select {
 			case <-t.C:
-				activity.RecordHeartbeat(ctx)
+				p.beat(ctx)
 			case <-done:
 				return
 			case <-ctx.Done():

@@ -23,6 +23,9 @@
 //   - abort cancels the active run's model request and tool calls
 //     ([Session.Abort]) and the run ends once they have returned; the
 //     queues are kept (see Aborts);
+//
+// (steer, followUp and abort are [Control] requests sent on the control
+// signal rather than updates: see Control without a worker);
 //   - reset clears the transcript to its system message and empties the
 //     queues, refused while a run is active ([Session.Reset]);
 //   - the setters change what a user may change of an
@@ -196,6 +199,12 @@
 // (a tool's error is an error result, not an activity failure), so an
 // attempt number above one means the earlier attempt's outcome is unknown.
 //
+// A long tool that is safe to replay can resume rather than start over:
+// it records its progress with [ToolProgress], which the activity's
+// heartbeats carry to the server, and the attempt that runs it again after
+// its worker was lost reads the latest with [LastToolProgress]
+// (TestToolResumesFromProgress).
+//
 // # Recovery time
 //
 // How soon a run goes on after its worker is lost is set by timeouts:
@@ -253,6 +262,22 @@
 // A session remembers how its last 16 runs ended: waiting for an older
 // one fails with [ErrForgotten] (it may have failed), for a number no run
 // has with [ErrUnknownRun].
+//
+// # Control without a worker
+//
+// Steering, follow-ups and aborts are [Control] requests, each with a key,
+// sent as a signal ([Session.Send]): the server records a signal whether
+// or not a worker runs the session, and the session applies each key
+// once (it remembers the last 512). Send then polls the control query
+// until the session reports the request applied, so that a [Session.State]
+// after it sees the message queued. Its error says what happened: one
+// wrapping [ErrRecorded] means the request is recorded and will be
+// applied when a worker runs (sending it again with the same key is
+// harmless); any other, that it was not recorded (send it again). A
+// steering or follow-up message the session cannot keep is refused with
+// [ErrTooLarge]. Prompts, continues, resets and the setters stay updates:
+// they answer a refusal ([agentcore.ErrBusy]) or a run number, which
+// needs the workflow, so they wait for a worker.
 //
 // # Aborts
 //
@@ -369,11 +394,8 @@
 //     live events.
 //   - Changing a session's stream options or adding tools a worker does
 //     not register: both are worker code and configuration ([Options]).
-//   - Control without a live worker: prompts, steering, follow-ups and
-//     aborts are updates, which the server holds until a worker validates
-//     them; a client whose update times out cannot tell whether it was
-//     applied later. Signals with an idempotency key per request would
-//     make them durable at once and exactly once.
-//   - Heartbeat details for tools that resume where a lost attempt left
-//     off: a tool's progress is heartbeated without details.
+//   - Prompts without a live worker: a prompt is an update, which the
+//     server holds until a worker validates it; a client whose prompt
+//     times out cannot tell whether it started a run later (its
+//     [Session.State]'s Runs tells).
 package temporal

@@ -32,26 +32,7 @@ func TestToolAddedAcrossContinueAsNew(t *testing.T) {
 	ob := oa
 	ob.Tools = append(slices.Clone(oa.Tools), shoutTool())
 
-	queue := taskQueue(t)
-	a := startWorker(t, queue, durable.New(oa))
-	cl := newClient(t, queue, durable.New(oa))
-	s, err := cl.Start(ctx, queue)
-	require.NoError(t, err)
-	seq, err := s.Start(ctx, agentcore.UserText("go"))
-	require.NoError(t, err)
-	select {
-	case <-step.started:
-	case <-ctx.Done():
-		t.Fatal("the second call never started")
-	}
-	a.c.Close()
-	step.free()
-	a.kill()
-	startWorker(t, queue, durable.New(ob))
-	require.NoError(t, s.Wait(ctx, seq))
-
-	st, err := s.State(ctx)
-	require.NoError(t, err)
+	s, st, _ := upgrade(t, durable.New(oa), durable.New(ob), step, 0)
 	assert.GreaterOrEqual(t, st.Continued, 1, "the run continued as new")
 	assertOneResultPerCall(t, st.Messages)
 	count := map[string]int{}
@@ -65,7 +46,7 @@ func TestToolAddedAcrossContinueAsNew(t *testing.T) {
 
 	// The next run declares the added tool to the model.
 	require.NoError(t, s.Prompt(ctx, "again"))
-	st, err = s.State(ctx)
+	st, err := s.State(ctx)
 	require.NoError(t, err)
 	var added []string
 	for _, m := range st.Messages {
