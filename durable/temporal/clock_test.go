@@ -57,3 +57,41 @@ func TestHooksSeeRecordedTimes(t *testing.T) {
 	assert.Equal(t, seen{timestamp: r.Timestamp, duration: *r.DurationMs}, *last)
 	assert.GreaterOrEqual(t, *r.DurationMs, int64(30))
 }
+
+// TestHooksSeeRecordedDeclarationTime checks that a hook sees the loop's
+// declaration of a tool change with the timestamp the committed transcript
+// gives it.
+func TestHooksSeeRecordedDeclarationTime(t *testing.T) {
+	ctx := testCtx(t)
+	var mu sync.Mutex
+	var last int64
+	fake := agentcoretest.New(agentcoretest.TextResponse("first"), agentcoretest.ToolCallResponse(echoCall("c1", "a")), agentcoretest.TextResponse("done"))
+	o := durable.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{echoTool(agentcore.ReplayNever, nil), shoutTool()},
+		ActiveTools: []string{"echo"}}
+	o.TransformContext = func(_ context.Context, msgs []agentcore.Message) ([]agentcore.Message, error) {
+		for _, m := range msgs {
+			if sys, ok := m.(*agentcore.SystemMessage); ok && len(sys.ToolsAdded) == 1 && sys.ToolsAdded[0].Name == "shout" {
+				mu.Lock()
+				last = sys.Timestamp
+				mu.Unlock()
+			}
+		}
+		return msgs, nil
+	}
+	s := startSession(t, o)
+	require.NoError(t, s.Prompt(ctx, "go"))
+	require.NoError(t, s.SetTools(ctx, "echo", "shout"))
+	require.NoError(t, s.Prompt(ctx, "again"))
+	st, err := s.State(ctx)
+	require.NoError(t, err)
+	var committed int64
+	for _, m := range st.Messages {
+		if sys, ok := m.(*agentcore.SystemMessage); ok && len(sys.ToolsAdded) == 1 && sys.ToolsAdded[0].Name == "shout" {
+			committed = sys.Timestamp
+		}
+	}
+	require.NotZero(t, committed, "the change was declared")
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, committed, last)
+}

@@ -139,11 +139,14 @@
 //     read is recorded and the calls' order is fixed by their preflight
 //     order;
 //   - the loop's clock: a tool result's timestamp and duration, and the
-//     timestamp of a tool-change declaration the loop inserts. Tool
-//     results are given their recorded time and duration before any hook
-//     or request sees them (TestHooksSeeRecordedTimes); a declaration's
-//     timestamp is the worker's clock until it is committed, when it gets
-//     the workflow's time: hooks must not decide by it;
+//     timestamp of a tool-change declaration the loop inserts. Both are
+//     overwritten before any hook or request sees them: a tool result
+//     gets the time its outcome was recorded and the duration the tool
+//     measured (TestHooksSeeRecordedTimes), a declaration the run's
+//     recorded start (TestHooksSeeRecordedDeclarationTime), the values
+//     the committed transcript holds. (Runs recorded before the
+//     pin-run-settings version have no recorded start: their
+//     declarations keep the worker's clock until committed.)
 //   - sorted iteration over the keys of a run's outcomes (maps.Keys under
 //     slices.Sorted) when sizing the state ([Options.PayloadLimit]).
 //

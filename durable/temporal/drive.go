@@ -36,16 +36,7 @@ func (ss *session) drive(ctx workflow.Context) error {
 // gives the same transcript.
 func (ss *session) commit(x *replay, res replayResult) {
 	rec := ss.st.Run
-	// known are the system messages that came from clients, which keep
-	// their timestamps.
-	known := map[*agentcore.SystemMessage]bool{}
-	for _, batch := range slices.Concat([]Messages{rec.Prompts}, rec.Steering, rec.FollowUps) {
-		for _, m := range batch {
-			if sys, ok := m.(*agentcore.SystemMessage); ok {
-				known[sys] = true
-			}
-		}
-	}
+	known := rec.clientSystemMessages(nil)
 	request := -1
 	for i, m := range res.messages[:res.commit] {
 		if a, ok := m.(*agentcore.AssistantMessage); ok {
@@ -62,12 +53,38 @@ func (ss *session) commit(x *replay, res replayResult) {
 			rec.stamp(request, m)
 		case *agentcore.SystemMessage:
 			if !known[m] {
-				m.Timestamp = x.now
+				m.Timestamp = rec.declared(x.now)
 			}
 		}
 		ss.st.Transcript = append(ss.st.Transcript, m)
 	}
 	rec.Committed = max(rec.Committed, res.commit)
+}
+
+// clientSystemMessages are the system messages of context and of the
+// run's prompts and polls, which came from clients and keep their
+// timestamps: any other system message in the run is the loop's own
+// declaration of a tool change.
+func (rec *runRecord) clientSystemMessages(context []agentcore.Message) map[*agentcore.SystemMessage]bool {
+	known := map[*agentcore.SystemMessage]bool{}
+	for _, batch := range slices.Concat([]Messages{rec.Prompts, context}, rec.Steering, rec.FollowUps) {
+		for _, m := range batch {
+			if sys, ok := m.(*agentcore.SystemMessage); ok {
+				known[sys] = true
+			}
+		}
+	}
+	return known
+}
+
+// declared is the timestamp of the loop's declarations of tool changes in
+// the run: its recorded start, or, in runs recorded before it was
+// ([pinChange]), now.
+func (rec *runRecord) declared(now int64) int64 {
+	if rec.Started != 0 {
+		return rec.Started
+	}
+	return now
 }
 
 // stamp gives m, a tool result of request, the time its outcome was

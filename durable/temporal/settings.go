@@ -114,6 +114,15 @@ func (ss *session) startSettings(ctx workflow.Context) *Settings {
 	return &s
 }
 
+// startTime is what a run starting now records as its start: the
+// workflow's time, or, in histories recorded before [pinChange], zero.
+func startTime(ctx workflow.Context) int64 {
+	if workflow.GetVersion(ctx, pinChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return 0
+	}
+	return millis(workflow.Now(ctx))
+}
+
 // seed sets a new session's transcript to initial, as recorded in the
 // history by the first worker that ran it ([pinChange]): the system
 // message a worker seeds depends on its Options.

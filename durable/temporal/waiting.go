@@ -103,6 +103,7 @@ func encodedSize(v any) int {
 	}
 	return len(data)
 }
+
 // WaitResult is the answer of the run query (and of the wait update of
 // earlier clients): how a run ended, or that it has not.
 type WaitResult struct {

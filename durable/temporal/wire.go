@@ -119,6 +119,10 @@ type runRecord struct {
 	// Steering and FollowUps are what each poll of the queues took.
 	Steering  []Messages `json:"steering"`
 	FollowUps []Messages `json:"followUps"`
+	// Started is when the run started, in Unix milliseconds: the
+	// timestamp of the loop's declarations of tool changes; zero in runs
+	// recorded before [pinChange].
+	Started int64 `json:"started,omitempty"`
 	// Aborted is set once the run was aborted.
 	Aborted bool `json:"aborted,omitempty"`
 	// Settings are the session's settings when the run started; nil when

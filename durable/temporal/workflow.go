@@ -175,7 +175,7 @@ func (ss *session) register(ctx workflow.Context) error {
 		func(ctx workflow.Context, prompts Messages) (int, error) {
 			st.Runs++
 			st.Run = &runRecord{Seq: st.Runs, Base: len(st.Transcript), Prompts: slices.Clone(prompts), Tools: map[string]toolOutcome{},
-				Settings: ss.startSettings(ctx)}
+				Settings: ss.startSettings(ctx), Started: startTime(ctx)}
 			st.ErrorMessage = ""
 			return st.Runs, nil
 		},
@@ -192,7 +192,8 @@ func (ss *session) register(ctx workflow.Context) error {
 	}
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, UpdateContinue,
 		func(ctx workflow.Context) (int, error) {
-			rec := &runRecord{Seq: st.Runs + 1, Base: len(st.Transcript), Tools: map[string]toolOutcome{}, Settings: ss.startSettings(ctx)}
+			rec := &runRecord{Seq: st.Runs + 1, Base: len(st.Transcript), Tools: map[string]toolOutcome{}, Settings: ss.startSettings(ctx),
+				Started: startTime(ctx)}
 			set := ss.settings()
 			if _, ok := st.Transcript[len(st.Transcript)-1].(*agentcore.AssistantMessage); !ok {
 				rec.Continue = true
@@ -253,4 +254,3 @@ func (ss *session) register(ctx workflow.Context) error {
 		return st.snapshot(ss.settings(), info.GetCurrentHistoryLength(), info.GetCurrentHistorySize()), nil
 	})
 }
-
