@@ -110,11 +110,11 @@ func (s *Session) update(ctx context.Context, name string, result any, args ...a
 // Start begins a run with prompt messages and returns its sequence number
 // once the session accepted it, without waiting for the run. It fails,
 // changing nothing, with an error wrapping [agentcore.ErrBusy] while a run
-// is active, and with another error without prompts.
+// is active, and with another error without prompts. It is a [Control]
+// request sent by [Session.Send]: with no worker running, its error wraps
+// [ErrRecorded].
 func (s *Session) Start(ctx context.Context, prompts ...agentcore.Message) (int, error) {
-	var seq int
-	err := s.update(ctx, UpdatePrompt, &seq, Messages(prompts))
-	return seq, err
+	return s.send(ctx, Control{Key: NewKey(), Kind: ControlPrompt, Messages: Messages(prompts)})
 }
 
 // StartContinue begins a run from the transcript without a new message,
@@ -128,9 +128,7 @@ func (s *Session) Start(ctx context.Context, prompts ...agentcore.Message) (int,
 // [agentcore.ErrContinueFromAssistant] after an assistant message with
 // both queues empty.
 func (s *Session) StartContinue(ctx context.Context) (int, error) {
-	var seq int
-	err := s.update(ctx, UpdateContinue, &seq)
-	return seq, err
+	return s.send(ctx, Control{Key: NewKey(), Kind: ControlContinue})
 }
 
 // Continue is [Session.StartContinue] waiting for the run's end, as

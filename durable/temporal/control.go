@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 )
 
@@ -23,21 +24,23 @@ type ControlKind string
 
 // The kinds of control requests.
 const (
+	ControlPrompt   ControlKind = "prompt"
+	ControlContinue ControlKind = "continue"
 	ControlSteer    ControlKind = "steer"
 	ControlFollowUp ControlKind = "followUp"
 	ControlAbort    ControlKind = "abort"
 )
 
-// Control is a request to steer, follow up or abort, sent as a signal
-// ([Session.Send]): the server records it whether or not a worker is
-// running, and the session applies it once per Key.
+// Control is a request to prompt, continue, steer, follow up or abort,
+// sent as a signal ([Session.Send]): the server records it whether or not
+// a worker is running, and the session applies it once per Key.
 type Control struct {
 	// Key identifies the request: a request sent again with the same key
 	// is applied once. Empty keys are refused by [Session.Send].
 	Key  string      `json:"key"`
 	Kind ControlKind `json:"kind"`
-	// Messages are the steering or follow-up messages; none for an
-	// abort.
+	// Messages are the prompt, steering or follow-up messages; none for
+	// a continue or an abort.
 	Messages Messages `json:"messages,omitempty"`
 }
 
@@ -55,6 +58,8 @@ const keptKeys = 512
 // controlStatus is the answer of the control query.
 type controlStatus struct {
 	Applied bool `json:"applied,omitempty"`
+	// Seq is the number of the run a prompt or continue started.
+	Seq int `json:"seq,omitempty"`
 	// Refused is the reason the request was not applied ("" for none):
 	// the text of a refusal of the [refusals] type RefusedType.
 	Refused     string `json:"refused,omitempty"`
@@ -71,7 +76,7 @@ func (ss *session) registerControl(ctx workflow.Context) error {
 			if !ch.Receive(ctx, &c) {
 				return
 			}
-			ss.control(c)
+			ss.control(ctx, c)
 		}
 	})
 	return workflow.SetQueryHandler(ctx, QueryControl, func(key string) (controlStatus, error) {
@@ -80,7 +85,7 @@ func (ss *session) registerControl(ctx workflow.Context) error {
 			return controlStatus{}, nil
 		}
 		k := ss.st.Keys[i]
-		return controlStatus{Applied: true, Refused: k.Refused, RefusedType: k.RefusedType}, nil
+		return controlStatus{Applied: true, Seq: k.Seq, Refused: k.Refused, RefusedType: k.RefusedType}, nil
 	})
 }
 
@@ -93,25 +98,34 @@ func (ss *session) drainControl(ctx workflow.Context) {
 		if !ch.ReceiveAsync(&c) {
 			return
 		}
-		ss.control(c)
+		ss.control(ctx, c)
 	}
 }
 
 // appliedKey is a control request applied, or refused.
 type appliedKey struct {
 	Key         string `json:"key"`
+	Seq         int    `json:"seq,omitempty"`
 	Refused     string `json:"refused,omitempty"`
 	RefusedType string `json:"refusedType,omitempty"`
 }
 
 // control applies c unless its key was applied already.
-func (ss *session) control(c Control) {
+func (ss *session) control(ctx workflow.Context, c Control) {
 	if slices.ContainsFunc(ss.st.Keys, func(k appliedKey) bool { return k.Key == c.Key }) {
 		return
 	}
 	done := appliedKey{Key: c.Key}
 	var err error
 	switch c.Kind {
+	case ControlPrompt:
+		if err = ss.promptable(c.Messages); err == nil {
+			done.Seq, _ = ss.prompt(ctx, c.Messages)
+		}
+	case ControlContinue:
+		if err = ss.continuable(); err == nil {
+			done.Seq, _ = ss.cont(ctx)
+		}
 	case ControlSteer:
 		if err = ss.room(2 * encodedSize(c.Messages)); err == nil {
 			ss.st.Steering = append(ss.st.Steering, c.Messages...)
@@ -125,8 +139,9 @@ func (ss *session) control(c Control) {
 	default:
 		err = refuseWith(ErrInvalidSetting, fmt.Sprintf("control kind %q", c.Kind))
 	}
-	if r := refusal(err); r != nil {
-		done.Refused, done.RefusedType = r.Error(), refusalTypes[errors.Unwrap(r)]
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) {
+		done.Refused, done.RefusedType = app.Message(), app.Type()
 	}
 	ss.st.Keys = append(ss.st.Keys, done)
 	if n := len(ss.st.Keys); n > keptKeys {
@@ -150,26 +165,38 @@ func (ss *session) abort() {
 // running: an error wrapping [ErrRecorded] means it was recorded and will
 // be applied, once; any other error that it was not (send it again, with
 // the same key). A steering or follow-up request the session cannot keep
-// is refused with an error wrapping [ErrTooLarge].
+// is refused with an error wrapping [ErrTooLarge]; a prompt or continue
+// the session refuses, with the error [Session.Start] or
+// [Session.StartContinue] documents. A request recorded while no worker
+// runs is applied when one does, and may then be refused (a prompt while
+// a run is active): send it again with its key to learn how it was
+// applied.
 func (s *Session) Send(ctx context.Context, c Control) error {
+	_, err := s.send(ctx, c)
+	return err
+}
+
+// send is Send returning the number of the run a prompt or continue
+// started.
+func (s *Session) send(ctx context.Context, c Control) (int, error) {
 	if c.Key == "" {
-		return fmt.Errorf("agentcore/durable: session %s: %s: %w", s.id, c.Kind, errNoKey)
+		return 0, fmt.Errorf("agentcore/durable: session %s: %s: %w", s.id, c.Kind, errNoKey)
 	}
 	if err := s.c.SignalWorkflow(ctx, s.id, "", SignalControl, c); err != nil {
-		return fmt.Errorf("agentcore/durable: session %s: %s not recorded: %w", s.id, c.Kind, err)
+		return 0, fmt.Errorf("agentcore/durable: session %s: %s not recorded: %w", s.id, c.Kind, err)
 	}
 	var st controlStatus
 	if err := s.poll(ctx, QueryControl, &st, func() bool { return st.Applied }, c.Key); err != nil {
-		return fmt.Errorf("agentcore/durable: session %s: %s: %w (%w)", s.id, c.Kind, ErrRecorded, err)
+		return 0, fmt.Errorf("agentcore/durable: session %s: %s: %w (%w)", s.id, c.Kind, ErrRecorded, err)
 	}
 	if st.Refused != "" {
 		sentinel := refusals[st.RefusedType]
 		if sentinel == nil {
-			return fmt.Errorf("agentcore/durable: session %s: %s", s.id, st.Refused)
+			return 0, fmt.Errorf("agentcore/durable: session %s: %s", s.id, st.Refused)
 		}
-		return fmt.Errorf("agentcore/durable: session %s: %w", s.id, &refusedError{text: st.Refused, sentinel: sentinel})
+		return 0, fmt.Errorf("agentcore/durable: session %s: %w", s.id, &refusedError{text: st.Refused, sentinel: sentinel})
 	}
-	return nil
+	return st.Seq, nil
 }
 
 // errNoKey refuses a control request without a key.

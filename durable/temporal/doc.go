@@ -7,9 +7,8 @@
 // A session is one workflow execution (its workflow ID is the session's
 // ID). Its transcript, its steering and follow-up queues, its settings
 // (below) and the record of its active run are workflow state. It is
-// driven by updates, which answer once the workflow has applied them
-// (and so need a live worker: see Waiting for what a client sees without
-// one):
+// driven by requests, which the client's calls return from once the
+// workflow has applied them:
 //
 //   - prompt starts a run, refused with [agentcore.ErrBusy]'s meaning while
 //     one is active ([Session.Start], [Session.Prompt]);
@@ -24,8 +23,10 @@
 //     ([Session.Abort]) and the run ends once they have returned; the
 //     queues are kept (see Aborts);
 //
-// (steer, followUp and abort are [Control] requests sent on the control
-// signal rather than updates: see Control without a worker);
+// (prompt, continue, steer, followUp and abort are [Control] requests
+// sent on the control signal rather than updates: see Control without a
+// worker; the updates of those names are still served for earlier
+// clients);
 //   - reset clears the transcript to its system message and empties the
 //     queues, refused while a run is active ([Session.Reset]);
 //   - the setters change what a user may change of an
@@ -268,19 +269,24 @@
 //
 // # Control without a worker
 //
-// Steering, follow-ups and aborts are [Control] requests, each with a key,
-// sent as a signal ([Session.Send]): the server records a signal whether
+// Prompts, continues, steering, follow-ups and aborts are [Control]
+// requests, each with a key, sent as a signal ([Session.Send]): the server records a signal whether
 // or not a worker runs the session, and the session applies each key
 // once (it remembers the last 512). Send then polls the control query
 // until the session reports the request applied, so that a [Session.State]
 // after it sees the message queued. Its error says what happened: one
 // wrapping [ErrRecorded] means the request is recorded and will be
 // applied when a worker runs (sending it again with the same key is
-// harmless); any other, that it was not recorded (send it again). A
-// steering or follow-up message the session cannot keep is refused with
-// [ErrTooLarge]. Prompts, continues, resets and the setters stay updates:
-// they answer a refusal ([agentcore.ErrBusy]) or a run number, which
-// needs the workflow, so they wait for a worker.
+// harmless, and tells how it was applied); any other, that it was not
+// recorded (send it again). A prompt or continue answers its run's number
+// or its refusal ([agentcore.ErrBusy] and the others of [Session.Start]
+// and [Session.StartContinue]); one recorded while no worker ran is
+// applied, or refused, when one does. A message the session cannot keep
+// is refused with [ErrTooLarge]. Resets and the setters stay updates,
+// which wait for a worker. Measured (TestControlWithoutWorker): with no
+// worker, Send returns [ErrRecorded] after its ctx's second; a worker
+// started later applies the recorded steer, follow-up and prompt once
+// each, sent again with their keys included.
 //
 // # Aborts
 //
@@ -397,8 +403,6 @@
 //     live events.
 //   - Changing a session's stream options or adding tools a worker does
 //     not register: both are worker code and configuration ([Options]).
-//   - Prompts without a live worker: a prompt is an update, which the
-//     server holds until a worker validates it; a client whose prompt
-//     times out cannot tell whether it started a run later (its
-//     [Session.State]'s Runs tells).
+//   - Resets and setters without a live worker: they are updates, which
+//     the server holds until a worker validates them.
 package temporal

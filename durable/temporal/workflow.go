@@ -168,45 +168,57 @@ func (ss *session) continuable() error {
 	return nil
 }
 
+// promptable refuses a prompt without messages, during a run, or too
+// large to keep.
+func (ss *session) promptable(prompts Messages) error {
+	if len(prompts) == 0 {
+		return temporal.NewApplicationError("agentcore/durable: prompt without messages", "NoPrompt")
+	}
+	if err := ss.busy(); err != nil {
+		return err
+	}
+	return ss.room(2 * encodedSize(prompts))
+}
+
+// prompt starts a run with prompts, which [session.promptable] accepted,
+// and returns its number.
+func (ss *session) prompt(ctx workflow.Context, prompts Messages) (int, error) {
+	st := &ss.st
+	st.Runs++
+	st.Run = &runRecord{Seq: st.Runs, Base: len(st.Transcript), Prompts: slices.Clone(prompts), Tools: map[string]toolOutcome{},
+		Settings: ss.startSettings(ctx), Started: startTime(ctx)}
+	st.ErrorMessage = ""
+	return st.Runs, nil
+}
+
+// cont starts a run from the transcript, which [session.continuable]
+// accepted, and returns its number.
+func (ss *session) cont(ctx workflow.Context) (int, error) {
+	st := &ss.st
+	rec := &runRecord{Seq: st.Runs + 1, Base: len(st.Transcript), Tools: map[string]toolOutcome{}, Settings: ss.startSettings(ctx),
+		Started: startTime(ctx)}
+	set := ss.settings()
+	if _, ok := st.Transcript[len(st.Transcript)-1].(*agentcore.AssistantMessage); !ok {
+		rec.Continue = true
+	} else if steer := drain(&st.Steering, set.SteeringMode); len(steer) > 0 {
+		rec.Prompts, rec.SkipSteering = steer, true
+	} else {
+		rec.Prompts = drain(&st.FollowUp, set.FollowUpMode)
+	}
+	st.Runs++
+	st.Run = rec
+	st.ErrorMessage = ""
+	return st.Runs, nil
+}
+
 // register installs the updates and the query.
 func (ss *session) register(ctx workflow.Context) error {
 	st := &ss.st
-	if err := workflow.SetUpdateHandlerWithOptions(ctx, UpdatePrompt,
-		func(ctx workflow.Context, prompts Messages) (int, error) {
-			st.Runs++
-			st.Run = &runRecord{Seq: st.Runs, Base: len(st.Transcript), Prompts: slices.Clone(prompts), Tools: map[string]toolOutcome{},
-				Settings: ss.startSettings(ctx), Started: startTime(ctx)}
-			st.ErrorMessage = ""
-			return st.Runs, nil
-		},
-		workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, prompts Messages) error {
-			if len(prompts) == 0 {
-				return temporal.NewApplicationError("agentcore/durable: prompt without messages", "NoPrompt")
-			}
-			if err := ss.busy(); err != nil {
-				return err
-			}
-			return ss.room(2 * encodedSize(prompts))
-		}}); err != nil {
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, UpdatePrompt, ss.prompt,
+		workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, prompts Messages) error { return ss.promptable(prompts) }}); err != nil {
 		return err
 	}
-	if err := workflow.SetUpdateHandlerWithOptions(ctx, UpdateContinue,
-		func(ctx workflow.Context) (int, error) {
-			rec := &runRecord{Seq: st.Runs + 1, Base: len(st.Transcript), Tools: map[string]toolOutcome{}, Settings: ss.startSettings(ctx),
-				Started: startTime(ctx)}
-			set := ss.settings()
-			if _, ok := st.Transcript[len(st.Transcript)-1].(*agentcore.AssistantMessage); !ok {
-				rec.Continue = true
-			} else if steer := drain(&st.Steering, set.SteeringMode); len(steer) > 0 {
-				rec.Prompts, rec.SkipSteering = steer, true
-			} else {
-				rec.Prompts = drain(&st.FollowUp, set.FollowUpMode)
-			}
-			st.Runs++
-			st.Run = rec
-			st.ErrorMessage = ""
-			return st.Runs, nil
-		},
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, UpdateContinue, ss.cont,
 		workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context) error { return ss.continuable() }}); err != nil {
 		return err
 	}
