@@ -165,11 +165,23 @@ func (s *Session) PromptMessages(ctx context.Context, prompts ...agentcore.Messa
 // polls the session (see the package doc's Waiting section), so any
 // number of clients may wait without delaying the session's updates.
 // A run too old for the session to remember how it ended fails with an
-// error wrapping [ErrForgotten], a number no run has with
+// error wrapping [ErrForgotten], a number no run has (for 2 s) with
 // [ErrUnknownRun].
 func (s *Session) Wait(ctx context.Context, seq int) error {
 	var res WaitResult
-	err := s.poll(ctx, QueryRun, &res, func() bool { return !res.Pending }, seq)
+	var unknownSince time.Time
+	err := s.poll(ctx, QueryRun, &res, func() bool {
+		if !res.Unknown {
+			return !res.Pending
+		}
+		// A run just started may not show in queries yet: the workflow
+		// task that started it can be retried, and a query answered
+		// meanwhile from the state before it.
+		if unknownSince.IsZero() {
+			unknownSince = time.Now()
+		}
+		return time.Since(unknownSince) > unknownGrace
+	}, seq)
 	switch {
 	case err != nil:
 		return err

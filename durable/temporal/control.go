@@ -71,12 +71,19 @@ type controlStatus struct {
 func (ss *session) registerControl(ctx workflow.Context) error {
 	ch := workflow.GetSignalChannel(ctx, SignalControl)
 	workflow.Go(ctx, func(ctx workflow.Context) {
+		// Not ch.Receive: a receiver blocked on the channel is handed the
+		// next signal as it is delivered, before the main coroutine, about
+		// to continue as new, can drain it; the request would be applied
+		// after the state was carried over, and lost.
 		for {
-			var c Control
-			if !ch.Receive(ctx, &c) {
+			if err := workflow.Await(ctx, func() bool { return ch.Len() > 0 && !ss.closing }); err != nil {
 				return
 			}
-			ss.control(ctx, c)
+			var c Control
+			for ch.ReceiveAsync(&c) {
+				ss.control(ctx, c)
+				c = Control{}
+			}
 		}
 	})
 	return workflow.SetQueryHandler(ctx, QueryControl, func(key string) (controlStatus, error) {
@@ -90,7 +97,8 @@ func (ss *session) registerControl(ctx workflow.Context) error {
 }
 
 // drainControl applies the control requests received and not yet applied,
-// before the workflow continues as new.
+// before the workflow continues as new (the control goroutine stops
+// taking them once the session is closing).
 func (ss *session) drainControl(ctx workflow.Context) {
 	ch := workflow.GetSignalChannel(ctx, SignalControl)
 	for {

@@ -27,6 +27,9 @@ const (
 	// queryTimeout bounds one query, so that a query sent while no worker
 	// serves the session is sent again rather than waiting for ctx.
 	queryTimeout = 10 * time.Second
+	// unknownGrace is how long [Session.Wait] goes on asking for a run
+	// the session does not know before it fails with [ErrUnknownRun].
+	unknownGrace = 2 * time.Second
 )
 
 // poll queries the session with name and args into result until done
