@@ -265,14 +265,18 @@
 //
 // A session remembers how its last 16 runs ended: waiting for an older
 // one fails with [ErrForgotten] (it may have failed), for a number no run
-// has with [ErrUnknownRun].
+// has with [ErrUnknownRun] (after 2 s: a query may be answered from the
+// state before the workflow task that started the run, when that task is
+// retried).
 //
 // # Control without a worker
 //
 // Prompts, continues, steering, follow-ups and aborts are [Control]
 // requests, each with a key, sent as a signal ([Session.Send]): the server records a signal whether
 // or not a worker runs the session, and the session applies each key
-// once (it remembers the last 512). Send then polls the control query
+// once (it remembers the last 512); requests received as the session
+// continues as new are applied before its state is carried over. Send
+// then polls the control query
 // until the session reports the request applied, so that a [Session.State]
 // after it sees the message queued. Its error says what happened: one
 // wrapping [ErrRecorded] means the request is recorded and will be
