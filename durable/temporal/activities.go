@@ -39,7 +39,7 @@ func (a *activities) model(ctx context.Context, in modelInput) (response, error)
 	if fn == nil {
 		return response{}, temporal.NewNonRetryableApplicationError(agentcore.ErrNoStreamFn.Error(), "NoStreamFn", nil)
 	}
-	stop := heartbeat(ctx)
+	stop := heartbeat(ctx, nil)
 	defer stop()
 	info := activity.GetInfo(ctx)
 	live := StreamEvent{SessionID: info.WorkflowExecution.ID, Run: in.Run, Request: in.Request, Attempt: int(info.Attempt)}
@@ -75,6 +75,14 @@ func (a *activities) model(ctx context.Context, in modelInput) (response, error)
 		}
 		final = &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{}, API: in.Model.API, Provider: in.Model.Provider,
 			Model: in.Model.ID, StopReason: agentcore.StopError, ErrorMessage: failed.Error(), Err: failed, Timestamp: time.Now().UnixMilli()}
+	}
+	if limit := a.opts.payloadLimit(); limit > 0 {
+		if size := encodedSize(response{final}); size > limit {
+			// The server would refuse the result, and retry the request
+			// for ever.
+			final = &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{}, API: in.Model.API, Provider: in.Model.Provider,
+				Model: in.Model.ID, StopReason: agentcore.StopError, ErrorMessage: tooLargeResponse(size, limit), Timestamp: final.Timestamp}
+		}
 	}
 	return response{final}, nil
 }
@@ -127,20 +135,23 @@ func (a *activities) tool(ctx context.Context, in toolInput) (toolOutput, error)
 	if activity.GetInfo(ctx).Attempt > 1 && tool.Replay != agentcore.ReplaySafe {
 		return toolOutput{Result: agentcore.TextResult(UnknownOutcomeText(in.Name)), IsError: true, Unknown: true}, nil
 	}
-	stop := heartbeat(ctx)
+	ctx, p := withProgress(ctx)
+	stop := heartbeat(ctx, p)
 	defer stop()
 	start := time.Now()
 	var res agentcore.ToolResult
 	var err error
 	if perr := guardCall(func() {
-		res, err = tool.Execute(ctx, in.CallID, in.Args, func(agentcore.ToolResult) { activity.RecordHeartbeat(ctx) })
+		res, err = tool.Execute(ctx, in.CallID, in.Args, func(agentcore.ToolResult) { p.beat(ctx) })
 	}); perr != nil {
 		err = perr
 	}
 	out := toolOutput{DurationMs: time.Since(start).Round(time.Millisecond).Milliseconds()}
-	if ctx.Err() != nil {
+	if err != nil && ctx.Err() != nil {
 		// Cancelled (an abort) or the worker is stopping: the workflow
-		// records the abort, or the next attempt the unknown outcome.
+		// records the abort, or the next attempt the unknown outcome. A
+		// tool that finished its work despite the cancellation returns
+		// its result, which the workflow records as the call's.
 		return out, ctx.Err()
 	}
 	if err != nil {
@@ -148,15 +159,31 @@ func (a *activities) tool(ctx context.Context, in toolInput) (toolOutput, error)
 		return out, nil
 	}
 	out.Result, out.IsError = res, res.IsError
+	if limit := a.opts.payloadLimit(); limit > 0 {
+		if size := encodedSize(out); size > limit {
+			// The server would refuse the result, and run the call again.
+			d := out.DurationMs
+			out = tooLargeOutput(size, limit)
+			out.DurationMs = d
+		}
+	}
 	return out, nil
 }
 
-// heartbeat records heartbeats while a tool runs, so that a lost worker is
-// noticed within the heartbeat timeout even for a tool that reports no
-// progress. stop ends it and waits for it.
-func heartbeat(ctx context.Context) (stop func()) {
+// heartbeatEvery is the longest interval between two heartbeats an
+// activity records. The SDK sends them on to the server at most once per
+// throttle interval ([WorkerOptions]); the server's answer to one is how a
+// cancellation (an abort) reaches the activity's ctx.
+const heartbeatEvery = 100 * time.Millisecond
+
+// heartbeat records heartbeats while a request or a tool runs, so that a
+// lost worker is noticed within the heartbeat timeout even for a tool that
+// reports no progress, and an abort reaches the activity's ctx within the
+// worker's heartbeat throttle interval. Each carries p's details ([ToolProgress]);
+// p is nil for a request. stop ends it and waits for it.
+func heartbeat(ctx context.Context, p *progress) (stop func()) {
 	info := activity.GetInfo(ctx)
-	every := info.HeartbeatTimeout / 3
+	every := min(info.HeartbeatTimeout/3, heartbeatEvery)
 	if every <= 0 {
 		return func() {}
 	}
@@ -169,7 +196,7 @@ func heartbeat(ctx context.Context) (stop func()) {
 		for {
 			select {
 			case <-t.C:
-				activity.RecordHeartbeat(ctx)
+				p.beat(ctx)
 			case <-done:
 				return
 			case <-ctx.Done():

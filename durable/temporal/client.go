@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"time"
 
 	"github.com/pi-go/agentcore"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 )
 
 // Client starts and addresses sessions of one workflow type on one task
@@ -31,11 +33,44 @@ func NewClient(c client.Client, name, taskQueue string) *Client {
 }
 
 // Start starts the session id with an initial transcript (nil for none),
-// or addresses the running one of that id.
+// or addresses the running one of that id; it is [Client.StartWith] with
+// zero options.
 func (c *Client) Start(ctx context.Context, id string, messages ...agentcore.Message) (*Session, error) {
+	return c.StartWith(ctx, id, StartOptions{}, messages...)
+}
+
+// StartOptions are the workflow options of a new session
+// ([Client.StartWith]); the zero value means the server's defaults.
+type StartOptions struct {
+	// WorkflowTaskTimeout bounds one workflow task: how soon a task lost
+	// with its worker is retried (see the package doc's Recovery time);
+	// zero means the server's default, 10 s.
+	WorkflowTaskTimeout time.Duration
+	// IDReusePolicy says whether the ID of a session whose workflow has
+	// closed (cancelled, terminated) may start a new one; zero means the
+	// server's default, allowed.
+	IDReusePolicy enumspb.WorkflowIdReusePolicy
+	// Memo is metadata kept with the session's workflow and shown by
+	// Describe and the Web UI (a title, an owner); nil means none. It is
+	// copied to each continue-as-new by the server.
+	Memo map[string]any
+	// SearchAttributes index the session for visibility queries (list the
+	// sessions of a user, say); their keys must be registered on the
+	// namespace.
+	SearchAttributes temporal.SearchAttributes
+}
+
+// StartWith starts the session id as [Client.Start] does, with the
+// workflow options o; o applies only when the session is new (an
+// existing session keeps its own).
+func (c *Client) StartWith(ctx context.Context, id string, o StartOptions, messages ...agentcore.Message) (*Session, error) {
 	_, err := c.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID: id, TaskQueue: c.taskQueue,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		WorkflowIDReusePolicy:    o.IDReusePolicy,
+		WorkflowTaskTimeout:      o.WorkflowTaskTimeout,
+		Memo:                     o.Memo,
+		TypedSearchAttributes:    o.SearchAttributes,
 	}, c.name, StartInput{Messages: messages})
 	if err != nil {
 		return nil, fmt.Errorf("agentcore/durable: start session %s: %w", id, err)
@@ -75,11 +110,11 @@ func (s *Session) update(ctx context.Context, name string, result any, args ...a
 // Start begins a run with prompt messages and returns its sequence number
 // once the session accepted it, without waiting for the run. It fails,
 // changing nothing, with an error wrapping [agentcore.ErrBusy] while a run
-// is active, and with another error without prompts.
+// is active, and with another error without prompts. It is a [Control]
+// request sent by [Session.Send]: with no worker running, its error wraps
+// [ErrRecorded].
 func (s *Session) Start(ctx context.Context, prompts ...agentcore.Message) (int, error) {
-	var seq int
-	err := s.update(ctx, UpdatePrompt, &seq, Messages(prompts))
-	return seq, err
+	return s.send(ctx, Control{Key: NewKey(), Kind: ControlPrompt, Messages: Messages(prompts)})
 }
 
 // StartContinue begins a run from the transcript without a new message,
@@ -93,9 +128,7 @@ func (s *Session) Start(ctx context.Context, prompts ...agentcore.Message) (int,
 // [agentcore.ErrContinueFromAssistant] after an assistant message with
 // both queues empty.
 func (s *Session) StartContinue(ctx context.Context) (int, error) {
-	var seq int
-	err := s.update(ctx, UpdateContinue, &seq)
-	return seq, err
+	return s.send(ctx, Control{Key: NewKey(), Kind: ControlContinue})
 }
 
 // Continue is [Session.StartContinue] waiting for the run's end, as
@@ -128,55 +161,89 @@ func (s *Session) PromptMessages(ctx context.Context, prompts ...agentcore.Messa
 }
 
 // Wait waits for run seq to end and returns its outcome as
-// [Session.Prompt] does. ctx bounds the wait only: the run goes on.
+// [Session.Prompt] does. ctx bounds the wait only: the run goes on. It
+// polls the session (see the package doc's Waiting section), so any
+// number of clients may wait without delaying the session's updates.
+// A run too old for the session to remember how it ended fails with an
+// error wrapping [ErrForgotten], a number no run has (for 2 s) with
+// [ErrUnknownRun].
 func (s *Session) Wait(ctx context.Context, seq int) error {
-	for {
-		var res WaitResult
-		if err := s.update(ctx, UpdateWait, &res, seq); err != nil {
-			return err
+	var res WaitResult
+	var unknownSince time.Time
+	err := s.poll(ctx, QueryRun, &res, func() bool {
+		if !res.Unknown {
+			return !res.Pending
 		}
-		if res.Retry {
-			continue
+		// A run just started may not show in queries yet: the workflow
+		// task that started it can be retried, and a query answered
+		// meanwhile from the state before it.
+		if unknownSince.IsZero() {
+			unknownSince = time.Now()
 		}
-		if res.ErrorMessage == "" && !res.Aborted {
-			return nil
-		}
-		msg := res.Message
-		if msg == nil {
-			msg = &agentcore.AssistantMessage{StopReason: agentcore.StopError, ErrorMessage: res.ErrorMessage}
-			if res.Aborted {
-				msg.StopReason = agentcore.StopAborted
-			}
-		}
-		cause := msg.Err
-		switch {
-		case res.Aborted:
-			cause = context.Canceled
-		case cause == nil:
-			cause = errors.New(res.ErrorMessage)
-		}
-		return &agentcore.RunError{Message: msg, Err: cause}
+		return time.Since(unknownSince) > unknownGrace
+	}, seq)
+	switch {
+	case err != nil:
+		return err
+	case res.Unknown:
+		return fmt.Errorf("agentcore/durable: session %s: run %d: %w", s.id, seq, ErrUnknownRun)
+	case res.Forgotten:
+		return fmt.Errorf("agentcore/durable: session %s: run %d: %w", s.id, seq, ErrForgotten)
 	}
+	return res.err()
+}
+
+// err is the error of the run's outcome, as [Session.Prompt] returns it.
+func (res WaitResult) err() error {
+	if res.ErrorMessage == "" && !res.Aborted {
+		return nil
+	}
+	msg := res.Message
+	if msg == nil {
+		msg = &agentcore.AssistantMessage{StopReason: agentcore.StopError, ErrorMessage: res.ErrorMessage}
+		if res.Aborted {
+			msg.StopReason = agentcore.StopAborted
+		}
+	}
+	cause := msg.Err
+	switch {
+	case res.Aborted:
+		cause = context.Canceled
+	case cause == nil:
+		cause = tooLargeCause(res.ErrorMessage)
+	}
+	if cause == nil {
+		cause = errors.New(res.ErrorMessage)
+	}
+	return &agentcore.RunError{Message: msg, Err: cause}
 }
 
 // Steer queues a message for the active run, taken after the current
 // turn's tool calls, as [agentcore.Agent.Steer]. A run that fails after
-// taking it and before delivering it puts it back in the queue.
+// taking it and before delivering it puts it back in the queue. It is a
+// [Control] request with a new key, sent by [Session.Send]: recorded by
+// the server even with no worker running, and its error says whether it
+// was ([ErrRecorded]).
 func (s *Session) Steer(ctx context.Context, msgs ...agentcore.Message) error {
-	return s.update(ctx, UpdateSteer, nil, Messages(msgs))
+	return s.Send(ctx, Control{Key: NewKey(), Kind: ControlSteer, Messages: Messages(msgs)})
 }
 
 // FollowUp queues a message taken when the run would otherwise stop, as
 // [agentcore.Agent.FollowUp]. As with [Session.Steer], a run that fails
-// before delivering it puts it back in the queue.
+// before delivering it puts it back in the queue, and it is a [Control]
+// request sent by [Session.Send].
 func (s *Session) FollowUp(ctx context.Context, msgs ...agentcore.Message) error {
-	return s.update(ctx, UpdateFollowUp, nil, Messages(msgs))
+	return s.Send(ctx, Control{Key: NewKey(), Kind: ControlFollowUp, Messages: Messages(msgs)})
 }
 
 // Abort cancels the active run's model request and tool calls, if any; the
-// run ends with an aborted message. The queues are kept. An idle session
-// is left unchanged, as by [agentcore.Agent.Abort].
-func (s *Session) Abort(ctx context.Context) error { return s.update(ctx, UpdateAbort, nil) }
+// run ends with an aborted message once they have returned (see the
+// package doc's Aborts). The queues are kept. An idle session is left
+// unchanged, as by [agentcore.Agent.Abort]. Like [Session.Steer], it is a
+// [Control] request sent by [Session.Send].
+func (s *Session) Abort(ctx context.Context) error {
+	return s.Send(ctx, Control{Key: NewKey(), Kind: ControlAbort})
+}
 
 // Reset clears the transcript down to its system message, the error and
 // both queues; it fails with [agentcore.ErrBusy] during a run.
@@ -292,18 +359,15 @@ func (s *Session) State(ctx context.Context) (State, error) {
 // passes back the cursor it was given sees every message exactly once,
 // whichever worker ran it; reset is set when the transcript was reset or
 // replaced ([Session.Reset], [Session.SetMessages]) after the cursor was
-// given: the messages then start at the transcript's start.
+// given: the messages then start at the transcript's start. A long tail
+// comes in parts of about 512 KB: ask again from next. Like
+// [Session.Wait], it polls the session.
 func (s *Session) Messages(ctx context.Context, from int) (msgs []agentcore.Message, next int, reset bool, err error) {
-	for {
-		var res MessagesResult
-		if err := s.update(ctx, UpdateMessages, &res, from); err != nil {
-			return nil, from, false, err
-		}
-		if res.Retry && len(res.Messages) == 0 {
-			continue
-		}
-		return res.Messages, res.Next, res.Reset, nil
+	var res MessagesResult
+	if err := s.poll(ctx, QueryMessages, &res, func() bool { return len(res.Messages) > 0 || !res.Running || res.Reset }, from); err != nil {
+		return nil, from, false, err
 	}
+	return res.Messages, res.Next, res.Reset, nil
 }
 
 // History returns the history of the session's current workflow run, for

@@ -137,10 +137,18 @@ func (h *hang) enter() (hung bool) {
 // finished session's state and its activities' attempts.
 func crash(t *testing.T, sessions *durable.Sessions, step *hang, completed int) (durable.State, attempts) {
 	t.Helper()
+	_, st, att := upgrade(t, sessions, sessions, step, completed)
+	return st, att
+}
+
+// upgrade is crash with worker B serving the session type after: the
+// session's code as a new version of the workers has it.
+func upgrade(t *testing.T, before, after *durable.Sessions, step *hang, completed int) (*durable.Session, durable.State, attempts) {
+	t.Helper()
 	ctx := testCtx(t)
 	queue := taskQueue(t)
-	a := startWorker(t, queue, sessions)
-	cl := newClient(t, queue, sessions)
+	a := startWorker(t, queue, before)
+	cl := newClient(t, queue, before)
 	s, err := cl.Start(ctx, queue)
 	require.NoError(t, err)
 	seq, err := s.Start(ctx, agentcore.UserText("go"))
@@ -154,14 +162,14 @@ func crash(t *testing.T, sessions *durable.Sessions, step *hang, completed int) 
 	a.c.Close() // the process is gone: nothing it does reaches the server
 	step.free()
 	a.kill()
-	startWorker(t, queue, sessions)
+	startWorker(t, queue, after)
 	require.NoError(t, s.Wait(ctx, seq))
 	st, err := s.State(ctx)
 	require.NoError(t, err)
 	assertOneResultPerCall(t, st.Messages)
 	att := readAttempts(ctx, t, cl, queue)
 	t.Logf("attempts: tool calls %v, requests %v", att.tools, att.requests)
-	return st, att
+	return s, st, att
 }
 
 // waitCompleted waits until the history of session id records n completed

@@ -7,7 +7,8 @@
 // A session is one workflow execution (its workflow ID is the session's
 // ID). Its transcript, its steering and follow-up queues, its settings
 // (below) and the record of its active run are workflow state. It is
-// driven by updates, which answer once the workflow has applied them:
+// driven by requests, which the client's calls return from once the
+// workflow has applied them:
 //
 //   - prompt starts a run, refused with [agentcore.ErrBusy]'s meaning while
 //     one is active ([Session.Start], [Session.Prompt]);
@@ -19,16 +20,22 @@
 //     PrepareNextTurn that fails, say) puts them back at the front of
 //     their queue, as the Agent's does;
 //   - abort cancels the active run's model request and tool calls
-//     ([Session.Abort]); the queues are kept;
+//     ([Session.Abort]) and the run ends once they have returned; the
+//     queues are kept (see Aborts);
+//
+// (prompt, continue, steer, followUp and abort are [Control] requests
+// sent on the control signal rather than updates: see Control without a
+// worker; the updates of those names are still served for earlier
+// clients);
 //   - reset clears the transcript to its system message and empties the
 //     queues, refused while a run is active ([Session.Reset]);
 //   - the setters change what a user may change of an
 //     [agentcore.Agent] (see Settings below);
-//   - wait and messages wait for a run's end and for new messages
-//     ([Session.Wait], [Session.Messages]);
 //
-// and the state query answers a snapshot, settings included
-// ([Session.State]). One run is active at a time, by the
+// and queries answer without changing anything: state a snapshot,
+// settings included ([Session.State]), run how a run ended
+// ([Session.Wait]) and messagesFrom the messages past a cursor
+// ([Session.Messages]). One run is active at a time, by the
 // [agentcore.Agent]'s rules.
 //
 // Workers register a [Sessions] made by [New] with the code of a session
@@ -119,6 +126,34 @@
 // measured durations, so a replay on another worker gives the same
 // transcript byte for byte.
 //
+// # Workflow code and workflowcheck
+//
+// Temporal's workflowcheck flags, in this package's workflow code, only
+// what the replay of the loop does by design, each confined to one
+// workflow step:
+//
+//   - the loop's goroutines and channels (replay.run, through
+//     [agentcore.RunLoop]): they are started and joined between two
+//     yields of the workflow, wait for nothing but each other, and give
+//     the same decisions in any interleaving, since every outcome they
+//     read is recorded and the calls' order is fixed by their preflight
+//     order;
+//   - the loop's clock: a tool result's timestamp and duration, and the
+//     timestamp of a tool-change declaration the loop inserts. Both are
+//     overwritten before any hook or request sees them: a tool result
+//     gets the time its outcome was recorded and the duration the tool
+//     measured (TestHooksSeeRecordedTimes), a declaration the run's
+//     recorded start (TestHooksSeeRecordedDeclarationTime), the values
+//     the committed transcript holds. (Runs recorded before the
+//     pin-run-settings version have no recorded start: their
+//     declarations keep the worker's clock until committed.)
+//   - sorted iteration over the keys of a run's outcomes (maps.Keys under
+//     slices.Sorted) when sizing the state ([Options.PayloadLimit]).
+//
+// Everything else the workflow reads comes from the history: workflow.Now
+// for the transcript's timestamps, activity results for the model's and
+// tools' outcomes.
+//
 // # Same transcript as the Agent
 //
 // A run through a session gives the transcript a plain [agentcore.Agent]
@@ -167,6 +202,34 @@
 // (a tool's error is an error result, not an activity failure), so an
 // attempt number above one means the earlier attempt's outcome is unknown.
 //
+// A long tool that is safe to replay can resume rather than start over:
+// it records its progress with [ToolProgress], which the activity's
+// heartbeats carry to the server, and the attempt that runs it again after
+// its worker was lost reads the latest with [LastToolProgress]
+// (TestToolResumesFromProgress).
+//
+// # Recovery time
+//
+// How soon a run goes on after its worker is lost is set by timeouts:
+//
+//   - an activity (a request or a tool call) is retried once its
+//     heartbeat timeout passes without a heartbeat (HeartbeatTimeout of
+//     [Options.ModelActivity] and [Options.ToolActivity], 30 s by default),
+//     after the retry policy's first interval (1 s): about 31 s by
+//     default. A shorter heartbeat timeout recovers sooner and risks
+//     timing out a live worker whose heartbeats are late (the crash tests
+//     use 2 s);
+//   - an activity whose worker stopped without losing its connection is
+//     retried at once (the SDK fails it as the worker stops);
+//   - a workflow task (a replay between two activities, a hook) is
+//     retried after the workflow task timeout, 10 s by default (the
+//     server's; [StartOptions].WorkflowTaskTimeout sets it);
+//   - StartToCloseTimeout (10 min by default) bounds one attempt of an
+//     activity whatever its heartbeats.
+//
+// The multi-process test measured 37 s from a SIGKILL to the
+// run's end with the 30 s heartbeat timeout, 16 s with 5 s.
+//
 // # Events
 //
 // Message-level events come from the durable transcript: [Session.Messages]
@@ -185,6 +248,107 @@
 // committed transcript stays the source of truth. Tool progress (a tool's
 // onUpdate) is not delivered: the tool activity heartbeats it away.
 //
+// # Waiting
+//
+// [Session.Wait] and [Session.Messages] poll the run and messagesFrom
+// queries, 20 ms after the first answer and then at doubling intervals up
+// to 500 ms, rather than holding an update open: a server admits only 10
+// updates in flight per workflow, and waiters holding them would starve
+// Abort, Steer and every other update. Any number of clients may wait;
+// each costs a query per interval. A query that fails for a reason that
+// may pass (no worker serves the session, a workflow task being retried)
+// is asked again until ctx ends.
+//
+// The wait and messages updates of earlier clients are still served, so
+// that histories recording them replay; new clients do not use them.
+//
+// A session remembers how its last 16 runs ended: waiting for an older
+// one fails with [ErrForgotten] (it may have failed), for a number no run
+// has with [ErrUnknownRun] (after 2 s: a query may be answered from the
+// state before the workflow task that started the run, when that task is
+// retried).
+//
+// # Control without a worker
+//
+// Prompts, continues, steering, follow-ups and aborts are [Control]
+// requests, each with a key, sent as a signal ([Session.Send]): the server records a signal whether
+// or not a worker runs the session, and the session applies each key
+// once (it remembers the last 512); requests received as the session
+// continues as new are applied before its state is carried over. Send
+// then polls the control query
+// until the session reports the request applied, so that a [Session.State]
+// after it sees the message queued. Its error says what happened: one
+// wrapping [ErrRecorded] means the request is recorded and will be
+// applied when a worker runs (sending it again with the same key is
+// harmless, and tells how it was applied); any other, that it was not
+// recorded (send it again). A prompt or continue answers its run's number
+// or its refusal ([agentcore.ErrBusy] and the others of [Session.Start]
+// and [Session.StartContinue]); one recorded while no worker ran is
+// applied, or refused, when one does. A message the session cannot keep
+// is refused with [ErrTooLarge]. Resets and the setters stay updates,
+// which wait for a worker. Measured (TestControlWithoutWorker): with no
+// worker, Send returns [ErrRecorded] after its ctx's second; a worker
+// started later applies the recorded steer, follow-up and prompt once
+// each, sent again with their keys included.
+//
+// # Aborts
+//
+// [Session.Abort] cancels the active run's activities, and the run ends
+// once they have ended (their WaitForCancellation is set): a tool that
+// returns its ctx's error is recorded as "Operation aborted", as by the
+// Agent, and a tool that finished its work anyway keeps its result, so
+// the transcript says what the call did. A cancellation reaches an
+// activity only in the server's answer to one of its heartbeats, which the
+// SDK sends at most once per throttle interval (80% of the heartbeat
+// timeout unless the worker's MaxHeartbeatThrottleInterval is smaller):
+// give workers [WorkerOptions], whose 300 ms make an abort reach a running
+// tool's ctx within about 400 ms (the activities record a heartbeat every
+// 100 ms). Measured under -race on a loaded 2-core machine
+// (TestAbortReachesRunningTool): 110 to 160 ms from Abort to the tool's
+// ctx, against 10.6 s with the SDK's default throttle and a 3 s heartbeat
+// timeout. With 12 clients waiting (TestControlWithManyWaiters), Steer
+// answered in 290 ms and Abort in 160 ms, against 19 s for Steer when
+// waiters held updates.
+//
+// # Limits
+//
+// Temporal refuses a payload over 2 MiB, a workflow task's commands over
+// 4 MiB, and ends a workflow whose history passes 50 MiB or 51,200
+// events; a workflow task that fails on one of these is retried for ever
+// and the session no longer answers. A session never asks for that:
+//
+//   - without a claim check (the default), [Options.PayloadLimit]
+//     (1.5 MiB by default) bounds the session's state, which
+//     continue-as-new carries, every model request's input and every
+//     activity's result. A tool result that would take the state past it
+//     is replaced by an error result saying so (the tool ran; the model
+//     reads that its result was too large); a model request whose context
+//     is past it is not made and the run fails with [ErrTooLarge]; an
+//     update whose messages would take the state past it is refused with
+//     [ErrTooLarge], changing nothing. A tool result counts twice while
+//     its run lasts (in the run's record and in the transcript), so at the
+//     default limit a run keeps about two results of 256 KB. The session
+//     keeps working: compact its transcript with [Session.SetMessages] or
+//     [Session.Reset].
+//   - with a [ClaimCheck] in the data converter of every worker and
+//     client, every payload past its threshold (64 KiB) lives in a
+//     [BlobStore] ([DirStore] is a directory) and the history holds its
+//     key; set [Options.PayloadLimit] to [NoPayloadLimit]. Measured
+//     (TestLargeResultsWithClaimCheck): a run of twelve 256 KB tool
+//     results, a 3 MB transcript, leaves a history of 160 events and
+//     26 KB; without a claim check (TestLargeResultsWithoutClaimCheck)
+//     the same run keeps two results, answers the ten others with the
+//     error result, and ends; the session then takes new prompts.
+//
+// [Session.Messages] answers at most about 512 KB at a time (a longer tail
+// takes several calls), so no answer grows with the transcript.
+//
+// A payload codec is also where transcripts are encrypted: chain an
+// encrypting [converter.PayloadCodec] after the claim check in
+// [converter.NewCodecDataConverter], in every worker and client (and in
+// the codec server of the Web UI, if any); the workflow sees plain
+// values either way.
+//
 // # Long sessions
 //
 // A session whose history is past [Options.MaxHistoryLength] events, or
@@ -192,8 +356,8 @@
 // as new with its transcript, queues, settings, counters and the active
 // run's record:
 // when idle, or between two steps of a run, which the new execution then
-// replays and goes on with. Waiting clients retry on the new execution
-// transparently.
+// replays and goes on with. Waiting clients go on polling the new
+// execution transparently.
 //
 // Measured (TestHistoryCost): a run of two turns — a request answered with
 // one tool call, then a text answer — adds 28 history events, about 14 a
@@ -205,10 +369,43 @@
 // grow with the square of the transcript's length until the session
 // continues as new, which resets them to the size of the state.
 //
+// # Upgrading workers
+//
+// Hooks, the loop and the workflow are workflow code: a worker replaying a
+// history must decide as the worker that recorded it. A run records the
+// settings it started with (model, thinking level, tools by name, tool
+// execution mode) and a session records its initial transcript, so that
+// a worker with other [Options] goes on with a run as it started, across
+// a continue-as-new too. What changes of a worker's code and Options may
+// be deployed while sessions run:
+//
+//   - safe: adding tools (a session whose settings were never changed
+//     takes them from its next run, and declares them to the model then);
+//     StreamFn, StreamOptions, GetAPIKey, OnStream; a tool's Execute and
+//     Replay; the activity options; PayloadLimit and MaxHistoryLength
+//     upwards; the SystemPrompt, Model, ThinkingLevel and modes of new
+//     sessions;
+//   - unsafe without versioning: what a hook decides or the messages it
+//     makes; removing or renaming a tool a session selects, or changing
+//     its declaration (its schema validates calls in the workflow);
+//     lowering MaxHistoryLength or PayloadLimit; a new version of
+//     agentcore whose loop decides differently. Deploy such a change
+//     behind [workflow.GetVersion] in the hook (the version is recorded in
+//     the history the first time the hook runs, and replays read it back),
+//     or register it under a new [Options.Name] and let old sessions end
+//     on old workers.
+//
+// The package follows the same rule for its own changes: each behaviour
+// that changed is behind a GetVersion change ID (requeue-undelivered,
+// pin-run-settings, wait-for-cancellation), and the histories recorded
+// in testdata by earlier versions must replay (TestReplayRecordedHistories).
+//
 // # Not here yet
 //
 //   - Live tool progress (a tool's onUpdate): only model requests stream
 //     live events.
 //   - Changing a session's stream options or adding tools a worker does
 //     not register: both are worker code and configuration ([Options]).
+//   - Resets and setters without a live worker: they are updates, which
+//     the server holds until a worker validates them.
 package temporal

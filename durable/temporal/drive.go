@@ -36,16 +36,7 @@ func (ss *session) drive(ctx workflow.Context) error {
 // gives the same transcript.
 func (ss *session) commit(x *replay, res replayResult) {
 	rec := ss.st.Run
-	// known are the system messages that came from clients, which keep
-	// their timestamps.
-	known := map[*agentcore.SystemMessage]bool{}
-	for _, batch := range slices.Concat([]Messages{rec.Prompts}, rec.Steering, rec.FollowUps) {
-		for _, m := range batch {
-			if sys, ok := m.(*agentcore.SystemMessage); ok {
-				known[sys] = true
-			}
-		}
-	}
+	known := rec.clientSystemMessages(nil)
 	request := -1
 	for i, m := range res.messages[:res.commit] {
 		if a, ok := m.(*agentcore.AssistantMessage); ok {
@@ -58,22 +49,57 @@ func (ss *session) commit(x *replay, res replayResult) {
 		}
 		switch m := m.(type) {
 		case *agentcore.ToolResultMessage:
-			m.Timestamp = x.now
-			m.DurationMs = nil
-			if o, ok := rec.Tools[callKey(request, m.ToolCallID)]; ok {
-				m.Timestamp = o.Timestamp
-				if !o.Output.Unknown && !o.Aborted {
-					m.DurationMs = &o.Output.DurationMs
-				}
-			}
+			m.Timestamp, m.DurationMs = x.now, nil
+			rec.stamp(request, m)
 		case *agentcore.SystemMessage:
 			if !known[m] {
-				m.Timestamp = x.now
+				m.Timestamp = rec.declared(x.now)
 			}
 		}
 		ss.st.Transcript = append(ss.st.Transcript, m)
 	}
 	rec.Committed = max(rec.Committed, res.commit)
+}
+
+// clientSystemMessages are the system messages of context and of the
+// run's prompts and polls, which came from clients and keep their
+// timestamps: any other system message in the run is the loop's own
+// declaration of a tool change.
+func (rec *runRecord) clientSystemMessages(context []agentcore.Message) map[*agentcore.SystemMessage]bool {
+	known := map[*agentcore.SystemMessage]bool{}
+	for _, batch := range slices.Concat([]Messages{rec.Prompts, context}, rec.Steering, rec.FollowUps) {
+		for _, m := range batch {
+			if sys, ok := m.(*agentcore.SystemMessage); ok {
+				known[sys] = true
+			}
+		}
+	}
+	return known
+}
+
+// declared is the timestamp of the loop's declarations of tool changes in
+// the run: its recorded start, or, in runs recorded before it was
+// ([pinChange]), now.
+func (rec *runRecord) declared(now int64) int64 {
+	if rec.Started != 0 {
+		return rec.Started
+	}
+	return now
+}
+
+// stamp gives m, a tool result of request, the time its outcome was
+// recorded and the duration the tool measured, as in the committed
+// transcript; it leaves a result whose outcome is not recorded unchanged.
+func (rec *runRecord) stamp(request int, m *agentcore.ToolResultMessage) {
+	o, ok := rec.Tools[callKey(request, m.ToolCallID)]
+	if !ok {
+		return
+	}
+	m.Timestamp, m.DurationMs = o.Timestamp, nil
+	if !o.Output.Unknown && !o.Aborted {
+		d := o.Output.DurationMs
+		m.DurationMs = &d
+	}
 }
 
 // finish ends the run: a run ended by a failing hook gets the Agent's
@@ -135,9 +161,16 @@ func (ss *session) requeue(ctx workflow.Context, msgs Messages, q agentcore.Queu
 	*target = append(slices.Clone(msgs), *target...)
 }
 
+// waitCancelChange marks, in a history, a session whose aborts wait for
+// the cancelled activities to end, so that a call that finished despite
+// the abort is recorded with its result: histories recorded before
+// recorded the abort as soon as it was requested.
+const waitCancelChange = "wait-for-cancellation"
+
 // obtain runs the needed activities concurrently and records their
-// outcomes. An abort cancels them: a cancelled request is recorded as
-// aborted, a cancelled call as "Operation aborted".
+// outcomes. An abort cancels them and waits for them to end: a request
+// cancelled is recorded as aborted, a call as "Operation aborted", and a
+// call that completed anyway with its result.
 func (ss *session) obtain(ctx workflow.Context, needs []need) error {
 	rec := ss.st.Run
 	work, cancel := workflow.WithCancel(ctx)
@@ -148,22 +181,34 @@ func (ss *session) obtain(ctx workflow.Context, needs []need) error {
 		cancel()
 	}
 	name := ss.opts.name()
-	mctx := workflow.WithActivityOptions(work, activityOptions(ss.opts.ModelActivity))
-	tctx := workflow.WithActivityOptions(work, activityOptions(ss.opts.ToolActivity))
+	mao, tao := activityOptions(ss.opts.ModelActivity), activityOptions(ss.opts.ToolActivity)
+	if workflow.GetVersion(ctx, waitCancelChange, workflow.DefaultVersion, 1) != workflow.DefaultVersion {
+		mao.WaitForCancellation, tao.WaitForCancellation = true, true
+	}
+	mctx := workflow.WithActivityOptions(work, mao)
+	tctx := workflow.WithActivityOptions(work, tao)
+	limit := ss.opts.payloadLimit()
 	futures := make([]workflow.Future, len(needs))
 	for i, n := range needs {
-		if n.model != nil {
-			futures[i] = workflow.ExecuteActivity(mctx, name+".model", *n.model)
-		} else {
+		switch {
+		case n.model == nil:
 			futures[i] = workflow.ExecuteActivity(tctx, name+".tool", *n.tool)
+		case limit == 0 || encodedSize(n.model) <= limit:
+			futures[i] = workflow.ExecuteActivity(mctx, name+".model", *n.model)
 		}
 	}
 	for i, n := range needs {
 		if n.model != nil {
+			now := millis(workflow.Now(ctx))
+			if futures[i] == nil {
+				// Past the limit: the request is not made.
+				rec.Responses = append(rec.Responses, failedResponse(n.model.Model, tooLargeContext(encodedSize(n.model), limit), now))
+				continue
+			}
 			var out response
 			err := futures[i].Get(ctx, &out)
 			msg := out.Message
-			now := millis(workflow.Now(ctx))
+			now = millis(workflow.Now(ctx))
 			switch {
 			case isCancel(err):
 				msg = abortedResponse(n.model.Model, now)
@@ -171,6 +216,8 @@ func (ss *session) obtain(ctx workflow.Context, needs []need) error {
 				msg = failedResponse(n.model.Model, err.Error(), now)
 			case msg == nil:
 				msg = failedResponse(n.model.Model, agentcore.ErrStreamIncomplete.Error(), now)
+			case !ss.fits(encodedSize(out)):
+				msg = failedResponse(n.model.Model, tooLargeResponse(encodedSize(out), limit), now)
 			}
 			rec.Responses = append(rec.Responses, msg)
 			continue
@@ -183,6 +230,9 @@ func (ss *session) obtain(ctx workflow.Context, needs []need) error {
 			o = toolOutcome{Output: toolOutput{Result: agentcore.TextResult("Operation aborted"), IsError: true}, Timestamp: o.Timestamp, Aborted: true}
 		case err != nil:
 			o.Output = toolOutput{Err: err.Error()}
+		case !ss.fits(encodedSize(out)):
+			o.Output = tooLargeOutput(encodedSize(out), limit)
+			o.Output.DurationMs = out.DurationMs
 		}
 		rec.Tools[n.key] = o
 	}

@@ -60,7 +60,14 @@ func (ss *session) registerEdits(ctx workflow.Context) error {
 	}); err != nil {
 		return err
 	}
-	if err := setter(ctx, UpdateSetMessages, nil, func(msgs Messages) {
+	replacing := func(msgs Messages) error {
+		extra := encodedSize(msgs)
+		if st.Run == nil {
+			extra -= encodedSize(st.Transcript) // replaced, not kept for the run
+		}
+		return ss.room(extra)
+	}
+	if err := setter(ctx, UpdateSetMessages, replacing, func(msgs Messages) {
 		if rec := st.Run; rec != nil && rec.Context == nil {
 			// The run goes on from the context it started with.
 			rec.Context = rec.context(st.Transcript)
@@ -69,7 +76,8 @@ func (ss *session) registerEdits(ctx workflow.Context) error {
 	}); err != nil {
 		return err
 	}
-	if err := setter(ctx, UpdateAppendMessage, nil, func(msgs Messages) {
+	appending := func(msgs Messages) error { return ss.room(encodedSize(msgs)) }
+	if err := setter(ctx, UpdateAppendMessage, appending, func(msgs Messages) {
 		st.Transcript = append(st.Transcript, msgs...)
 	}); err != nil {
 		return err

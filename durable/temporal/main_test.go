@@ -106,12 +106,19 @@ func dial(t *testing.T) client.Client {
 func startWorker(t *testing.T, queue string, s *durable.Sessions) *proc {
 	t.Helper()
 	c := dial(t)
-	w := worker.New(c, queue, worker.Options{WorkerStopTimeout: time.Second})
+	w := worker.New(c, queue, workerOptions())
 	s.Register(w)
 	require.NoError(t, w.Start())
 	p := &proc{c: c, w: w}
 	t.Cleanup(p.kill)
 	return p
+}
+
+// workerOptions are the test workers' options. The race detector and a
+// busy machine slow workflow code down many times: a workflow task is
+// given 10 s before the SDK reports a deadlock, not 1 s.
+func workerOptions() worker.Options {
+	return durable.WorkerOptions(worker.Options{WorkerStopTimeout: time.Second, DeadlockDetectionTimeout: 10 * time.Second})
 }
 
 // newClient returns a session client on queue.

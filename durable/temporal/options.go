@@ -6,6 +6,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 )
 
@@ -83,7 +84,10 @@ type Options struct {
 	// ModelActivity and ToolActivity are the activity options of model
 	// requests and tool calls. Zero timeouts mean 10 minutes from start to
 	// close and a 30 s heartbeat timeout (how soon a lost worker's call is
-	// retried elsewhere); a nil RetryPolicy retries without limit.
+	// retried elsewhere: see the package doc's Recovery); a nil
+	// RetryPolicy retries without limit. WaitForCancellation is always
+	// set: an abort waits for the cancelled activity to end, so that the
+	// transcript says what the call did.
 	ModelActivity workflow.ActivityOptions
 	ToolActivity  workflow.ActivityOptions
 
@@ -91,6 +95,14 @@ type Options struct {
 	// session continues as new; zero means 10,000. The server's own
 	// suggestion to continue as new is followed too.
 	MaxHistoryLength int
+
+	// PayloadLimit bounds, in encoded bytes, the session's state (carried
+	// by continue-as-new), a model request's input and an activity's
+	// result, so that none crosses the server's limits (see the package
+	// doc's Limits): zero means [DefaultPayloadLimit]; [NoPayloadLimit]
+	// turns the checks off, for workers and clients that keep large
+	// payloads out of the history with a [ClaimCheck].
+	PayloadLimit int
 }
 
 func (o *Options) name() string {
@@ -105,6 +117,23 @@ func (o *Options) maxHistory() int {
 		return 10_000
 	}
 	return o.MaxHistoryLength
+}
+
+// HeartbeatThrottle is the MaxHeartbeatThrottleInterval [WorkerOptions]
+// sets: an abort reaches a running tool's ctx within about that time.
+const HeartbeatThrottle = 300 * time.Millisecond
+
+// WorkerOptions returns o as a worker serving sessions needs it: a zero
+// MaxHeartbeatThrottleInterval becomes [HeartbeatThrottle]. The SDK sends
+// an activity's heartbeats to the server at most once per throttle
+// interval (by default 80% of the heartbeat timeout, 24 s for the default
+// 30 s), and a cancellation reaches the activity only in the answer to
+// one: without it, an abort reaches a running tool that late.
+func WorkerOptions(o worker.Options) worker.Options {
+	if o.MaxHeartbeatThrottleInterval == 0 {
+		o.MaxHeartbeatThrottleInterval = HeartbeatThrottle
+	}
+	return o
 }
 
 // activityOptions fills the defaults of ao.

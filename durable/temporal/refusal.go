@@ -24,6 +24,7 @@ var refusals = map[string]error{
 	"ErrContinueFromAssistant": agentcore.ErrContinueFromAssistant,
 	"ErrUnknownTool":           ErrUnknownTool,
 	"ErrInvalidSetting":        ErrInvalidSetting,
+	"ErrTooLarge":              ErrTooLarge,
 }
 
 // refuse is the workflow's refusal with sentinel's meaning; sentinel is
@@ -38,13 +39,18 @@ func refuseWith(sentinel error, detail string) error {
 	if detail != "" {
 		msg += ": " + detail
 	}
-	for typ, s := range refusals {
-		if s == sentinel {
-			return temporal.NewApplicationError(msg, typ)
-		}
-	}
-	return temporal.NewApplicationError(msg, "")
+	return temporal.NewApplicationError(msg, refusalTypes[sentinel])
 }
+
+// refusalTypes are the types of refusals by sentinel: a lookup, since
+// workflow code must not range over a map (its order is random).
+var refusalTypes = func() map[error]string {
+	m := make(map[error]string, len(refusals))
+	for typ, s := range refusals {
+		m[s] = typ
+	}
+	return m
+}()
 
 // refusedError is a refusal on the client: the workflow's text, wrapping
 // its sentinel.

@@ -75,6 +75,8 @@ type replay struct {
 	set, queue Settings
 
 	cancel context.CancelFunc // cancels the loop's ctx: the run was aborted
+	// context is the transcript the run started from.
+	context Messages
 
 	pending atomic.Bool // a need was found
 	mu      sync.Mutex  // guards needs and preflighted
@@ -107,7 +109,8 @@ func (x *replay) run() replayResult {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	x.cancel = cancel
-	actx := agentcore.AgentContext{Messages: x.rec.context(x.st.Transcript), Tools: x.tools()}
+	x.context = x.rec.context(x.st.Transcript)
+	actx := agentcore.AgentContext{Messages: slices.Clone(x.context), Tools: x.tools()}
 	var lr *agentcore.LoopRun
 	var err error
 	if x.rec.Continue {
@@ -155,13 +158,26 @@ func (x *replay) config() agentcore.LoopConfig {
 			return f(ctx, m)
 		}
 	}
-	if f := h.TransformContext; f != nil {
-		h.TransformContext = func(ctx context.Context, m []agentcore.Message) ([]agentcore.Message, error) {
-			if x.pending.Load() {
-				return m, nil
-			}
-			return f(ctx, m)
+	transform := h.TransformContext
+	h.TransformContext = func(ctx context.Context, m []agentcore.Message) ([]agentcore.Message, error) {
+		if x.pending.Load() {
+			return m, nil
 		}
+		// The loop stamped its declarations of tool changes by the
+		// worker's clock: hooks and requests see the recorded time, as
+		// the transcript will.
+		if x.rec.Started != 0 {
+			known := x.rec.clientSystemMessages(x.context)
+			for _, msg := range m {
+				if sys, ok := msg.(*agentcore.SystemMessage); ok && !known[sys] {
+					sys.Timestamp = x.rec.Started
+				}
+			}
+		}
+		if transform == nil {
+			return m, nil
+		}
+		return transform(ctx, m)
 	}
 	prepare := h.PrepareRequest
 	h.PrepareRequest = func(ctx context.Context, r agentcore.RequestContext) (*agentcore.RequestUpdate, error) {
@@ -188,6 +204,11 @@ func (x *replay) config() agentcore.LoopConfig {
 		}
 		if x.rec.Aborted && x.current+1 >= len(x.rec.Responses) {
 			x.cancel() // the next request would be the aborted one
+		}
+		// The loop timed the calls by the worker's clock: hooks and later
+		// requests see the recorded times, as the transcript will.
+		for _, r := range t.ToolResults {
+			x.rec.stamp(x.current, r)
 		}
 		if finish == nil {
 			return agentcore.TurnDefault, nil

@@ -26,6 +26,7 @@ func historySessions(fake *agentcoretest.Fake) *durable.Sessions {
 		fake = agentcoretest.New()
 	}
 	do := durableOptions(o, fake.Stream)
+	do.Tools[0] = abortableEcho() // the same declaration
 	// A second tool, inactive until a session selects it: the histories
 	// recorded with echo alone replay unchanged.
 	do.Tools = append(do.Tools, shoutTool())
@@ -36,12 +37,36 @@ func historySessions(fake *agentcoretest.Fake) *durable.Sessions {
 	return durable.New(do)
 }
 
+// abortMe is the text of an echo call that waits for its ctx.
+const abortMe = "wait for the abort"
+
+// abortable receives a value when an echo call of abortMe starts.
+var abortable = make(chan struct{}, 1)
+
+// abortableEcho is the echo tool, whose calls of abortMe wait for an
+// abort.
+func abortableEcho() agentcore.Tool {
+	return echoTool(agentcore.ReplayNever, func(ctx context.Context, text string) (string, error) {
+		if text != abortMe {
+			return text, nil
+		}
+		select {
+		case abortable <- struct{}{}:
+		default:
+		}
+		<-ctx.Done()
+		return "", ctx.Err()
+	})
+}
+
 // TestRecordHistory records, when run with -update, the histories of a
 // session that steers, follows up, prompts twice and resets; of one
 // aborted while the model streams that then runs again; of one whose
 // request fails with a provider error; of one that continues; and of one
 // whose settings, transcript and queues are edited, idle and during a
-// run; and of one whose failed run puts back the follow-up it took. Each
+// run; of one whose failed run puts back the follow-up it took; and of one
+// aborted while its tool runs, recorded with the pin-run-settings and
+// wait-for-cancellation versions. Each
 // is a subtest: record one alone with -run, so that the others
 // keep the format of the version that recorded them (the replayer must
 // go on reading old histories).
@@ -159,6 +184,24 @@ func TestRecordHistory(t *testing.T) {
 		require.Equal(t, "replaced", st.Messages[0].(*agentcore.UserMessage).Text())
 		require.Equal(t, "after the continue", st.Messages[len(st.Messages)-1].(*agentcore.AssistantMessage).Text())
 		writeHistory(t, cl, "history-edits")
+	})
+	t.Run("abort-tool", func(t *testing.T) {
+		// A run aborted while its tool runs, which the run waits for, and
+		// a large prompt refused: recorded with pinned run settings.
+		ctx := testCtx(t)
+		fake := agentcoretest.New(agentcoretest.ToolCallResponse(echoCall("c1", abortMe)), agentcoretest.TextResponse("after the abort"))
+		cl, s := recordedSession(t, fake, "history-abort-tool")
+		seq, err := s.Start(ctx, agentcore.UserText("go"))
+		require.NoError(t, err)
+		select {
+		case <-abortable:
+		case <-ctx.Done():
+			t.Fatal("the call never started")
+		}
+		require.NoError(t, s.Abort(ctx))
+		require.ErrorIs(t, s.Wait(ctx, seq), context.Canceled)
+		require.NoError(t, s.Prompt(ctx, "again"))
+		writeHistory(t, cl, "history-abort-tool")
 	})
 	t.Run("requeue", func(t *testing.T) {
 		// A run that fails in PrepareNextTurn after taking a follow-up

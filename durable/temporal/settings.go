@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/pi-go/agentcore"
+	"go.temporal.io/sdk/workflow"
 )
 
 // Settings are what a client may change of a session, as a user may
@@ -94,15 +95,43 @@ func runSettings(rec *runRecord, opts *Options) Settings {
 	return defaultSettings(opts)
 }
 
-// startSettings is what a run starting now records: nil while the
-// session's settings were never changed (the run then uses the defaults,
-// as runs recorded before settings existed do).
-func (ss *session) startSettings() *Settings {
-	if ss.st.Settings == nil {
+// pinChange marks, in a history, a session whose runs record the settings
+// they start with even when the session's were never changed, and whose
+// initial transcript is recorded: a run then goes on with the same tools
+// on a worker whose [Options] differ (see the package doc's Upgrading
+// workers). Runs of histories recorded before record nil settings and
+// use the defaults of the worker replaying them.
+const pinChange = "pin-run-settings"
+
+// startSettings is what a run starting now records: the session's current
+// settings, or, in histories recorded before [pinChange], nil while the
+// session's settings were never changed (the run then uses the defaults).
+func (ss *session) startSettings(ctx workflow.Context) *Settings {
+	if ss.st.Settings == nil && workflow.GetVersion(ctx, pinChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return nil
 	}
-	s := ss.st.Settings.normalized()
+	s := ss.settings()
 	return &s
+}
+
+// startTime is what a run starting now records as its start: the
+// workflow's time, or, in histories recorded before [pinChange], zero.
+func startTime(ctx workflow.Context) int64 {
+	if workflow.GetVersion(ctx, pinChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return 0
+	}
+	return millis(workflow.Now(ctx))
+}
+
+// seed sets a new session's transcript to initial, as recorded in the
+// history by the first worker that ran it ([pinChange]): the system
+// message a worker seeds depends on its Options.
+func (ss *session) seed(ctx workflow.Context, initial Messages) error {
+	if workflow.GetVersion(ctx, pinChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		ss.st.Transcript = initial
+		return nil
+	}
+	return workflow.SideEffect(ctx, func(workflow.Context) any { return initial }).Get(&ss.st.Transcript)
 }
 
 // toolsNamed returns the worker's tools named by names, in that order; a name

@@ -119,6 +119,10 @@ type runRecord struct {
 	// Steering and FollowUps are what each poll of the queues took.
 	Steering  []Messages `json:"steering"`
 	FollowUps []Messages `json:"followUps"`
+	// Started is when the run started, in Unix milliseconds: the
+	// timestamp of the loop's declarations of tool changes; zero in runs
+	// recorded before [pinChange].
+	Started int64 `json:"started,omitempty"`
 	// Aborted is set once the run was aborted.
 	Aborted bool `json:"aborted,omitempty"`
 	// Settings are the session's settings when the run started; nil when
@@ -157,6 +161,9 @@ type sessionState struct {
 	// Settings are the settings clients changed; nil until one did (the
 	// session then uses its Options').
 	Settings *Settings `json:"settings,omitempty"`
+	// Keys are the keys of the latest control requests applied (or
+	// refused), oldest first ([Control]).
+	Keys []appliedKey `json:"keys,omitempty"`
 	// Origin is the cursor of the transcript's first message
 	// ([Session.Messages]): it moves past every cursor handed out when the
 	// transcript is reset or replaced.

@@ -1,7 +1,6 @@
 package temporal
 
 import (
-	"encoding/json"
 	"slices"
 
 	"github.com/pi-go/agentcore"
@@ -11,7 +10,10 @@ import (
 	"go.temporal.io/sdk/workflow"
 )
 
-// The names of the session workflow's updates and query.
+// The names of the session workflow's updates and queries. The wait and
+// messages updates are those of earlier clients, which held them open;
+// clients now poll the run and messages queries instead (see the package
+// doc's Waiting section).
 const (
 	UpdatePrompt   = "prompt"
 	UpdateContinue = "continue"
@@ -22,6 +24,8 @@ const (
 	UpdateWait     = "wait"
 	UpdateMessages = "messages"
 	QueryState     = "state"
+	QueryRun       = "run"
+	QueryMessages  = "messagesFrom"
 )
 
 // StartInput is the session workflow's argument.
@@ -70,6 +74,9 @@ func (s *Sessions) RegisterWorkflow(r worker.WorkflowRegistry) {
 type session struct {
 	opts *Options
 	st   sessionState
+	// sizes caches the encoded sizes of the state's messages and tool
+	// outcomes ([session.stateSize]); it is not state.
+	sizes map[any]int
 	// cancelWork cancels the activities of the active run; nil when none
 	// is running.
 	cancelWork workflow.CancelFunc
@@ -83,8 +90,8 @@ func (s *Sessions) Workflow(ctx workflow.Context, in StartInput) error {
 	ss := &session{opts: &s.opts}
 	if in.State != nil {
 		ss.st = *in.State
-	} else {
-		ss.st.Transcript = s.initialTranscript(ctx, in.Messages)
+	} else if err := ss.seed(ctx, s.initialTranscript(ctx, in.Messages)); err != nil {
+		return err
 	}
 	if err := ss.register(ctx); err != nil {
 		return err
@@ -105,6 +112,7 @@ func (s *Sessions) Workflow(ctx workflow.Context, in StartInput) error {
 		if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
 			return err
 		}
+		ss.drainControl(ctx)
 		ss.st.Continued++
 		st := ss.st
 		return workflow.NewContinueAsNewError(ctx, s.Name(), StartInput{State: &st})
@@ -160,41 +168,57 @@ func (ss *session) continuable() error {
 	return nil
 }
 
+// promptable refuses a prompt without messages, during a run, or too
+// large to keep.
+func (ss *session) promptable(prompts Messages) error {
+	if len(prompts) == 0 {
+		return temporal.NewApplicationError("agentcore/durable: prompt without messages", "NoPrompt")
+	}
+	if err := ss.busy(); err != nil {
+		return err
+	}
+	return ss.room(2 * encodedSize(prompts))
+}
+
+// prompt starts a run with prompts, which [session.promptable] accepted,
+// and returns its number.
+func (ss *session) prompt(ctx workflow.Context, prompts Messages) (int, error) {
+	st := &ss.st
+	st.Runs++
+	st.Run = &runRecord{Seq: st.Runs, Base: len(st.Transcript), Prompts: slices.Clone(prompts), Tools: map[string]toolOutcome{},
+		Settings: ss.startSettings(ctx), Started: startTime(ctx)}
+	st.ErrorMessage = ""
+	return st.Runs, nil
+}
+
+// cont starts a run from the transcript, which [session.continuable]
+// accepted, and returns its number.
+func (ss *session) cont(ctx workflow.Context) (int, error) {
+	st := &ss.st
+	rec := &runRecord{Seq: st.Runs + 1, Base: len(st.Transcript), Tools: map[string]toolOutcome{}, Settings: ss.startSettings(ctx),
+		Started: startTime(ctx)}
+	set := ss.settings()
+	if _, ok := st.Transcript[len(st.Transcript)-1].(*agentcore.AssistantMessage); !ok {
+		rec.Continue = true
+	} else if steer := drain(&st.Steering, set.SteeringMode); len(steer) > 0 {
+		rec.Prompts, rec.SkipSteering = steer, true
+	} else {
+		rec.Prompts = drain(&st.FollowUp, set.FollowUpMode)
+	}
+	st.Runs++
+	st.Run = rec
+	st.ErrorMessage = ""
+	return st.Runs, nil
+}
+
 // register installs the updates and the query.
 func (ss *session) register(ctx workflow.Context) error {
 	st := &ss.st
-	if err := workflow.SetUpdateHandlerWithOptions(ctx, UpdatePrompt,
-		func(ctx workflow.Context, prompts Messages) (int, error) {
-			st.Runs++
-			st.Run = &runRecord{Seq: st.Runs, Base: len(st.Transcript), Prompts: slices.Clone(prompts), Tools: map[string]toolOutcome{},
-				Settings: ss.startSettings()}
-			st.ErrorMessage = ""
-			return st.Runs, nil
-		},
-		workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, prompts Messages) error {
-			if len(prompts) == 0 {
-				return temporal.NewApplicationError("agentcore/durable: prompt without messages", "NoPrompt")
-			}
-			return ss.busy()
-		}}); err != nil {
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, UpdatePrompt, ss.prompt,
+		workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, prompts Messages) error { return ss.promptable(prompts) }}); err != nil {
 		return err
 	}
-	if err := workflow.SetUpdateHandlerWithOptions(ctx, UpdateContinue,
-		func(ctx workflow.Context) (int, error) {
-			rec := &runRecord{Seq: st.Runs + 1, Base: len(st.Transcript), Tools: map[string]toolOutcome{}, Settings: ss.startSettings()}
-			set := ss.settings()
-			if _, ok := st.Transcript[len(st.Transcript)-1].(*agentcore.AssistantMessage); !ok {
-				rec.Continue = true
-			} else if steer := drain(&st.Steering, set.SteeringMode); len(steer) > 0 {
-				rec.Prompts, rec.SkipSteering = steer, true
-			} else {
-				rec.Prompts = drain(&st.FollowUp, set.FollowUpMode)
-			}
-			st.Runs++
-			st.Run = rec
-			st.ErrorMessage = ""
-			return st.Runs, nil
-		},
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, UpdateContinue, ss.cont,
 		workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context) error { return ss.continuable() }}); err != nil {
 		return err
 	}
@@ -202,20 +226,17 @@ func (ss *session) register(ctx workflow.Context) error {
 		name  string
 		queue *Messages
 	}{{UpdateSteer, &st.Steering}, {UpdateFollowUp, &st.FollowUp}} {
-		if err := workflow.SetUpdateHandler(ctx, q.name, func(ctx workflow.Context, msgs Messages) error {
+		if err := workflow.SetUpdateHandlerWithOptions(ctx, q.name, func(ctx workflow.Context, msgs Messages) error {
 			*q.queue = append(*q.queue, msgs...)
 			return nil
-		}); err != nil {
+		}, workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, msgs Messages) error {
+			return ss.room(2 * encodedSize(msgs))
+		}}); err != nil {
 			return err
 		}
 	}
 	if err := workflow.SetUpdateHandler(ctx, UpdateAbort, func(ctx workflow.Context) error {
-		if st.Run != nil {
-			st.Run.Aborted = true
-			if ss.cancelWork != nil {
-				ss.cancelWork()
-			}
-		}
+		ss.abort()
 		return nil
 	}); err != nil {
 		return err
@@ -234,100 +255,14 @@ func (ss *session) register(ctx workflow.Context) error {
 	if err := ss.registerEdits(ctx); err != nil {
 		return err
 	}
-	if err := workflow.SetUpdateHandler(ctx, UpdateWait, func(ctx workflow.Context, seq int) (WaitResult, error) {
-		if err := workflow.Await(ctx, func() bool { return st.Finished >= seq || ss.closing }); err != nil {
-			return WaitResult{}, err
-		}
-		if st.Finished < seq {
-			return WaitResult{Retry: true}, nil
-		}
-		res, known := st.Results[seq]
-		res.Forgotten = !known
-		return res, nil
-	}); err != nil {
+	if err := ss.registerWaits(ctx); err != nil {
 		return err
 	}
-	if err := workflow.SetUpdateHandler(ctx, UpdateMessages, func(ctx workflow.Context, from int) (MessagesResult, error) {
-		if err := workflow.Await(ctx, func() bool { return st.Origin+len(st.Transcript) != from || st.Run == nil || ss.closing }); err != nil {
-			return MessagesResult{}, err
-		}
-		res := MessagesResult{Next: st.Origin + len(st.Transcript), Running: st.Run != nil, Retry: ss.closing}
-		i := from - st.Origin
-		switch {
-		case from == 0:
-			i = 0 // the start, whatever the transcript
-		case i < 0 || i > len(st.Transcript):
-			i = 0 // the transcript was reset or replaced: start over
-			res.Reset = true
-		}
-		res.Messages = slices.Clone(st.Transcript[i:])
-		return res, nil
-	}); err != nil {
+	if err := ss.registerControl(ctx); err != nil {
 		return err
 	}
 	return workflow.SetQueryHandler(ctx, QueryState, func() (State, error) {
 		info := workflow.GetInfo(ctx)
 		return st.snapshot(ss.settings(), info.GetCurrentHistoryLength(), info.GetCurrentHistorySize()), nil
 	})
-}
-
-// WaitResult is the answer of the wait update.
-type WaitResult struct {
-	// ErrorMessage is the run's error, "" when it succeeded.
-	ErrorMessage string `json:"errorMessage,omitempty"`
-	// Aborted is whether the run was aborted.
-	Aborted bool `json:"aborted,omitempty"`
-	// Retry asks the client to wait again: the workflow continued as new.
-	Retry bool `json:"retry,omitempty"`
-	// Forgotten is set for a run too old for its result to be kept.
-	Forgotten bool `json:"forgotten,omitempty"`
-	// Message is the failed run's last assistant message, with its Err
-	// (see [Messages]); nil after a success, and in results recorded by
-	// versions that did not keep it.
-	Message *agentcore.AssistantMessage `json:"-"`
-}
-
-// MarshalJSON writes the result with its message, under "message".
-func (r WaitResult) MarshalJSON() ([]byte, error) {
-	type plain WaitResult
-	w := struct {
-		plain
-		Message *response `json:"message,omitempty"`
-	}{plain: plain(r)}
-	if r.Message != nil {
-		w.Message = &response{r.Message}
-	}
-	return json.Marshal(w)
-}
-
-// UnmarshalJSON reads what MarshalJSON writes.
-func (r *WaitResult) UnmarshalJSON(data []byte) error {
-	type plain WaitResult
-	var w struct {
-		plain
-		Message *response `json:"message"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	*r = WaitResult(w.plain)
-	if w.Message != nil {
-		r.Message = w.Message.Message
-	}
-	return nil
-}
-
-// MessagesResult is the answer of the messages update.
-type MessagesResult struct {
-	// Messages are the transcript's messages from the cursor on.
-	Messages Messages `json:"messages"`
-	// Next is the cursor after them.
-	Next int `json:"next"`
-	// Running is whether a run is active.
-	Running bool `json:"running"`
-	// Reset is set when the transcript was reset or replaced under the
-	// cursor: Messages start at the transcript's first message.
-	Reset bool `json:"reset,omitempty"`
-	// Retry asks the client to ask again: the workflow continued as new.
-	Retry bool `json:"retry,omitempty"`
 }
