@@ -1,11 +1,9 @@
 package anthropic
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -36,30 +34,16 @@ func textStream(pieces ...string) []byte {
 // thinking back with the tool calls and their results.
 func TestAgentRun(t *testing.T) {
 	var script providertest.Recorder
-	var calls sync.Map
-	agent := agentcore.New(agentcore.Options{
+	msgs, calls := providertest.AgentRun{
 		Model: agentcore.Model{ID: "claude-test", API: "anthropic-messages", Provider: "anthropic",
 			Reasoning: true, Input: []string{"text"}, MaxTokens: 32000},
-		ThinkingLevel: agentcore.ThinkingMedium,
-		StreamFn: script.Script(t, testTarget(t),
+		Thinking: agentcore.ThinkingMedium,
+		Stream: script.Script(t, testTarget(t),
 			providertest.ReadTestdata(t, "stream", "agent-tools.sse"),
 			textStream("In Paris it is 14:00", "; 6*7 = 42.")),
-		SystemPrompt: "You are terse.",
-		Tools:        providertest.Tools(&calls),
-		Hooks: agentcore.Hooks{GetAPIKey: func(context.Context, string) (string, error) {
-			return "sk-ant-hook", nil
-		}},
-	})
-	require.NoError(t, agent.Prompt(t.Context(), "What time is it in Paris, and what is 6*7?"))
-	state := agent.State()
-	require.Empty(t, state.ErrorMessage)
-
-	var roles []string
-	for _, m := range state.Messages {
-		roles = append(roles, m.Role())
-	}
-	assert.Equal(t, []string{"system", "user", "assistant", "toolResult", "toolResult", "assistant"}, roles)
-	first := state.Messages[2].(*agentcore.AssistantMessage)
+		Key: "sk-ant-hook",
+	}.Run(t)
+	first := msgs[2].(*agentcore.AssistantMessage)
 	assert.Equal(t, agentcore.StopToolUse, first.StopReason)
 	assert.Equal(t, []agentcore.ContentBlock{
 		agentcore.ThinkingBlock{Thinking: "Two lookups, in parallel.", ThinkingSignature: "sig-agent-1"},
@@ -67,7 +51,7 @@ func TestAgentRun(t *testing.T) {
 		agentcore.ToolCall{ID: "toolu_now", Name: "now", Arguments: json.RawMessage(`{"zone":"Europe/Paris"}`)},
 		agentcore.ToolCall{ID: "toolu_calc", Name: "calc", Arguments: json.RawMessage(`{"expr":"6*7"}`)},
 	}, first.Content)
-	assert.Equal(t, "In Paris it is 14:00; 6*7 = 42.", state.Messages[5].(*agentcore.AssistantMessage).Text())
+	assert.Equal(t, "In Paris it is 14:00; 6*7 = 42.", msgs[5].(*agentcore.AssistantMessage).Text())
 	now, _ := calls.Load("toolu_now")
 	calc, _ := calls.Load("toolu_calc")
 	assert.Equal(t, providertest.NowArgs{Zone: "Europe/Paris"}, now)

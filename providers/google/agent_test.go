@@ -1,9 +1,7 @@
 package google
 
 import (
-	"context"
 	"encoding/json"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -19,38 +17,24 @@ import (
 // their IDs and signature, and both results in one user turn.
 func TestAgentRun(t *testing.T) {
 	var script providertest.Recorder
-	var calls sync.Map
 	answer := []byte("data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"In Paris it is 14:00\"}],\"role\":\"model\"}}]}\r\n\r\n" +
 		"data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"; 6*7 = 42.\"}],\"role\":\"model\"},\"finishReason\":\"STOP\"}]}\r\n\r\n")
 	target := testTarget(t)
-	agent := agentcore.New(agentcore.Options{
+	msgs, calls := providertest.AgentRun{
 		Model: agentcore.Model{ID: "gemini-3-pro-preview", API: "google-generative-ai", Provider: "google",
 			Reasoning: true, Input: []string{"text"}, MaxTokens: 32000},
-		ThinkingLevel: agentcore.ThinkingMedium,
-		StreamFn:      script.Script(t, target, providertest.ReadTestdata(t, "stream", "agent-tools.sse"), answer),
-		SystemPrompt:  "You are terse.",
-		Tools:         providertest.Tools(&calls),
-		Hooks: agentcore.Hooks{GetAPIKey: func(context.Context, string) (string, error) {
-			return "gm-hook", nil
-		}},
-	})
-	require.NoError(t, agent.Prompt(t.Context(), "What time is it in Paris, and what is 6*7?"))
-	state := agent.State()
-	require.Empty(t, state.ErrorMessage)
-
-	var roles []string
-	for _, m := range state.Messages {
-		roles = append(roles, m.Role())
-	}
-	assert.Equal(t, []string{"system", "user", "assistant", "toolResult", "toolResult", "assistant"}, roles)
-	first := state.Messages[2].(*agentcore.AssistantMessage)
+		Thinking: agentcore.ThinkingMedium,
+		Stream:   script.Script(t, target, providertest.ReadTestdata(t, "stream", "agent-tools.sse"), answer),
+		Key:      "gm-hook",
+	}.Run(t)
+	first := msgs[2].(*agentcore.AssistantMessage)
 	assert.Equal(t, agentcore.StopToolUse, first.StopReason)
 	assert.Equal(t, []agentcore.ContentBlock{
 		agentcore.ThinkingBlock{Thinking: "Two lookups, in parallel."},
 		agentcore.ToolCall{ID: "fc_now", Name: "now", Arguments: json.RawMessage(`{"zone":"Europe/Paris"}`), ThoughtSignature: "c2lnLWFnZW50"},
 		agentcore.ToolCall{ID: "fc_calc", Name: "calc", Arguments: json.RawMessage(`{"expr":"6*7"}`)},
 	}, first.Content)
-	assert.Equal(t, "In Paris it is 14:00; 6*7 = 42.", state.Messages[5].(*agentcore.AssistantMessage).Text())
+	assert.Equal(t, "In Paris it is 14:00; 6*7 = 42.", msgs[5].(*agentcore.AssistantMessage).Text())
 	now, _ := calls.Load("fc_now")
 	calc, _ := calls.Load("fc_calc")
 	assert.Equal(t, providertest.NowArgs{Zone: "Europe/Paris"}, now)

@@ -1,12 +1,10 @@
 package openai
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/pi-go/agentcore"
@@ -28,43 +26,14 @@ func textStream(pieces ...string) []byte {
 // tools, in parallel and interleaved, then answers.
 func TestAgentRun(t *testing.T) {
 	var script providertest.Recorder
-	var calls sync.Map
-	agent := agentcore.New(agentcore.Options{
+	msgs, calls := providertest.AgentRun{
 		Model: agentcore.Model{ID: "gpt-test", API: "openai-completions", Provider: "test", Input: []string{"text"}},
-		StreamFn: script.Script(t, testTarget(t),
+		Stream: script.Script(t, testTarget(t),
 			providertest.ReadTestdata(t, "stream", "tool-calls-parallel.sse"),
 			textStream("In Paris it is 14:00", "; 6*7 = 42.")),
-		SystemPrompt: "You are terse.",
-		Tools:        providertest.Tools(&calls),
-		Hooks: agentcore.Hooks{GetAPIKey: func(context.Context, string) (string, error) {
-			return "sk-hook", nil
-		}},
-	})
-	var mu sync.Mutex
-	var ended []string
-	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-		if e, ok := ev.(*agentcore.ToolExecutionEndEvent); ok {
-			mu.Lock()
-			ended = append(ended, e.ToolName)
-			mu.Unlock()
-		}
-	})
-	if err := agent.Prompt(t.Context(), "What time is it in Paris, and what is 6*7?"); err != nil {
-		t.Fatal(err)
-	}
-	state := agent.State()
-	if state.ErrorMessage != "" {
-		t.Fatalf("run failed: %s", state.ErrorMessage)
-	}
-
-	var roles []string
-	for _, m := range state.Messages {
-		roles = append(roles, m.Role())
-	}
-	if want := "system user assistant toolResult toolResult assistant"; strings.Join(roles, " ") != want {
-		t.Fatalf("transcript roles %v, want %s", roles, want)
-	}
-	if got := state.Messages[len(state.Messages)-1].(*agentcore.AssistantMessage).Text(); got != "In Paris it is 14:00; 6*7 = 42." {
+		Key: "sk-hook",
+	}.Run(t)
+	if got := msgs[len(msgs)-1].(*agentcore.AssistantMessage).Text(); got != "In Paris it is 14:00; 6*7 = 42." {
 		t.Errorf("answer %q", got)
 	}
 	if now, _ := calls.Load("call_now"); now != (providertest.NowArgs{Zone: "Europe/Paris"}) {
@@ -72,10 +41,6 @@ func TestAgentRun(t *testing.T) {
 	}
 	if calc, _ := calls.Load("call_calc"); calc != (providertest.CalcArgs{Expr: "6*7", Precise: true, Digits: 12}) {
 		t.Errorf("calc got %+v", calc)
-	}
-	slices.Sort(ended)
-	if !slices.Equal(ended, []string{"calc", "now"}) {
-		t.Errorf("tool executions ended: %v", ended)
 	}
 
 	headers, bodies := script.Requests()

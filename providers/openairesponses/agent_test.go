@@ -1,11 +1,7 @@
 package openairesponses
 
 import (
-	"context"
 	"encoding/json"
-	"slices"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -20,43 +16,18 @@ import (
 // replays the calls with their item IDs and the results by call ID.
 func TestAgentRun(t *testing.T) {
 	var script providertest.Recorder
-	var calls sync.Map
-	agent := agentcore.New(agentcore.Options{
+	msgs, calls := providertest.AgentRun{
 		Model: testTarget(t).Model,
-		StreamFn: script.Script(t, testTarget(t),
+		Stream: script.Script(t, testTarget(t),
 			providertest.ReadTestdata(t, "stream", "tool-calls-parallel.sse"),
 			providertest.ReadTestdata(t, "stream", "text.sse")),
-		SystemPrompt: "You are terse.",
-		Tools:        providertest.Tools(&calls),
-		Hooks: agentcore.Hooks{GetAPIKey: func(context.Context, string) (string, error) {
-			return "sk-hook", nil
-		}},
-	})
-	var mu sync.Mutex
-	var ended []string
-	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-		if e, ok := ev.(*agentcore.ToolExecutionEndEvent); ok {
-			mu.Lock()
-			ended = append(ended, e.ToolName)
-			mu.Unlock()
-		}
-	})
-	require.NoError(t, agent.Prompt(t.Context(), "What time is it in Paris, and what is 6*7?"))
-	state := agent.State()
-	require.Empty(t, state.ErrorMessage)
-
-	var roles []string
-	for _, m := range state.Messages {
-		roles = append(roles, m.Role())
-	}
-	assert.Equal(t, "system user assistant toolResult toolResult assistant", strings.Join(roles, " "))
-	assert.Equal(t, "Hello, world! ✓", state.Messages[len(state.Messages)-1].(*agentcore.AssistantMessage).Text())
+		Key: "sk-hook",
+	}.Run(t)
+	assert.Equal(t, "Hello, world! ✓", msgs[len(msgs)-1].(*agentcore.AssistantMessage).Text())
 	now, _ := calls.Load("call_now|fc_now")
 	assert.Equal(t, providertest.NowArgs{Zone: "Europe/Paris"}, now)
 	calc, _ := calls.Load("call_calc|fc_calc")
 	assert.Equal(t, providertest.CalcArgs{Expr: "6*7", Precise: true, Digits: 12}, calc)
-	slices.Sort(ended)
-	assert.Equal(t, []string{"calc", "now"}, ended)
 
 	headers, bodies := script.Requests()
 	require.Len(t, bodies, 2)
