@@ -4,7 +4,7 @@
 // the session; the run finishes on the other worker, and the answer's text
 // is seen live as it streams. It runs offline, on the scripted fake model.
 //
-//	GOTOOLCHAIN=go1.27.3 go run ./examples/session   (from durable/temporal)
+//	GOTOOLCHAIN=auto go run ./examples/session   (from durable/temporal)
 package main
 
 import (
