@@ -3,10 +3,11 @@
 // message's text and the typed [agentcore.ProviderError] behind it, and
 // the request itself with the hooks of [agentcore.StreamOptions].
 //
-// A provider builds its body and passes it through [Payload] (OnPayload),
-// sets its headers over the identity's with [Layer], then sends it with
-// [Do] (Timeout, MaxRetries, OnResponse), which answers the response to
-// stream or the refusal to describe. Everything runs on the caller's
+// A provider builds its body, sets its headers over the identity's with
+// [Layer], then sends it with [Send], which passes the body through
+// [Payload] (OnPayload) and posts it with [Do] (Timeout, MaxRetries,
+// OnResponse), which answers the response to stream or the refusal to
+// describe. Everything runs on the caller's
 // goroutine.
 //
 // Whatever MaxRetries says, [Do] sends a request again when it failed on a

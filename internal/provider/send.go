@@ -115,6 +115,9 @@ type Request struct {
 	Model agentcore.Model
 	// Options supply Timeout, MaxRetries, MaxRetryDelay and OnResponse.
 	Options agentcore.StreamOptions
+	// ForceStream sets an OnPayload replacement's "stream" member to true
+	// ([Payload]), as pi-ai's Anthropic adapter does.
+	ForceStream bool
 	// IdleTimeout bounds each wait of a read of the response's body for
 	// the server: past it the read fails with an error wrapping
 	// [agentcore.ErrStreamIdleTimeout]. Zero means
@@ -174,8 +177,9 @@ func Do(ctx context.Context, r Request) (*http.Response, error) {
 // maxRefusalBody caps how much of a refusal's body is read.
 const maxRefusalBody = 1 << 20
 
-// Send is [Do] with its outcome as a provider reports it: the accepted
-// (2xx) response with its body unread, else the failure. describe makes
+// Send passes r.Body through OnPayload ([Payload]), then is [Do] with its
+// outcome as a provider reports it: the accepted (2xx) response with its
+// body unread, else the failure. describe makes
 // the failure of a refusal from its status, header and body (read up to
 // 1 MiB); connection makes that of a request that got no response;
 // aborted is the text of a request aborted before its response. A hook's
@@ -184,6 +188,11 @@ const maxRefusalBody = 1 << 20
 // MaxRetryDelay is described with the [DelayTooLongError]'s text, then
 // the SDK's text of the refusal ([Failure.SDKText]), as pi-ai words it.
 func Send(ctx context.Context, r Request, describe func(status int, h http.Header, body []byte) Failure, connection func(error) Failure, aborted string) (*http.Response, Failure) {
+	body, err := Payload(ctx, r.Options, r.Model, r.Body, r.ForceStream)
+	if err != nil {
+		return nil, Failure{Text: err.Error(), Err: err}
+	}
+	r.Body = body
 	resp, err := Do(ctx, r)
 	var tooLong *DelayTooLongError
 	var hook *HookError

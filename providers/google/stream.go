@@ -67,9 +67,6 @@ func (c *call) Send(ctx context.Context) (*http.Response, failure) {
 	if err != nil {
 		return nil, textFailure("Could not encode the request: " + err.Error())
 	}
-	if body, err = provider.Payload(ctx, c.Options, c.Model, body, false); err != nil {
-		return nil, failure{Text: err.Error(), Err: err}
-	}
 	return provider.Send(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: url, Header: header, Body: body, Model: c.Model, Options: c.Options,
 		IdleTimeout: c.opts.IdleTimeout,

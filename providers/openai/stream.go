@@ -92,9 +92,6 @@ func (c *call) Send(ctx context.Context) (*http.Response, provider.Failure) {
 	if err != nil {
 		return nil, provider.Failure{Text: "Could not encode the request: " + err.Error(), Err: err}
 	}
-	if body, err = provider.Payload(ctx, c.Options, c.Model, body, false); err != nil {
-		return nil, provider.Failure{Text: err.Error(), Err: err}
-	}
 	return provider.Send(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.Model, Options: c.Options,
 		IdleTimeout: c.opts.IdleTimeout,
