@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/pi-go/agentcore/internal/limit"
 	"net/http"
 	"time"
 
@@ -39,9 +40,9 @@ func (f Failure) ProviderError() *agentcore.ProviderError {
 
 // Fail ends w's stream with out, the message so far, as an error whose Err
 // is f's ProviderError, or as aborted (no Err) when ctx is done. f's text
-// is cut to [MaxFailureText] characters ([Truncate]), whatever the server
+// is cut to [limit.MaxFailureText] characters ([limit.Truncate]), whatever the server
 // sent.
 func Fail(ctx context.Context, w *agentcore.StreamWriter, out *agentcore.AssistantMessage, f Failure) {
-	f.Text = Truncate(f.Text, MaxFailureText)
+	f.Text = limit.Truncate(f.Text, limit.MaxFailureText)
 	w.Fail(ctx, out, f.ProviderError())
 }

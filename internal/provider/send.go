@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/pi-go/agentcore/internal/limit"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -250,7 +251,7 @@ func (r Request) once(ctx context.Context) (*http.Response, error) {
 		cancel(nil)
 		return nil, err
 	}
-	resp.Body = watchIdle(cancelOnClose{resp.Body, cancel}, actx, cancel, durationOption(r.IdleTimeout, agentcore.DefaultStreamIdleTimeout))
+	resp.Body = limit.WatchIdle(actx, cancel, cancelOnClose{resp.Body, cancel}, limit.Duration(r.IdleTimeout, agentcore.DefaultStreamIdleTimeout))
 	if h := r.Options.OnResponse; h != nil {
 		pr := agentcore.ProviderResponse{StatusCode: resp.StatusCode, Header: resp.Header.Clone()}
 		if err := h(ctx, r.Model, pr); err != nil {
@@ -322,7 +323,7 @@ func retryable(resp *http.Response) bool {
 // retryDelayCap is the longest provider-requested wait retried for the
 // option max, 0 when there is none.
 func retryDelayCap(max time.Duration) time.Duration {
-	return durationOption(max, agentcore.DefaultMaxRetryDelay)
+	return limit.Duration(max, agentcore.DefaultMaxRetryDelay)
 }
 
 // backoff is the SDKs' wait before retry attempt+1 when the server names

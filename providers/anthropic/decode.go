@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/pi-go/agentcore/internal/limit"
 	"strings"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsondec"
 	"github.com/pi-go/agentcore/internal/partialjson"
-	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // emptyArguments is the arguments of a call before any were read.
@@ -35,7 +35,7 @@ type decoder struct {
 
 	// budget is the content the response may still build; a block or a
 	// delta that does not fit is dropped and the reader ends the response.
-	budget *provider.Budget
+	budget *limit.Budget
 
 	// open maps a server block index to the state of its open block.
 	open map[int]*openBlock
@@ -92,7 +92,7 @@ func parseEvent(dec *jsondec.Decoder, name string, data []byte, ev *event) ([]by
 		}
 	}
 	if err != nil {
-		f := textFailure(fmt.Sprintf("%s %s: %v; data=%s", MalformedEventPrefix, name, err, provider.Truncate(string(data), provider.MaxErrorData)))
+		f := textFailure(fmt.Sprintf("%s %s: %v; data=%s", MalformedEventPrefix, name, err, limit.Truncate(string(data), limit.MaxErrorData)))
 		return data, &f
 	}
 	return data, nil

@@ -2,6 +2,7 @@ package google
 
 import (
 	"encoding/json"
+	"github.com/pi-go/agentcore/internal/limit"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -9,7 +10,6 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
-	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // chunk is the data of one streamed event: a GenerateContentResponse.
@@ -70,7 +70,7 @@ type decoder struct {
 
 	// budget is the content the response may still build; a part that
 	// does not fit is not added, and the response ends with its error.
-	budget *provider.Budget
+	budget *limit.Budget
 
 	// stopped once the consumer stopped reading.
 	stopped bool
@@ -267,21 +267,21 @@ func mapFinishReason(reason string) (agentcore.StopReason, bool) {
 // setUsage sets u from a chunk's usage and prices it, as pi-ai does:
 // cached tokens are read from the cache and not counted as input, thoughts
 // count as output (and as reasoning). Every count is clamped to
-// 0…math.MaxInt64 ([provider.Count]) and the output saturates, so a
+// 0…math.MaxInt64 ([limit.Count]) and the output saturates, so a
 // hostile or broken server cannot make a count or a cost negative.
 func setUsage(u *agentcore.Usage, m *usageMetadata, model agentcore.Model) {
 	reasoning, fromProvider := u.Reasoning, u.Cost.TotalFromProvider
 	if reasoning == nil {
 		reasoning, fromProvider = new(int64), new(bool)
 	}
-	*reasoning = provider.Count(m.ThoughtsTokenCount)
-	cached := provider.Count(m.CachedContentTokenCount)
+	*reasoning = limit.Count(m.ThoughtsTokenCount)
+	cached := limit.Count(m.CachedContentTokenCount)
 	*u = agentcore.Usage{
-		Input:       max(0, provider.Count(m.PromptTokenCount)-cached),
-		Output:      provider.Sum(provider.Count(m.CandidatesTokenCount), *reasoning),
+		Input:       max(0, limit.Count(m.PromptTokenCount)-cached),
+		Output:      limit.Sum(limit.Count(m.CandidatesTokenCount), *reasoning),
 		CacheRead:   cached,
 		Reasoning:   reasoning,
-		TotalTokens: provider.Count(m.TotalTokenCount),
+		TotalTokens: limit.Count(m.TotalTokenCount),
 	}
 	r := model.Cost
 	u.Cost.Input = r.Input / 1000000 * float64(u.Input)

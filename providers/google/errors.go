@@ -3,6 +3,7 @@ package google
 import (
 	"bytes"
 	"errors"
+	"github.com/pi-go/agentcore/internal/limit"
 	"net/http"
 	"net/url"
 	"strings"
@@ -59,17 +60,17 @@ type failure = provider.Failure
 //	{"error":{"message":"Bad Gateway\n","code":502,"status":"Bad Gateway"}}  (a text body)
 //
 // A body sent as JSON that does not parse is wrapped as text. The JSON, or
-// the text, is cut to its first [provider.MaxErrorData] characters.
+// the text, is cut to its first [limit.MaxErrorData] characters.
 func statusFailure(status int, header http.Header, body []byte) failure {
 	f := provider.Status(status, header, "")
 	if strings.Contains(header.Get("Content-Type"), "application/json") {
 		if v, err := jsonv.Parse(body); err == nil {
-			f.Text = provider.Truncate(string(v.AppendJSON(nil)), provider.MaxErrorData)
+			f.Text = limit.Truncate(string(v.AppendJSON(nil)), limit.MaxErrorData)
 			return f
 		}
 	}
 	b := []byte(`{"error":{"message":`)
-	b = jsonv.AppendQuote(b, provider.Truncate(strings.ToValidUTF8(string(body), "\uFFFD"), provider.MaxErrorData))
+	b = jsonv.AppendQuote(b, limit.Truncate(strings.ToValidUTF8(string(body), "\uFFFD"), limit.MaxErrorData))
 	b = append(b, `,"code":`...)
 	b = jsonv.AppendNumber(b, float64(status))
 	b = append(b, `,"status":`...)
@@ -81,7 +82,7 @@ func statusFailure(status int, header http.Header, body []byte) failure {
 // chunkError returns the failure of a streamed event that is an error
 // object with an HTTP error code (400 to 599), as Google's SDK throws it:
 // "got status: STATUS. " and the event's JSON, cut to its first
-// [provider.MaxErrorData] characters. Other data gives false.
+// [limit.MaxErrorData] characters. Other data gives false.
 func chunkError(data []byte) (failure, bool) {
 	if !bytes.Contains(data, []byte(`"error"`)) {
 		return failure{}, false
@@ -99,7 +100,7 @@ func chunkError(data []byte) (failure, bool) {
 		return failure{}, false
 	}
 	status, _ := e.Get("status")
-	text := "got status: " + jsString(status, e.Has("status")) + ". " + provider.Truncate(string(v.AppendJSON(nil)), provider.MaxErrorData)
+	text := "got status: " + jsString(status, e.Has("status")) + ". " + limit.Truncate(string(v.AppendJSON(nil)), limit.MaxErrorData)
 	return failure{Text: text, Status: int(code.Num())}, true
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/pi-go/agentcore/internal/limit"
 	"io"
 	"maps"
 	"net/http"
@@ -96,7 +97,7 @@ func hasAuth(h http.Header) bool {
 func (c *call) Read(ctx context.Context, body io.Reader) *failure {
 	c.d = newDecoder(c.W, c.Model, c.Out)
 	c.d.observe = c.Observer(ctx)
-	c.d.budget = provider.NewBudget(c.opts.MaxResponseBytes)
+	c.d.budget = limit.NewBudget(c.opts.MaxResponseBytes)
 	tail := &tailReader{r: body}
 	events := sse.NewReader(tail, 0)
 	for !c.d.stopped {
@@ -110,7 +111,7 @@ func (c *call) Read(ctx context.Context, body io.Reader) *failure {
 		case errors.Is(err, sse.ErrLineTooLong):
 			f := textFailure(MalformedChunkPrefix + ": " + err.Error())
 			return &f
-		case provider.IsLimit(err):
+		case limit.Is(err):
 			return provider.LimitFailure(err)
 		case err != nil:
 			f := bodyFailure(err)

@@ -3,12 +3,12 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/pi-go/agentcore/internal/limit"
 	"strings"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsondec"
 	"github.com/pi-go/agentcore/internal/partialjson"
-	"github.com/pi-go/agentcore/internal/provider"
 	"github.com/pi-go/agentcore/internal/sse"
 )
 
@@ -37,7 +37,7 @@ type responseDecoder struct {
 
 	// budget is the content the response may still build; a delta that
 	// does not fit is dropped and the reader ends the response.
-	budget *provider.Budget
+	budget *limit.Budget
 
 	// finished is set once a finish_reason arrived; stopped once the
 	// consumer stopped reading.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/pi-go/agentcore/internal/jsvalue"
 	"net/url"
 	"strings"
 
@@ -71,8 +72,8 @@ func connectionErrorText(err error) string {
 
 // truthy reports whether a JSON value is present and not null, false, 0 or
 // "", as JavaScript would test it.
-func truthy(v json.RawMessage) bool { return provider.Truthy(v) }
+func truthy(v json.RawMessage) bool { return jsvalue.Truthy(v) }
 
 // compactJSON returns v without insignificant space, or v itself when it is
 // not valid JSON.
-func compactJSON(v []byte) string { return provider.CompactJSON(v) }
+func compactJSON(v []byte) string { return jsvalue.CompactJSON(v) }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/pi-go/agentcore/internal/limit"
 	"io"
 	"maps"
 	"net/http"
@@ -52,7 +53,7 @@ func (c *call) Read(ctx context.Context, body io.Reader) *provider.Failure {
 	c.d = newResponseDecoder(c.W, c.Model, c.Out)
 	c.d.observe = c.Observer(ctx)
 	c.d.openRouter = provider.IsOpenRouter(c.Model, c.opts.baseURL(c.Model))
-	c.d.budget = provider.NewBudget(c.opts.MaxResponseBytes)
+	c.d.budget = limit.NewBudget(c.opts.MaxResponseBytes)
 	return c.read(ctx, c.d, body)
 }
 
@@ -157,7 +158,7 @@ func (c *call) read(ctx context.Context, d *responseDecoder, body io.Reader) *pr
 			return nil // an abort, or a failure after the response finished
 		case errors.Is(err, sse.ErrLineTooLong):
 			return &provider.Failure{Text: LineTooLongText, Err: err}
-		case provider.IsLimit(err):
+		case limit.Is(err):
 			return provider.LimitFailure(err)
 		case err != nil:
 			return &provider.Failure{Text: connectionErrorText(err), Err: err}

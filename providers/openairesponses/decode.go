@@ -2,12 +2,13 @@ package openairesponses
 
 import (
 	"encoding/json"
+	"github.com/pi-go/agentcore/internal/jsvalue"
+	"github.com/pi-go/agentcore/internal/limit"
 	"strings"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
 	"github.com/pi-go/agentcore/internal/partialjson"
-	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // The kinds of output item this package shows as a content block.
@@ -56,7 +57,7 @@ type decoder struct {
 
 	// budget is the content the response may still build; content that
 	// does not fit is not added, and the response ends with its error.
-	budget *provider.Budget
+	budget *limit.Budget
 
 	// ev is the event being applied, reused for each.
 	ev event
@@ -252,7 +253,7 @@ func (d *decoder) done(key slotKey, it *item, data []byte) {
 		d.out.Content[s.index] = b
 		switch {
 		case it.ID == nil:
-		case provider.Truthy(it.EncryptedContent):
+		case jsvalue.Truthy(it.EncryptedContent):
 			delete(d.unsigned, *it.ID)
 		default:
 			d.unsigned[*it.ID] = s.index

@@ -3,12 +3,13 @@ package openairesponses
 import (
 	"cmp"
 	"encoding/json"
+	"github.com/pi-go/agentcore/internal/jsvalue"
+	"github.com/pi-go/agentcore/internal/limit"
 	"slices"
 	"time"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
-	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // finalize applies a terminal response (response.completed or
@@ -62,7 +63,7 @@ func (d *decoder) backfill(raw lazyRaw) {
 	decodeLoosely(raw, &output)
 	for _, raw := range output {
 		var it item
-		if !decodeLoosely(raw, &it) || it.Type != kindThinking || it.ID == nil || !provider.Truthy(it.EncryptedContent) {
+		if !decodeLoosely(raw, &it) || it.Type != kindThinking || it.ID == nil || !jsvalue.Truthy(it.EncryptedContent) {
 			continue
 		}
 		i, ok := d.unsigned[*it.ID]
@@ -145,17 +146,17 @@ func (d *decoder) removedReasoning(raw lazyRaw) {
 // are counted apart from the input, which OpenAI reports them in;
 // reasoning tokens are part of the output.
 //
-// Every count is clamped to 0…math.MaxInt64 ([provider.Count]), so a
+// Every count is clamped to 0…math.MaxInt64 ([limit.Count]), so a
 // hostile or broken server cannot make a count or a cost negative.
 func usage(u *usageJSON) agentcore.Usage {
-	cached, written := provider.Count(u.InputTokensDetails.CachedTokens), provider.Count(u.InputTokensDetails.CacheWriteTokens)
+	cached, written := limit.Count(u.InputTokensDetails.CachedTokens), limit.Count(u.InputTokensDetails.CacheWriteTokens)
 	return agentcore.Usage{
-		Input:       max(0, provider.Count(u.InputTokens)-provider.Sum(cached, written)),
-		Output:      provider.Count(u.OutputTokens),
+		Input:       max(0, limit.Count(u.InputTokens)-limit.Sum(cached, written)),
+		Output:      limit.Count(u.OutputTokens),
 		CacheRead:   cached,
 		CacheWrite:  written,
-		Reasoning:   new(provider.Count(u.OutputTokensDetails.ReasoningTokens)),
-		TotalTokens: provider.Count(u.TotalTokens),
+		Reasoning:   new(limit.Count(u.OutputTokensDetails.ReasoningTokens)),
+		TotalTokens: limit.Count(u.TotalTokens),
 	}
 }
 
@@ -219,10 +220,10 @@ func failedText(r *response) string {
 	switch {
 	case r.Error != nil:
 		code, msg := "unknown", "no message"
-		if provider.Truthy(r.Error.Code) {
+		if jsvalue.Truthy(r.Error.Code) {
 			code = jsString(r.Error.Code)
 		}
-		if provider.Truthy(r.Error.Message) {
+		if jsvalue.Truthy(r.Error.Message) {
 			msg = jsString(r.Error.Message)
 		}
 		return code + ": " + msg

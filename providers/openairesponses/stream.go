@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/pi-go/agentcore/internal/jsvalue"
+	"github.com/pi-go/agentcore/internal/limit"
 	"io"
 	"maps"
 	"net/http"
@@ -113,7 +115,7 @@ func (c *call) Read(ctx context.Context, body io.Reader) *provider.Failure {
 	c.d = newDecoder(c.W, c.Model, c.Out)
 	c.d.serviceTier = c.opts.ServiceTier
 	c.d.observe = c.Observer(ctx)
-	c.d.budget = provider.NewBudget(c.opts.MaxResponseBytes)
+	c.d.budget = limit.NewBudget(c.opts.MaxResponseBytes)
 	events := sse.NewReader(body, maxLine)
 	for !c.W.Ended() {
 		ev, err := events.Next()
@@ -124,7 +126,7 @@ func (c *call) Read(ctx context.Context, body io.Reader) *provider.Failure {
 			return nil
 		case errors.Is(err, sse.ErrLineTooLong):
 			return &provider.Failure{Text: LineTooLongText, Err: err}
-		case provider.IsLimit(err):
+		case limit.Is(err):
 			return provider.LimitFailure(err)
 		case err != nil:
 			f := connectionFailure(err)
@@ -194,7 +196,7 @@ func (d *decoder) event(ev sse.Event) (done bool, failure string) {
 		}
 		return false, streamErrorText(data)
 	}
-	if provider.Truthy(e.Error) {
+	if jsvalue.Truthy(e.Error) {
 		return false, streamErrorText(e.Error)
 	}
 	if d.observe != nil {
