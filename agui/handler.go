@@ -1,0 +1,325 @@
+package agui
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/pi-go/agentcore"
+)
+
+// DefaultMaxRequestBytes is the request body limit of a [Handler] whose
+// MaxRequestBytes is zero.
+const DefaultMaxRequestBytes = 8 << 20
+
+// DefaultWriteIdleTimeout is the per-write deadline of a [Handler] whose
+// WriteIdleTimeout is zero.
+const DefaultWriteIdleTimeout = 30 * time.Second
+
+// InternalErrorText is all a client is told of a panic in a hook: the
+// error field of a 500 answer. The detail goes to [Options.OnError].
+const InternalErrorText = "agui: internal error"
+
+// ErrPanic marks the errors [Options.OnError] receives for a recovered
+// panic of a hook.
+var ErrPanic = errors.New("agui: panic")
+
+// ErrNoAgent is the error of a request to a [Handler] without
+// [Options.NewAgent] (answered with 500).
+var ErrNoAgent = errors.New("agui: no NewAgent: the handler cannot make an agent")
+
+// HTTPError is an error with the HTTP status a [Handler] answers with,
+// for [Options.NewAgent] and [Options.Prepare] to choose it.
+type HTTPError struct {
+	// Status is the HTTP status code, 4xx or 5xx.
+	Status int
+	// Message is the text of the answer's "error" field.
+	Message string
+}
+
+// Error returns the message.
+func (e *HTTPError) Error() string { return e.Message }
+
+// Options configure [New].
+type Options struct {
+	// NewAgent returns the options of the Agent of a thread the handler
+	// does not hold yet: the model, stream function, system prompt, server
+	// tools and hooks, and in Messages a transcript the program stored
+	// (see OnTranscript). It is called on the request's goroutine, once
+	// per thread, with the request's ctx and the decoded input; in is the
+	// handler's, read-only. An error refuses the request with 500 (or the
+	// status of an [*HTTPError]) and the error's text. The handler wraps
+	// the options' FinishTurn and sets the Agent's tools before each run
+	// (the program's tools plus the client's front-end tools).
+	NewAgent func(ctx context.Context, in *RunInput) (agentcore.Options, error)
+
+	// Prepare, when not nil, decides whether a decoded request may run, on
+	// the request's goroutine, before its thread is looked up: check
+	// authorization (r's headers), the thread ID, the front-end tools. An
+	// error refuses the request with 403 (or the status of an
+	// [*HTTPError]) and the error's text.
+	Prepare func(r *http.Request, in *RunInput) error
+
+	// OnTranscript, when not nil, is called after every run with the
+	// thread's ID and its whole transcript, for the program to store it;
+	// NewAgent restores it. It runs on the request's goroutine before
+	// ServeHTTP returns, also after a run its client left; messages is a
+	// copy it may keep (the messages are shared: do not modify them).
+	OnTranscript func(threadID string, messages []agentcore.Message)
+
+	// MaxRequestBytes caps the request body; zero means
+	// [DefaultMaxRequestBytes]. A larger body is refused with 413.
+	MaxRequestBytes int64
+
+	// WriteIdleTimeout bounds each write of the answer, as
+	// [agentcore.ProxyHandlerOptions].WriteIdleTimeout does: a client that
+	// stops reading longer than this aborts its run. Zero means
+	// [DefaultWriteIdleTimeout]; negative means no deadline.
+	WriteIdleTimeout time.Duration
+
+	// OnError, when not nil, is told what the handler keeps from its
+	// clients or has no client to tell: a panic of a hook (err wraps
+	// [ErrPanic]) and a failed write of the answer (a client that went
+	// away). It is called on the request's goroutine, before ServeHTTP
+	// returns; err is OnError's to keep. It must not write to the
+	// response.
+	OnError func(r *http.Request, err error)
+}
+
+// Handler serves agentcore Agents to AG-UI clients: see the package
+// documentation. It is safe for concurrent use.
+type Handler struct {
+	opts Options
+
+	mu      sync.Mutex
+	threads map[string]*thread
+}
+
+// New returns a handler configured by opts.
+func New(opts Options) *Handler {
+	if opts.MaxRequestBytes <= 0 {
+		opts.MaxRequestBytes = DefaultMaxRequestBytes
+	}
+	if opts.WriteIdleTimeout == 0 {
+		opts.WriteIdleTimeout = DefaultWriteIdleTimeout
+	}
+	return &Handler{opts: opts, threads: map[string]*thread{}}
+}
+
+// Agent returns the Agent of a thread the handler holds, or nil. The
+// program may steer it, queue follow-ups or abort its run; it must not
+// start runs of its own on it.
+func (h *Handler) Agent(threadID string) *agentcore.Agent {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if t := h.threads[threadID]; t != nil {
+		return t.agent
+	}
+	return nil
+}
+
+// Forget drops a thread the handler holds, unless it is running; it
+// reports whether the thread is gone. The thread's next request makes a
+// new Agent with NewAgent.
+func (h *Handler) Forget(threadID string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t := h.threads[threadID]
+	if t == nil {
+		return true
+	}
+	if !t.mu.TryLock() {
+		return false
+	}
+	defer t.mu.Unlock()
+	delete(h.threads, threadID)
+	return true
+}
+
+// ServeHTTP answers one RunAgentInput with a run's events.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeError(w, http.StatusMethodNotAllowed, "method not allowed: use POST")
+		return
+	}
+	in, msgs, status, err := h.decode(w, r)
+	if err != nil {
+		writeError(w, status, err.Error())
+		return
+	}
+	if h.opts.Prepare != nil {
+		if err := h.guard("Prepare", func() error { return h.opts.Prepare(r, in) }); err != nil {
+			h.refuse(w, r, err, http.StatusForbidden)
+			return
+		}
+	}
+	t, err := h.thread(r.Context(), in)
+	if err != nil {
+		h.refuse(w, r, err, http.StatusInternalServerError)
+		return
+	}
+	defer t.mu.Unlock()
+	tools, err := t.tools(in.Tools)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	p, err := t.prepare(msgs)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	t.agent.SetTools(tools)
+	h.run(w, r, t, in, p)
+}
+
+// decode reads and decodes the request body; on failure it returns the
+// status to answer with.
+func (h *Handler) decode(w http.ResponseWriter, r *http.Request) (*RunInput, []wireMessage, int, error) {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			return nil, nil, http.StatusUnsupportedMediaType, fmt.Errorf("unsupported content type %q: send application/json", ct)
+		}
+	}
+	var body bytes.Buffer
+	_, err := body.ReadFrom(http.MaxBytesReader(w, r.Body, h.opts.MaxRequestBytes))
+	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+		return nil, nil, http.StatusRequestEntityTooLarge, fmt.Errorf("request body too large: the limit is %d bytes", h.opts.MaxRequestBytes)
+	}
+	if err != nil {
+		return nil, nil, http.StatusBadRequest, fmt.Errorf("%w: %v", ErrBadInput, err)
+	}
+	in, msgs, err := decodeInput(body.Bytes())
+	if err != nil {
+		return nil, nil, http.StatusBadRequest, err
+	}
+	return in, msgs, 0, nil
+}
+
+// thread returns the request's thread, locked, making it when the handler
+// does not hold it. A thread that is running answers 409.
+func (h *Handler) thread(ctx context.Context, in *RunInput) (*thread, error) {
+	h.mu.Lock()
+	t := h.threads[in.ThreadID]
+	h.mu.Unlock()
+	if t == nil {
+		if h.opts.NewAgent == nil {
+			return nil, ErrNoAgent
+		}
+		var opts agentcore.Options
+		err := h.guard("NewAgent", func() (err error) {
+			opts, err = h.opts.NewAgent(ctx, in)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		made := newThread(opts)
+		h.mu.Lock()
+		if t = h.threads[in.ThreadID]; t == nil { // another request may have made it meanwhile
+			t = made
+			h.threads[in.ThreadID] = t
+		}
+		h.mu.Unlock()
+	}
+	if !t.mu.TryLock() {
+		return nil, &HTTPError{Status: http.StatusConflict, Message: fmt.Sprintf("thread %q is running: wait for its run to finish", in.ThreadID)}
+	}
+	return t, nil
+}
+
+// run streams the run p asks for; the thread is locked.
+func (h *Handler) run(w http.ResponseWriter, r *http.Request, t *thread, in *RunInput, p plan) {
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	out, err := startAnswer(w, h.opts.WriteIdleTimeout, cancel)
+	if err != nil {
+		h.report(r, fmt.Errorf("agui: writing the answer: %w", err))
+		return
+	}
+	rl := &relay{in: in, out: out, thread: t}
+	ctx = context.WithValue(ctx, runKey{}, rl)
+	rl.emit(runStarted{evRunStarted, in.ThreadID, in.RunID, in.ParentRunID})
+	unsubscribe := t.agent.Subscribe(rl.handle)
+	t.ran = true
+	if p.resume && len(p.prompts) == 0 {
+		err = t.agent.Continue(ctx)
+	} else {
+		err = t.agent.PromptMessages(ctx, p.prompts...)
+	}
+	unsubscribe()
+	rl.closeOpen()
+	t.pending = rl.pendingCalls()
+	rl.emit(messagesSnapshot{evMessagesSnapshot, t.snapshot()})
+	rl.emit(rl.finish(err))
+	if werr := out.failure(); werr != nil {
+		h.report(r, fmt.Errorf("agui: writing the answer: %w", werr))
+	}
+	if h.opts.OnTranscript != nil {
+		if err := h.guard("OnTranscript", func() error {
+			h.opts.OnTranscript(in.ThreadID, t.agent.Messages())
+			return nil
+		}); err != nil {
+			h.report(r, err)
+		}
+	}
+}
+
+// finish is the event that ends a run whose Prompt or Continue returned
+// err.
+func (rl *relay) finish(err error) any {
+	done := runFinished{Type: evRunFinished, ThreadID: rl.in.ThreadID, RunID: rl.in.RunID, Usage: rl.usage}
+	var runErr *agentcore.RunError
+	switch {
+	case err == nil:
+		done.Outcome = &runOutcome{Type: "success", PendingToolCallIDs: rl.pendingCalls()}
+		return done
+	case errors.As(err, &runErr) && runErr.Message != nil && runErr.Message.StopReason == agentcore.StopAborted:
+		done.Outcome = &runOutcome{Type: "cancelled"}
+		return done
+	case errors.As(err, &runErr) && runErr.Message != nil && runErr.Message.ErrorMessage != "":
+		return runError{Type: evRunError, Message: runErr.Message.ErrorMessage, Usage: rl.usage}
+	}
+	return runError{Type: evRunError, Message: err.Error(), Usage: rl.usage}
+}
+
+// guard runs f and returns its error, or a panic of f as an error that
+// wraps [ErrPanic] and names what panicked (where).
+func (h *Handler) guard(where string, f func() error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("%w in %s: %v\n%s", ErrPanic, where, v, debug.Stack())
+		}
+	}()
+	return f()
+}
+
+// refuse answers a request a hook refused with err: the status of an
+// [*HTTPError], else fallback; a panic answers 500 with
+// [InternalErrorText] after telling OnError.
+func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, err error, fallback int) {
+	if errors.Is(err, ErrPanic) {
+		h.report(r, err)
+		writeError(w, http.StatusInternalServerError, InternalErrorText)
+		return
+	}
+	status := fallback
+	if he, ok := errors.AsType[*HTTPError](err); ok && he.Status >= 400 && he.Status <= 599 {
+		status = he.Status
+	}
+	writeError(w, status, err.Error())
+}
+
+// report tells OnError about err.
+func (h *Handler) report(r *http.Request, err error) {
+	if h.opts.OnError != nil {
+		h.opts.OnError(r, err)
+	}
+}

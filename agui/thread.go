@@ -1,0 +1,217 @@
+package agui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/pi-go/agentcore"
+)
+
+// placeholderText is the result a front-end call holds in the transcript
+// until its client answers it: what the model sees if it never does.
+const placeholderText = "No result: this tool runs in the user's browser, which did not answer the call."
+
+// thread is one conversation: its Agent and what the handler knows of its
+// messages. mu is held for the whole of a run; the fields below it are
+// used only by the request holding it.
+type thread struct {
+	mu sync.Mutex
+
+	agent  *agentcore.Agent
+	server []agentcore.Tool // the program's tools
+	// ids are the AG-UI IDs of the transcript's messages.
+	ids map[agentcore.Message]string
+	// pending are the front-end calls waiting for their client's answer.
+	pending []string
+	// ran is set once a run started: the client's history was adopted.
+	ran bool
+}
+
+// newThread makes the Agent of a thread from the program's options: its
+// FinishTurn ends the run after a turn that called a front-end tool.
+func newThread(opts agentcore.Options) *thread {
+	finish := opts.FinishTurn
+	opts.FinishTurn = func(ctx context.Context, t agentcore.TurnContext) (agentcore.TurnDecision, error) {
+		d := agentcore.TurnDefault
+		if finish != nil {
+			var err error
+			if d, err = finish(ctx, t); err != nil {
+				return d, err
+			}
+		}
+		if r := relayFrom(ctx); r != nil && len(r.pendingCalls()) > 0 {
+			return agentcore.TurnEnd, nil
+		}
+		return d, nil
+	}
+	return &thread{agent: agentcore.New(opts), server: slices.Clone(opts.Tools), ids: map[agentcore.Message]string{}}
+}
+
+// plan is what a request asks of its thread.
+type plan struct {
+	prompts []agentcore.Message
+	// resume is set when the run continues from answered front-end calls
+	// or a history ending in tool results, without a prompt.
+	resume bool
+}
+
+// prepare applies a request's messages to the thread's transcript and
+// returns the run they ask for. It changes nothing when it fails (the
+// errors wrap [ErrBadInput]).
+func (t *thread) prepare(msgs []wireMessage) (plan, error) {
+	if !t.ran {
+		return t.adopt(msgs)
+	}
+	known := map[string]bool{}
+	for _, id := range t.ids {
+		known[id] = true
+	}
+	transcript := t.agent.Messages()
+	var p plan
+	var added []agentcore.Message
+	ids := map[agentcore.Message]string{}
+	answered := map[string]bool{}
+	for i, m := range msgs {
+		if known[m.ID] || m.Role == roleActivity {
+			continue
+		}
+		switch m.Role {
+		case roleTool:
+			at := slices.IndexFunc(transcript, func(x agentcore.Message) bool {
+				r, ok := x.(*agentcore.ToolResultMessage)
+				return ok && r.ToolCallID == m.ToolCallID
+			})
+			if !slices.Contains(t.pending, m.ToolCallID) || answered[m.ToolCallID] || at < 0 {
+				return plan{}, fmt.Errorf("%w: messages[%d]: tool call %q is not waiting for an answer", ErrBadInput, i, m.ToolCallID)
+			}
+			placeholder := transcript[at].(*agentcore.ToolResultMessage)
+			msg, err := clientMessage(m, placeholder.ToolName)
+			if err != nil {
+				return plan{}, fmt.Errorf("%w: messages[%d]: %v", ErrBadInput, i, err)
+			}
+			transcript[at] = msg
+			ids[msg] = m.ID
+			answered[m.ToolCallID] = true
+			p.resume = true
+		case roleUser, roleSystem, roleDeveloper:
+			msg, err := clientMessage(m, "")
+			if err != nil {
+				return plan{}, fmt.Errorf("%w: messages[%d]: %v", ErrBadInput, i, err)
+			}
+			ids[msg] = m.ID
+			if m.Role == roleUser {
+				p.prompts = append(p.prompts, msg)
+			} else {
+				added = append(added, msg)
+			}
+		default:
+			return plan{}, fmt.Errorf("%w: messages[%d]: the thread holds no %s message %q: its history is the server's (start a new thread to change it)", ErrBadInput, i, m.Role, m.ID)
+		}
+	}
+	if len(p.prompts) == 0 && !p.resume {
+		return plan{}, fmt.Errorf("%w: nothing to run: no new user message or tool result", ErrBadInput)
+	}
+	maps(ids, t.ids)
+	t.agent.SetMessages(append(transcript, added...))
+	t.pending = nil
+	return p, nil
+}
+
+// adopt takes a client's history for a thread that has not run yet: the
+// messages before its trailing user messages replace the transcript's
+// non-system messages (a transcript the program restored stays when the
+// client sends none), and the trailing user messages are the prompts.
+func (t *thread) adopt(msgs []wireMessage) (plan, error) {
+	n := len(msgs)
+	for n > 0 && msgs[n-1].Role == roleUser {
+		n--
+	}
+	ids := map[agentcore.Message]string{}
+	history, err := coreMessages(msgs[:n], ids)
+	if err != nil {
+		return plan{}, fmt.Errorf("%w: %v", ErrBadInput, err)
+	}
+	var p plan
+	for _, m := range msgs[n:] {
+		msg, _ := clientMessage(m, "") // checked by decode
+		ids[msg] = m.ID
+		p.prompts = append(p.prompts, msg)
+	}
+	if len(p.prompts) == 0 {
+		if n == 0 || msgs[n-1].Role != roleTool {
+			return plan{}, fmt.Errorf("%w: nothing to run: the messages end with no user message or tool result", ErrBadInput)
+		}
+		p.resume = true
+	}
+	if len(history) > 0 {
+		kept := slices.DeleteFunc(t.agent.Messages(), func(m agentcore.Message) bool {
+			_, sys := m.(*agentcore.SystemMessage)
+			return !sys
+		})
+		t.agent.SetMessages(append(kept, history...))
+	}
+	maps(ids, t.ids)
+	return p, nil
+}
+
+// maps copies src into dst.
+func maps(src, dst map[agentcore.Message]string) {
+	for k, v := range src {
+		dst[k] = v
+	}
+}
+
+// snapshot is the thread's transcript as AG-UI messages, without the
+// placeholders of front-end calls still pending. Messages the handler has
+// not named yet (a restored transcript's) are named now.
+func (t *thread) snapshot() []json.RawMessage {
+	var out []json.RawMessage
+	for _, m := range t.agent.Messages() {
+		if r, ok := m.(*agentcore.ToolResultMessage); ok && slices.Contains(t.pending, r.ToolCallID) {
+			continue
+		}
+		id, ok := t.ids[m]
+		if !ok {
+			id = newID()
+			t.ids[m] = id
+		}
+		for _, w := range wireMessages(m, id) {
+			data, err := json.Marshal(w)
+			if err == nil {
+				out = append(out, data)
+			}
+		}
+	}
+	return out
+}
+
+// tools are the run's tools: the program's, then a tool per front-end
+// tool, whose calls end the run pending.
+func (t *thread) tools(front []Tool) ([]agentcore.Tool, error) {
+	tools := slices.Clone(t.server)
+	for _, f := range front {
+		if slices.ContainsFunc(tools, func(s agentcore.Tool) bool { return s.Name == f.Name }) {
+			return nil, fmt.Errorf("%w: tool %q is declared twice, or by the client and the server", ErrBadInput, f.Name)
+		}
+		tools = append(tools, agentcore.Tool{
+			Name: f.Name, Description: f.Description, Parameters: f.Parameters,
+			Execute: frontExecute,
+		})
+	}
+	return tools, nil
+}
+
+// frontExecute is the Execute of a front-end tool: it records the call as
+// pending and leaves a placeholder result, replaced when the client
+// answers.
+func frontExecute(ctx context.Context, callID string, _ json.RawMessage, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+	if r := relayFrom(ctx); r != nil {
+		r.frontCall(callID)
+	}
+	res := agentcore.TextResult(placeholderText)
+	res.IsError = true
+	return res, nil
+}
