@@ -1,0 +1,136 @@
+// Package agui serves agentcore Agents to web front-ends that speak AG-UI
+// 1.0, the protocol of @ag-ui/client, CopilotKit and the agent frameworks
+// that serve it: a [Handler] takes a RunAgentInput as a POST of JSON and
+// answers with the run's AG-UI events as server-sent events.
+//
+//	h := agui.New(agui.Options{
+//		NewAgent: func(ctx context.Context, in *agui.RunInput) (agentcore.Options, error) {
+//			return agentcore.Options{SystemPrompt: "...", Model: model, Tools: tools}, nil
+//		},
+//	})
+//	http.Handle("/agent", h)
+//
+// examples/webchat is a chat page served this way.
+//
+// # Threads
+//
+// A request names a thread (threadId). The handler holds one
+// [agentcore.Agent] per thread, made by [Options.NewAgent] on the thread's
+// first request; [Handler.Agent] returns it (to steer it, queue follow-ups
+// or abort it) and [Handler.Forget] drops it. A thread runs one run at a
+// time: a request for a running thread is refused with 409.
+//
+// The transcript is the server's. On a thread's first run the handler
+// adopts the client's messages: those before the trailing user messages
+// become the transcript (replacing what NewAgent restored, when the client
+// sends any), the trailing user messages are the prompt. On later runs it
+// takes only the messages whose IDs it has not seen: user messages are the
+// prompt, tool messages answer pending front-end calls, system and
+// developer messages join the transcript as [agentcore.CustomMessage]s the
+// model never sees (the server owns the system prompt), activity messages
+// are ignored; an assistant or reasoning message it does not hold is
+// refused (400: history cannot be rewritten; start a new thread). The
+// messages the handler makes get fresh IDs, which events and snapshots
+// share, so a client that keeps the snapshot sends them back as known.
+// After every run [Options.OnTranscript] gets the transcript to store;
+// NewAgent restores it (agentcore.Options.Messages).
+//
+// A client that goes away aborts its run (the Agent's ctx is the
+// request's): the loop still answers every tool call ("Operation aborted"
+// or the tool's own error), and OnTranscript still runs.
+//
+// # Bad input
+//
+// Before streaming, failures answer JSON {"error": "..."}: 405 for a
+// method other than POST, 415 for a body that is not JSON, 413 over
+// [Options.MaxRequestBytes], 400 (errors wrapping [ErrBadInput]) for a body
+// that does not decode, a missing threadId or runId, an unknown message
+// role, a content part other than text and inline images, a resume (this
+// agent raises no interrupts), a tool declared twice or by both client and
+// server, a tool message for a call that is not pending, or nothing new to
+// run; 403 (or a hook's [*HTTPError] status) when Prepare refuses, 409
+// for a running thread, 500 when NewAgent fails or a hook panics. A refused
+// request changes nothing: the thread goes on from where it was.
+//
+// # Front-end tools
+//
+// RunAgentInput.tools are tools the browser runs. The handler offers them
+// to the model beside the program's tools (agentcore.Options.Tools, run on
+// the server as always). When the model calls one, the handler writes the
+// call's TOOL_CALL_START, TOOL_CALL_ARGS and TOOL_CALL_END, the turn's
+// server tools run, and the run ends after that turn with RUN_FINISHED
+// whose outcome is {"type": "success", "pendingToolCallIds": [...]}.
+// Until the client answers, the transcript holds a placeholder result
+// (what the model sees if it never does); the next request carries the
+// answer as a tool message (its error field marks a failure), which
+// replaces the placeholder, and the Agent continues from there.
+//
+// # Event mapping
+//
+// Each agentcore event of a run maps onto AG-UI events as follows; the
+// message IDs are the handler's, the tool call IDs the model's.
+//
+//   - Start of the request: RUN_STARTED {threadId, runId, parentRunId}.
+//   - turn_start: STEP_STARTED {stepName: "turn N"}, N counting from 1
+//     in the run; turn_end: STEP_FINISHED with the same name, after
+//     closing whatever the turn left open.
+//   - Assistant message_start: nothing; it names the message (ID A).
+//   - text_start, text_delta, text_end: TEXT_MESSAGE_START {messageId: A,
+//     role: "assistant"}, TEXT_MESSAGE_CONTENT {delta} (empty deltas are
+//     skipped), TEXT_MESSAGE_END. Several text blocks of one message reuse A,
+//     as AG-UI appends to the message of that ID.
+//   - thinking_start, thinking_delta, thinking_end: REASONING_START and
+//     REASONING_MESSAGE_START {messageId: R, role: "reasoning"} with R
+//     "A-reasoning-i" for content block i, REASONING_MESSAGE_CONTENT per
+//     delta, then REASONING_MESSAGE_END, REASONING_ENCRYPTED_VALUE {subtype:
+//     "message", entityId: R, encryptedValue} when the block has a
+//     signature (or is redacted: its opaque payload is the encrypted value
+//     and is not streamed as text), and REASONING_END.
+//   - toolcall_start, toolcall_delta, toolcall_end: TOOL_CALL_START
+//     {toolCallId, toolCallName, parentMessageId: A}, TOOL_CALL_ARGS per
+//     delta of the arguments' JSON (the whole arguments at the end when
+//     none streamed), TOOL_CALL_END, then REASONING_ENCRYPTED_VALUE
+//     {subtype: "tool-call"} for a call with a thought signature.
+//     Parallel calls are separate sequences, in the order the model
+//     streamed them.
+//   - Assistant message_end: the end events of blocks still open (a
+//     stream cut off by an abort or an error), and the whole sequence of
+//     each block that never streamed.
+//   - Tool result message_end: TOOL_CALL_RESULT {messageId, toolCallId,
+//     content, role: "tool"}: content is the text, or text and image parts.
+//     A front-end call's placeholder writes nothing. tool_execution_start,
+//     _update and _end write nothing: AG-UI has no progress of a tool
+//     call, and the result comes with its message.
+//   - User message_end of a message the client did not send (steering or a
+//     follow-up the program queued through [Handler.Agent]):
+//     TEXT_MESSAGE_START {role: "user"}, TEXT_MESSAGE_CONTENT,
+//     TEXT_MESSAGE_END, so the page shows what the agent was told.
+//   - agent_end: nothing; then MESSAGES_SNAPSHOT with the transcript as
+//     AG-UI messages (system messages left out; each thinking block as a
+//     reasoning message before its assistant message, with its
+//     encryptedValue; a failed tool result with error set), and the run's
+//     end.
+//   - The run's end: RUN_FINISHED {outcome: {type: "success"}} (with
+//     pendingToolCallIds after a front-end call), RUN_FINISHED {outcome:
+//     {type: "cancelled"}} for a run aborted through [Handler.Agent]'s
+//     Abort, RUN_ERROR {message} for a failed model response (the
+//     transcript's error text) or a run that failed to start. Both carry
+//     usage: the run's tokens per provider and model, inputTokens
+//     counting cache reads and writes as AG-UI's accounting wants.
+//
+// # State
+//
+// RunAgentInput.state reaches the program through [Input], which hooks and
+// tools call with their ctx, as do Context and ForwardedProps. A tool or
+// hook that changes the state tells the client with [SetState]
+// (STATE_SNAPSHOT) or [PatchState] (STATE_DELTA, a JSON Patch the handler
+// forwards without applying). A program that supplies no state writes no
+// state events.
+//
+// # Server timeouts
+//
+// As for [agentcore.ProxyHandler]: the handler bounds its writes
+// (WriteIdleTimeout); the [http.Server] must set ReadHeaderTimeout,
+// ReadTimeout and IdleTimeout, and leave WriteTimeout zero, which would
+// cut long runs.
+package agui
