@@ -66,8 +66,13 @@ func (t *thread) prepare(msgs []wireMessage) (plan, error) {
 		return t.adopt(msgs)
 	}
 	known := map[string]bool{}
-	for _, id := range t.ids {
+	for m, id := range t.ids {
 		known[id] = true
+		if a, ok := m.(*agentcore.AssistantMessage); ok {
+			for i := range a.Content {
+				known[reasoningID(id, i)] = true
+			}
+		}
 	}
 	transcript := t.agent.Messages()
 	var p plan
