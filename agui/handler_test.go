@@ -356,3 +356,49 @@ func TestHookRefusals(t *testing.T) {
 	require.Len(t, reported, 1)
 	assert.ErrorIs(t, reported[0], agui.ErrPanic)
 }
+
+func TestProgramAbortIsCancelled(t *testing.T) {
+	var h *agui.Handler
+	stop := agentcore.NewTool("stop", "Stop.",
+		func(ctx context.Context, _ string, _ struct{}, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+			h.Agent("t1").Abort()
+			<-ctx.Done()
+			return agentcore.ToolResult{}, ctx.Err()
+		})
+	fake := agentcoretest.New(agentcoretest.ToolCallResponse(agentcoretest.ToolCall("c1", "stop", nil)))
+	srv, hh := server(t, fake, agui.Options{}, stop)
+	h = hh
+	_, evs := post(t, t.Context(), srv.URL, input("t1", "r1", "["+userMsg("u1", "stop")+"]", ""))
+	last := evs[len(evs)-1]
+	require.Equal(t, "RUN_FINISHED", last.Type, types(evs))
+	assert.Equal(t, "cancelled", last.Outcome.Type)
+}
+
+func TestHistoryOfANewThread(t *testing.T) {
+	fake := agentcoretest.New(agentcoretest.TextResponse("fine"))
+	srv, _ := server(t, fake, agui.Options{})
+	history := `[
+		{"id":"u0","role":"user","content":"earlier"},
+		{"id":"r0","role":"reasoning","content":"hm","encryptedValue":"sig"},
+		{"id":"a0","role":"assistant","content":"calling","toolCalls":[{"id":"c0","type":"function","function":{"name":"weather","arguments":"{\"city\":\"Oslo\"}"}}]},
+		{"id":"t0","role":"tool","toolCallId":"c0","content":"cold"},
+		{"id":"s0","role":"developer","content":"be nice"},
+		` + userMsg("u1", "and now?") + `]`
+	_, evs := post(t, t.Context(), srv.URL, input("t1", "r1", history, ""))
+	require.Equal(t, "RUN_FINISHED", evs[len(evs)-1].Type, types(evs))
+	sent := fake.Calls()[0].Request.Messages
+	var roles []string
+	for _, m := range sent {
+		roles = append(roles, m.Role())
+	}
+	assert.Equal(t, []string{"system", "user", "assistant", "toolResult", "user"}, roles, "the developer message stays out of the model's view")
+	a := sent[2].(*agentcore.AssistantMessage)
+	assert.Equal(t, agentcore.ThinkingBlock{Thinking: "hm", ThinkingSignature: "sig"}, a.Content[0])
+	assert.Equal(t, "weather", sent[3].(*agentcore.ToolResultMessage).ToolName)
+	snap := find(evs, "MESSAGES_SNAPSHOT")[0].Messages
+	var ids []string
+	for _, m := range snap {
+		ids = append(ids, m.ID)
+	}
+	assert.Equal(t, []string{"u0", "a0-reasoning-0", "a0", "t0", "s0", "u1"}, ids[:6], "the client's messages keep their IDs")
+}

@@ -126,34 +126,69 @@ func (r *relay) handle(_ context.Context, ev agentcore.AgentEvent) {
 
 func (r *relay) stepName() string { return fmt.Sprintf("turn %d", r.steps) }
 
-// update maps one streaming event of the assistant message msg.
-func (r *relay) update(msg *agentcore.AssistantMessage, ev agentcore.AssistantEvent) {
+// The phases of a content block's streaming events.
+const (
+	phaseNone = iota
+	phaseStart
+	phaseDelta
+	phaseEnd
+)
+
+// phaseOf tells which phase of which content block ev is, with its delta.
+func phaseOf(ev agentcore.AssistantEvent) (phase, index int, delta string) {
 	switch ev := ev.(type) {
 	case *agentcore.TextStartEvent:
-		r.startBlock(ev.ContentIndex, msg)
-	case *agentcore.TextDeltaEvent:
-		if b := r.open[ev.ContentIndex]; b != nil && ev.Delta != "" {
-			r.emit(messageContent{evTextContent, b.id, ev.Delta})
-		}
+		return phaseStart, ev.ContentIndex, ""
 	case *agentcore.ThinkingStartEvent:
-		r.startBlock(ev.ContentIndex, msg)
-	case *agentcore.ThinkingDeltaEvent:
-		if b := r.open[ev.ContentIndex]; b != nil && ev.Delta != "" && !redacted(msg, ev.ContentIndex) {
-			r.emit(messageContent{evReasoningMsgContent, b.id, ev.Delta})
-		}
+		return phaseStart, ev.ContentIndex, ""
 	case *agentcore.ToolCallStartEvent:
-		r.startBlock(ev.ContentIndex, msg)
+		return phaseStart, ev.ContentIndex, ""
+	case *agentcore.TextDeltaEvent:
+		return phaseDelta, ev.ContentIndex, ev.Delta
+	case *agentcore.ThinkingDeltaEvent:
+		return phaseDelta, ev.ContentIndex, ev.Delta
 	case *agentcore.ToolCallDeltaEvent:
-		if b := r.open[ev.ContentIndex]; b != nil && ev.Delta != "" {
-			b.args = true
-			r.emit(toolCallArgs{evToolCallArgs, b.id, ev.Delta})
-		}
+		return phaseDelta, ev.ContentIndex, ev.Delta
 	case *agentcore.TextEndEvent:
-		r.endBlock(ev.ContentIndex, msg)
+		return phaseEnd, ev.ContentIndex, ""
 	case *agentcore.ThinkingEndEvent:
-		r.endBlock(ev.ContentIndex, msg)
+		return phaseEnd, ev.ContentIndex, ""
 	case *agentcore.ToolCallEndEvent:
-		r.endBlock(ev.ContentIndex, msg)
+		return phaseEnd, ev.ContentIndex, ""
+	}
+	return phaseNone, 0, ""
+}
+
+// update maps one streaming event of the assistant message msg.
+func (r *relay) update(msg *agentcore.AssistantMessage, ev agentcore.AssistantEvent) {
+	phase, i, delta := phaseOf(ev)
+	switch phase {
+	case phaseStart:
+		r.startBlock(i, msg)
+	case phaseDelta:
+		r.delta(i, delta, msg)
+	case phaseEnd:
+		r.endBlock(i, msg)
+	}
+}
+
+// delta writes a delta of open content block i of msg; empty deltas, and
+// the opaque payload of redacted thinking, are not written.
+func (r *relay) delta(i int, delta string, msg *agentcore.AssistantMessage) {
+	b := r.open[i]
+	if b == nil || delta == "" {
+		return
+	}
+	switch b.kind {
+	case kindText:
+		r.emit(messageContent{evTextContent, b.id, delta})
+	case kindThinking:
+		if !redacted(msg, i) {
+			r.emit(messageContent{evReasoningMsgContent, b.id, delta})
+		}
+	case kindToolCall:
+		b.args = true
+		r.emit(toolCallArgs{evToolCallArgs, b.id, delta})
 	}
 }
 

@@ -65,6 +65,28 @@ func (t *thread) prepare(msgs []wireMessage) (plan, error) {
 	if !t.ran {
 		return t.adopt(msgs)
 	}
+	c := &change{transcript: t.agent.Messages(), ids: map[agentcore.Message]string{}, answered: map[string]bool{}}
+	known := t.knownIDs()
+	for i, m := range msgs {
+		if known[m.ID] || m.Role == roleActivity {
+			continue
+		}
+		if err := c.take(t, m); err != nil {
+			return plan{}, fmt.Errorf("%w: messages[%d]: %v", ErrBadInput, i, err)
+		}
+	}
+	if len(c.plan.prompts) == 0 && !c.plan.resume {
+		return plan{}, fmt.Errorf("%w: nothing to run: no new user message or tool result", ErrBadInput)
+	}
+	maps(c.ids, t.ids)
+	t.agent.SetMessages(append(c.transcript, c.added...))
+	t.pending = nil
+	return c.plan, nil
+}
+
+// knownIDs are the IDs of the messages the thread holds, the reasoning
+// messages of its assistant messages included.
+func (t *thread) knownIDs() map[string]bool {
 	known := map[string]bool{}
 	for m, id := range t.ids {
 		known[id] = true
@@ -74,55 +96,53 @@ func (t *thread) prepare(msgs []wireMessage) (plan, error) {
 			}
 		}
 	}
-	transcript := t.agent.Messages()
-	var p plan
-	var added []agentcore.Message
-	ids := map[agentcore.Message]string{}
-	answered := map[string]bool{}
-	for i, m := range msgs {
-		if known[m.ID] || m.Role == roleActivity {
-			continue
+	return known
+}
+
+// change is what the new messages of a request do to a held thread,
+// before it is applied.
+type change struct {
+	plan       plan
+	transcript []agentcore.Message // a copy, with answered placeholders replaced
+	added      []agentcore.Message // system and developer messages to append
+	ids        map[agentcore.Message]string
+	answered   map[string]bool // front-end calls answered
+}
+
+// take applies one new message of a client to the change.
+func (c *change) take(t *thread, m wireMessage) error {
+	switch m.Role {
+	case roleTool:
+		at := slices.IndexFunc(c.transcript, func(x agentcore.Message) bool {
+			r, ok := x.(*agentcore.ToolResultMessage)
+			return ok && r.ToolCallID == m.ToolCallID
+		})
+		if !slices.Contains(t.pending, m.ToolCallID) || c.answered[m.ToolCallID] || at < 0 {
+			return fmt.Errorf("tool call %q is not waiting for an answer", m.ToolCallID)
 		}
-		switch m.Role {
-		case roleTool:
-			at := slices.IndexFunc(transcript, func(x agentcore.Message) bool {
-				r, ok := x.(*agentcore.ToolResultMessage)
-				return ok && r.ToolCallID == m.ToolCallID
-			})
-			if !slices.Contains(t.pending, m.ToolCallID) || answered[m.ToolCallID] || at < 0 {
-				return plan{}, fmt.Errorf("%w: messages[%d]: tool call %q is not waiting for an answer", ErrBadInput, i, m.ToolCallID)
-			}
-			placeholder := transcript[at].(*agentcore.ToolResultMessage)
-			msg, err := clientMessage(m, placeholder.ToolName)
-			if err != nil {
-				return plan{}, fmt.Errorf("%w: messages[%d]: %v", ErrBadInput, i, err)
-			}
-			transcript[at] = msg
-			ids[msg] = m.ID
-			answered[m.ToolCallID] = true
-			p.resume = true
-		case roleUser, roleSystem, roleDeveloper:
-			msg, err := clientMessage(m, "")
-			if err != nil {
-				return plan{}, fmt.Errorf("%w: messages[%d]: %v", ErrBadInput, i, err)
-			}
-			ids[msg] = m.ID
-			if m.Role == roleUser {
-				p.prompts = append(p.prompts, msg)
-			} else {
-				added = append(added, msg)
-			}
-		default:
-			return plan{}, fmt.Errorf("%w: messages[%d]: the thread holds no %s message %q: its history is the server's (start a new thread to change it)", ErrBadInput, i, m.Role, m.ID)
+		msg, err := clientMessage(m, c.transcript[at].(*agentcore.ToolResultMessage).ToolName)
+		if err != nil {
+			return err
 		}
+		c.transcript[at] = msg
+		c.ids[msg] = m.ID
+		c.answered[m.ToolCallID] = true
+		c.plan.resume = true
+	case roleUser, roleSystem, roleDeveloper:
+		msg, err := clientMessage(m, "")
+		if err != nil {
+			return err
+		}
+		c.ids[msg] = m.ID
+		if m.Role == roleUser {
+			c.plan.prompts = append(c.plan.prompts, msg)
+		} else {
+			c.added = append(c.added, msg)
+		}
+	default:
+		return fmt.Errorf("the thread holds no %s message %q: its history is the server's (start a new thread to change it)", m.Role, m.ID)
 	}
-	if len(p.prompts) == 0 && !p.resume {
-		return plan{}, fmt.Errorf("%w: nothing to run: no new user message or tool result", ErrBadInput)
-	}
-	maps(ids, t.ids)
-	t.agent.SetMessages(append(transcript, added...))
-	t.pending = nil
-	return p, nil
+	return nil
 }
 
 // adopt takes a client's history for a thread that has not run yet: the
