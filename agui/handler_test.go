@@ -256,6 +256,7 @@ func TestRefusals(t *testing.T) {
 		{"unknown assistant", input("t1", "r2", `[{"id":"a9","role":"assistant","content":"I said"}]`, ""), 400, "history is the server's"},
 		{"unanswerable tool", input("t1", "r2", `[{"id":"x","role":"tool","toolCallId":"nope","content":"1"}]`, ""), 400, "not waiting"},
 		{"unsupported part", input("t1", "r2", `[{"id":"x","role":"user","content":[{"type":"audio","source":{"type":"url","value":"http://a"}}]}]`, ""), 400, "not supported"},
+		{"bad tool schema", input("t2", "r2", "["+userMsg("u1", "hi")+"]", `[{"name":"a","description":"","parameters":"str"}]`), 400, "tools:"},
 		{"tool clash", input("t2", "r2", "["+userMsg("u1", "hi")+"]", `[{"name":"a","description":""},{"name":"a","description":""}]`), 400, "declared twice"},
 	}
 	for _, tt := range tests {

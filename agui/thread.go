@@ -226,6 +226,9 @@ func (t *thread) tools(front []Tool) ([]agentcore.Tool, error) {
 			Execute: frontExecute,
 		})
 	}
+	if err := agentcore.ValidateTools(tools[len(t.server):]); err != nil {
+		return nil, fmt.Errorf("%w: tools: %v", ErrBadInput, err)
+	}
 	return tools, nil
 }
 
