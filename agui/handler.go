@@ -248,13 +248,16 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, t *thread, in *Run
 	ctx = context.WithValue(ctx, runKey{}, rl)
 	rl.emit(runStarted{evRunStarted, in.ThreadID, in.RunID, in.ParentRunID})
 	unsubscribe := t.agent.Subscribe(rl.handle)
-	t.ran = true
 	if p.resume && len(p.prompts) == 0 {
 		err = t.agent.Continue(ctx)
 	} else {
 		err = t.agent.PromptMessages(ctx, p.prompts...)
 	}
 	unsubscribe()
+	if _, ok := errors.AsType[*agentcore.RunError](err); ok || err == nil {
+		t.ran = true // else the run could not start and changed nothing
+	}
+	t.prune()
 	rl.closeOpen()
 	t.pending = rl.pendingCalls()
 	rl.emit(messagesSnapshot{evMessagesSnapshot, t.snapshot()})

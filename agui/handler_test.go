@@ -403,3 +403,15 @@ func TestHistoryOfANewThread(t *testing.T) {
 	}
 	assert.Equal(t, []string{"u0", "a0-reasoning-0", "a0", "t0", "s0", "u1"}, ids[:6], "the client's messages keep their IDs")
 }
+
+func TestRunThatCannotStart(t *testing.T) {
+	srv, _ := server(t, nil, agui.Options{NewAgent: func(context.Context, *agui.RunInput) (agentcore.Options, error) {
+		return agentcore.Options{Model: agentcoretest.Model()}, nil // no stream function
+	}})
+	for _, run := range []string{"r1", "r2"} {
+		_, evs := post(t, t.Context(), srv.URL, input("t1", run, "["+userMsg("u1", "hi")+"]", ""))
+		last := evs[len(evs)-1]
+		require.Equal(t, "RUN_ERROR", last.Type, types(evs))
+		assert.Contains(t, last.Message, "stream", "the same request fails the same way: nothing was kept")
+	}
+}

@@ -84,11 +84,15 @@ func (t *thread) prepare(msgs []wireMessage) (plan, error) {
 	return c.plan, nil
 }
 
-// knownIDs are the IDs of the messages the thread holds, the reasoning
-// messages of its assistant messages included.
+// knownIDs are the IDs of the messages the transcript holds, the
+// reasoning messages of its assistant messages included.
 func (t *thread) knownIDs() map[string]bool {
 	known := map[string]bool{}
-	for m, id := range t.ids {
+	for _, m := range t.agent.Messages() {
+		id, ok := t.ids[m]
+		if !ok {
+			continue
+		}
 		known[id] = true
 		if a, ok := m.(*agentcore.AssistantMessage); ok {
 			for i := range a.Content {
@@ -186,6 +190,20 @@ func (t *thread) adopt(msgs []wireMessage) (plan, error) {
 func maps(src, dst map[agentcore.Message]string) {
 	for k, v := range src {
 		dst[k] = v
+	}
+}
+
+// prune forgets the IDs of messages the transcript no longer holds
+// (replaced placeholders, prompts of a run that could not start).
+func (t *thread) prune() {
+	held := map[agentcore.Message]bool{}
+	for _, m := range t.agent.Messages() {
+		held[m] = true
+	}
+	for m := range t.ids {
+		if !held[m] {
+			delete(t.ids, m)
+		}
 	}
 }
 
