@@ -43,7 +43,7 @@ func ExampleNew() {
 			Delta string `json:"delta"`
 		}
 		_ = json.Unmarshal([]byte(data), &ev)
-		fmt.Println(ev.Type, ev.Delta)
+		fmt.Println(strings.TrimSpace(ev.Type + " " + ev.Delta))
 	}
 	// Output:
 	// RUN_STARTED
