@@ -125,6 +125,9 @@ func TestWebchat(t *testing.T) {
 			chromedp.Evaluate(`[...document.querySelectorAll('.tool pre.result')].map(e => e.textContent)`, &results),
 			chromedp.Evaluate(`document.querySelector('details.thinking .text').textContent`, &thinking),
 			chromedp.Evaluate(lastBubble, &answer),
+			// The finished thought is folded; opened, it stays open.
+			chromedp.Click("details.thinking summary", chromedp.ByQuery),
+			chromedp.WaitVisible("details.thinking .text", chromedp.ByQuery),
 			shot(t, "weather.png"),
 		))
 		require.Len(t, args, 2)

@@ -24,6 +24,7 @@ const chat = {
   notices: [], // {at: message count, text, error}
   pending: new Set(), // front-end calls waiting for the user
   streaming: new Set(), // IDs of messages being streamed
+  expanded: new Set(), // reasoning the user opened
   controller: null,
 };
 
@@ -112,7 +113,11 @@ function apply(ev) {
       break;
     case "REASONING_MESSAGE_START":
       message(ev.messageId, "reasoning");
+      chat.streaming.add(ev.messageId);
       status("Reasoning…");
+      break;
+    case "REASONING_MESSAGE_END":
+      chat.streaming.delete(ev.messageId);
       break;
     case "REASONING_MESSAGE_CONTENT":
       message(ev.messageId, "reasoning").content += ev.delta;
@@ -232,8 +237,14 @@ function draw() {
       log.append(row);
     } else if (m.role === "reasoning") {
       const d = el("details", "thinking");
-      d.open = chat.streaming.size > 0 && i >= chat.messages.length - 2;
-      d.append(el("summary", "", m.content ? "Thinking" : "Thinking (encrypted)"), el("div", "text", m.content));
+      const live = chat.streaming.has(m.id);
+      d.open = live || chat.expanded.has(m.id);
+      d.append(el("summary", "", live ? "Thinking…" : m.content ? "Thought" : "Thought (encrypted)"), el("div", "text", m.content));
+      d.addEventListener("toggle", () => {
+        if (live) return; // opened by the page while streaming
+        if (d.open) chat.expanded.add(m.id);
+        else chat.expanded.delete(m.id);
+      });
       log.append(d);
     } else if (m.role === "assistant") {
       if (m.content) {
@@ -292,7 +303,7 @@ $("input").addEventListener("input", (e) => {
 $("stop").addEventListener("click", () => chat.controller && chat.controller.abort());
 $("new").addEventListener("click", () => {
   if (chat.controller) chat.controller.abort();
-  Object.assign(chat, { threadId: uuid(), messages: [], notices: [], pending: new Set() });
+  Object.assign(chat, { threadId: uuid(), messages: [], notices: [], pending: new Set(), expanded: new Set() });
   draw();
 });
 document.querySelectorAll(".chip").forEach((c) => c.addEventListener("click", () => send(c.dataset.prompt)));
