@@ -24,11 +24,12 @@ const requireNode = "AGUI_REQUIRE_NODE"
 
 // clientRun is what client.mjs reports of one run.
 type clientRun struct {
-	Types       []string  `json:"types"`
-	Events      []event   `json:"events"`
-	Error       *string   `json:"error"`
-	NewMessages int       `json:"newMessages"`
-	Messages    []message `json:"messages"`
+	Types       []string        `json:"types"`
+	Events      []event         `json:"events"`
+	Error       *string         `json:"error"`
+	NewMessages int             `json:"newMessages"`
+	Messages    []message       `json:"messages"`
+	State       json.RawMessage `json:"state"`
 }
 
 type clientReport struct {
@@ -39,6 +40,7 @@ type clientReport struct {
 		First  clientRun `json:"first"`
 		Second clientRun `json:"second"`
 	} `json:"frontend"`
+	State      clientRun `json:"state"`
 	Error      clientRun `json:"error"`
 	Disconnect clientRun `json:"disconnect"`
 }
@@ -92,6 +94,7 @@ func clientScripts() map[string][]agentcoretest.Response {
 			agentcoretest.ToolCallResponse(tc("f1", "confirm", map[string]string{"question": "Deploy to production?"}), tc("f2", "weather", cityArgs{"Oslo"})),
 			agentcoretest.TextResponse("Deployed."),
 		},
+		"state":      {agentcoretest.ToolCallResponse(tc("s1", "count", nil)), agentcoretest.TextResponse("Counted.")},
 		"error":      {agentcoretest.ErrorResponse("the model is overloaded")},
 		"disconnect": {agentcoretest.ToolCallResponse(tc("d1", "hang", nil), tc("d2", "weather", cityArgs{"Oslo"}))},
 	}
@@ -105,6 +108,14 @@ func TestOfficialClient(t *testing.T) {
 			<-ctx.Done()
 			return agentcore.ToolResult{}, ctx.Err()
 		})
+	count := agentcore.NewTool("count", "Count in the shared state.",
+		func(ctx context.Context, _ string, _ struct{}, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+			if err := agui.SetState(ctx, json.RawMessage(`{"count":1,"items":["a"]}`)); err != nil {
+				return agentcore.ToolResult{}, err
+			}
+			err := agui.PatchState(ctx, json.RawMessage(`[{"op":"replace","path":"/count","value":2},{"op":"add","path":"/items/-","value":"b"}]`))
+			return agentcore.TextResult("counted"), err
+		})
 	fakes := map[string]*agentcoretest.Fake{}
 	for thread, script := range scripts {
 		fakes[thread] = agentcoretest.New(script...)
@@ -116,7 +127,7 @@ func TestOfficialClient(t *testing.T) {
 			if fake == nil {
 				return agentcore.Options{}, &agui.HTTPError{Status: 404, Message: "no such thread"}
 			}
-			return agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{weather, hang}}, nil
+			return agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{weather, hang, count}}, nil
 		},
 		OnTranscript: func(thread string, m []agentcore.Message) {
 			if thread == "disconnect" {
@@ -180,6 +191,11 @@ func TestOfficialClient(t *testing.T) {
 			}
 		}
 		assert.Equal(t, "yes to: Deploy to production?", answer)
+	})
+	t.Run("state", func(t *testing.T) {
+		r := rep.State
+		require.Nil(t, r.Error)
+		assert.JSONEq(t, `{"count":2,"items":["a","b"]}`, string(r.State), "the client applied the snapshot and the patch")
 	})
 	t.Run("error", func(t *testing.T) {
 		r := rep.Error

@@ -40,6 +40,7 @@ async function run(agent, params = {}, onEvent = () => {}) {
     error,
     newMessages: result ? result.newMessages.length : 0,
     messages: structuredClone(agent.messages),
+    state: structuredClone(agent.state),
   };
 }
 
@@ -70,6 +71,8 @@ report.parallel = await run(newAgent("parallel", "weather in Paris and Rome?"));
   const second = await run(agent, { tools: [confirmTool] });
   report.frontend = { first, second };
 }
+
+report.state = await run(newAgent("state", "count"));
 
 report.error = await run(newAgent("error", "fail please"));
 
