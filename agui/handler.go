@@ -56,7 +56,8 @@ type Options struct {
 	// handler's, read-only. An error refuses the request with 500 (or the
 	// status of an [*HTTPError]) and the error's text. The handler wraps
 	// the options' FinishTurn and sets the Agent's tools before each run
-	// (the program's tools plus the client's front-end tools).
+	// (the program's tools plus the client's front-end tools). A nil
+	// NewAgent fails every request with 500 ([ErrNoAgent]).
 	NewAgent func(ctx context.Context, in *RunInput) (agentcore.Options, error)
 
 	// Prepare, when not nil, decides whether a decoded request may run, on

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/agentcore/examples/webchat/internal/webchat"
+	"github.com/pi-go/agentcore/internal/sse"
 	"github.com/pi-go/agentcore/providers"
 )
 
@@ -65,17 +65,17 @@ func TestServesPageAndAgent(t *testing.T) {
 	defer resp.Body.Close()
 	var results []string
 	var last string
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		data, ok := strings.CutPrefix(sc.Text(), "data: ")
-		if !ok {
-			continue
+	r := sse.NewReader(resp.Body, 0)
+	for {
+		raw, err := r.Next()
+		if err != nil {
+			break
 		}
 		var ev struct {
 			Type    string `json:"type"`
 			Content string `json:"content"`
 		}
-		require.NoError(t, json.Unmarshal([]byte(data), &ev))
+		require.NoError(t, json.Unmarshal(raw.Data, &ev))
 		last = ev.Type
 		if ev.Type == "TOOL_CALL_RESULT" {
 			results = append(results, ev.Content)
