@@ -26,8 +26,9 @@
 // sends any), the trailing user messages are the prompt. On later runs it
 // takes only the messages whose IDs it has not seen: user messages are the
 // prompt, tool messages answer pending front-end calls, system and
-// developer messages join the transcript as [agentcore.CustomMessage]s the
-// model never sees (the server owns the system prompt), activity messages
+// developer messages join the transcript as [agentcore.CustomMessage]s
+// (role "agui.system" or "agui.developer") that the default ConvertToLLM
+// keeps from the model (the server owns the system prompt), activity messages
 // are ignored; an assistant or reasoning message it does not hold is
 // refused (400: history cannot be rewritten; start a new thread). The
 // messages the handler makes get fresh IDs, which events and snapshots
@@ -121,7 +122,10 @@
 // # State
 //
 // RunAgentInput.state reaches the program through [Input], which hooks and
-// tools call with their ctx, as do Context and ForwardedProps. A tool or
+// tools call with their ctx, as do Context and ForwardedProps (and
+// NewAgent and Prepare get the input too). The handler shows none of them
+// to the model: a program that wants the model to see the client's
+// context adds it in a TransformContext hook that reads [Input]. A tool or
 // hook that changes the state tells the client with [SetState]
 // (STATE_SNAPSHOT) or [PatchState] (STATE_DELTA, a JSON Patch the handler
 // forwards without applying). A program that supplies no state writes no

@@ -174,6 +174,23 @@ function el(tag, cls, text) {
   return e;
 }
 
+// markdown renders the little Markdown models write (code blocks, inline
+// code, bold, italics, headings, links) as HTML, escaping everything else.
+function markdown(src) {
+  const esc = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  const inline = (s) => esc(s)
+    .replace(/`([^`\n]+)`/g, "<code>$1</code>")
+    .replace(/\*\*([^*\n]+)\*\*/g, "<strong>$1</strong>")
+    .replace(/(^|[\s(])\*([^*\n]+)\*/g, "$1<em>$2</em>")
+    .replace(/\[([^\]\n]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2" target="_blank" rel="noopener">$1</a>')
+    .replace(/^#{1,6} (.*)$/gm, "<strong>$1</strong>");
+  return src.split(/```/).map((part, i) => {
+    if (i % 2 === 0) return inline(part);
+    const code = part.replace(/^[\w-]*\n/, "");
+    return `<pre class="code"><code>${esc(code)}</code></pre>`;
+  }).join("");
+}
+
 function text(content) {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) return content.map((p) => (p.type === "text" ? p.text : `[${p.type}]`)).join("\n");
@@ -249,7 +266,8 @@ function draw() {
     } else if (m.role === "assistant") {
       if (m.content) {
         const row = el("div", "row assistant");
-        const b = el("div", "bubble", m.content);
+        const b = el("div", "bubble");
+        b.innerHTML = markdown(m.content);
         if (chat.streaming.has(m.id)) b.classList.add("streaming");
         row.append(b);
         log.append(row);
