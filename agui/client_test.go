@@ -54,8 +54,9 @@ func skipOrFail(t *testing.T, why string) {
 	t.Skip(why + " (set " + requireNode + "=1 to make this a failure)")
 }
 
-// installClient installs testdata/client's packages into a scratch folder
-// with npm and returns the folder, which holds client.mjs.
+// installClient installs testdata/client's packages, as its lock file
+// pins them, into a scratch folder with npm and returns the folder, which
+// holds client.mjs.
 func installClient(t *testing.T) string {
 	t.Helper()
 	for _, tool := range []string{"node", "npm"} {
@@ -64,12 +65,12 @@ func installClient(t *testing.T) string {
 		}
 	}
 	dir := t.TempDir()
-	for _, f := range []string{"package.json", "client.mjs"} {
+	for _, f := range []string{"package.json", "package-lock.json", "client.mjs"} {
 		data, err := os.ReadFile(filepath.Join("testdata", "client", f))
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, f), data, 0o644))
 	}
-	cmd := exec.CommandContext(t.Context(), "npm", "install", "--no-audit", "--no-fund", "--loglevel=error")
+	cmd := exec.CommandContext(t.Context(), "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		skipOrFail(t, "npm install @ag-ui/client failed: "+err.Error()+"\n"+string(out))
