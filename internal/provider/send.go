@@ -180,7 +180,7 @@ const maxRefusalBody = 1 << 20
 
 // Send passes r.Body through OnPayload ([Payload]), then is [Do] with its
 // outcome as a provider reports it: the accepted (2xx) response with its
-// body unread, else the failure. describe makes
+// body unread and a nil failure, else nil and the failure. describe makes
 // the failure of a refusal from its status, header and body (read up to
 // 1 MiB); connection makes that of a request that got no response;
 // aborted is the text of a request aborted before its response. A hook's
@@ -188,10 +188,10 @@ const maxRefusalBody = 1 << 20
 // text, their cause kept; a refusal whose server asks a longer wait than
 // MaxRetryDelay is described with the [DelayTooLongError]'s text, then
 // the SDK's text of the refusal ([Failure.SDKText]), as pi-ai words it.
-func Send(ctx context.Context, r Request, describe func(status int, h http.Header, body []byte) Failure, connection func(error) Failure, aborted string) (*http.Response, Failure) {
+func Send(ctx context.Context, r Request, describe func(status int, h http.Header, body []byte) *Failure, connection func(error) *Failure, aborted string) (*http.Response, *Failure) {
 	body, err := Payload(ctx, r.Options, r.Model, r.Body, r.ForceStream)
 	if err != nil {
-		return nil, Failure{Text: err.Error(), Err: err}
+		return nil, ErrFailure(err)
 	}
 	r.Body = body
 	resp, err := Do(ctx, r)
@@ -205,23 +205,23 @@ func Send(ctx context.Context, r Request, describe func(status int, h http.Heade
 		}
 		return nil, f
 	case err != nil && ctx.Err() != nil:
-		return nil, Failure{Text: aborted}
+		return nil, TextFailure(aborted)
 	case errors.As(err, &hook), errors.Is(err, ErrTimedOut), errors.Is(err, redirect.ErrCrossOrigin):
-		return nil, Failure{Text: err.Error(), Err: err}
+		return nil, ErrFailure(err)
 	case err != nil:
 		return nil, connection(err)
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
-		return resp, Failure{}
+		return resp, nil
 	}
 	return nil, refusal(ctx, resp, describe, aborted)
 }
 
 // refusal reads and closes a non-2xx response and describes it.
-func refusal(ctx context.Context, resp *http.Response, describe func(int, http.Header, []byte) Failure, aborted string) Failure {
+func refusal(ctx context.Context, resp *http.Response, describe func(int, http.Header, []byte) *Failure, aborted string) *Failure {
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRefusalBody))
 	if err != nil && ctx.Err() != nil {
-		return Failure{Text: aborted}
+		return TextFailure(aborted)
 	}
 	return describe(resp.StatusCode, resp.Header, body)
 }

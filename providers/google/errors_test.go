@@ -24,7 +24,7 @@ func TestStatusFailure(t *testing.T) {
 		{"invalid UTF-8 replaced", "text/html", "a\xffb", 404, `{"error":{"message":"a` + "\uFFFD" + `b","code":404,"status":"Not Found"}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := statusFailure(tc.status, http.Header{"Content-Type": {tc.contentType}, "Retry-After": {"3"}}, []byte(tc.body))
+			f := refusal(tc.status, http.Header{"Content-Type": {tc.contentType}, "Retry-After": {"3"}}, []byte(tc.body))
 			assert.Equal(t, tc.want, f.Text)
 			assert.Equal(t, tc.status, f.Status)
 			assert.Equal(t, "3s", f.RetryAfter.String())
@@ -47,8 +47,12 @@ func TestChunkError(t *testing.T) {
 		{`{"error":"x"}`, "", 0},
 		{`{"candidates":[]}`, "", 0},
 	} {
-		f, ok := chunkError([]byte(tc.data))
-		assert.Equal(t, tc.want != "", ok, tc.data)
+		f := chunkError([]byte(tc.data))
+		if tc.want == "" {
+			assert.Nil(t, f, tc.data)
+			continue
+		}
+		require.NotNil(t, f, tc.data)
 		assert.Equal(t, tc.want, f.Text, tc.data)
 		assert.Equal(t, tc.status, f.Status, tc.data)
 	}
