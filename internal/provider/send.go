@@ -178,17 +178,24 @@ func Do(ctx context.Context, r Request) (*http.Response, error) {
 // maxRefusalBody caps how much of a refusal's body is read.
 const maxRefusalBody = 1 << 20
 
+// Reason returns the reason phrase of resp's status line, as the server
+// sent it ("Not Found" of "404 Not Found"; "" when it sent none).
+func Reason(resp *http.Response) string {
+	_, reason, _ := strings.Cut(resp.Status, " ")
+	return reason
+}
+
 // Send passes r.Body through OnPayload ([Payload]), then is [Do] with its
 // outcome as a provider reports it: the accepted (2xx) response with its
 // body unread and a nil failure, else nil and the failure. describe makes
-// the failure of a refusal from its status, header and body (read up to
-// 1 MiB); connection makes that of a request that got no response;
+// the failure of a refusal from the response (its status line and
+// header; its body is closed) and its body (read up to 1 MiB); connection makes that of a request that got no response;
 // aborted is the text of a request aborted before its response. A hook's
 // error, a timeout and a refused redirect are failures with their own
 // text, their cause kept; a refusal whose server asks a longer wait than
 // MaxRetryDelay is described with the [DelayTooLongError]'s text, then
 // the SDK's text of the refusal ([Failure.SDKText]), as pi-ai words it.
-func Send(ctx context.Context, r Request, describe func(status int, h http.Header, body []byte) *Failure, connection func(error) *Failure, aborted string) (*http.Response, *Failure) {
+func Send(ctx context.Context, r Request, describe func(resp *http.Response, body []byte) *Failure, connection func(error) *Failure, aborted string) (*http.Response, *Failure) {
 	body, err := Payload(ctx, r.Options, r.Model, r.Body, r.ForceStream)
 	if err != nil {
 		return nil, ErrFailure(err)
@@ -217,13 +224,13 @@ func Send(ctx context.Context, r Request, describe func(status int, h http.Heade
 }
 
 // refusal reads and closes a non-2xx response and describes it.
-func refusal(ctx context.Context, resp *http.Response, describe func(int, http.Header, []byte) *Failure, aborted string) *Failure {
+func refusal(ctx context.Context, resp *http.Response, describe func(*http.Response, []byte) *Failure, aborted string) *Failure {
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRefusalBody))
 	if err != nil && ctx.Err() != nil {
 		return TextFailure(aborted)
 	}
-	return describe(resp.StatusCode, resp.Header, body)
+	return describe(resp, body)
 }
 
 // once sends one attempt under the timeout and calls OnResponse.

@@ -52,8 +52,9 @@ const unknownErrorText = "An unknown error occurred"
 //	other JSON                ->  `429 {"type":"error","error":{...}}` (compacted)
 //	other text                ->  "502 text" (as sent)
 //	an empty body             ->  "503 status code (no body)"
-func refusal(status int, header http.Header, body []byte) *provider.Failure {
-	f := provider.Status(status, header, "")
+func refusal(resp *http.Response, body []byte) *provider.Failure {
+	status := resp.StatusCode
+	f := provider.Status(status, resp.Header, "")
 	var envelope struct {
 		Message json.RawMessage `json:"message"`
 	}

@@ -38,7 +38,7 @@ func TestRefusal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := refusal(tt.status, tt.header, []byte(tt.body))
+			f := refusal(&http.Response{StatusCode: tt.status, Header: tt.header}, []byte(tt.body))
 			assert.Equal(t, &provider.Failure{Text: tt.text, Status: tt.status, RetryAfter: tt.retryAfter}, f)
 		})
 	}

@@ -48,16 +48,18 @@ const (
 
 // refusal describes a non-2xx response as Google's SDK does for
 // pi-ai: a JSON body re-serialized compactly as JavaScript would, any
-// other body wrapped in Google's error envelope:
+// other body wrapped in Google's error envelope, with the response's own
+// reason phrase as its status:
 //
 //	{"error":{"code":429,"message":"...","status":"RESOURCE_EXHAUSTED"}}  (as sent, compacted)
 //	{"error":{"message":"Bad Gateway\n","code":502,"status":"Bad Gateway"}}  (a text body)
 //
 // A body sent as JSON that does not parse is wrapped as text. The JSON, or
 // the text, is cut to its first [limit.MaxErrorData] characters.
-func refusal(status int, header http.Header, body []byte) *provider.Failure {
-	f := provider.Status(status, header, "")
-	if strings.Contains(header.Get("Content-Type"), "application/json") {
+func refusal(resp *http.Response, body []byte) *provider.Failure {
+	status := resp.StatusCode
+	f := provider.Status(status, resp.Header, "")
+	if strings.Contains(resp.Header.Get("Content-Type"), "application/json") {
 		if v, err := jsonv.Parse(body); err == nil {
 			f.Text = limit.Truncate(string(v.AppendJSON(nil)), limit.MaxErrorData)
 			return f
@@ -68,7 +70,7 @@ func refusal(status int, header http.Header, body []byte) *provider.Failure {
 	b = append(b, `,"code":`...)
 	b = jsonv.AppendNumber(b, float64(status))
 	b = append(b, `,"status":`...)
-	b = jsonv.AppendQuote(b, http.StatusText(status))
+	b = jsonv.AppendQuote(b, provider.Reason(resp))
 	f.Text = string(append(b, "}}"...))
 	return f
 }

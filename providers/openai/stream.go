@@ -98,9 +98,9 @@ func (c *call) Send(ctx context.Context) (*http.Response, *provider.Failure) {
 }
 
 // refusal describes a non-2xx response.
-func refusal(status int, h http.Header, body []byte) *provider.Failure {
-	text, sdk := refusalTexts(status, body)
-	f := provider.Status(status, h, text)
+func refusal(resp *http.Response, body []byte) *provider.Failure {
+	text, sdk := refusalTexts(resp.StatusCode, body)
+	f := provider.Status(resp.StatusCode, resp.Header, text)
 	f.SDKText = sdk
 	return f
 }
