@@ -335,10 +335,11 @@
 //
 // Those providers and [StreamProxy] treat the server as possibly hostile:
 // a redirect to another origin fails the request before anything is sent
-// there ([ErrCrossOriginRedirect]), and the providers cap a response's
-// content ([ErrResponseTooLarge]), time out a body that sends nothing
+// there ([ErrCrossOriginRedirect]), and they cap a response's content
+// ([ErrResponseTooLarge]), time out a server that sends nothing
 // ([ErrStreamIdleTimeout]), clamp token counts and cut error texts (see
-// their Options and their package docs' "Hostile servers").
+// their Options, the providers' package docs' "Hostile servers" and
+// [ProxyOptions]).
 //
 // # Testing
 //
