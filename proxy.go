@@ -45,8 +45,8 @@ type ProxyOptions struct {
 	MaxEventBytes int
 	// MaxResponseBytes caps the content one response may build: the bytes
 	// of its text, thinking, signatures and tool calls (IDs, names and
-	// argument text), each block also counting for [ProxyBlockBytes], so
-	// that a stream of empty blocks is capped too. A response past it
+	// argument text), each block also counting for 64 bytes, so that a
+	// stream of empty blocks is capped too. A response past it
 	// ends as an error with the content that fit, its Err wrapping
 	// [ErrResponseTooLarge] and its text "Response too large: more than N
 	// bytes of content". Zero means [DefaultMaxResponseBytes] (16 MiB);
@@ -63,9 +63,9 @@ type ProxyOptions struct {
 	IdleTimeout time.Duration
 }
 
-// ProxyBlockBytes is what each block of a proxied response counts for
+// proxyBlockBytes is what each block of a proxied response counts for
 // against [ProxyOptions.MaxResponseBytes], besides its content.
-const ProxyBlockBytes = 64
+const proxyBlockBytes = 64
 
 // The error texts of proxied responses that fail on the client side, as the
 // reference client words them.

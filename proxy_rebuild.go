@@ -280,13 +280,13 @@ func (k streamKind[B]) signature(msg *AssistantMessage, i int) string {
 }
 
 // start puts a new block at index i: over an existing block, or appended
-// right after the last one. The block counts [ProxyBlockBytes] and size,
+// right after the last one. The block counts [proxyBlockBytes] and size,
 // the bytes of its content, against the budget.
 func (r *proxyRebuilder) start(typ string, i int, b ContentBlock, size int) error {
 	if i < 0 || i > len(r.msg.Content) {
 		return errInvalidEvent("%s at contentIndex %d of %d blocks", typ, i, len(r.msg.Content))
 	}
-	if !r.budget.Take(ProxyBlockBytes + size) {
+	if !r.budget.Take(proxyBlockBytes + size) {
 		return r.budget.Err()
 	}
 	if i == len(r.msg.Content) {
