@@ -149,25 +149,15 @@ func Do(ctx context.Context, r Request) (*http.Response, error) {
 			return nil, err
 		}
 		last := attempt >= r.Options.MaxRetries
-		if err != nil {
-			if last {
-				return nil, err
-			}
-		} else {
-			if ok := resp.StatusCode >= 200 && resp.StatusCode < 300; ok || last || !retryable(resp) {
-				return resp, nil
-			}
+		switch {
+		case err != nil && last:
+			return nil, err
+		case err == nil && (resp.StatusCode >= 200 && resp.StatusCode < 300 || last || !retryable(resp)):
+			return resp, nil
 		}
-		wait := backoff(attempt)
-		if resp != nil {
-			if d := retryafter.Parse(resp.Header, time.Now()); d > 0 {
-				if limit := retryDelayCap(r.Options.MaxRetryDelay); limit > 0 && d > limit {
-					return resp, &DelayTooLongError{Requested: d, Max: limit}
-				}
-				wait = d
-			}
-			io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-			resp.Body.Close()
+		wait, tooLong := r.retryWait(resp, attempt)
+		if tooLong != nil {
+			return resp, tooLong
 		}
 		if err := sleep(ctx, wait); err != nil {
 			return nil, err
@@ -175,23 +165,50 @@ func Do(ctx context.Context, r Request) (*http.Response, error) {
 	}
 }
 
+// retryWait is the wait before the retry of attempt, whose response (nil
+// when none) it reads and closes: the delay the server asked for, else
+// the SDKs' backoff. A delay longer than MaxRetryDelay allows is a
+// [*DelayTooLongError], resp then left open.
+func (r Request) retryWait(resp *http.Response, attempt int) (time.Duration, *DelayTooLongError) {
+	wait := backoff(attempt)
+	if resp == nil {
+		return wait, nil
+	}
+	if d := retryafter.Parse(resp.Header, time.Now()); d > 0 {
+		if limit := retryDelayCap(r.Options.MaxRetryDelay); limit > 0 && d > limit {
+			return 0, &DelayTooLongError{Requested: d, Max: limit}
+		}
+		wait = d
+	}
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	return wait, nil
+}
+
 // maxRefusalBody caps how much of a refusal's body is read.
 const maxRefusalBody = 1 << 20
 
+// Reason returns the reason phrase of resp's status line, as the server
+// sent it ("Not Found" of "404 Not Found"; "" when it sent none).
+func Reason(resp *http.Response) string {
+	_, reason, _ := strings.Cut(resp.Status, " ")
+	return reason
+}
+
 // Send passes r.Body through OnPayload ([Payload]), then is [Do] with its
 // outcome as a provider reports it: the accepted (2xx) response with its
-// body unread, else the failure. describe makes
-// the failure of a refusal from its status, header and body (read up to
-// 1 MiB); connection makes that of a request that got no response;
+// body unread and a nil failure, else nil and the failure. describe makes
+// the failure of a refusal from the response (its status line and
+// header; its body is closed) and its body (read up to 1 MiB); connection makes that of a request that got no response;
 // aborted is the text of a request aborted before its response. A hook's
 // error, a timeout and a refused redirect are failures with their own
 // text, their cause kept; a refusal whose server asks a longer wait than
 // MaxRetryDelay is described with the [DelayTooLongError]'s text, then
 // the SDK's text of the refusal ([Failure.SDKText]), as pi-ai words it.
-func Send(ctx context.Context, r Request, describe func(status int, h http.Header, body []byte) Failure, connection func(error) Failure, aborted string) (*http.Response, Failure) {
+func Send(ctx context.Context, r Request, describe func(resp *http.Response, body []byte) *Failure, connection func(error) *Failure, aborted string) (*http.Response, *Failure) {
 	body, err := Payload(ctx, r.Options, r.Model, r.Body, r.ForceStream)
 	if err != nil {
-		return nil, Failure{Text: err.Error(), Err: err}
+		return nil, ErrFailure(err)
 	}
 	r.Body = body
 	resp, err := Do(ctx, r)
@@ -205,25 +222,25 @@ func Send(ctx context.Context, r Request, describe func(status int, h http.Heade
 		}
 		return nil, f
 	case err != nil && ctx.Err() != nil:
-		return nil, Failure{Text: aborted}
+		return nil, TextFailure(aborted)
 	case errors.As(err, &hook), errors.Is(err, ErrTimedOut), errors.Is(err, redirect.ErrCrossOrigin):
-		return nil, Failure{Text: err.Error(), Err: err}
+		return nil, ErrFailure(err)
 	case err != nil:
 		return nil, connection(err)
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
-		return resp, Failure{}
+		return resp, nil
 	}
 	return nil, refusal(ctx, resp, describe, aborted)
 }
 
 // refusal reads and closes a non-2xx response and describes it.
-func refusal(ctx context.Context, resp *http.Response, describe func(int, http.Header, []byte) Failure, aborted string) Failure {
+func refusal(ctx context.Context, resp *http.Response, describe func(*http.Response, []byte) *Failure, aborted string) *Failure {
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRefusalBody))
 	if err != nil && ctx.Err() != nil {
-		return Failure{Text: aborted}
+		return TextFailure(aborted)
 	}
-	return describe(resp.StatusCode, resp.Header, body)
+	return describe(resp, body)
 }
 
 // once sends one attempt under the timeout and calls OnResponse.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/jsvalue"
 	"github.com/pi-go/agentcore/internal/replay"
 )
 
@@ -49,26 +50,34 @@ func convertMessages(model agentcore.Model, messages []agentcore.Message, s sett
 				out = append(out, msg)
 			}
 		case *agentcore.ToolResultMessage:
-			j := i
-			var attached []wirePart
-			for ; j < len(messages); j++ {
-				tr, ok := messages[j].(*agentcore.ToolResultMessage)
-				if !ok {
-					break
-				}
-				out = append(out, convertToolResult(tr, s))
-				if images {
-					attached = appendImages(attached, tr.Content)
-				}
-			}
-			i = j - 1
-			if len(attached) > 0 {
-				parts := append([]wirePart{textPart(toolImagesCaption)}, attached...)
-				out = append(out, wireMessage{Role: "user", Content: parts})
-			}
+			var n int
+			out, n = appendToolResults(out, messages[i:], images, s)
+			i += n - 1
 		}
 	}
 	return out
+}
+
+// appendToolResults appends the run of tool results messages starts with,
+// then a user message with their images when the model takes images; it
+// returns how many messages the run holds.
+func appendToolResults(out []wireMessage, messages []agentcore.Message, images bool, s settings) ([]wireMessage, int) {
+	var attached []wirePart
+	n := 0
+	for ; n < len(messages); n++ {
+		tr, ok := messages[n].(*agentcore.ToolResultMessage)
+		if !ok {
+			break
+		}
+		out = append(out, convertToolResult(tr, s))
+		if images {
+			attached = appendImages(attached, tr.Content)
+		}
+	}
+	if len(attached) > 0 {
+		out = append(out, wireMessage{Role: "user", Content: append([]wirePart{textPart(toolImagesCaption)}, attached...)})
+	}
+	return out, n
 }
 
 // convertUser maps a user message: plain content as a string, block
@@ -139,7 +148,7 @@ func argumentsText(c agentcore.ToolCall) string {
 	if len(c.Arguments) == 0 {
 		return "{}"
 	}
-	return compactJSON(c.Arguments)
+	return jsvalue.CompactJSON(c.Arguments)
 }
 
 // convertToolResult maps a tool result onto a tool message holding its

@@ -22,27 +22,27 @@ func (d *decoder) finalize(r *response) string {
 	d.backfill(r.Output)
 	d.removedReasoning(r.InputTransformations)
 	if r.ID != "" {
-		d.out.ResponseID = r.ID
+		d.b.Out.ResponseID = r.ID
 	}
 	if r.Usage != nil {
-		d.out.Usage = usage(r.Usage)
+		d.b.Out.Usage = usage(r.Usage)
 	}
-	price(&d.out.Usage, d.model.Cost, tierMultiplier(d.model, cmp.Or(r.ServiceTier, d.serviceTier)))
+	price(&d.b.Out.Usage, d.model.Cost, tierMultiplier(d.model, cmp.Or(r.ServiceTier, d.serviceTier)))
 	reason := ""
 	if r.IncompleteDetails != nil {
 		reason = r.IncompleteDetails.Reason
 	}
-	d.out.RawStopReason = r.Status
+	d.b.Out.RawStopReason = r.Status
 	if reason != "" {
-		d.out.RawStopReason = r.Status + "." + reason
+		d.b.Out.RawStopReason = r.Status + "." + reason
 	}
 	stop, text, known := mapStatus(r.Status, reason)
 	if !known {
 		return "Unhandled stop reason: " + r.Status
 	}
-	d.out.StopReason, d.out.ErrorMessage = stop, text
-	if stop == agentcore.StopStop && slices.ContainsFunc(d.out.Content, isToolCall) {
-		d.out.StopReason = agentcore.StopToolUse
+	d.b.Out.StopReason, d.b.Out.ErrorMessage = stop, text
+	if stop == agentcore.StopStop && slices.ContainsFunc(d.b.Out.Content, isToolCall) {
+		d.b.Out.StopReason = agentcore.StopToolUse
 	}
 	return ""
 }
@@ -70,7 +70,7 @@ func (d *decoder) backfill(raw lazyRaw) {
 		if !ok {
 			continue
 		}
-		b := d.out.Content[i].(agentcore.ThinkingBlock)
+		b := d.b.Out.Content[i].(agentcore.ThinkingBlock)
 		stored, err := jsonv.ParseString(b.ThinkingSignature)
 		if err != nil || stored.Kind() != jsonv.Object {
 			continue
@@ -86,11 +86,11 @@ func (d *decoder) backfill(raw lazyRaw) {
 			members = append(members, jsonv.Member{Key: "encrypted_content", Value: content})
 		}
 		sig := jsonv.ObjectValue(members).JSON()
-		if !d.budget.Take(max(0, len(sig)-len(b.ThinkingSignature))) {
+		if !d.b.Take(max(0, len(sig)-len(b.ThinkingSignature))) {
 			return
 		}
 		b.ThinkingSignature = sig
-		d.out.Content[i] = b
+		d.b.Out.Content[i] = b
 	}
 }
 
@@ -136,10 +136,10 @@ func (d *decoder) removedReasoning(raw lazyRaw) {
 		{Key: "details", Value: jsonv.ObjectValue([]jsonv.Member{{Key: "transformations", Value: jsonv.ArrayValue(removals)}})},
 	})
 	var all []jsonv.Value
-	if prior, err := jsonv.Parse(d.out.Diagnostics); err == nil && prior.Kind() == jsonv.Array {
+	if prior, err := jsonv.Parse(d.b.Out.Diagnostics); err == nil && prior.Kind() == jsonv.Array {
 		all = slices.Clone(prior.Items())
 	}
-	d.out.Diagnostics = jsonv.ArrayValue(append(all, diagnostic)).AppendJSON(nil)
+	d.b.Out.Diagnostics = jsonv.ArrayValue(append(all, diagnostic)).AppendJSON(nil)
 }
 
 // usage maps a response's usage onto pi's: cached and cache-write tokens
