@@ -220,7 +220,6 @@ func TestProxyNestedArrays(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("streams 8 MiB of nesting")
 	}
-	t.Skip("needs the bound on partialjson's nesting, of branch skeleton")
 	head := proxyEvents(`{"type":"start"}`, `{"type":"toolcall_start","contentIndex":0,"id":"c1","toolName":"echo"}`,
 		`{"type":"toolcall_delta","contentIndex":0,"delta":"{\"a\":"}`)
 	event := proxyEvents(`{"type":"toolcall_delta","contentIndex":0,"delta":"` + strings.Repeat("[", 1<<10) + `"}`)
