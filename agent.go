@@ -50,10 +50,10 @@ type Options struct {
 	// ToolExecution is the batch mode; empty means [ToolsParallel].
 	ToolExecution ToolExecutionMode
 	// SteeringMode is how many steering messages a drain point takes; empty
-	// means [QueueOneAtATime].
+	// means [QueueModeOneAtATime].
 	SteeringMode QueueMode
 	// FollowUpMode is how many follow-up messages a drain point takes; empty
-	// means [QueueOneAtATime].
+	// means [QueueModeOneAtATime].
 	FollowUpMode QueueMode
 }
 

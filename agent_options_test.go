@@ -114,16 +114,16 @@ func TestSetToolExecution(t *testing.T) {
 // TestStateModes: State reports the tool-execution and queue modes, with
 // their defaults spelled out.
 func TestStateModes(t *testing.T) {
-	agent := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), SteeringMode: agentcore.QueueAll})
+	agent := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), SteeringMode: agentcore.QueueModeAll})
 	st := agent.State()
 	assert.Equal(t, agentcore.ToolsParallel, st.ToolExecution)
-	assert.Equal(t, agentcore.QueueAll, st.SteeringMode)
-	assert.Equal(t, agentcore.QueueOneAtATime, st.FollowUpMode)
+	assert.Equal(t, agentcore.QueueModeAll, st.SteeringMode)
+	assert.Equal(t, agentcore.QueueModeOneAtATime, st.FollowUpMode)
 	agent.SetToolExecution(agentcore.ToolsSequential)
-	agent.SetFollowUpMode(agentcore.QueueAll)
+	agent.SetFollowUpMode(agentcore.QueueModeAll)
 	st = agent.State()
 	assert.Equal(t, agentcore.ToolsSequential, st.ToolExecution)
-	assert.Equal(t, agentcore.QueueAll, st.FollowUpMode)
+	assert.Equal(t, agentcore.QueueModeAll, st.FollowUpMode)
 }
 
 func noopTool(name string) agentcore.Tool {

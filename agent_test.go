@@ -86,9 +86,9 @@ func TestQueueDraining(t *testing.T) {
 		wantRequests   int
 		wantUserPerReq []int // user messages new in each request
 	}{
-		{name: "one at a time", mode: agentcore.QueueOneAtATime, steer: []string{"s1", "s2"}, follow: []string{"f1"}, wantRequests: 3, wantUserPerReq: []int{2, 1, 1}},
-		{name: "all", mode: agentcore.QueueAll, steer: []string{"s1", "s2"}, follow: []string{"f1", "f2"}, wantRequests: 2, wantUserPerReq: []int{3, 2}},
-		{name: "nothing queued", mode: agentcore.QueueAll, wantRequests: 1, wantUserPerReq: []int{1}},
+		{name: "one at a time", mode: agentcore.QueueModeOneAtATime, steer: []string{"s1", "s2"}, follow: []string{"f1"}, wantRequests: 3, wantUserPerReq: []int{2, 1, 1}},
+		{name: "all", mode: agentcore.QueueModeAll, steer: []string{"s1", "s2"}, follow: []string{"f1", "f2"}, wantRequests: 2, wantUserPerReq: []int{3, 2}},
+		{name: "nothing queued", mode: agentcore.QueueModeAll, wantRequests: 1, wantUserPerReq: []int{1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -482,7 +482,7 @@ func TestClearQueue(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := agentcore.New(agentcore.Options{SteeringMode: agentcore.QueueAll, FollowUpMode: agentcore.QueueAll})
+			a := agentcore.New(agentcore.Options{SteeringMode: agentcore.QueueModeAll, FollowUpMode: agentcore.QueueModeAll})
 			a.Steer(agentcore.UserText("s"))
 			a.FollowUp(agentcore.UserText("f"))
 			a.ClearQueue(tt.q)

@@ -16,7 +16,10 @@ type toolState struct {
 // reset forgets the cache after the context was replaced.
 func (s *toolState) reset() { *s = toolState{} }
 
-// declaredFor returns the tools the engine's context declares.
+// declaredTools returns the tools the system messages of the engine's
+// context declare, replaying only the messages added since the last call
+// (all of them when the context shrank). The result is the cache's: the
+// caller must not modify it.
 func (e *engine) declaredTools() []ToolDeclaration {
 	s := &e.tools
 	msgs := e.cur.Messages

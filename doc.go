@@ -107,8 +107,9 @@
 // Steering is polled at the start of a run, after every turn (unless
 // FinishTurn ended the run), and once more after PrepareNextTurn when the
 // earlier poll found nothing. Follow-ups are polled only when the inner
-// loop would end. Both queues have a mode: [QueueOneAtATime] (the default)
-// takes the oldest message per drain point, [QueueAll] takes all of them.
+// loop would end. Both queues have a mode: [QueueModeOneAtATime] (the
+// default) takes the oldest message per drain point, [QueueModeAll] takes
+// all of them.
 //
 // [Agent.Continue] starts a run without a new message, from the transcript
 // as it is, for retries. From a transcript ending in a user or tool-result
@@ -335,10 +336,11 @@
 //
 // Those providers and [StreamProxy] treat the server as possibly hostile:
 // a redirect to another origin fails the request before anything is sent
-// there ([ErrCrossOriginRedirect]), and the providers cap a response's
-// content ([ErrResponseTooLarge]), time out a body that sends nothing
+// there ([ErrCrossOriginRedirect]), and they cap a response's content
+// ([ErrResponseTooLarge]), time out a server that sends nothing
 // ([ErrStreamIdleTimeout]), clamp token counts and cut error texts (see
-// their Options and their package docs' "Hostile servers").
+// their Options, the providers' package docs' "Hostile servers" and
+// [ProxyOptions]).
 //
 // # Testing
 //

@@ -115,8 +115,8 @@ func ExampleAgent_FollowUp() {
 	// agent_end
 }
 
-// Each queue has a mode. [agentcore.QueueOneAtATime], the default, hands
-// the model one queued message per drain point; [agentcore.QueueAll] hands
+// Each queue has a mode. [agentcore.QueueModeOneAtATime], the default, hands
+// the model one queued message per drain point; [agentcore.QueueModeAll] hands
 // over the whole queue at once. PeekQueued shows what the next drain point
 // would take without taking it.
 func ExampleAgent_PeekQueued() {
@@ -134,9 +134,9 @@ func ExampleAgent_PeekQueued() {
 	agent.Steer(agentcore.UserText("s1"))
 	agent.Steer(agentcore.UserText("s2"))
 	fmt.Println("next drain takes", len(agent.PeekQueued()), "message")
-	agent.SetSteeringMode(agentcore.QueueAll)
+	agent.SetSteeringMode(agentcore.QueueModeAll)
 	fmt.Println("in mode all it takes", len(agent.PeekQueued()))
-	agent.SetSteeringMode(agentcore.QueueOneAtATime)
+	agent.SetSteeringMode(agentcore.QueueModeOneAtATime)
 
 	// The run polls steering at its start, then after every turn.
 	if err := agent.Prompt(context.Background(), "go"); err != nil {

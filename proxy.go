@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pi-go/agentcore/internal/jsvalue"
+	"github.com/pi-go/agentcore/internal/limit"
 	"github.com/pi-go/agentcore/internal/provider/redirect"
 	"github.com/pi-go/agentcore/internal/retryafter"
 	"github.com/pi-go/agentcore/internal/sse"
@@ -41,7 +43,29 @@ type ProxyOptions struct {
 	// MaxEventBytes caps one event line of the answer; zero means 16 MiB.
 	// A longer line ends the response with an error message.
 	MaxEventBytes int
+	// MaxResponseBytes caps the content one response may build: the bytes
+	// of its text, thinking, signatures and tool calls (IDs, names and
+	// argument text), each block also counting for 64 bytes, so that a
+	// stream of empty blocks is capped too. A response past it
+	// ends as an error with the content that fit, its Err wrapping
+	// [ErrResponseTooLarge] and its text "Response too large: more than N
+	// bytes of content". Zero means [DefaultMaxResponseBytes] (16 MiB);
+	// negative, no cap.
+	MaxResponseBytes int64
+	// IdleTimeout bounds how long the response waits for the server: for
+	// its headers, then at each read of its body (counted only while the
+	// stream waits for the server, not while the consumer handles an
+	// event). A server that sends nothing for that long ends the response
+	// as an error, its Err wrapping [ErrStreamIdleTimeout] and its text
+	// "Stream idle timeout: no data from the server for D". Zero means
+	// [DefaultStreamIdleTimeout] (10 minutes); negative, none (ctx alone
+	// bounds the stream).
+	IdleTimeout time.Duration
 }
+
+// proxyBlockBytes is what each block of a proxied response counts for
+// against [ProxyOptions.MaxResponseBytes], besides its content.
+const proxyBlockBytes = 64
 
 // The error texts of proxied responses that fail on the client side, as the
 // reference client words them.
@@ -86,11 +110,16 @@ const maxErrorBody = 1 << 20
 //
 // Failures end the stream with an error message, never a panic or a hang:
 // a non-2xx answer ("Proxy error: 401 Unauthorized", or "Proxy error: "
-// and the answer's JSON "error" field when it has one), a stream that ends
+// and the answer's JSON "error" field when it has one, cut to 4000
+// characters), a response past its caps (MaxEventBytes, MaxResponseBytes)
+// or its IdleTimeout, a stream that ends
 // without done or error ([ProxyClosedText]), an event that is not valid
 // JSON or does not fit the message ("Received text_delta for non-text
 // content", as the reference words it; "Invalid proxy event: ..."
-// otherwise), and transport errors (their Go text). Cancelling ctx aborts
+// otherwise), and transport errors (their Go text). The text of an
+// error event is cut to 16000 characters and the counts of its usage, or
+// a done event's, are clamped to 0…math.MaxInt64 and its costs to 0 and
+// above, as the providers of this module do. Cancelling ctx aborts
 // the request at once, closing the connection; the message then has
 // stopReason "aborted" and [ProxyAbortedText] (or [ProxyAbortedEarlyText]
 // before the server answered). A consumer that stops ranging early closes
@@ -98,7 +127,7 @@ const maxErrorBody = 1 << 20
 func StreamProxy(opts ProxyOptions) StreamFn {
 	return func(ctx context.Context, model Model, req Request, so StreamOptions) AssistantStream {
 		return NewAssistantStream(func(w *StreamWriter) {
-			p := proxyCall{ctx: ctx, opts: opts, w: w, rb: newProxyRebuilder(model)}
+			p := proxyCall{ctx: ctx, opts: opts, w: w, rb: newProxyRebuilder(model, opts.MaxResponseBytes)}
 			p.run(model, req, so)
 		})
 	}
@@ -115,24 +144,35 @@ type proxyCall struct {
 // fail ends the response with text, aborted when ctx is done.
 func (p *proxyCall) fail(text string) { p.failWith(ProviderError{Message: text}) }
 
+// failErr ends the response with err, its text and its cause.
+func (p *proxyCall) failErr(err error) { p.failWith(ProviderError{Message: err.Error(), Err: err}) }
+
 // failWith ends the response as failure describes, its Err the failure
-// unless ctx is done (the response is then aborted).
+// unless ctx is done (the response is then aborted). Its text is cut to
+// [limit.MaxFailureText] characters, whatever the server sent.
 func (p *proxyCall) failWith(failure ProviderError) {
+	failure.Message = limit.Truncate(failure.Message, limit.MaxFailureText)
 	p.w.Fail(p.ctx, p.rb.msg, &failure)
 }
 
 func (p *proxyCall) run(model Model, req Request, so StreamOptions) {
-	resp, err := p.post(model, req, so)
+	// The request runs under its own context, which the idle timeout
+	// cancels with its error as the cause.
+	ctx, cancel := context.WithCancelCause(p.ctx)
+	defer cancel(nil)
+	idle := limit.Duration(p.opts.IdleTimeout, DefaultStreamIdleTimeout)
+	resp, err := p.post(ctx, cancel, idle, model, req, so)
 	if err != nil {
-		p.failWith(ProviderError{Message: err.Error(), Err: err})
+		p.failErr(err)
 		return
 	}
-	defer resp.Body.Close()
+	body := limit.WatchIdle(ctx, cancel, resp.Body, idle)
+	defer body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		p.failWith(ProviderError{Message: proxyStatusText(resp), StatusCode: resp.StatusCode, RetryAfter: retryafter.Parse(resp.Header, time.Now())})
+		p.failWith(ProviderError{Message: proxyStatusText(resp, body), StatusCode: resp.StatusCode, RetryAfter: retryafter.Parse(resp.Header, time.Now())})
 		return
 	}
-	events := sse.NewReader(resp.Body, p.opts.MaxEventBytes)
+	events := sse.NewReader(body, p.opts.MaxEventBytes)
 	for {
 		if p.ctx.Err() != nil {
 			p.fail(ProxyAbortedText)
@@ -151,11 +191,15 @@ func (p *proxyCall) run(model Model, req Request, so StreamOptions) {
 			p.fail(ProxyClosedText)
 			return
 		case err != nil:
-			p.failWith(ProviderError{Message: err.Error(), Err: err})
+			p.failErr(err)
 			return
 		}
 		ev, err := p.rb.apply(data)
-		if err != nil {
+		switch {
+		case limit.Is(err):
+			p.failErr(err)
+			return
+		case err != nil:
 			p.fail(err.Error())
 			return
 		}
@@ -165,9 +209,10 @@ func (p *proxyCall) run(model Model, req Request, so StreamOptions) {
 	}
 }
 
-// post sends the request and returns the answer, or the error text to fail
-// with.
-func (p *proxyCall) post(model Model, req Request, so StreamOptions) (*http.Response, error) {
+// post sends the request under ctx and returns the answer, or the error
+// to fail with. Past idle (when above 0) without the answer's headers,
+// cancel ends the request with the idle timeout's error.
+func (p *proxyCall) post(ctx context.Context, cancel context.CancelCauseFunc, idle time.Duration, model Model, req Request, so StreamOptions) (*http.Response, error) {
 	messages := req.Messages
 	if messages == nil {
 		messages = []Message{}
@@ -182,31 +227,36 @@ func (p *proxyCall) post(model Model, req Request, so StreamOptions) (*http.Resp
 			return nil, err
 		}
 	}
-	hreq, err := http.NewRequestWithContext(p.ctx, http.MethodPost, strings.TrimSuffix(p.opts.URL, "/")+"/api/stream", bytes.NewReader(body))
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(p.opts.URL, "/")+"/api/stream", bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
 	hreq.Header.Set("Authorization", "Bearer "+token)
 	hreq.Header.Set("Content-Type", "application/json")
-	resp, err := redirect.Do(p.opts.Client, hreq)
-	if err != nil {
-		if p.ctx.Err() != nil {
-			return nil, errors.New(ProxyAbortedEarlyText)
-		}
-		return nil, err
+	if idle > 0 {
+		timer := time.AfterFunc(idle, func() { cancel(limit.IdleError(idle)) })
+		defer timer.Stop()
 	}
-	return resp, nil
+	resp, err := redirect.Do(p.opts.Client, hreq)
+	switch cause := context.Cause(ctx); {
+	case err == nil:
+		return resp, nil
+	case p.ctx.Err() != nil:
+		return nil, errors.New(ProxyAbortedEarlyText)
+	case limit.Is(cause):
+		return nil, cause
+	}
+	return nil, err
 }
 
-// proxyStatusText is the error text of a non-2xx answer: "Proxy error: "
-// and the JSON body's "error" field when it is set, else the status.
-func proxyStatusText(resp *http.Response) string {
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+// proxyStatusText is the error text of a non-2xx answer, whose body is
+// body: "Proxy error: " and the JSON body's "error" field when it is
+// truthy (cut to [limit.MaxErrorData] characters), else the status.
+func proxyStatusText(resp *http.Response, body io.Reader) string {
+	data, _ := io.ReadAll(io.LimitReader(body, maxErrorBody))
 	var fields map[string]json.RawMessage
-	if json.Unmarshal(body, &fields) == nil {
-		if text := truthyText(fields["error"]); text != "" {
-			return "Proxy error: " + text
-		}
+	if json.Unmarshal(data, &fields) == nil && jsvalue.Truthy(fields["error"]) {
+		return "Proxy error: " + limit.Truncate(errorFieldText(fields["error"]), limit.MaxErrorData)
 	}
 	code := strconv.Itoa(resp.StatusCode)
 	reason := strings.TrimSpace(strings.TrimPrefix(resp.Status, code))
@@ -216,26 +266,12 @@ func proxyStatusText(resp *http.Response) string {
 	return "Proxy error: " + code + " " + reason
 }
 
-// truthyText returns the text of a JSON value JavaScript finds truthy: a
-// string as is, any other truthy value as its JSON; "" for falsy ones
-// (absent, null, false, 0, "").
-func truthyText(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return ""
+// errorFieldText is the text of a JSON value: a string as is, any other
+// value as its JSON.
+func errorFieldText(raw json.RawMessage) string {
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		return text
 	}
-	switch raw[0] {
-	case '"':
-		var s string
-		_ = json.Unmarshal(raw, &s)
-		return s
-	case 'n', 'f':
-		return ""
-	case '{', '[', 't':
-		return string(raw)
-	}
-	if f, err := strconv.ParseFloat(string(raw), 64); err == nil && f == 0 {
-		return ""
-	}
-	return string(raw)
+	return string(bytes.TrimSpace(raw))
 }

@@ -3,6 +3,7 @@ package agentcore_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -87,4 +88,20 @@ func rangeProxy(b *testing.B, fn agentcore.StreamFn) *agentcore.AssistantMessage
 	}
 	require.NotNil(b, final)
 	return final
+}
+
+// BenchmarkProxyResponseCap ranges a 200 MB answer of 1 KiB text deltas,
+// which ends at the default 16 MiB cap, and reports the heap's peak.
+func BenchmarkProxyResponseCap(b *testing.B) {
+	head := proxyEvents(`{"type":"start"}`, `{"type":"text_start","contentIndex":0}`)
+	event := proxyEvents(`{"type":"text_delta","contentIndex":0,"delta":"` + strings.Repeat("x", 1<<10) + `"}`)
+	fn := proxyOver(agentcore.ProxyOptions{}, func(*http.Request) io.Reader { return newRepeated(head, event, "", 200<<10) })
+	b.ReportAllocs()
+	var peak uint64
+	for b.Loop() {
+		final, p := finalWithPeak(fn(context.Background(), fixtureModel, agentcore.Request{}, agentcore.StreamOptions{}))
+		require.ErrorIs(b, final.Err, agentcore.ErrResponseTooLarge)
+		peak = max(peak, p)
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pi-go/agentcore/internal/jsondec"
+	"github.com/pi-go/agentcore/internal/limit"
 	"github.com/pi-go/agentcore/internal/partialjson"
 )
 
@@ -22,20 +23,38 @@ type proxyRebuilder struct {
 	// and dec decodes it.
 	ev  proxyEvent
 	dec jsondec.Decoder
+	// budget is the content the message may still build.
+	budget *limit.Budget
 }
 
 type openBlock struct {
 	text strings.Builder
 	args *partialjson.ArgumentsStream
+	// charged is what the budget was charged for the block's content.
+	charged int
 }
 
 // newProxyRebuilder returns a rebuilder whose message starts empty and
-// pending, for model, stamped now.
-func newProxyRebuilder(model Model) *proxyRebuilder {
+// pending, for model, stamped now, and may build maxBytes of content
+// ([ProxyOptions.MaxResponseBytes]).
+func newProxyRebuilder(model Model, maxBytes int64) *proxyRebuilder {
 	return &proxyRebuilder{msg: &AssistantMessage{
 		Content: []ContentBlock{}, API: model.API, Provider: model.Provider, Model: model.ID,
 		StopReason: StopPending, Timestamp: nowMillis(),
-	}}
+	}, budget: limit.NewBudget(maxBytes)}
+}
+
+// charge takes n bytes of content of block i from the budget; false when
+// they do not fit, and the piece must not be added.
+func (r *proxyRebuilder) charge(i, n int) bool {
+	if n <= 0 {
+		return true
+	}
+	if !r.budget.Take(n) {
+		return false
+	}
+	r.open[i].charged += n
+	return true
 }
 
 // errInvalidEvent wraps what is wrong with a wire event.
@@ -45,7 +64,8 @@ func errInvalidEvent(format string, args ...any) error {
 
 // apply reads one wire event (its JSON) into the message and returns the
 // assistant event to push, or nil for an event the reference ignores. An
-// error is the text the response fails with.
+// error is the text the response fails with, or the budget's error
+// (content past the cap is not added).
 func (r *proxyRebuilder) apply(data []byte) (AssistantEvent, error) {
 	e := &r.ev
 	if err := decodeProxyEvent(&r.dec, data, e); err != nil {
@@ -63,7 +83,7 @@ func (r *proxyRebuilder) apply(data []byte) (AssistantEvent, error) {
 		if r.msg.StopReason != StopAborted {
 			r.msg.StopReason = StopError
 		}
-		r.msg.ErrorMessage = deref(e.ErrorMessage)
+		r.msg.ErrorMessage = limit.Truncate(deref(e.ErrorMessage), limit.MaxFailureText)
 		if r.msg.StopReason == StopError {
 			// The upstream provider's failure, known here by its text only.
 			r.msg.Err = &ProviderError{Message: r.msg.ErrorMessage}
@@ -107,7 +127,7 @@ func (r *proxyRebuilder) finishOpenCalls() {
 func (r *proxyRebuilder) final(e *proxyEvent) {
 	r.msg.StopReason = e.Reason
 	if e.Usage != nil {
-		r.msg.Usage = *e.Usage
+		r.msg.Usage = e.Usage.Usage
 	}
 	if e.ProviderThinkingLevel != nil {
 		r.msg.ProviderThinkingLevel = *e.ProviderThinkingLevel
@@ -120,7 +140,7 @@ func (r *proxyRebuilder) content(e *proxyEvent, i int) (AssistantEvent, error) {
 	switch e.Type {
 	case "toolcall_start":
 		call := ToolCall{ID: deref(e.ID), Name: deref(e.ToolName), Arguments: json.RawMessage("{}")}
-		if err := r.start(e.Type, i, call); err != nil {
+		if err := r.start(e.Type, i, call, len(call.ID)+len(call.Name)); err != nil {
 			return nil, err
 		}
 		r.open[i].args = new(partialjson.ArgumentsStream)
@@ -134,6 +154,9 @@ func (r *proxyRebuilder) content(e *proxyEvent, i int) (AssistantEvent, error) {
 		if !ok || r.open[i] == nil || r.open[i].args == nil {
 			return nil, fmt.Errorf("Received toolcall_delta for non-toolCall content")
 		}
+		if !r.charge(i, len(delta)) {
+			return nil, r.budget.Err()
+		}
 		b.Arguments = r.open[i].args.Append(delta)
 		r.msg.Content[i] = b
 		return &ToolCallDeltaEvent{ContentIndex: i, Delta: delta, Partial: r.msg}, nil
@@ -141,6 +164,10 @@ func (r *proxyRebuilder) content(e *proxyEvent, i int) (AssistantEvent, error) {
 		b, ok := blockAt(r.msg, i).(ToolCall)
 		if !ok {
 			return nil, nil // the reference skips it
+		}
+		// The server's call repeats what streamed: only its excess counts.
+		if o := r.open[i]; o != nil && !r.charge(i, len(e.ToolCall)-o.charged) {
+			return nil, r.budget.Err()
 		}
 		b, hasArgs, err := mergeToolCall(b, e.ToolCall)
 		if err != nil {
@@ -219,7 +246,7 @@ var (
 func streamText[B streamedBlock](r *proxyRebuilder, e *proxyEvent, i int, k streamKind[B]) (AssistantEvent, error) {
 	_, step, _ := strings.Cut(e.Type, "_")
 	if step == "start" {
-		if err := r.start(e.Type, i, k.empty); err != nil {
+		if err := r.start(e.Type, i, k.empty, 0); err != nil {
 			return nil, err
 		}
 		return k.start(i, r.msg), nil
@@ -230,10 +257,16 @@ func streamText[B streamedBlock](r *proxyRebuilder, e *proxyEvent, i int, k stre
 	}
 	text, signature := k.parts(b)
 	if step == "end" {
+		if !r.charge(i, len(e.ContentSignature)-len(signature)) {
+			return nil, r.budget.Err()
+		}
 		r.msg.Content[i] = k.with(b, text, e.ContentSignature)
 		return k.end(i, text, r.msg), nil
 	}
 	delta := deref(e.Delta)
+	if !r.charge(i, len(delta)) {
+		return nil, r.budget.Err()
+	}
 	r.msg.Content[i] = k.with(b, r.grow(i, text, delta), signature)
 	return k.delta(i, delta, r.msg), nil
 }
@@ -247,10 +280,14 @@ func (k streamKind[B]) signature(msg *AssistantMessage, i int) string {
 }
 
 // start puts a new block at index i: over an existing block, or appended
-// right after the last one.
-func (r *proxyRebuilder) start(typ string, i int, b ContentBlock) error {
+// right after the last one. The block counts [proxyBlockBytes] and size,
+// the bytes of its content, against the budget.
+func (r *proxyRebuilder) start(typ string, i int, b ContentBlock, size int) error {
 	if i < 0 || i > len(r.msg.Content) {
 		return errInvalidEvent("%s at contentIndex %d of %d blocks", typ, i, len(r.msg.Content))
+	}
+	if !r.budget.Take(proxyBlockBytes + size) {
+		return r.budget.Err()
 	}
 	if i == len(r.msg.Content) {
 		r.msg.Content = append(r.msg.Content, b)
@@ -258,7 +295,7 @@ func (r *proxyRebuilder) start(typ string, i int, b ContentBlock) error {
 	} else {
 		r.msg.Content[i] = b
 	}
-	r.open[i] = new(openBlock)
+	r.open[i] = &openBlock{charged: size}
 	return nil
 }
 

@@ -20,8 +20,7 @@ type proxyRelay struct {
 
 // relay writes the events of stream until the final one, the end of the
 // stream, or a failed write (which cancels the stream function's ctx: the
-// client is gone). Pointer blocks are written as their values; a nil one
-// ends the answer with its error.
+// client is gone).
 func (rl *proxyRelay) relay(stream AssistantStream) error {
 	if stream == nil {
 		return errors.New("stream function returned no stream")
@@ -29,10 +28,6 @@ func (rl *proxyRelay) relay(stream AssistantStream) error {
 	for ev := range stream {
 		if isNilEvent(ev) {
 			continue // skipped, as the loop skips it
-		}
-		ev, err := valueEvent(ev)
-		if err != nil {
-			return err
 		}
 		if p := ev.partial(); p != nil {
 			rl.last = p

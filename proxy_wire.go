@@ -3,9 +3,11 @@ package agentcore
 import (
 	"encoding/json"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/pi-go/agentcore/internal/jsondec"
+	"github.com/pi-go/agentcore/internal/limit"
 )
 
 // The proxy's wire format, shared by [StreamProxy] and [ProxyHandler]: the
@@ -111,8 +113,63 @@ type proxyEvent struct {
 	ToolCall              json.RawMessage `json:"toolCall,omitempty"`
 	Reason                StopReason      `json:"reason,omitempty"`
 	ErrorMessage          *string         `json:"errorMessage,omitempty"`
-	Usage                 *Usage          `json:"usage,omitempty"`
+	Usage                 *proxyUsage     `json:"usage,omitempty"`
 	ProviderThinkingLevel *string         `json:"providerThinkingLevel,omitempty"`
+}
+
+// proxyUsage is the usage of a done or error event. It is written as the
+// [Usage] it holds; reading it clamps what the server sent as the
+// providers of this module clamp a provider's usage: counts to
+// 0…math.MaxInt64 ([limit.Count]) and costs to 0…math.MaxFloat64, so
+// that no count sent out of range fails the event or turns a total
+// negative.
+type proxyUsage struct{ Usage }
+
+func (u *proxyUsage) UnmarshalJSON(data []byte) error {
+	var w struct {
+		Input        json.Number  `json:"input"`
+		Output       json.Number  `json:"output"`
+		CacheRead    json.Number  `json:"cacheRead"`
+		CacheWrite   json.Number  `json:"cacheWrite"`
+		CacheWrite1h *json.Number `json:"cacheWrite1h"`
+		Reasoning    *json.Number `json:"reasoning"`
+		TotalTokens  json.Number  `json:"totalTokens"`
+		Cost         struct {
+			Input             json.Number `json:"input"`
+			Output            json.Number `json:"output"`
+			CacheRead         json.Number `json:"cacheRead"`
+			CacheWrite        json.Number `json:"cacheWrite"`
+			Total             json.Number `json:"total"`
+			TotalFromProvider *bool       `json:"totalFromProvider"`
+		} `json:"cost"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	count := func(n json.Number) int64 { return limit.Count(number(n)) }
+	optional := func(n *json.Number) *int64 {
+		if n == nil {
+			return nil
+		}
+		return new(count(*n))
+	}
+	cost := func(n json.Number) float64 { return min(max(number(n), 0), math.MaxFloat64) }
+	u.Usage = Usage{
+		Input: count(w.Input), Output: count(w.Output), CacheRead: count(w.CacheRead), CacheWrite: count(w.CacheWrite),
+		CacheWrite1h: optional(w.CacheWrite1h), Reasoning: optional(w.Reasoning), TotalTokens: count(w.TotalTokens),
+		Cost: Cost{
+			Input: cost(w.Cost.Input), Output: cost(w.Cost.Output), CacheRead: cost(w.Cost.CacheRead),
+			CacheWrite: cost(w.Cost.CacheWrite), Total: cost(w.Cost.Total), TotalFromProvider: w.Cost.TotalFromProvider,
+		},
+	}
+	return nil
+}
+
+// number is the value of a JSON number, ±Inf past float64's range; 0 when
+// absent.
+func number(n json.Number) float64 {
+	f, _ := strconv.ParseFloat(string(n), 64)
+	return f
 }
 
 // decodeProxyEvent decodes one wire event into e with dec, emptying e
@@ -186,7 +243,7 @@ func (w *proxyEvent) finalFields(reason StopReason, msg *AssistantMessage, faile
 		reason = m.StopReason
 	}
 	w.Reason = reason
-	w.Usage = &m.Usage
+	w.Usage = &proxyUsage{m.Usage}
 	if failed {
 		w.ErrorMessage = &m.ErrorMessage
 	}

@@ -25,7 +25,7 @@ func TestDecodeProxyEvent(t *testing.T) {
 		{name: "escapes", data: `{"type":"text_delta","contentIndex":1,"delta":"a\"b\\c\/d\n\t\u00e9\u4e16\ud83d\ude00"}`, want: proxyEvent{Type: "text_delta", ContentIndex: index(1), Delta: str("a\"b\\c/d\n\té世😀")}},
 		{name: "toolcall start", data: `{"type":"toolcall_start","contentIndex":2,"id":"call_1","toolName":"read"}`, want: proxyEvent{Type: "toolcall_start", ContentIndex: index(2), ID: str("call_1"), ToolName: str("read")}},
 		{name: "signature", data: `{"type":"thinking_end","contentIndex":0,"contentSignature":"sig-1"}`, want: proxyEvent{Type: "thinking_end", ContentIndex: index(0), ContentSignature: "sig-1"}},
-		{name: "usage", data: `{"type":"done","reason":"stop","usage":{"input":1,"output":2,"totalTokens":3}}`, want: proxyEvent{Type: "done", Reason: StopStop, Usage: &Usage{Input: 1, Output: 2, TotalTokens: 3}}},
+		{name: "usage", data: `{"type":"done","reason":"stop","usage":{"input":1,"output":2,"totalTokens":3}}`, want: proxyEvent{Type: "done", Reason: StopStop, Usage: &proxyUsage{Usage{Input: 1, Output: 2, TotalTokens: 3}}}},
 		{name: "error", data: `{"type":"error","reason":"error","errorMessage":"x","providerThinkingLevel":"high"}`, want: proxyEvent{Type: "error", Reason: StopError, ErrorMessage: str("x"), ProviderThinkingLevel: str("high")}},
 		{name: "tool call", data: `{"type":"toolcall_end","contentIndex":2,"toolCall":{"id":"c"}}`, want: proxyEvent{Type: "toolcall_end", ContentIndex: index(2), ToolCall: json.RawMessage(`{"id":"c"}`)}},
 		{name: "null index is absent", data: `{"type":"text_delta","contentIndex":null}`, want: proxyEvent{Type: "text_delta"}},
@@ -62,7 +62,7 @@ func FuzzDecodeProxyEvent(f *testing.F) {
 	f.Add([]byte(`{"type":"toolcall_delta","contentIndex":0,"delta":"{\"a\": [1, {"}`))
 	f.Add([]byte(`{"type":"error","reason":"error","errorMessage":"x","providerThinkingLevel":"high"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rb := newProxyRebuilder(Model{})
+		rb := newProxyRebuilder(Model{}, -1)
 		for _, start := range []string{`{"type":"text_start","contentIndex":0}`, `{"type":"toolcall_start","contentIndex":1}`} {
 			_, err := rb.apply([]byte(start))
 			require.NoError(t, err)

@@ -19,13 +19,13 @@ func (q *messageQueue) peek() []Message {
 	if len(q.items) == 0 {
 		return nil
 	}
-	if q.mode == QueueAll {
+	if q.mode == QueueModeAll {
 		return slices.Clone(q.items)
 	}
 	return []Message{q.items[0]}
 }
 
-// drain takes the oldest message, or all of them in [QueueAll] mode.
+// drain takes the oldest message, or all of them in [QueueModeAll] mode.
 func (q *messageQueue) drain() []Message {
 	taken := q.peek()
 	q.items = slices.Delete(q.items, 0, len(taken))
@@ -39,21 +39,23 @@ func (q *messageQueue) push(m Message) { q.items = append(q.items, m) }
 func (q *messageQueue) clear()         { q.items = nil }
 
 // QueueMode says how many queued messages a drain point takes. The zero
-// value means [QueueOneAtATime].
+// value means [QueueModeOneAtATime].
 type QueueMode string
 
-// The queue modes.
+// The queue modes, named QueueMode... to tell them from the [Queue]
+// values ([AllQueues] is both queues, not a mode).
 const (
-	// QueueOneAtATime takes only the oldest queued message at each drain point.
-	QueueOneAtATime QueueMode = "one-at-a-time"
-	// QueueAll takes every queued message at once.
-	QueueAll QueueMode = "all"
+	// QueueModeOneAtATime takes only the oldest queued message at each
+	// drain point.
+	QueueModeOneAtATime QueueMode = "one-at-a-time"
+	// QueueModeAll takes every queued message at once.
+	QueueModeAll QueueMode = "all"
 )
 
-// orOneAtATime returns m, or [QueueOneAtATime] when m is empty.
+// orOneAtATime returns m, or [QueueModeOneAtATime] when m is empty.
 func orOneAtATime(m QueueMode) QueueMode {
 	if m == "" {
-		return QueueOneAtATime
+		return QueueModeOneAtATime
 	}
 	return m
 }

@@ -28,7 +28,7 @@ func TestFailedRunRequeuesUndeliveredMessages(t *testing.T) {
 		followUp   bool                // queue a follow-up instead of steering
 		failPrep   bool                // PrepareNextTurn fails
 		panicOn    string              // a listener panics on this event of the queued message
-		wantQueued []agentcore.Message // PeekQueued after the run, QueueAll mode
+		wantQueued []agentcore.Message // PeekQueued after the run, QueueModeAll mode
 		wantInLog  bool                // the queued message is in the transcript
 		wantErr    error               // the run's error unwraps to it
 	}{
@@ -61,7 +61,7 @@ func TestFailedRunRequeuesUndeliveredMessages(t *testing.T) {
 				}
 			}
 			a = agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{work}, Hooks: hooks,
-				SteeringMode: agentcore.QueueAll, FollowUpMode: agentcore.QueueAll})
+				SteeringMode: agentcore.QueueModeAll, FollowUpMode: agentcore.QueueModeAll})
 			a.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
 				switch ev := ev.(type) {
 				case *agentcore.MessageStartEvent:
@@ -98,7 +98,7 @@ func TestFailedRunRequeuesUndeliveredMessages(t *testing.T) {
 // before they are delivered: they go back to the queue.
 func TestFailedContinueRequeuesItsPrompts(t *testing.T) {
 	fake := agentcoretest.New(agentcoretest.TextResponse("hi"), agentcoretest.TextResponse("again"))
-	a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, SteeringMode: agentcore.QueueAll})
+	a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, SteeringMode: agentcore.QueueModeAll})
 	require.NoError(t, a.Prompt(context.Background(), "hello"))
 	steer := []agentcore.Message{agentcore.UserText("one"), agentcore.UserText("two")}
 	for _, m := range steer {

@@ -104,11 +104,7 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 	case *StartEvent:
 		partial := emptyAssistant(e.cfg.Model)
 		if ev.Partial != nil {
-			var err error
-			if partial, err = snapshot(ev.Partial); err != nil {
-				r.finish(r.failed(err))
-				return false
-			}
+			partial = snapshot(ev.Partial)
 		}
 		r.partial = partial
 		e.cur.Messages = append(e.cur.Messages, r.partial)
@@ -126,12 +122,7 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 				r.finish(r.failed(ErrTooManyBlocks))
 				return false
 			}
-			s, err := snapshot(p)
-			if err != nil {
-				r.finish(r.failed(err))
-				return false
-			}
-			r.partial = s
+			r.partial = snapshot(p)
 			e.cur.Messages[len(e.cur.Messages)-1] = r.partial
 		}
 		ev.setPartial(r.partial) // the event is the consumer's: see AssistantEvent
@@ -141,29 +132,17 @@ func (r *responseReader) next(ev AssistantEvent) bool {
 }
 
 // snapshot returns a copy of a producer's working message that nobody
-// changes: the message and its block list are copied, the blocks (values)
-// are shared, and pointer blocks are made values ([ValueBlocks]).
-func snapshot(p *AssistantMessage) (*AssistantMessage, error) {
-	blocks, copied, err := valueBlocks(p.Content)
-	if err != nil {
-		return nil, err
-	}
-	if !copied {
-		blocks = slices.Clone(p.Content)
-	}
+// changes: the message and its block list are copied, the blocks (values,
+// see [AssistantStream]) are shared.
+func snapshot(p *AssistantMessage) *AssistantMessage {
 	s := *p
-	s.Content = slices.Clip(blocks)
-	return &s, nil
+	s.Content = slices.Clip(slices.Clone(p.Content))
+	return &s
 }
 
 // finish puts the final message in the context and emits its end.
 func (r *responseReader) finish(final *AssistantMessage) {
 	e := r.e
-	if blocks, err := ValueBlocks(final.Content); err != nil {
-		final = r.failed(err)
-	} else {
-		final.Content = blocks
-	}
 	final.ThinkingLevel = e.level
 	r.final = final
 	if r.partial != nil {

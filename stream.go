@@ -178,6 +178,10 @@ func resolveStreamFn(fn StreamFn) (StreamFn, error) {
 // nil event, typed or not, carries nothing: the loop, [ProxyHandler] and
 // [CloneEvent] pass over it. Build streams with [NewAssistantStream].
 //
+// The blocks of a stream's messages are values: [StreamWriter] makes a
+// producer's pointer blocks values, and a stream built otherwise must
+// yield values.
+//
 // The Partial of a content event is the producer's message as it is when
 // the event is yielded: the producer goes on changing it after yield
 // returns, as pi-ai's providers do. A consumer reads it during the yield
@@ -243,17 +247,26 @@ type StreamWriter struct {
 	// yielding is set while the consumer has an event: a panic then is
 	// the consumer's, not the producer's.
 	yielding bool
+	// pointers is set once the producer used a pointer block.
+	pointers bool
 }
 
 // Push sends ev to the consumer. It returns false when the consumer has
 // stopped or the stream has ended: the producer should then return. A nil
-// event, or a nil pointer to an event type, is ignored.
+// event, or a nil pointer to an event type, is ignored. Pointer blocks in
+// the event's message (&TextBlock{...}) are sent as their values
+// ([ValueBlocks]), the producer's message left as it is; a nil block
+// pointer ends the stream with an error wrapping [ErrNilBlock].
 func (w *StreamWriter) Push(ev AssistantEvent) bool {
 	if w.ended || w.stopped {
 		return false
 	}
 	if isNilEvent(ev) {
 		return true
+	}
+	ev, ok := w.values(ev)
+	if !ok {
+		return false
 	}
 	switch e := ev.(type) {
 	case *DoneEvent:
@@ -274,7 +287,12 @@ func (w *StreamWriter) TextDelta(index int, delta string, partial *AssistantMess
 	if w.ended || w.stopped {
 		return false
 	}
-	return w.send(&TextDeltaEvent{ContentIndex: index, Delta: delta, Partial: w.track(partial)})
+	ev, ok := w.values(&TextDeltaEvent{ContentIndex: index, Delta: delta, Partial: partial})
+	if !ok {
+		return false
+	}
+	w.track(ev.partial())
+	return w.send(ev)
 }
 
 // ThinkingDelta pushes a [ThinkingDeltaEvent], like [StreamWriter.TextDelta].
@@ -282,7 +300,12 @@ func (w *StreamWriter) ThinkingDelta(index int, delta string, partial *Assistant
 	if w.ended || w.stopped {
 		return false
 	}
-	return w.send(&ThinkingDeltaEvent{ContentIndex: index, Delta: delta, Partial: w.track(partial)})
+	ev, ok := w.values(&ThinkingDeltaEvent{ContentIndex: index, Delta: delta, Partial: partial})
+	if !ok {
+		return false
+	}
+	w.track(ev.partial())
+	return w.send(ev)
 }
 
 // ToolCallDelta pushes a [ToolCallDeltaEvent], like [StreamWriter.TextDelta].
@@ -290,7 +313,37 @@ func (w *StreamWriter) ToolCallDelta(index int, delta string, partial *Assistant
 	if w.ended || w.stopped {
 		return false
 	}
-	return w.send(&ToolCallDeltaEvent{ContentIndex: index, Delta: delta, Partial: w.track(partial)})
+	ev, ok := w.values(&ToolCallDeltaEvent{ContentIndex: index, Delta: delta, Partial: partial})
+	if !ok {
+		return false
+	}
+	w.track(ev.partial())
+	return w.send(ev)
+}
+
+// values returns ev with the pointer blocks of its message made values
+// ([ValueBlocks]): the boundary where a producer's blocks enter a stream.
+// A nil block pointer fails the stream instead (false), with the last
+// message pushed, its nil blocks left out. Until the producer
+// has used a pointer block, a content event's message is checked at the
+// event's block only, so that a stream of many blocks costs no scan of
+// them all per event; start and final events are checked whole.
+func (w *StreamWriter) values(ev AssistantEvent) (AssistantEvent, bool) {
+	p := ev.partial()
+	if i := contentIndex(ev); !w.pointers && p != nil && i >= 0 {
+		if i >= len(p.Content) || !isPointerBlock(p.Content[i]) {
+			return ev, true
+		}
+	}
+	out, err := valueEvent(ev)
+	if err != nil {
+		msg := failedMessage(w.last, Model{}, err)
+		msg.Content = withoutNilBlocks(msg.Content)
+		w.Error(msg)
+		return nil, false
+	}
+	w.pointers = w.pointers || out.partial() != p
+	return out, true
 }
 
 // track remembers the producer's partial for a failure message.

@@ -170,3 +170,40 @@ func valueEvent(ev AssistantEvent) (AssistantEvent, error) {
 	ev.setPartial(&c)
 	return ev, nil
 }
+
+// withoutNilBlocks returns blocks made values, nil block pointers left
+// out.
+func withoutNilBlocks(blocks []ContentBlock) []ContentBlock {
+	out := make([]ContentBlock, 0, len(blocks))
+	for _, b := range blocks {
+		if v, err := blockValue(b); err == nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// contentIndex is the ContentIndex of a content event, -1 for the others.
+func contentIndex(ev AssistantEvent) int {
+	switch e := ev.(type) {
+	case *TextStartEvent:
+		return e.ContentIndex
+	case *TextDeltaEvent:
+		return e.ContentIndex
+	case *TextEndEvent:
+		return e.ContentIndex
+	case *ThinkingStartEvent:
+		return e.ContentIndex
+	case *ThinkingDeltaEvent:
+		return e.ContentIndex
+	case *ThinkingEndEvent:
+		return e.ContentIndex
+	case *ToolCallStartEvent:
+		return e.ContentIndex
+	case *ToolCallDeltaEvent:
+		return e.ContentIndex
+	case *ToolCallEndEvent:
+		return e.ContentIndex
+	}
+	return -1
+}

@@ -226,3 +226,50 @@ func TestPointerBlocksMarshalAsValues(t *testing.T) {
 	require.NoError(t, err)
 	assert.IsType(t, agentcore.TextBlock{}, m.(*agentcore.AssistantMessage).Content[0])
 }
+
+// TestStreamWriterMakesBlocksValues: a producer's pointer blocks reach a
+// stream's consumer as values, its own message left as it is, whatever
+// event carries them; a nil block pointer ends the stream with an error.
+func TestStreamWriterMakesBlocksValues(t *testing.T) {
+	var producer *agentcore.AssistantMessage
+	stream := agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
+		producer = &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{&agentcore.TextBlock{Text: "a"}}, StopReason: agentcore.StopStop}
+		w.Push(&agentcore.StartEvent{Partial: producer})
+		producer.Content = append(producer.Content, agentcore.TextBlock{})
+		w.Push(&agentcore.TextStartEvent{ContentIndex: 1, Partial: producer})
+		producer.Content[1] = &agentcore.TextBlock{Text: "b"}
+		w.TextDelta(1, "b", producer)
+		w.Done(producer)
+	})
+	var seen []agentcore.ContentBlock
+	for ev := range stream {
+		switch ev := ev.(type) {
+		case *agentcore.DoneEvent:
+			seen = append(seen, ev.Message.Content...)
+		case *agentcore.StartEvent:
+			seen = append(seen, ev.Partial.Content...)
+		case *agentcore.TextStartEvent:
+			seen = append(seen, ev.Partial.Content...)
+		case *agentcore.TextDeltaEvent:
+			seen = append(seen, ev.Partial.Content...)
+		}
+	}
+	for i, b := range seen {
+		_, isPointer := b.(*agentcore.TextBlock)
+		assert.False(t, isPointer, "block %d", i)
+	}
+	assert.Len(t, seen, 1+2+2+2)
+	assert.IsType(t, &agentcore.TextBlock{}, producer.Content[0], "the producer's message is left as it is")
+
+	failed := collect(agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
+		msg := &agentcore.AssistantMessage{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "a"}}}
+		w.Push(&agentcore.StartEvent{Partial: msg})
+		msg.Content = append(msg.Content, (*agentcore.TextBlock)(nil))
+		w.Push(&agentcore.TextStartEvent{ContentIndex: 1, Partial: msg})
+		w.Done(msg)
+	}))
+	assert.Equal(t, []string{"start", "error"}, failed.types)
+	require.NotNil(t, failed.final)
+	assert.ErrorIs(t, failed.final.Err, agentcore.ErrNilBlock)
+	assert.Equal(t, []agentcore.ContentBlock{agentcore.TextBlock{Text: "a"}}, failed.final.Content, "the content so far is kept")
+}

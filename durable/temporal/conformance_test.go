@@ -297,7 +297,7 @@ func playOnSession(t *testing.T, s *conformance.Scenario) played {
 // the next drain point would take, steering first, by each queue's mode.
 func peek(st durable.State) []agentcore.Message {
 	take := func(q []agentcore.Message, mode agentcore.QueueMode) []agentcore.Message {
-		if len(q) > 1 && mode != agentcore.QueueAll {
+		if len(q) > 1 && mode != agentcore.QueueModeAll {
 			return q[:1]
 		}
 		return q

@@ -111,7 +111,7 @@ func (sc editScript) edit(e editor) {
 	e.SetTools("shout")
 	e.SetMessages(agentcore.UserText("replaced"))
 	e.AppendMessage(agentcore.UserText("appended"))
-	e.SetSteeringMode(agentcore.QueueAll)
+	e.SetSteeringMode(agentcore.QueueModeAll)
 	e.Steer(agentcore.UserText("steer 1"))
 	e.Steer(agentcore.UserText("steer 2"))
 }
@@ -164,8 +164,8 @@ func TestEditsDuringRunMatchAgent(t *testing.T) {
 	assert.Equal(t, "second", st.Model.ID)
 	assert.Equal(t, agentcore.ThinkingHigh, st.ThinkingLevel)
 	assert.Equal(t, []string{"shout"}, st.Tools)
-	assert.Equal(t, agentcore.QueueAll, st.SteeringMode)
-	assert.Equal(t, agentcore.QueueOneAtATime, st.FollowUpMode)
+	assert.Equal(t, agentcore.QueueModeAll, st.SteeringMode)
+	assert.Equal(t, agentcore.QueueModeOneAtATime, st.FollowUpMode)
 	assert.Equal(t, agentcore.ToolsParallel, st.ToolExecution)
 }
 
@@ -274,7 +274,7 @@ func TestEditsCarriedOver(t *testing.T) {
 	require.NoError(t, s.SetModel(ctx, second))
 	require.NoError(t, s.SetThinkingLevel(ctx, agentcore.ThinkingLow))
 	require.NoError(t, s.SetTools(ctx))
-	require.NoError(t, s.SetFollowUpMode(ctx, agentcore.QueueAll))
+	require.NoError(t, s.SetFollowUpMode(ctx, agentcore.QueueModeAll))
 	var st durable.State
 	for range 10 {
 		require.NoError(t, s.Prompt(ctx, "go"))
@@ -292,7 +292,7 @@ func TestEditsCarriedOver(t *testing.T) {
 	assert.Equal(t, "second", st.Model.ID)
 	assert.Equal(t, agentcore.ThinkingLow, st.ThinkingLevel)
 	assert.Equal(t, []string{}, st.Tools)
-	assert.Equal(t, agentcore.QueueAll, st.FollowUpMode)
+	assert.Equal(t, agentcore.QueueModeAll, st.FollowUpMode)
 	last := p.requests[len(p.requests)-1].(map[string]any)
 	assert.Equal(t, "second", last["model"])
 	assert.Equal(t, agentcore.ThinkingLow, last["reasoning"])

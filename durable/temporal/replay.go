@@ -284,10 +284,10 @@ func (x *replay) poll(count *int, recorded *[]Messages, queue *Messages, mode ag
 	return slices.Clone(taken)
 }
 
-// drain takes the oldest message of q, or all of them in QueueAll mode.
+// drain takes the oldest message of q, or all of them in QueueModeAll mode.
 func drain(q *Messages, mode agentcore.QueueMode) Messages {
 	n := min(1, len(*q))
-	if mode == agentcore.QueueAll {
+	if mode == agentcore.QueueModeAll {
 		n = len(*q)
 	}
 	if n == 0 {

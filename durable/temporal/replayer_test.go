@@ -135,7 +135,7 @@ func TestRecordHistory(t *testing.T) {
 		writeHistory(t, cl, "history-continue")
 	})
 	t.Run("edits", func(t *testing.T) {
-		// Every setting changed before a run that steers in QueueAll
+		// Every setting changed before a run that steers in QueueModeAll
 		// mode; the transcript replaced and the tools deselected while
 		// a request streams; queues cleared, an idle abort, a continue.
 		ctx := testCtx(t)
@@ -155,8 +155,8 @@ func TestRecordHistory(t *testing.T) {
 		require.NoError(t, s.SetThinkingLevel(ctx, agentcore.ThinkingHigh))
 		require.NoError(t, s.SetToolExecution(ctx, agentcore.ToolsSequential))
 		require.NoError(t, s.SetTools(ctx, "shout", "echo"))
-		require.NoError(t, s.SetSteeringMode(ctx, agentcore.QueueAll))
-		require.NoError(t, s.SetFollowUpMode(ctx, agentcore.QueueAll))
+		require.NoError(t, s.SetSteeringMode(ctx, agentcore.QueueModeAll))
+		require.NoError(t, s.SetFollowUpMode(ctx, agentcore.QueueModeAll))
 		require.NoError(t, s.Steer(ctx, agentcore.UserText("steer 1")))
 		require.NoError(t, s.Steer(ctx, agentcore.UserText("steer 2")))
 		require.NoError(t, s.Prompt(ctx, "go"))

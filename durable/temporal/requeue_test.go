@@ -61,17 +61,17 @@ func TestFailedRunRequeuesLikeAgent(t *testing.T) {
 		wantAfter queued // the session's queues after the failed run
 	}{
 		{
-			name: "steering, one at a time", mode: agentcore.QueueOneAtATime, steer: []string{"s1", "s2"},
+			name: "steering, one at a time", mode: agentcore.QueueModeOneAtATime, steer: []string{"s1", "s2"},
 			responses: []agentcoretest.Response{agentcoretest.ToolCallResponse(echoCall("c1", "a")), agentcoretest.TextResponse("after s1"), agentcoretest.TextResponse("after s2")},
 			wantAfter: queued{Steering: []string{"s1", "s2"}},
 		},
 		{
-			name: "steering, all", mode: agentcore.QueueAll, steer: []string{"s1", "s2"},
+			name: "steering, all", mode: agentcore.QueueModeAll, steer: []string{"s1", "s2"},
 			responses: []agentcoretest.Response{agentcoretest.ToolCallResponse(echoCall("c1", "a")), agentcoretest.TextResponse("after both")},
 			wantAfter: queued{Steering: []string{"s1", "s2"}},
 		},
 		{
-			name: "follow-up, one at a time", mode: agentcore.QueueOneAtATime, followUp: []string{"f1", "f2"},
+			name: "follow-up, one at a time", mode: agentcore.QueueModeOneAtATime, followUp: []string{"f1", "f2"},
 			responses: []agentcoretest.Response{agentcoretest.TextResponse("first"), agentcoretest.TextResponse("after retry"), agentcoretest.TextResponse("after f1"), agentcoretest.TextResponse("after f2")},
 			wantAfter: queued{FollowUp: []string{"f1", "f2"}},
 		},

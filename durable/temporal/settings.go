@@ -60,10 +60,10 @@ func (s Settings) normalized() Settings {
 		s.ToolExecution = agentcore.ToolsParallel
 	}
 	if s.SteeringMode == "" {
-		s.SteeringMode = agentcore.QueueOneAtATime
+		s.SteeringMode = agentcore.QueueModeOneAtATime
 	}
 	if s.FollowUpMode == "" {
-		s.FollowUpMode = agentcore.QueueOneAtATime
+		s.FollowUpMode = agentcore.QueueModeOneAtATime
 	}
 	return s
 }
@@ -174,7 +174,7 @@ func checkThinkingLevel(l agentcore.ThinkingLevel) error {
 // checkQueueMode refuses an unknown queue mode.
 func checkQueueMode(m agentcore.QueueMode) error {
 	switch m {
-	case "", agentcore.QueueOneAtATime, agentcore.QueueAll:
+	case "", agentcore.QueueModeOneAtATime, agentcore.QueueModeAll:
 		return nil
 	}
 	return refuseWith(ErrInvalidSetting, fmt.Sprintf("queue mode %q", m))

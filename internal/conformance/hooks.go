@@ -85,198 +85,263 @@ func keepLast(msgs []agentcore.Message, k int) []agentcore.Message {
 	return msgs[max(0, len(msgs)-k):]
 }
 
+// installHooks sets on h the hooks the scenario defines, each by its
+// installer.
 func (p *player) installHooks(h *agentcore.Hooks) error {
-	if t, ok, err := p.table("beforeToolCall"); err != nil {
-		return err
-	} else if ok {
-		h.BeforeToolCall = func(_ context.Context, c agentcore.BeforeToolCallContext) (*agentcore.BeforeToolCallResult, error) {
-			if p.rec.enabled {
-				p.rec.out(map[string]any{"type": "hook", "hook": "beforeToolCall", "toolCallId": c.ToolCall.ID, "args": c.Args, "transcript": len(p.agent.Messages())})
-			}
-			r := t[c.ToolCall.ID]
-			if r == nil {
-				r = t[c.ToolCall.Name]
-			}
-			if r == nil {
-				return nil, nil
-			}
-			p.doActions(r.Actions)
-			if r.Throw != "" {
-				return nil, errors.New(r.Throw)
-			}
-			if r.Block == nil && r.Reason == nil && r.Terminate == nil {
-				return nil, nil
-			}
-			res := &agentcore.BeforeToolCallResult{}
-			if r.Block != nil {
-				res.Block = *r.Block
-			}
-			if r.Reason != nil {
-				res.Reason = *r.Reason
-			}
-			if r.Terminate != nil {
-				res.Terminate = *r.Terminate
-			}
-			return res, nil
+	for _, install := range []func(*agentcore.Hooks) error{
+		p.installBeforeToolCall, p.installAfterToolCall, p.installFinishTurn, p.installPrepareNextTurn,
+		p.installPrepareRequest, p.installTransformContext, p.installConvertToLLM, p.installGetAPIKey,
+	} {
+		if err := install(h); err != nil {
+			return err
 		}
 	}
-	if t, ok, err := p.table("afterToolCall"); err != nil {
-		return err
-	} else if ok {
-		h.AfterToolCall = func(_ context.Context, c agentcore.AfterToolCallContext) (*agentcore.AfterToolCallResult, error) {
-			if p.rec.enabled {
-				p.rec.out(map[string]any{"type": "hook", "hook": "afterToolCall", "toolCallId": c.ToolCall.ID, "isError": c.IsError, "result": c.Result})
-			}
-			r := t[c.ToolCall.ID]
-			if r == nil {
-				r = t[c.ToolCall.Name]
-			}
-			if r == nil {
-				return nil, nil
-			}
-			if r.Throw != "" {
-				return nil, errors.New(r.Throw)
-			}
-			res := &agentcore.AfterToolCallResult{IsError: r.IsError, Terminate: r.Terminate}
-			if len(r.Content) > 0 && string(r.Content) != "null" {
-				blocks, err := decodeBlocks(r.Content)
-				if err != nil {
-					return nil, err
-				}
-				res.Content = blocks
-			}
-			if len(r.Details) > 0 && string(r.Details) != "null" {
-				res.Details = r.Details
-			}
-			return res, nil
-		}
+	return nil
+}
+
+// forCall returns the rule for a tool call: by its ID, else its name.
+func (t table) forCall(call agentcore.ToolCall) *rule {
+	if r := t[call.ID]; r != nil {
+		return r
 	}
-	if t, ok, err := p.table("finishTurn"); err != nil {
+	return t[call.Name]
+}
+
+// record writes a hook's trace line, made by line, when recording.
+func (p *player) record(line func() map[string]any) {
+	if p.rec.enabled {
+		p.rec.out(line())
+	}
+}
+
+func (p *player) installBeforeToolCall(h *agentcore.Hooks) error {
+	t, ok, err := p.table("beforeToolCall")
+	if !ok {
 		return err
-	} else if ok {
-		h.FinishTurn = func(_ context.Context, turn agentcore.TurnContext) (agentcore.TurnDecision, error) {
-			n := p.callNumber("finishTurn", assistants(turn.Context.Messages)-1)
-			if p.rec.enabled {
-				p.rec.out(map[string]any{"type": "hook", "hook": "finishTurn", "call": n, "stopReason": turn.Message.StopReason, "toolResults": len(turn.ToolResults), "newMessages": len(turn.NewMessages)})
-			}
-			r := t.pick(strconv.Itoa(n))
-			if r == nil {
-				return agentcore.TurnDefault, nil
-			}
-			if r.Throw != "" {
-				return agentcore.TurnDefault, errors.New(r.Throw)
-			}
-			switch r.Action {
-			case "continue":
-				return agentcore.TurnContinue, nil
-			case "end":
-				return agentcore.TurnEnd, nil
-			}
+	}
+	h.BeforeToolCall = func(_ context.Context, c agentcore.BeforeToolCallContext) (*agentcore.BeforeToolCallResult, error) {
+		p.record(func() map[string]any {
+			return map[string]any{"type": "hook", "hook": "beforeToolCall", "toolCallId": c.ToolCall.ID, "args": c.Args, "transcript": len(p.agent.Messages())}
+		})
+		r := t.forCall(c.ToolCall)
+		if r == nil {
+			return nil, nil
+		}
+		p.doActions(r.Actions)
+		if r.Throw != "" {
+			return nil, errors.New(r.Throw)
+		}
+		return r.beforeToolCall(), nil
+	}
+	return nil
+}
+
+// beforeToolCall is the result r gives, nil when it sets none of its
+// fields.
+func (r *rule) beforeToolCall() *agentcore.BeforeToolCallResult {
+	if r.Block == nil && r.Reason == nil && r.Terminate == nil {
+		return nil
+	}
+	res := &agentcore.BeforeToolCallResult{}
+	if r.Block != nil {
+		res.Block = *r.Block
+	}
+	if r.Reason != nil {
+		res.Reason = *r.Reason
+	}
+	if r.Terminate != nil {
+		res.Terminate = *r.Terminate
+	}
+	return res
+}
+
+func (p *player) installAfterToolCall(h *agentcore.Hooks) error {
+	t, ok, err := p.table("afterToolCall")
+	if !ok {
+		return err
+	}
+	h.AfterToolCall = func(_ context.Context, c agentcore.AfterToolCallContext) (*agentcore.AfterToolCallResult, error) {
+		p.record(func() map[string]any {
+			return map[string]any{"type": "hook", "hook": "afterToolCall", "toolCallId": c.ToolCall.ID, "isError": c.IsError, "result": c.Result}
+		})
+		r := t.forCall(c.ToolCall)
+		if r == nil {
+			return nil, nil
+		}
+		if r.Throw != "" {
+			return nil, errors.New(r.Throw)
+		}
+		return r.afterToolCall()
+	}
+	return nil
+}
+
+// afterToolCall is the result r gives.
+func (r *rule) afterToolCall() (*agentcore.AfterToolCallResult, error) {
+	res := &agentcore.AfterToolCallResult{IsError: r.IsError, Terminate: r.Terminate}
+	if len(r.Content) > 0 && string(r.Content) != "null" {
+		blocks, err := decodeBlocks(r.Content)
+		if err != nil {
+			return nil, err
+		}
+		res.Content = blocks
+	}
+	if len(r.Details) > 0 && string(r.Details) != "null" {
+		res.Details = r.Details
+	}
+	return res, nil
+}
+
+func (p *player) installFinishTurn(h *agentcore.Hooks) error {
+	t, ok, err := p.table("finishTurn")
+	if !ok {
+		return err
+	}
+	h.FinishTurn = func(_ context.Context, turn agentcore.TurnContext) (agentcore.TurnDecision, error) {
+		n := p.callNumber("finishTurn", assistants(turn.Context.Messages)-1)
+		p.record(func() map[string]any {
+			return map[string]any{"type": "hook", "hook": "finishTurn", "call": n, "stopReason": turn.Message.StopReason, "toolResults": len(turn.ToolResults), "newMessages": len(turn.NewMessages)}
+		})
+		r := t.pick(strconv.Itoa(n))
+		switch {
+		case r == nil:
 			return agentcore.TurnDefault, nil
+		case r.Throw != "":
+			return agentcore.TurnDefault, errors.New(r.Throw)
+		case r.Action == "continue":
+			return agentcore.TurnContinue, nil
+		case r.Action == "end":
+			return agentcore.TurnEnd, nil
 		}
+		return agentcore.TurnDefault, nil
 	}
-	if t, ok, err := p.table("prepareNextTurn"); err != nil {
+	return nil
+}
+
+func (p *player) installPrepareNextTurn(h *agentcore.Hooks) error {
+	t, ok, err := p.table("prepareNextTurn")
+	if !ok {
 		return err
-	} else if ok {
-		h.PrepareNextTurn = func(_ context.Context, turn agentcore.TurnContext) (*agentcore.TurnUpdate, error) {
-			n := p.callNumber("prepareNextTurn", assistants(turn.Context.Messages)-1)
-			if p.rec.enabled {
-				p.rec.out(map[string]any{"type": "hook", "hook": "prepareNextTurn", "call": n, "context": len(turn.Context.Messages)})
-			}
-			r := t.pick(strconv.Itoa(n))
-			if r == nil {
-				return nil, nil
-			}
-			p.doActions(r.Actions)
-			req := r.request(turn.Context)
-			upd := &agentcore.TurnUpdate{Context: req.Context, Model: req.Model, ThinkingLevel: req.ThinkingLevel}
-			if r.Messages != nil {
-				msgs, err := decodeMessages(r.Messages)
-				if err != nil {
-					return nil, err
-				}
-				upd.Messages = msgs
-			}
-			return upd, nil
-		}
 	}
-	if t, ok, err := p.table("prepareRequest"); err != nil {
-		return err
-	} else if ok {
-		h.PrepareRequest = func(_ context.Context, req agentcore.RequestContext) (*agentcore.RequestUpdate, error) {
-			n := p.callNumber("prepareRequest", assistants(req.Context.Messages))
-			if p.rec.enabled {
-				p.rec.out(map[string]any{"type": "hook", "hook": "prepareRequest", "call": n, "model": req.Model.ID, "thinkingLevel": req.ThinkingLevel, "context": len(req.Context.Messages)})
-			}
-			r := t.pick(strconv.Itoa(n))
-			if r == nil {
-				return nil, nil
-			}
-			if r.Throw != "" {
-				return nil, errors.New(r.Throw)
-			}
-			return r.request(req.Context), nil
+	h.PrepareNextTurn = func(_ context.Context, turn agentcore.TurnContext) (*agentcore.TurnUpdate, error) {
+		n := p.callNumber("prepareNextTurn", assistants(turn.Context.Messages)-1)
+		p.record(func() map[string]any {
+			return map[string]any{"type": "hook", "hook": "prepareNextTurn", "call": n, "context": len(turn.Context.Messages)}
+		})
+		r := t.pick(strconv.Itoa(n))
+		if r == nil {
+			return nil, nil
 		}
+		p.doActions(r.Actions)
+		req := r.request(turn.Context)
+		upd := &agentcore.TurnUpdate{Context: req.Context, Model: req.Model, ThinkingLevel: req.ThinkingLevel}
+		if r.Messages != nil {
+			msgs, err := decodeMessages(r.Messages)
+			if err != nil {
+				return nil, err
+			}
+			upd.Messages = msgs
+		}
+		return upd, nil
 	}
-	if r, ok, err := p.single("transformContext"); err != nil {
+	return nil
+}
+
+func (p *player) installPrepareRequest(h *agentcore.Hooks) error {
+	t, ok, err := p.table("prepareRequest")
+	if !ok {
 		return err
-	} else if ok {
-		h.TransformContext = func(_ context.Context, msgs []agentcore.Message) ([]agentcore.Message, error) {
-			n := p.callNumber("transformContext", assistants(msgs))
-			if p.rec.enabled {
-				p.rec.out(map[string]any{"type": "hook", "hook": "transformContext", "call": n, "messages": len(msgs)})
-			}
-			if r.Throw != "" {
-				return nil, errors.New(r.Throw)
-			}
-			next := msgs
-			if r.KeepLast > 0 {
-				var head []agentcore.Message
-				if len(next) > 0 && next[0].Role() == "system" {
-					head = next[:1]
-				}
-				rest := next[len(head):]
-				next = append(append([]agentcore.Message{}, head...), keepLast(rest, r.KeepLast)...)
-			}
-			if r.AppendUser != "" {
-				next = append(append([]agentcore.Message{}, next...), userText(r.AppendUser))
-			}
-			return next, nil
-		}
 	}
-	if r, ok, err := p.single("convertToLlm"); err != nil {
-		return err
-	} else if ok {
-		h.ConvertToLLM = func(_ context.Context, msgs []agentcore.Message) ([]agentcore.Message, error) {
-			if r.Throw != "" {
-				return nil, errors.New(r.Throw)
-			}
-			out := make([]agentcore.Message, 0, len(msgs))
-			for _, m := range msgs {
-				if agentcore.IsStandard(m) {
-					out = append(out, m)
-					continue
-				}
-				if r.CustomToUser {
-					out = append(out, customToUser(m))
-				}
-			}
-			return out, nil
+	h.PrepareRequest = func(_ context.Context, req agentcore.RequestContext) (*agentcore.RequestUpdate, error) {
+		n := p.callNumber("prepareRequest", assistants(req.Context.Messages))
+		p.record(func() map[string]any {
+			return map[string]any{"type": "hook", "hook": "prepareRequest", "call": n, "model": req.Model.ID, "thinkingLevel": req.ThinkingLevel, "context": len(req.Context.Messages)}
+		})
+		r := t.pick(strconv.Itoa(n))
+		if r == nil {
+			return nil, nil
 		}
+		if r.Throw != "" {
+			return nil, errors.New(r.Throw)
+		}
+		return r.request(req.Context), nil
 	}
-	if r, ok, err := p.single("getApiKey"); err != nil {
+	return nil
+}
+
+func (p *player) installTransformContext(h *agentcore.Hooks) error {
+	r, ok, err := p.single("transformContext")
+	if !ok {
 		return err
-	} else if ok {
-		h.GetAPIKey = func(_ context.Context, provider string) (string, error) {
-			n := p.count("getApiKey")
-			if p.rec.enabled {
-				p.rec.out(map[string]any{"type": "hook", "hook": "getApiKey", "call": n, "provider": provider})
-			}
-			if len(r.Keys) == 0 {
-				return "", nil
-			}
-			return r.Keys[min(n, len(r.Keys))-1], nil
+	}
+	h.TransformContext = func(_ context.Context, msgs []agentcore.Message) ([]agentcore.Message, error) {
+		n := p.callNumber("transformContext", assistants(msgs))
+		p.record(func() map[string]any {
+			return map[string]any{"type": "hook", "hook": "transformContext", "call": n, "messages": len(msgs)}
+		})
+		if r.Throw != "" {
+			return nil, errors.New(r.Throw)
 		}
+		return r.transformContext(msgs), nil
+	}
+	return nil
+}
+
+// transformContext is msgs as r transforms them: the last KeepLast
+// messages after a leading system message, then AppendUser's text.
+func (r *rule) transformContext(msgs []agentcore.Message) []agentcore.Message {
+	next := msgs
+	if r.KeepLast > 0 {
+		var head []agentcore.Message
+		if len(next) > 0 && next[0].Role() == "system" {
+			head = next[:1]
+		}
+		rest := next[len(head):]
+		next = append(append([]agentcore.Message{}, head...), keepLast(rest, r.KeepLast)...)
+	}
+	if r.AppendUser != "" {
+		next = append(append([]agentcore.Message{}, next...), userText(r.AppendUser))
+	}
+	return next
+}
+
+func (p *player) installConvertToLLM(h *agentcore.Hooks) error {
+	r, ok, err := p.single("convertToLlm")
+	if !ok {
+		return err
+	}
+	h.ConvertToLLM = func(_ context.Context, msgs []agentcore.Message) ([]agentcore.Message, error) {
+		if r.Throw != "" {
+			return nil, errors.New(r.Throw)
+		}
+		out := make([]agentcore.Message, 0, len(msgs))
+		for _, m := range msgs {
+			switch {
+			case agentcore.IsStandard(m):
+				out = append(out, m)
+			case r.CustomToUser:
+				out = append(out, customToUser(m))
+			}
+		}
+		return out, nil
+	}
+	return nil
+}
+
+func (p *player) installGetAPIKey(h *agentcore.Hooks) error {
+	r, ok, err := p.single("getApiKey")
+	if !ok {
+		return err
+	}
+	h.GetAPIKey = func(_ context.Context, provider string) (string, error) {
+		n := p.count("getApiKey")
+		p.record(func() map[string]any {
+			return map[string]any{"type": "hook", "hook": "getApiKey", "call": n, "provider": provider}
+		})
+		if len(r.Keys) == 0 {
+			return "", nil
+		}
+		return r.Keys[min(n, len(r.Keys))-1], nil
 	}
 	return nil
 }

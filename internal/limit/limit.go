@@ -94,6 +94,13 @@ func Duration(d, def time.Duration) time.Duration {
 	return d
 }
 
+// IdleError is the error of a stream whose server sent nothing for d: it
+// wraps [ErrStreamIdleTimeout], its text "Stream idle timeout: no data
+// from the server for D".
+func IdleError(d time.Duration) error {
+	return fmt.Errorf("%w: no data from the server for %s", ErrStreamIdleTimeout, d)
+}
+
 // idleBody is a streaming body that fails with [ErrStreamIdleTimeout]
 // when a Read waits longer than d for the server: the timer runs only
 // while a Read is blocked, so a consumer slow between reads does not
@@ -114,7 +121,7 @@ func WatchIdle(ctx context.Context, cancel context.CancelCauseFunc, body io.Read
 	if d <= 0 {
 		return body
 	}
-	err := fmt.Errorf("%w: no data from the server for %s", ErrStreamIdleTimeout, d)
+	err := IdleError(d)
 	timer := time.AfterFunc(d, func() { cancel(err) })
 	timer.Stop()
 	return &idleBody{ReadCloser: body, ctx: ctx, timer: timer, d: d}
