@@ -1,0 +1,84 @@
+// Package thinking says which thinking levels a model supports and fits a
+// requested level to them, as pi-ai's getSupportedThinkingLevels and
+// clampThinkingLevel do. Package models exports it; the providers call it
+// here, so that they need not import the catalog.
+package thinking
+
+import (
+	"slices"
+
+	"github.com/pi-go/agentcore"
+)
+
+// Levels are the thinking levels from off to max.
+var Levels = []agentcore.ThinkingLevel{
+	agentcore.ThinkingOff, agentcore.ThinkingMinimal, agentcore.ThinkingLow, agentcore.ThinkingMedium,
+	agentcore.ThinkingHigh, agentcore.ThinkingXHigh, agentcore.ThinkingMax,
+}
+
+// Supported returns the levels model supports, from off to max: only off
+// for a model without reasoning; else every level its ThinkingLevelMap
+// does not map to nil, except xhigh and max, which it must map.
+func Supported(model agentcore.Model) []agentcore.ThinkingLevel {
+	if !model.Reasoning {
+		return []agentcore.ThinkingLevel{agentcore.ThinkingOff}
+	}
+	levels := make([]agentcore.ThinkingLevel, 0, len(Levels))
+	for _, l := range Levels {
+		v, mapped := model.ThinkingLevelMap[l]
+		if mapped && v == nil {
+			continue
+		}
+		if !mapped && (l == agentcore.ThinkingXHigh || l == agentcore.ThinkingMax) {
+			continue
+		}
+		levels = append(levels, l)
+	}
+	return levels
+}
+
+// Clamp returns level if model supports it; else the nearest supported
+// level above it, or failing that below it; for a level it does not know,
+// the lowest supported one. An empty level is off.
+func Clamp(model agentcore.Model, level agentcore.ThinkingLevel) agentcore.ThinkingLevel {
+	if level == "" {
+		level = agentcore.ThinkingOff
+	}
+	supported := Supported(model)
+	if slices.Contains(supported, level) {
+		return level
+	}
+	i := slices.Index(Levels, level)
+	if i < 0 {
+		return lowest(supported)
+	}
+	for _, l := range Levels[i:] {
+		if slices.Contains(supported, l) {
+			return l
+		}
+	}
+	for j := i - 1; j >= 0; j-- {
+		if slices.Contains(supported, Levels[j]) {
+			return Levels[j]
+		}
+	}
+	return lowest(supported)
+}
+
+func lowest(supported []agentcore.ThinkingLevel) agentcore.ThinkingLevel {
+	if len(supported) == 0 {
+		return agentcore.ThinkingOff
+	}
+	return supported[0]
+}
+
+// Mapped returns the provider's own value for level from model's
+// ThinkingLevelMap, and whether the map gives one: false when the level
+// is absent (the provider's default applies) or mapped to nil.
+func Mapped(model agentcore.Model, level agentcore.ThinkingLevel) (string, bool) {
+	v := model.ThinkingLevelMap[level]
+	if v == nil {
+		return "", false
+	}
+	return *v, true
+}
