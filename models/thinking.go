@@ -2,7 +2,7 @@ package models
 
 import (
 	"github.com/pi-go/agentcore"
-	"github.com/pi-go/agentcore/internal/thinking"
+	"github.com/pi-go/agentcore/internal/thinklevel"
 )
 
 // SupportedThinkingLevels returns the thinking levels model supports, from
@@ -10,7 +10,7 @@ import (
 // model without reasoning; else every level its ThinkingLevelMap does not
 // map to nil, except xhigh and max, which are supported only when mapped.
 func SupportedThinkingLevels(model agentcore.Model) []agentcore.ThinkingLevel {
-	return thinking.Supported(model)
+	return thinklevel.Supported(model)
 }
 
 // ClampThinkingLevel returns level when model supports it, else the
@@ -18,5 +18,5 @@ func SupportedThinkingLevels(model agentcore.Model) []agentcore.ThinkingLevel {
 // pi-ai's clampThinkingLevel does; a level it does not know gives the
 // lowest supported one. An empty level is [agentcore.ThinkingOff].
 func ClampThinkingLevel(model agentcore.Model, level agentcore.ThinkingLevel) agentcore.ThinkingLevel {
-	return thinking.Clamp(model, level)
+	return thinklevel.Clamp(model, level)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/replay"
+	"github.com/pi-go/agentcore/internal/thinklevel"
 	"github.com/pi-go/agentcore/internal/tokens"
 )
 
@@ -119,7 +120,7 @@ func resolveThinking(model agentcore.Model, messages []agentcore.Message, so age
 		return thinking{maxTokens: base}
 	}
 	if s.adaptive {
-		return thinking{enabled: true, maxTokens: base, effort: effortFor(level)}
+		return thinking{enabled: true, maxTokens: base, effort: thinklevel.MapOr(model, level, effortFor(level))}
 	}
 	if level == agentcore.ThinkingXHigh || level == agentcore.ThinkingMax {
 		level = agentcore.ThinkingHigh

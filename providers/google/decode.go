@@ -9,6 +9,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/pricing"
 	"github.com/pi-go/agentcore/internal/provider"
 )
 
@@ -283,7 +284,7 @@ func setUsage(u *agentcore.Usage, m *usageMetadata, model agentcore.Model) {
 		Reasoning:   reasoning,
 		TotalTokens: provider.Count(m.TotalTokenCount),
 	}
-	r := model.Cost
+	r := pricing.Rates(model.Cost, *u)
 	u.Cost.Input = r.Input / 1000000 * float64(u.Input)
 	u.Cost.Output = r.Output / 1000000 * float64(u.Output)
 	u.Cost.CacheRead = r.CacheRead / 1000000 * float64(u.CacheRead)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/replay"
+	"github.com/pi-go/agentcore/internal/thinklevel"
 	"github.com/pi-go/agentcore/internal/tokens"
 )
 
@@ -55,9 +56,10 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentc
 }
 
 // thinkingFor is the thinking config pi-ai sends for the request's level,
-// nil for a model without reasoning. The level is clamped to what the model
-// takes (xhigh and max count as high; without reasoning, every level is
-// off). Off sends a zero budget; a Gemini 3 (or later, or Gemma 4) model
+// nil for a model without reasoning. The level is clamped to the ones the
+// model supports and mapped by its ThinkingLevelMap, as pi-ai does (for a
+// model without a map, xhigh and max count as high). Off sends a zero
+// budget; a Gemini 3 (or later, or Gemma 4) model
 // gets a thinking level, others a token budget: the request's
 // ThinkingBudgets entry, else pi-ai's default for the model family, else
 // -1 (the model decides).
@@ -65,15 +67,12 @@ func thinkingFor(model agentcore.Model, so agentcore.StreamOptions) *thinkingCon
 	if !model.Reasoning {
 		return nil
 	}
-	level := so.Reasoning
-	switch level {
-	case agentcore.ThinkingXHigh, agentcore.ThinkingMax:
-		level = agentcore.ThinkingHigh
-	case agentcore.ThinkingMinimal, agentcore.ThinkingLow, agentcore.ThinkingMedium, agentcore.ThinkingHigh:
-	default:
+	level := thinklevel.Clamp(model, so.Reasoning)
+	if so.Reasoning == "" || so.Reasoning == agentcore.ThinkingOff || level == agentcore.ThinkingOff {
 		zero := 0
 		return &thinkingConfig{ThinkingBudget: &zero}
 	}
+	level = agentcore.ThinkingLevel(strings.ToLower(thinklevel.MapOr(model, level, string(level))))
 	if usesThinkingLevel(model.ID) {
 		return &thinkingConfig{IncludeThoughts: true, ThinkingLevel: strings.ToUpper(string(level))}
 	}

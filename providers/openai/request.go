@@ -8,6 +8,7 @@ import (
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider"
 	"github.com/pi-go/agentcore/internal/replay"
+	"github.com/pi-go/agentcore/internal/thinklevel"
 	"github.com/pi-go/agentcore/internal/tokens"
 )
 
@@ -189,24 +190,11 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, opts agen
 	switch {
 	case !model.Reasoning:
 	case s.openRouterReasoning:
-		req.Reasoning = &effort{Effort: cmp.Or(reasoningEffort(opts.Reasoning), "none")}
+		req.Reasoning = &effort{Effort: cmp.Or(thinklevel.Effort(model, opts.Reasoning), "none")}
 	case s.reasoningEffort:
-		req.ReasoningEffort = reasoningEffort(opts.Reasoning)
+		req.ReasoningEffort = thinklevel.Effort(model, opts.Reasoning)
 	}
 	return req
-}
-
-// reasoningEffort maps a thinking level onto reasoning_effort, clamped to
-// the levels a model without a level map supports: "" for off or an
-// unknown level, xhigh and max lowered to high.
-func reasoningEffort(level agentcore.ThinkingLevel) string {
-	switch level {
-	case agentcore.ThinkingMinimal, agentcore.ThinkingLow, agentcore.ThinkingMedium, agentcore.ThinkingHigh:
-		return string(level)
-	case agentcore.ThinkingXHigh, agentcore.ThinkingMax:
-		return string(agentcore.ThinkingHigh)
-	}
-	return ""
 }
 
 // convertTools declares tools as functions.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/pricing"
 	"github.com/pi-go/agentcore/internal/provider"
 )
 
@@ -26,7 +27,7 @@ func (d *decoder) finalize(r *response) string {
 	if r.Usage != nil {
 		d.out.Usage = usage(r.Usage)
 	}
-	price(&d.out.Usage, d.model.Cost, tierMultiplier(d.model, cmp.Or(r.ServiceTier, d.serviceTier)))
+	price(&d.out.Usage, pricing.Rates(d.model.Cost, d.out.Usage), tierMultiplier(d.model, cmp.Or(r.ServiceTier, d.serviceTier)))
 	reason := ""
 	if r.IncompleteDetails != nil {
 		reason = r.IncompleteDetails.Reason

@@ -1,8 +1,8 @@
-// Package thinking says which thinking levels a model supports and fits a
+// Package thinklevel says which thinking levels a model supports and fits a
 // requested level to them, as pi-ai's getSupportedThinkingLevels and
 // clampThinkingLevel do. Package models exports it; the providers call it
 // here, so that they need not import the catalog.
-package thinking
+package thinklevel
 
 import (
 	"slices"
@@ -72,13 +72,23 @@ func lowest(supported []agentcore.ThinkingLevel) agentcore.ThinkingLevel {
 	return supported[0]
 }
 
-// Mapped returns the provider's own value for level from model's
-// ThinkingLevelMap, and whether the map gives one: false when the level
-// is absent (the provider's default applies) or mapped to nil.
-func Mapped(model agentcore.Model, level agentcore.ThinkingLevel) (string, bool) {
-	v := model.ThinkingLevelMap[level]
-	if v == nil {
-		return "", false
+// MapOr returns model's ThinkingLevelMap value for level, or fallback
+// when the map has none for it (the level is absent or mapped to nil).
+func MapOr(model agentcore.Model, level agentcore.ThinkingLevel, fallback string) string {
+	if v := model.ThinkingLevelMap[level]; v != nil {
+		return *v
 	}
-	return *v, true
+	return fallback
+}
+
+// Effort is the reasoning effort a request sends for level, as pi-ai's
+// OpenAI providers compute it: level clamped to those model supports
+// ([Clamp]); "" when that is off; else the model's ThinkingLevelMap value
+// for it, or its own name when the map has none.
+func Effort(model agentcore.Model, level agentcore.ThinkingLevel) string {
+	level = Clamp(model, level)
+	if level == agentcore.ThinkingOff {
+		return ""
+	}
+	return MapOr(model, level, string(level))
 }
