@@ -82,13 +82,29 @@ func MapOr(model agentcore.Model, level agentcore.ThinkingLevel, fallback string
 }
 
 // Effort is the reasoning effort a request sends for level, as pi-ai's
-// OpenAI providers compute it: level clamped to those model supports
-// ([Clamp]); "" when that is off; else the model's ThinkingLevelMap value
+// OpenAI providers compute it: "" for an empty level (thinking off, as the
+// agent loop passes it); else level clamped to those model supports
+// ([Clamp]), "" when that is off, else the model's ThinkingLevelMap value
 // for it, or its own name when the map has none.
 func Effort(model agentcore.Model, level agentcore.ThinkingLevel) string {
+	if level == "" {
+		return ""
+	}
 	level = Clamp(model, level)
 	if level == agentcore.ThinkingOff {
 		return ""
 	}
 	return MapOr(model, level, string(level))
+}
+
+// OffValue is what a request sends to turn thinking off, as pi-ai's
+// OpenAI providers read it: ok is false when the model's ThinkingLevelMap
+// maps off to nil (thinking cannot be turned off, so nothing is sent);
+// else value is the map's value for off, "" when it has none.
+func OffValue(model agentcore.Model) (value string, ok bool) {
+	v, mapped := model.ThinkingLevelMap[agentcore.ThinkingOff]
+	if mapped && v == nil {
+		return "", false
+	}
+	return MapOr(model, agentcore.ThinkingOff, ""), true
 }

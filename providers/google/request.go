@@ -68,7 +68,7 @@ func thinkingFor(model agentcore.Model, so agentcore.StreamOptions) *thinkingCon
 		return nil
 	}
 	level := thinklevel.Clamp(model, so.Reasoning)
-	if so.Reasoning == "" || so.Reasoning == agentcore.ThinkingOff || level == agentcore.ThinkingOff {
+	if so.Reasoning == "" || level == agentcore.ThinkingOff {
 		return thinkingOff(model)
 	}
 	level = googleLevel(model, level)

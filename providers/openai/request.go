@@ -190,9 +190,14 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, opts agen
 	switch {
 	case !model.Reasoning:
 	case s.openRouterReasoning:
-		req.Reasoning = &effort{Effort: cmp.Or(thinklevel.Effort(model, opts.Reasoning), "none")}
+		if e := thinklevel.Effort(model, opts.Reasoning); e != "" {
+			req.Reasoning = &effort{Effort: e}
+		} else if off, ok := thinklevel.OffValue(model); ok {
+			req.Reasoning = &effort{Effort: cmp.Or(off, "none")}
+		}
 	case s.reasoningEffort:
-		req.ReasoningEffort = thinklevel.Effort(model, opts.Reasoning)
+		off, _ := thinklevel.OffValue(model)
+		req.ReasoningEffort = cmp.Or(thinklevel.Effort(model, opts.Reasoning), off)
 	}
 	return req
 }

@@ -119,8 +119,8 @@ func buildRequest(in requestInput) (request, error) {
 		if effort := reasoningEffort(model, so.Reasoning, in.opts.ReasoningSummary); effort != "" {
 			req.Reasoning = &reasoning{Effort: effort, Summary: cmp.Or(in.opts.ReasoningSummary, "auto")}
 			req.Include = []string{encryptedReasoning}
-		} else if model.Provider != "github-copilot" {
-			req.Reasoning = &reasoning{Effort: "none"}
+		} else if off, ok := thinklevel.OffValue(model); ok && model.Provider != "github-copilot" {
+			req.Reasoning = &reasoning{Effort: cmp.Or(off, "none")}
 		}
 		if model.Provider == "xai" {
 			req.Include = []string{encryptedReasoning}
