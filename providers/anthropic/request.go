@@ -70,7 +70,10 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentc
 	}
 	switch {
 	case model.Reasoning && !t.enabled:
-		req.Thinking = &wireThinking{Type: "disabled"}
+		// A model whose level map makes off unsupported gets no thinking field.
+		if _, ok := thinklevel.OffValue(model); ok {
+			req.Thinking = &wireThinking{Type: "disabled"}
+		}
 	case model.Reasoning && s.adaptive:
 		req.Thinking = &wireThinking{Type: "adaptive", Display: "summarized"}
 		req.OutputConfig = &outputConfig{Effort: t.effort}
