@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pi-go/agentcore/internal/gzlines"
 	"github.com/pi-go/agentcore/models"
 )
 
@@ -21,7 +22,7 @@ func TestCatalogMatchesReference(t *testing.T) {
 	}
 	var order []string
 	n := 0
-	readJSONLines(t, "testdata/catalog.pi.jsonl.gz", func(line []byte) {
+	gzlines.Each(t, "testdata/catalog.pi.jsonl.gz", func(line []byte) {
 		if head.Providers == nil {
 			require.NoError(t, json.Unmarshal(line, &head))
 			return

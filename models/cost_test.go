@@ -1,35 +1,17 @@
 package models_test
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/gzlines"
 	"github.com/pi-go/agentcore/models"
 )
-
-// readJSONLines decodes each line of a gzipped JSON-lines testdata file.
-func readJSONLines(t *testing.T, name string, each func(line []byte)) {
-	t.Helper()
-	f, err := os.Open(name)
-	require.NoError(t, err)
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	require.NoError(t, err)
-	lines := bufio.NewScanner(z)
-	lines.Buffer(nil, 1<<20)
-	for lines.Scan() {
-		each(lines.Bytes())
-	}
-	require.NoError(t, lines.Err())
-}
 
 // TestCalculateCostMatchesReference prices the usages pi-ai 1.6.0's
 // calculateCost priced (testdata/cost.pi.jsonl.gz, written by
@@ -37,7 +19,7 @@ func readJSONLines(t *testing.T, name string, each func(line []byte)) {
 // the same cost to the byte.
 func TestCalculateCostMatchesReference(t *testing.T) {
 	n := 0
-	readJSONLines(t, "testdata/cost.pi.jsonl.gz", func(line []byte) {
+	gzlines.Each(t, "testdata/cost.pi.jsonl.gz", func(line []byte) {
 		var c struct {
 			Provider string          `json:"provider"`
 			ID       string          `json:"id"`

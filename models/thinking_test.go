@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/gzlines"
 	"github.com/pi-go/agentcore/models"
 )
 
@@ -17,7 +18,7 @@ import (
 // 1.6.0's (testdata/thinking.pi.jsonl.gz, written by testdata/thinking.mjs).
 func TestThinkingLevelsMatchReference(t *testing.T) {
 	n := 0
-	readJSONLines(t, "testdata/thinking.pi.jsonl.gz", func(line []byte) {
+	gzlines.Each(t, "testdata/thinking.pi.jsonl.gz", func(line []byte) {
 		var c struct {
 			Provider  string                                              `json:"provider"`
 			ID        string                                              `json:"id"`

@@ -104,7 +104,8 @@ type thinking struct {
 // request of messages, as pi-ai's streamSimple does. max_tokens is
 // StreamOptions.MaxTokens, else the model's MaxTokens, fitted into the
 // model's ContextWindow (see [tokens.ClampMaxTokens]). The level comes
-// from StreamOptions.Reasoning (empty or off: no thinking); Model.Reasoning
+// from StreamOptions.Reasoning (empty: no thinking; the agent loop passes
+// off as empty, and an explicit off is a level, as in pi-ai); Model.Reasoning
 // says whether the model takes thinking at all, and the compat setting
 // forceAdaptiveThinking whether it takes an effort (adaptive thinking)
 // rather than a token budget. A budget is ThinkingBudgets' entry for the
@@ -119,7 +120,7 @@ func resolveThinking(model agentcore.Model, messages []agentcore.Message, so age
 	}
 	base := tokens.ClampMaxTokens(model, messages, cmp.Or(so.MaxTokens, modelMax))
 	level := so.Reasoning
-	if level == "" || level == agentcore.ThinkingOff {
+	if level == "" {
 		return thinking{maxTokens: base}
 	}
 	if s.adaptive {
