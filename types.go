@@ -72,8 +72,12 @@ const (
 	ToolsSequential ToolExecutionMode = "sequential"
 )
 
-// Model describes the model a request goes to. Its JSON is pi-ai's Model.
-// Fields this package does not interpret are carried for stream functions.
+// Model describes the model a request goes to. Its JSON is pi-ai's chat
+// Model, fields in the order this struct lists them; an optional field
+// stated empty ({}, [], 0) comes back as stated. Fields this package does
+// not interpret are carried for stream functions. Package models looks
+// models up in pi-ai's catalog; a model it does not know works as a
+// hand-written Model.
 type Model struct {
 	ID       string `json:"id"`
 	Name     string `json:"name"`
@@ -90,9 +94,26 @@ type Model struct {
 	// MaxTokens is its output limit in tokens; 0 when unknown.
 	MaxTokens int `json:"maxTokens"`
 	// Headers are extra HTTP headers its provider needs.
-	Headers map[string]string `json:"headers,omitempty"`
+	Headers map[string]string `json:"headers,omitzero"`
 	// Compat holds provider-specific compatibility settings, as raw JSON.
 	Compat json.RawMessage `json:"compat,omitempty"`
+	// ThinkingLevelMap maps thinking levels to the provider's own values;
+	// nil when the provider's defaults apply to every level.
+	ThinkingLevelMap ThinkingLevelMap `json:"thinkingLevelMap,omitzero"`
+	// PromptCache gives how long the provider keeps a cached prompt; nil
+	// when unknown.
+	PromptCache *ModelPromptCache `json:"promptCache,omitempty"`
+	// InputLimits are the provider's limits on a request's size and
+	// images; nil when unknown.
+	InputLimits *ModelInputLimits `json:"inputLimits,omitempty"`
+	// SamplingParams are default sampling parameters (temperature, top_p,
+	// ...) a request's own override, as a raw JSON object.
+	SamplingParams json.RawMessage `json:"samplingParams,omitempty"`
+	// SamplingParamsByThinkingLevel are sampling parameters by effective
+	// thinking level, as a raw JSON object of objects.
+	SamplingParamsByThinkingLevel json.RawMessage `json:"samplingParamsByThinkingLevel,omitempty"`
+	// Type is the catalog's kind of model: "chat", or empty.
+	Type string `json:"type,omitempty"`
 }
 
 // MarshalJSON writes the model as pi-ai's Model, whose input is always an
@@ -112,6 +133,10 @@ type ModelCost struct {
 	Output     float64 `json:"output"`
 	CacheRead  float64 `json:"cacheRead"`
 	CacheWrite float64 `json:"cacheWrite"`
+	// Tiers are the prices that replace these above an input size: the
+	// tier with the highest InputTokensAbove below a request's input,
+	// cache reads and writes applies.
+	Tiers []ModelCostTier `json:"tiers,omitzero"`
 }
 
 // Usage counts the tokens of one response and what they cost.

@@ -61,4 +61,13 @@
 // replaces a built-in one (to wrap it, say). A model whose API has none
 // gets a stream of one error event whose message reads "No API provider
 // registered for api: X" and whose Err wraps [ErrUnknownAPI].
+//
+// # Models by name
+//
+// [LookupModel] takes a model from pi-ai's catalog by name
+// ("anthropic/claude-sonnet-4-5", through package models) with its API,
+// server, window and prices, so responses report their cost; with a base
+// URL it sends a catalog model elsewhere, or makes a model of a local
+// OpenAI-compatible server (llama.cpp, Ollama, vLLM) the catalog does not
+// know.
 package providers

@@ -84,10 +84,64 @@ func TestConfig(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := config(func(k string) string { return tt.env[k] })
+			c, err := config(func(k string) string { return tt.env[k] })
+			require.NoError(t, err)
 			assert.Equal(t, tt.provider, c.model.Provider)
 			assert.Equal(t, tt.model, c.model.ID)
 			assert.Equal(t, tt.baseURL, c.baseURL)
+		})
+	}
+}
+
+// TestSmokeCatalogModel names a catalog model with -model and sends it to
+// a local server: the answer reports what it cost at the catalog's prices.
+func TestSmokeCatalogModel(t *testing.T) {
+	s := &server{got: make(chan struct{}, 1), handlers: []http.HandlerFunc{
+		claudeAnswer("end_turn", func(w http.ResponseWriter) {
+			claudeBlock(w, 0, map[string]any{"type": "text", "text": ""}, map[string]any{"type": "text_delta", "text": "Hello."})
+		}),
+	}}
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	env := map[string]string{"CHAT_MODEL": "anthropic/claude-sonnet-4-5", "BASE_URL": srv.URL, "ANTHROPIC_API_KEY": "sk-ant-test"}
+
+	out := newLockedBuffer()
+	require.NoError(t, run(t.Context(), strings.NewReader("Hi\n"), out, func(k string) string { return env[k] }))
+	assert.Contains(t, out.String(), "chat with claude-sonnet-4-5 at "+srv.URL)
+	assert.Contains(t, out.String(), "Hello.\n(10 tokens in, 5 out: $0.000105)\n")
+	assert.Contains(t, s.body(0), `"model":"claude-sonnet-4-5"`)
+}
+
+func TestConfigCatalog(t *testing.T) {
+	tests := []struct {
+		name          string
+		env           map[string]string
+		provider, api string
+		baseURL       string
+		window        int
+		err           bool
+	}{
+		{name: "a catalog model", env: map[string]string{"CHAT_MODEL": "google/gemini-2.5-flash"},
+			provider: "google", api: "google-generative-ai", baseURL: "https://generativelanguage.googleapis.com/v1beta", window: 1048576},
+		{name: "a local server", env: map[string]string{"CHAT_MODEL": "ollama/qwen3", "BASE_URL": "http://127.0.0.1:11434/v1"},
+			provider: "ollama", api: "openai-completions", baseURL: "http://127.0.0.1:11434/v1"},
+		{name: "a default the catalog knows", env: map[string]string{"ANTHROPIC_API_KEY": "k"},
+			provider: "anthropic", api: "anthropic-messages", baseURL: "https://api.anthropic.com", window: 200000},
+		{name: "an unknown model", env: map[string]string{"CHAT_MODEL": "anthropic/nope"}, err: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := config(func(k string) string { return tt.env[k] })
+			if tt.err {
+				assert.Error(t, err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.provider, c.model.Provider)
+			assert.Equal(t, tt.api, c.model.API)
+			assert.Equal(t, tt.baseURL, c.baseURL)
+			assert.Equal(t, tt.baseURL, c.model.BaseURL)
+			assert.Equal(t, tt.window, c.model.ContextWindow)
 		})
 	}
 }

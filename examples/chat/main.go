@@ -5,6 +5,9 @@
 // (providers.StreamFn dispatches on the model's API). From the
 // repository's root:
 //
+//	ANTHROPIC_API_KEY=sk-ant-... go run ./examples/chat -model anthropic/claude-sonnet-4-5
+//	OPENROUTER_API_KEY=... go run ./examples/chat -model openrouter/anthropic/claude-sonnet-4.5
+//	go run ./examples/chat -model ollama/qwen3 -base-url http://localhost:11434/v1
 //	ANTHROPIC_API_KEY=sk-ant-... go run ./examples/chat
 //	ANTHROPIC_API_KEY=sk-ant-... MODEL=claude-opus-4-1 THINKING=medium go run ./examples/chat
 //	GEMINI_API_KEY=... go run ./examples/chat
@@ -16,7 +19,16 @@
 // enter steers the agent: it is queued and sent after the current step.
 // Ctrl-C aborts the answer; Ctrl-C when idle, or end of input, quits.
 //
-// Environment: PROVIDER ("anthropic", "google" or "openai"; default
+// -model PROVIDER/ID (or CHAT_MODEL) takes the model from pi-ai's catalog
+// (package models): its API, server, context window, output limit and
+// prices, so each answer reports what it cost. -base-url URL (or BASE_URL)
+// sends the requests to another server; with a name the catalog does not
+// know, that is an OpenAI-compatible server such as llama.cpp, Ollama or
+// vLLM. The key is the provider's variable (ANTHROPIC_API_KEY,
+// OPENROUTER_API_KEY, ...; OPENAI_API_KEY for a server of no known
+// provider).
+//
+// Without -model, the environment chooses: PROVIDER ("anthropic", "google" or "openai"; default
 // anthropic when ANTHROPIC_API_KEY is set, else google when GEMINI_API_KEY
 // is set, else openai), API (for openai: "openai-completions", the
 // default, or "openai-responses", OpenAI's Responses API), MODEL (default
@@ -35,6 +47,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -45,6 +58,7 @@ import (
 	"time"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/models"
 	"github.com/pi-go/agentcore/providers"
 	"github.com/pi-go/agentcore/providers/anthropic"
 	"github.com/pi-go/agentcore/providers/google"
@@ -53,7 +67,19 @@ import (
 )
 
 func main() {
-	if err := run(context.Background(), os.Stdin, os.Stdout, os.Getenv); err != nil {
+	model := flag.String("model", "", "the model, PROVIDER/ID from pi-ai's catalog, such as anthropic/claude-sonnet-4-5 (default: CHAT_MODEL)")
+	baseURL := flag.String("base-url", "", "the server to send requests to, such as http://localhost:11434/v1 (default: BASE_URL)")
+	flag.Parse()
+	env := func(k string) string {
+		switch {
+		case k == "CHAT_MODEL" && *model != "":
+			return *model
+		case k == "BASE_URL" && *baseURL != "":
+			return *baseURL
+		}
+		return os.Getenv(k)
+	}
+	if err := run(context.Background(), os.Stdin, os.Stdout, env); err != nil {
 		fmt.Fprintln(os.Stderr, "chat:", err)
 		os.Exit(1)
 	}
@@ -73,7 +99,10 @@ func run(ctx context.Context, in io.Reader, out io.Writer, env func(string) stri
 // chat is run with the interrupts as a channel, for tests.
 func chat(ctx context.Context, in io.Reader, out io.Writer, env func(string) string, interrupts <-chan os.Signal) error {
 	out = &syncWriter{w: out}
-	c := config(env)
+	c, err := config(env)
+	if err != nil {
+		return err
+	}
 	agent := agentcore.New(agentcore.Options{
 		Model:         c.model,
 		StreamFn:      c.streamFn,
@@ -145,10 +174,35 @@ type settings struct {
 	streamFn agentcore.StreamFn
 }
 
-// config reads the provider, the model and the server from env. The
-// stream function is the dispatcher of every provider, with the servers
-// env names and env as its environment for keys.
-func config(env func(string) string) settings {
+// config reads the model and the server from env: CHAT_MODEL from the
+// catalog, else the provider's defaults. The stream function is the
+// dispatcher of every provider, with env as its environment for keys.
+func config(env func(string) string) (settings, error) {
+	if name := env("CHAT_MODEL"); name != "" {
+		m, err := providers.LookupModel(name, env("BASE_URL"))
+		if err != nil {
+			return settings{}, err
+		}
+		s := settings{model: m, baseURL: m.BaseURL, thinking: agentcore.ThinkingLevel(env("THINKING")),
+			streamFn: providers.StreamFn(providers.Options{Getenv: env})}
+		if m.Provider == providers.LocalProvider {
+			s.apiKey = env("OPENAI_API_KEY")
+		}
+		return s, nil
+	}
+	s := defaults(env)
+	// A default the catalog knows, on the same API, comes with its
+	// window, limits and prices.
+	if m, ok := models.Lookup(s.model.Provider, s.model.ID); ok && m.API == s.model.API {
+		m.BaseURL = s.baseURL
+		s.model = m
+	}
+	return s, nil
+}
+
+// defaults reads the provider, the model and the server from env when no
+// model is named: PROVIDER, MODEL, API and the providers' base URLs.
+func defaults(env func(string) string) settings {
 	provider := env("PROVIDER")
 	switch {
 	case provider != "":
@@ -208,7 +262,8 @@ func readLines(in io.Reader, lines chan<- string, quit <-chan struct{}) {
 }
 
 // printer shows the run as it happens: the answer as it streams, thinking,
-// each tool call and its result, and how a failed answer ended.
+// each tool call and its result, how a failed answer ended, and what an
+// answer cost when the model has prices.
 func printer(out io.Writer) agentcore.Listener {
 	return func(_ context.Context, ev agentcore.AgentEvent) {
 		switch e := ev.(type) {
@@ -224,18 +279,8 @@ func printer(out io.Writer) agentcore.Listener {
 				fmt.Fprintln(out)
 			}
 		case *agentcore.MessageEndEvent:
-			m, ok := e.Message.(*agentcore.AssistantMessage)
-			if !ok {
-				return
-			}
-			if m.Text() != "" {
-				fmt.Fprintln(out)
-			}
-			switch m.StopReason {
-			case agentcore.StopAborted:
-				fmt.Fprintln(out, "(aborted)")
-			case agentcore.StopError:
-				fmt.Fprintf(out, "(error: %s)\n", m.ErrorMessage)
+			if m, ok := e.Message.(*agentcore.AssistantMessage); ok {
+				ended(out, m)
 			}
 		case *agentcore.ToolExecutionStartEvent:
 			fmt.Fprintf(out, "  -> %s %s\n", e.ToolName, e.Args)
@@ -292,4 +337,21 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// ended shows how an answer ended: a new line after its text, whether it
+// was aborted or failed, and what it cost when the model has prices.
+func ended(out io.Writer, m *agentcore.AssistantMessage) {
+	if m.Text() != "" {
+		fmt.Fprintln(out)
+	}
+	switch m.StopReason {
+	case agentcore.StopAborted:
+		fmt.Fprintln(out, "(aborted)")
+	case agentcore.StopError:
+		fmt.Fprintf(out, "(error: %s)\n", m.ErrorMessage)
+	}
+	if c := m.Usage.Cost.Total; c > 0 {
+		fmt.Fprintf(out, "(%d tokens in, %d out: $%.6f)\n", m.Usage.Input+m.Usage.CacheRead+m.Usage.CacheWrite, m.Usage.Output, c)
+	}
 }

@@ -69,7 +69,8 @@ func TestSmokeResponses(t *testing.T) {
 
 func TestConfigResponses(t *testing.T) {
 	for _, env := range []map[string]string{{"API": "openai-responses"}, {"PROVIDER": "openai-responses"}} {
-		c := config(func(k string) string { return env[k] })
+		c, err := config(func(k string) string { return env[k] })
+		require.NoError(t, err)
 		assert.Equal(t, "openai-responses", c.model.API)
 		assert.Equal(t, "openai", c.model.Provider)
 		assert.Equal(t, "gpt-5-mini", c.model.ID)

@@ -5,6 +5,7 @@ import (
 	"github.com/pi-go/agentcore/internal/limit"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/pricing"
 	"github.com/pi-go/agentcore/internal/provider"
 )
 
@@ -158,7 +159,7 @@ func applyDeltaUsage(u *agentcore.Usage, d *deltaUsage, model agentcore.Model) {
 // beyond all writes leave no short ones (never a negative cost).
 func price(u *agentcore.Usage, model agentcore.Model) {
 	u.TotalTokens = limit.Sum(u.Input, u.Output, u.CacheRead, u.CacheWrite)
-	r := model.Cost
+	r := pricing.Rates(model.Cost, *u)
 	var longWrite int64
 	if u.CacheWrite1h != nil {
 		longWrite = *u.CacheWrite1h

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/thinklevel"
 	"github.com/pi-go/agentcore/internal/tokens"
 	"github.com/pi-go/agentcore/internal/transform"
 )
@@ -69,7 +70,10 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentc
 	}
 	switch {
 	case model.Reasoning && !t.enabled:
-		req.Thinking = &wireThinking{Type: "disabled"}
+		// A model whose level map makes off unsupported gets no thinking field.
+		if _, ok := thinklevel.OffValue(model); ok {
+			req.Thinking = &wireThinking{Type: "disabled"}
+		}
 	case model.Reasoning && s.adaptive:
 		req.Thinking = &wireThinking{Type: "adaptive", Display: "summarized"}
 		req.OutputConfig = &outputConfig{Effort: t.effort}
@@ -106,7 +110,8 @@ type thinking struct {
 // request of messages, as pi-ai's streamSimple does. max_tokens is
 // StreamOptions.MaxTokens, else the model's MaxTokens, fitted into the
 // model's ContextWindow (see [tokens.ClampMaxTokens]). The level comes
-// from StreamOptions.Reasoning (empty or off: no thinking); Model.Reasoning
+// from StreamOptions.Reasoning (empty: no thinking; the agent loop passes
+// off as empty, and an explicit off is a level, as in pi-ai); Model.Reasoning
 // says whether the model takes thinking at all, and the compat setting
 // forceAdaptiveThinking whether it takes an effort (adaptive thinking)
 // rather than a token budget. A budget is ThinkingBudgets' entry for the
@@ -121,11 +126,11 @@ func resolveThinking(model agentcore.Model, messages []agentcore.Message, so age
 	}
 	base := tokens.ClampMaxTokens(model, messages, cmp.Or(so.MaxTokens, modelMax))
 	level := so.Reasoning
-	if level == "" || level == agentcore.ThinkingOff {
+	if level == "" {
 		return thinking{maxTokens: base}
 	}
 	if s.adaptive {
-		return thinking{enabled: true, maxTokens: base, effort: effortFor(level)}
+		return thinking{enabled: true, maxTokens: base, effort: thinklevel.MapOr(model, level, effortFor(level))}
 	}
 	if level == agentcore.ThinkingXHigh || level == agentcore.ThinkingMax {
 		level = agentcore.ThinkingHigh

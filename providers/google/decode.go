@@ -10,6 +10,7 @@ import (
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
 	"github.com/pi-go/agentcore/internal/limit"
+	"github.com/pi-go/agentcore/internal/pricing"
 	"github.com/pi-go/agentcore/internal/provider"
 	"github.com/pi-go/agentcore/internal/sse"
 )
@@ -244,7 +245,7 @@ func setUsage(u *agentcore.Usage, m *usageMetadata, model agentcore.Model) {
 		Reasoning:   reasoning,
 		TotalTokens: limit.Count(float64(m.TotalTokenCount)),
 	}
-	r := model.Cost
+	r := pricing.Rates(model.Cost, *u)
 	u.Cost.Input = r.Input / 1000000 * float64(u.Input)
 	u.Cost.Output = r.Output / 1000000 * float64(u.Output)
 	u.Cost.CacheRead = r.CacheRead / 1000000 * float64(u.CacheRead)

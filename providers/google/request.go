@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/thinklevel"
 	"github.com/pi-go/agentcore/internal/tokens"
 	"github.com/pi-go/agentcore/internal/transform"
 )
@@ -55,25 +56,22 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentc
 }
 
 // thinkingFor is the thinking config pi-ai sends for the request's level,
-// nil for a model without reasoning. The level is clamped to what the model
-// takes (xhigh and max count as high; without reasoning, every level is
-// off). Off sends a zero budget; a Gemini 3 (or later, or Gemma 4) model
-// gets a thinking level, others a token budget: the request's
-// ThinkingBudgets entry, else pi-ai's default for the model family, else
-// -1 (the model decides).
+// nil for a model without reasoning. The level is clamped to the ones the
+// model supports and mapped by its ThinkingLevelMap, as pi-ai does (for a
+// model without a map, xhigh and max count as high). Off sends a zero
+// budget, or the lowest level of a model that cannot turn thinking off; a
+// Gemini 3 (or later, or Gemma 4) model gets a thinking level, others a
+// token budget: the request's ThinkingBudgets entry, else pi-ai's default
+// for the model family, else -1 (the model decides).
 func thinkingFor(model agentcore.Model, so agentcore.StreamOptions) *thinkingConfig {
 	if !model.Reasoning {
 		return nil
 	}
-	level := so.Reasoning
-	switch level {
-	case agentcore.ThinkingXHigh, agentcore.ThinkingMax:
-		level = agentcore.ThinkingHigh
-	case agentcore.ThinkingMinimal, agentcore.ThinkingLow, agentcore.ThinkingMedium, agentcore.ThinkingHigh:
-	default:
-		zero := 0
-		return &thinkingConfig{ThinkingBudget: &zero}
+	level := thinklevel.Clamp(model, so.Reasoning)
+	if so.Reasoning == "" || level == agentcore.ThinkingOff {
+		return thinkingOff(model)
 	}
+	level = googleLevel(model, level)
 	if usesThinkingLevel(model.ID) {
 		return &thinkingConfig{IncludeThoughts: true, ThinkingLevel: strings.ToUpper(string(level))}
 	}
@@ -82,6 +80,24 @@ func thinkingFor(model agentcore.Model, so agentcore.StreamOptions) *thinkingCon
 		budget = defaultBudget(model.ID, level)
 	}
 	return &thinkingConfig{IncludeThoughts: true, ThinkingBudget: &budget}
+}
+
+// thinkingOff is the config that turns thinking off, as pi-ai's: a zero
+// budget, except for a model taking a thinking level that cannot be off,
+// which gets the lowest level it supports, without thoughts.
+func thinkingOff(model agentcore.Model) *thinkingConfig {
+	lowest := thinklevel.Clamp(model, agentcore.ThinkingOff)
+	if !usesThinkingLevel(model.ID) || lowest == agentcore.ThinkingOff {
+		zero := 0
+		return &thinkingConfig{ThinkingBudget: &zero}
+	}
+	return &thinkingConfig{ThinkingLevel: strings.ToUpper(string(googleLevel(model, lowest)))}
+}
+
+// googleLevel is the Google level of a supported level: the model's
+// ThinkingLevelMap value for it, lowered, or the level itself.
+func googleLevel(model agentcore.Model, level agentcore.ThinkingLevel) agentcore.ThinkingLevel {
+	return agentcore.ThinkingLevel(strings.ToLower(thinklevel.MapOr(model, level, string(level))))
 }
 
 // defaultBudgets are pi-ai's thinking budgets per model family and level,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsondec"
+	"github.com/pi-go/agentcore/internal/pricing"
 	"github.com/pi-go/agentcore/internal/provider"
 )
 
@@ -159,7 +160,7 @@ func toUsage(u *usageJSON, model agentcore.Model, openRouter bool) agentcore.Usa
 		Reasoning:  new(limit.Count(cmp.Or(u.CompletionTokensDetails.ReasoningTokens, u.ReasoningTokens))),
 	}
 	out.TotalTokens = limit.Sum(out.Input, out.Output, out.CacheRead, out.CacheWrite)
-	rates := model.Cost
+	rates := pricing.Rates(model.Cost, out)
 	out.Cost.Input = rates.Input / 1000000 * float64(out.Input)
 	out.Cost.Output = rates.Output / 1000000 * float64(out.Output)
 	out.Cost.CacheRead = rates.CacheRead / 1000000 * float64(out.CacheRead)

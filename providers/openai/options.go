@@ -54,7 +54,7 @@ const (
 //	promptCacheKeyMode              string  "enabled" or "disabled" sends the SessionID as prompt_cache_key always or never; default (auto) to api.openai.com, and for "long" retention
 //	sendSessionAffinityHeaders      bool    send the SessionID as headers (see sessionAffinityFormat); default true for OpenRouter
 //	sessionAffinityFormat           string  "openrouter" (x-session-id) or other (session_id, x-client-request-id and x-session-affinity); default "openrouter" for OpenRouter
-//	thinkingFormat                  string  "openrouter" sends the level as "reasoning": {"effort": LEVEL} ({"effort": "none"} when off) instead of reasoning_effort; default "openrouter" for OpenRouter, else "openai" (reasoning_effort); the other formats of pi-ai are read as "openai"
+//	thinkingFormat                  string  "openrouter" sends the level as "reasoning": {"effort": LEVEL} (when off, the model's ThinkingLevelMap value for off or "none", and nothing when the map makes off unsupported) instead of reasoning_effort; default "openrouter" for OpenRouter, else "openai" (reasoning_effort); the other formats of pi-ai are read as "openai"
 //
 // Other keys are ignored; Compat that is not a JSON object fails every
 // request with an error message.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider"
+	"github.com/pi-go/agentcore/internal/thinklevel"
 	"github.com/pi-go/agentcore/internal/tokens"
 	"github.com/pi-go/agentcore/internal/transform"
 )
@@ -189,24 +190,16 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, opts agen
 	switch {
 	case !model.Reasoning:
 	case s.openRouterReasoning:
-		req.Reasoning = &effort{Effort: cmp.Or(reasoningEffort(opts.Reasoning), "none")}
+		if e := thinklevel.Effort(model, opts.Reasoning); e != "" {
+			req.Reasoning = &effort{Effort: e}
+		} else if off, ok := thinklevel.OffValue(model); ok {
+			req.Reasoning = &effort{Effort: cmp.Or(off, "none")}
+		}
 	case s.reasoningEffort:
-		req.ReasoningEffort = reasoningEffort(opts.Reasoning)
+		off, _ := thinklevel.OffValue(model)
+		req.ReasoningEffort = cmp.Or(thinklevel.Effort(model, opts.Reasoning), off)
 	}
 	return req
-}
-
-// reasoningEffort maps a thinking level onto reasoning_effort, clamped to
-// the levels a model without a level map supports: "" for off or an
-// unknown level, xhigh and max lowered to high.
-func reasoningEffort(level agentcore.ThinkingLevel) string {
-	switch level {
-	case agentcore.ThinkingMinimal, agentcore.ThinkingLow, agentcore.ThinkingMedium, agentcore.ThinkingHigh:
-		return string(level)
-	case agentcore.ThinkingXHigh, agentcore.ThinkingMax:
-		return string(agentcore.ThinkingHigh)
-	}
-	return ""
 }
 
 // convertTools declares tools as functions.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/pricing"
 )
 
 // finalize applies a terminal response (response.completed or
@@ -27,7 +28,7 @@ func (d *decoder) finalize(r *response) string {
 	if r.Usage != nil {
 		d.b.Out.Usage = usage(r.Usage)
 	}
-	price(&d.b.Out.Usage, d.model.Cost, tierMultiplier(d.model, cmp.Or(r.ServiceTier, d.serviceTier)))
+	price(&d.b.Out.Usage, pricing.Rates(d.model.Cost, d.b.Out.Usage), tierMultiplier(d.model, cmp.Or(r.ServiceTier, d.serviceTier)))
 	reason := ""
 	if r.IncompleteDetails != nil {
 		reason = r.IncompleteDetails.Reason

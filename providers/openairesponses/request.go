@@ -7,6 +7,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider"
+	"github.com/pi-go/agentcore/internal/thinklevel"
 	"github.com/pi-go/agentcore/internal/tokens"
 )
 
@@ -102,11 +103,11 @@ func buildRequest(in requestInput) (request, error) {
 	}
 	req.ServiceTier = in.opts.ServiceTier
 	if model.Reasoning {
-		if effort := reasoningEffort(so.Reasoning, in.opts.ReasoningSummary); effort != "" {
+		if effort := reasoningEffort(model, so.Reasoning, in.opts.ReasoningSummary); effort != "" {
 			req.Reasoning = &reasoning{Effort: effort, Summary: cmp.Or(in.opts.ReasoningSummary, "auto")}
 			req.Include = []string{encryptedReasoning}
-		} else if model.Provider != "github-copilot" {
-			req.Reasoning = &reasoning{Effort: "none"}
+		} else if off, ok := thinklevel.OffValue(model); ok && model.Provider != "github-copilot" {
+			req.Reasoning = &reasoning{Effort: cmp.Or(off, "none")}
 		}
 		if model.Provider == "xai" {
 			req.Include = []string{encryptedReasoning}
@@ -152,15 +153,12 @@ func encodeRequest(req request, samplingParams json.RawMessage) ([]byte, error) 
 }
 
 // reasoningEffort is the effort asked of a reasoning model: the thinking
-// level clamped to the ones a model without a level map supports (xhigh
-// and max lowered to high; off and unknown levels none), else "medium"
-// when a summary is asked for, else "".
-func reasoningEffort(level agentcore.ThinkingLevel, summary string) string {
-	switch level {
-	case agentcore.ThinkingMinimal, agentcore.ThinkingLow, agentcore.ThinkingMedium, agentcore.ThinkingHigh:
-		return string(level)
-	case agentcore.ThinkingXHigh, agentcore.ThinkingMax:
-		return string(agentcore.ThinkingHigh)
+// level clamped to the ones the model supports and mapped by its
+// ThinkingLevelMap (off none), else "medium" when a summary is asked for,
+// else "".
+func reasoningEffort(model agentcore.Model, level agentcore.ThinkingLevel, summary string) string {
+	if effort := thinklevel.Effort(model, level); effort != "" {
+		return effort
 	}
 	if summary != "" {
 		return string(agentcore.ThinkingMedium)
