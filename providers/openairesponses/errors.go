@@ -9,6 +9,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider"
+	"github.com/pi-go/agentcore/providers/internal/variant"
 )
 
 // The error texts of failures that have no server message, as pi-ai words
@@ -58,7 +59,11 @@ const (
 //
 //	test API error (429): {"message":"slow down","type":"rate_limit_error"}
 //	OpenAI API error (502): 502 Bad Gateway
-func refusal(model agentcore.Model) func(int, http.Header, []byte) provider.Failure {
+func refusal(model agentcore.Model, v *variant.Responses) func(int, http.Header, []byte) provider.Failure {
+	name := apiName(model)
+	if v != nil {
+		name = v.ErrorName
+	}
 	return func(status int, h http.Header, body []byte) provider.Failure {
 		msg, errObject := provider.OpenAIRefusal(body)
 		sdk := provider.OpenAIStatusText(status, msg)
@@ -66,7 +71,7 @@ func refusal(model agentcore.Model) func(int, http.Header, []byte) provider.Fail
 		if errObject != "" && !strings.Contains(sdk, errObject) {
 			shown = errObject
 		}
-		f := provider.Status(status, h, fmt.Sprintf("%s (%d): %s", apiName(model), status, shown))
+		f := provider.Status(status, h, fmt.Sprintf("%s (%d): %s", name, status, shown))
 		f.SDKText = sdk
 		return f
 	}
@@ -81,9 +86,12 @@ func apiName(model agentcore.Model) string {
 	return model.Provider + " API error"
 }
 
-// withHint adds to text the hint of a ChatGPT usage limit it names.
-func withHint(text string) string {
+// withHint adds to text the hint of a ChatGPT usage limit it names, on
+// OpenAI's API (not a variant's).
+func (c *call) withHint(text string) string {
 	switch {
+	case c.v != nil:
+		return text
 	case strings.Contains(text, usageLimitCode):
 		return text + usageLimitHint
 	case strings.Contains(text, workspaceLimitCode):

@@ -26,7 +26,11 @@ func (d *decoder) finalize(r *response) string {
 	if r.Usage != nil {
 		d.out.Usage = usage(r.Usage)
 	}
-	price(&d.out.Usage, d.model.Cost, tierMultiplier(d.model, cmp.Or(r.ServiceTier, d.serviceTier)))
+	multiplier := 1.0
+	if !d.flatPrice {
+		multiplier = tierMultiplier(d.model, cmp.Or(r.ServiceTier, d.serviceTier))
+	}
+	price(&d.out.Usage, d.model.Cost, multiplier)
 	reason := ""
 	if r.IncompleteDetails != nil {
 		reason = r.IncompleteDetails.Reason

@@ -68,6 +68,8 @@ type requestInput struct {
 	s        settings
 	base     string // the API root
 	key      string // the API key sent
+	// modelName is the body's "model"; empty means the model's ID.
+	modelName string
 }
 
 // buildRequest maps one model call onto a request body, as pi-ai's
@@ -88,12 +90,12 @@ func buildRequest(in requestInput) (request, error) {
 	signIn := chatGPTSignIn(model, in.base, in.key)
 	retention := cmp.Or(so.CacheRetention, "short")
 	req := request{
-		Model:  model.ID,
+		Model:  cmp.Or(in.modelName, model.ID),
 		Input:  input,
 		Stream: true,
 		Tools:  convertTools(agentcore.CurrentTools(messages), s),
 	}
-	if so.SessionID != "" && retention != "none" && s.cacheKey {
+	if so.SessionID != "" && (retention != "none" || s.cacheKeyAlways) && s.cacheKey {
 		req.PromptCacheKey = provider.PromptCacheKey(so.SessionID)
 	}
 	if !signIn {
