@@ -65,7 +65,7 @@ type RequestCase struct {
 		SamplingParams  json.RawMessage                 `json:"samplingParams"`
 		// APIKey, when set, replaces the key the provider's recordings
 		// use ("" for none); Env is the environment pi-ai read.
-		APIKey *string            `json:"apiKey"`
+		APIKey *string           `json:"apiKey"`
 		Env    map[string]string `json:"env"`
 	} `json:"options"`
 	// Error says pi-ai failed the request (see [Target.FullURLRequests]).
