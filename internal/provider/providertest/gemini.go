@@ -8,6 +8,10 @@ import (
 // javaScriptParseError matches the words of V8's JSON.parse errors.
 var javaScriptParseError = regexp.MustCompile(`^(Unexpected (end of JSON input|token|non-whitespace)|Expected |Bad (control|escaped|Unicode)|Unterminated)`)
 
+// IsJavaScriptParseError reports whether s is the text of a V8
+// JSON.parse error, which a Go parser words otherwise.
+func IsJavaScriptParseError(s string) bool { return javaScriptParseError.MatchString(s) }
+
 // GeminiErrorText returns a [Target.ErrorText] for a Gemini codec
 // (providers/google, providers/vertex): it replaces the parser's words
 // for a malformed chunk (Go's after malformedPrefix, V8's) with

@@ -92,6 +92,7 @@ const providers = {
 		headEvents: 2,
 		okBody: "thinking.sse",
 		fullURL: true,
+		paced: true,
 		keptHeaders: ["accept", "authorization", "content-type", "x-affinity", "x-model-header", "x-request-header"],
 	},
 };
@@ -132,11 +133,21 @@ async function serve(status, contentType, body, headers = {}) {
 	const server = createServer((req, res) => {
 		let text = "";
 		req.on("data", (c) => (text += c));
-		req.on("end", () => {
+		req.on("end", async () => {
 			seen.body = text;
 			seen.headers = req.headers;
 			seen.url = req.url;
 			res.writeHead(status, { "content-type": contentType, ...headers });
+			if (provider.paced && status === 200) {
+				// One event per write, as a server streams them, so that pi's consumer sees each
+				// event's partial message before the next event arrives.
+				for (const part of body.toString("utf8").split(/(?<=\r\n\r\n|\n\n)/)) {
+					res.write(part);
+					await new Promise((r) => setTimeout(r, 5));
+				}
+				res.end();
+				return;
+			}
 			res.end(body);
 		});
 	});
