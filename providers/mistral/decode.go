@@ -7,8 +7,9 @@ import (
 	"strings"
 
 	"github.com/pi-go/agentcore"
-	"github.com/pi-go/agentcore/internal/partialjson"
+	"github.com/pi-go/agentcore/internal/limit"
 	"github.com/pi-go/agentcore/internal/provider"
+	"github.com/pi-go/agentcore/internal/sse"
 )
 
 // wireChunk is one streamed completion chunk, its parts kept raw to be
@@ -96,42 +97,26 @@ func (u *wireUsage) cached() float64 {
 	return 0
 }
 
-// decoder turns the chunks of one response into assistant stream events,
-// building the message as pi-ai does: a text or thinking block open at a
-// time (the other kind, or a tool call, ends it), tool calls found by
-// their stream index (else their ID) and ended, in order, with the
-// stream.
+// decoder turns the chunks of one response into assistant stream events
+// with a [provider.Builder], building the message as pi-ai does: one text
+// or thinking block open at a time (the other kind, or a tool call, ends
+// it), tool calls found by their stream index (else their ID) and ended,
+// in order, after it when the stream ends.
 type decoder struct {
-	w     *agentcore.StreamWriter
-	model agentcore.Model
-	out   *agentcore.AssistantMessage
-
-	open    int // the content index of the open text or thinking block, -1 for none
-	text    strings.Builder
-	calls   []*callState
-	byKey   map[string]*callState
-	budget  *provider.Budget
+	b       *provider.Builder
+	model   agentcore.Model
+	cur     *provider.Block // the open text or thinking block
+	calls   map[string]*provider.Block
 	observe func(json.RawMessage) error
-	stopped bool // the consumer stopped reading
 }
 
-// callState is a streaming tool call: its block's position and its
-// arguments.
-type callState struct {
-	index int
-	args  partialjson.ArgumentsStream
-}
-
-func newDecoder(w *agentcore.StreamWriter, model agentcore.Model, out *agentcore.AssistantMessage) *decoder {
-	return &decoder{w: w, model: model, out: out, open: -1, byKey: map[string]*callState{}}
-}
-
-// push sends ev and notes when the consumer stopped.
-func (d *decoder) push(ev agentcore.AssistantEvent) bool {
-	if !d.stopped && !d.w.Push(ev) {
-		d.stopped = true
+// Event handles one server-sent event: a [provider.Decoder].
+func (d *decoder) Event(ev sse.Event) (bool, *provider.Failure) {
+	done, text := d.event(ev.Data)
+	if text != "" {
+		return done, provider.TextFailure(text)
 	}
-	return !d.stopped
+	return done, nil
 }
 
 // event handles the data of one event. It reports done at [DONE], and
@@ -171,8 +156,8 @@ func parseError(data []byte) string {
 
 // chunk applies one chunk: its ID, usage, finish reason and delta.
 func (d *decoder) chunk(c *wireChunk) string {
-	if d.out.ResponseID == "" {
-		d.out.ResponseID = c.ID
+	if d.b.Out.ResponseID == "" {
+		d.b.Out.ResponseID = c.ID
 	}
 	if len(c.Usage) > 0 && string(c.Usage) != "null" {
 		var u wireUsage
@@ -188,8 +173,9 @@ func (d *decoder) chunk(c *wireChunk) string {
 		return "Cannot read properties of null (reading 'finish_reason')"
 	}
 	if r := ch.FinishReason; r != nil && *r != "" {
-		d.out.RawStopReason = *r
-		d.out.StopReason, d.out.ErrorMessage = mapFinishReason(*r, d.out.ErrorMessage)
+		out := d.b.Out
+		out.RawStopReason = *r
+		out.StopReason, out.ErrorMessage = mapFinishReason(*r, out.ErrorMessage)
 	}
 	if len(ch.Delta) == 0 || string(ch.Delta) == "null" {
 		return "Cannot read properties of undefined (reading 'content')"
@@ -213,15 +199,15 @@ func (d *decoder) chunk(c *wireChunk) string {
 // (at most the prompt's) out of the input, the total as reported else
 // summed.
 func (d *decoder) usage(w *wireUsage) {
-	prompt := provider.Count(w.PromptTokens)
-	cached := min(prompt, provider.Count(w.cached()))
-	u := &d.out.Usage
+	prompt := limit.Count(float64(w.PromptTokens))
+	cached := min(prompt, limit.Count(w.cached()))
+	u := &d.b.Out.Usage
 	u.Input = prompt - cached
-	u.Output = provider.Count(w.CompletionTokens)
+	u.Output = limit.Count(float64(w.CompletionTokens))
 	u.CacheRead, u.CacheWrite = cached, 0
-	u.TotalTokens = provider.Count(w.TotalTokens)
+	u.TotalTokens = limit.Count(float64(w.TotalTokens))
 	if u.TotalTokens == 0 {
-		u.TotalTokens = provider.Sum(u.Input, u.Output, u.CacheRead)
+		u.TotalTokens = limit.Sum(u.Input, u.Output, u.CacheRead)
 	}
 	rates := d.model.Cost
 	u.Cost.Input = rates.Input / 1000000 * float64(u.Input)
@@ -299,53 +285,27 @@ func (d *decoder) delta(thinking bool, piece string) bool {
 	if piece == "" {
 		return true
 	}
-	if !d.budget.Take(len(piece)) {
+	if d.cur != nil && d.cur.IsThinking() != thinking && !d.endBlock() {
 		return false
 	}
-	if d.open >= 0 {
-		_, isThinking := d.out.Content[d.open].(agentcore.ThinkingBlock)
-		if isThinking != thinking && !d.endBlock() {
-			return false
-		}
-	}
-	if d.open < 0 {
-		d.open = len(d.out.Content)
-		d.text.Reset()
-		var start agentcore.AssistantEvent
+	if d.cur == nil {
 		if thinking {
-			d.out.Content = append(d.out.Content, agentcore.ThinkingBlock{})
-			start = &agentcore.ThinkingStartEvent{ContentIndex: d.open, Partial: d.out}
+			d.cur = d.b.OpenThinking(agentcore.ThinkingBlock{})
 		} else {
-			d.out.Content = append(d.out.Content, agentcore.TextBlock{})
-			start = &agentcore.TextStartEvent{ContentIndex: d.open, Partial: d.out}
+			d.cur = d.b.OpenText(agentcore.TextBlock{})
 		}
-		if !d.push(start) {
+		if d.cur == nil || d.b.Stopped() {
 			return false
 		}
 	}
-	d.text.WriteString(piece)
-	if thinking {
-		d.out.Content[d.open] = agentcore.ThinkingBlock{Thinking: d.text.String()}
-		return d.push(&agentcore.ThinkingDeltaEvent{ContentIndex: d.open, Delta: piece, Partial: d.out})
-	}
-	d.out.Content[d.open] = agentcore.TextBlock{Text: d.text.String()}
-	return d.push(&agentcore.TextDeltaEvent{ContentIndex: d.open, Delta: piece, Partial: d.out})
+	return d.b.AppendText(d.cur, piece)
 }
 
 // endBlock ends the open text or thinking block.
 func (d *decoder) endBlock() bool {
-	i := d.open
-	if i < 0 {
-		return true
-	}
-	d.open = -1
-	switch b := d.out.Content[i].(type) {
-	case agentcore.ThinkingBlock:
-		return d.push(&agentcore.ThinkingEndEvent{ContentIndex: i, Content: b.Thinking, Partial: d.out})
-	case agentcore.TextBlock:
-		return d.push(&agentcore.TextEndEvent{ContentIndex: i, Content: b.Text, Partial: d.out})
-	}
-	return true
+	blk := d.cur
+	d.cur = nil
+	return blk == nil || d.b.End(blk)
 }
 
 // toolCall applies one entry of a delta's tool_calls: it ends the open
@@ -370,28 +330,14 @@ func (d *decoder) toolCall(tc *wireCallDelta) bool {
 	if tc.Index != nil {
 		key = "index:" + jsNumber(index)
 	}
-	piece := argumentsPiece(tc.Function.Arguments)
-	st, ok := d.byKey[key]
-	size := len(piece)
+	blk, ok := d.calls[key]
 	if !ok {
-		size += len(id) + len(tc.Function.Name)
-	}
-	if !d.budget.Take(size) {
-		return false
-	}
-	if !ok {
-		st = &callState{index: len(d.out.Content)}
-		d.byKey[key] = st
-		d.calls = append(d.calls, st)
-		d.out.Content = append(d.out.Content, agentcore.ToolCall{ID: id, Name: tc.Function.Name, Arguments: json.RawMessage("{}")})
-		if !d.push(&agentcore.ToolCallStartEvent{ContentIndex: st.index, Partial: d.out}) {
+		if blk = d.b.OpenToolCall(agentcore.ToolCall{ID: id, Name: tc.Function.Name}, ""); blk == nil || d.b.Stopped() {
 			return false
 		}
+		d.calls[key] = blk
 	}
-	block := d.out.Content[st.index].(agentcore.ToolCall)
-	block.Arguments = st.args.Append(piece)
-	d.out.Content[st.index] = block
-	return d.push(&agentcore.ToolCallDeltaEvent{ContentIndex: st.index, Delta: piece, Partial: d.out})
+	return d.b.AppendArguments(blk, argumentsPiece(tc.Function.Arguments))
 }
 
 // argumentsPiece is the text of an arguments piece: a string as is, any
@@ -420,21 +366,10 @@ func jsNumber(n float64) string {
 }
 
 // finish ends the open block, then every tool call in the order they
-// opened, with its arguments parsed. It reports false when the consumer
-// stopped.
+// opened, as pi-ai does once the stream ended. It reports false when the
+// consumer stopped.
 func (d *decoder) finish() bool {
-	if !d.endBlock() {
-		return false
-	}
-	for _, st := range d.calls {
-		b := d.out.Content[st.index].(agentcore.ToolCall)
-		b.Arguments, b.ArgumentsError = st.args.Finish()
-		d.out.Content[st.index] = b
-		if !d.push(&agentcore.ToolCallEndEvent{ContentIndex: st.index, ToolCall: b, Partial: d.out}) {
-			return false
-		}
-	}
-	return true
+	return d.endBlock() && d.b.EndAll()
 }
 
 // dropLoneSurrogates removes from JSON text the \u escapes of UTF-16

@@ -1,12 +1,11 @@
 package mistral
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 
+	"github.com/pi-go/agentcore/internal/limit"
 	"github.com/pi-go/agentcore/internal/provider"
 )
 
@@ -34,9 +33,6 @@ const (
 	// FetchFailedText starts the error of a request that got no
 	// response; Go's reason follows.
 	FetchFailedText = "fetch failed"
-	// TerminatedText starts the error of a response whose body broke off;
-	// Go's reason follows.
-	TerminatedText = "terminated"
 	// UnknownErrorText is the error of a response that stopped with an
 	// error and no text of its own.
 	UnknownErrorText = "An unknown error occurred"
@@ -49,42 +45,24 @@ const (
 const maxLine = 16 << 20
 
 // refusal describes a non-2xx response as pi-ai does: ErrorName, the
-// status, then the body trimmed and cut to 4000 characters, or the
-// status text when the body is blank.
-func refusal(status int, h http.Header, body []byte) provider.Failure {
+// status, then the body trimmed and cut to 4000 characters, or else the
+// status line's reason phrase (pi-ai's words when there is none).
+func refusal(resp *http.Response, body []byte) *provider.Failure {
+	status := resp.StatusCode
 	text := strings.TrimSpace(string(body))
-	if text == "" {
-		text = statusText(status)
-	} else {
-		text = provider.Truncate(strings.ToValidUTF8(text, "\uFFFD"), provider.MaxErrorData)
+	switch {
+	case text != "":
+		text = limit.Truncate(strings.ToValidUTF8(text, "\uFFFD"), limit.MaxErrorData)
+	case provider.Reason(resp) != "":
+		text = provider.Reason(resp)
+	default:
+		text = fmt.Sprintf("Request failed with status %d", status)
 	}
-	return provider.Status(status, h, fmt.Sprintf("%s (%d): %s", ErrorName, status, text))
+	return provider.Status(status, resp.Header, fmt.Sprintf("%s (%d): %s", ErrorName, status, text))
 }
 
-// statusText is a status's reason phrase, as fetch reports it, else
-// pi-ai's words for a status without one.
-func statusText(status int) string {
-	if t := http.StatusText(status); t != "" {
-		return t
-	}
-	return fmt.Sprintf("Request failed with status %d", status)
-}
-
-// connectionFailure describes a request that got no response.
-func connectionFailure(err error) provider.Failure {
-	return provider.Failure{Text: FetchFailedText + ": " + reason(err), Err: err}
-}
-
-// bodyFailure describes a response whose body broke off.
-func bodyFailure(err error) *provider.Failure {
-	return &provider.Failure{Text: TerminatedText + ": " + reason(err), Err: err}
-}
-
-// reason is an error's text without the URL a url.Error adds.
-func reason(err error) string {
-	var uerr *url.Error
-	if errors.As(err, &uerr) {
-		err = uerr.Err
-	}
-	return err.Error()
+// connectionFailure describes a request that got no response: fetch's
+// words, then Go's reason.
+func connectionFailure(err error) *provider.Failure {
+	return provider.CauseFailure(FetchFailedText+": ", err)
 }

@@ -34,7 +34,6 @@ func testTarget(t testing.TB) providertest.Target {
 		Refusal:     []byte(`{"object":"error","message":"slow down","type":"rate_limited"}`),
 		RefusalText: `Mistral API error (429): {"object":"error","message":"slow down","type":"rate_limited"}`,
 		ErrorText:   normalizeErrorText,
-		DroppedText: TerminatedText + ": unexpected EOF",
 		WithLimits: func(client *http.Client, l providertest.Limits) agentcore.StreamFn {
 			return StreamFn(Options{BaseURL: "http://provider.test", HTTPClient: client, MaxResponseBytes: l.MaxResponseBytes, IdleTimeout: l.IdleTimeout})
 		},

@@ -3,7 +3,6 @@ package mistral
 import (
 	"cmp"
 	"context"
-	"errors"
 	"io"
 	"maps"
 	"net/http"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider"
-	"github.com/pi-go/agentcore/internal/sse"
 )
 
 // StreamFn returns a stream function that calls Mistral's chat
@@ -38,22 +36,22 @@ type call struct {
 }
 
 // Send builds and posts the request.
-func (c *call) Send(ctx context.Context) (*http.Response, provider.Failure) {
+func (c *call) Send(ctx context.Context) (*http.Response, *provider.Failure) {
 	key := cmp.Or(c.Options.APIKey, c.opts.APIKey)
 	if key == "" {
-		return nil, provider.Failure{Text: "No API key for provider: " + c.Model.Provider}
+		return nil, provider.TextFailure("No API key for provider: " + c.Model.Provider)
 	}
 	s, err := resolveSettings(c.Model)
 	if err != nil {
-		return nil, provider.Failure{Text: err.Error(), Err: err}
+		return nil, provider.ErrFailure(err)
 	}
 	req, err := buildRequest(c.Model, c.Request.Messages, c.Options, s)
 	if err != nil {
-		return nil, provider.Failure{Text: err.Error(), Err: err}
+		return nil, provider.ErrFailure(err)
 	}
 	body, err := encodeRequest(req)
 	if err != nil {
-		return nil, provider.Failure{Text: "Could not encode the request: " + err.Error(), Err: err}
+		return nil, &provider.Failure{Text: "Could not encode the request: " + err.Error(), Err: err}
 	}
 	url := c.opts.endpoint(c.Model)
 	return provider.Send(ctx, provider.Request{
@@ -92,55 +90,31 @@ func names(sets ...map[string]string) bool {
 }
 
 // Read decodes the body's events until [DONE], the end of the body, a
-// failure, or the consumer stopping.
+// failure, or the consumer stopping; then, when nothing failed, it ends
+// the open block and the tool calls, as pi-ai does.
 func (c *call) Read(ctx context.Context, body io.Reader) *provider.Failure {
-	c.d = newDecoder(c.W, c.Model, c.Out)
-	c.d.observe = c.Observer(ctx)
-	c.d.budget = provider.NewBudget(c.opts.MaxResponseBytes)
-	events := sse.NewReader(body, maxLine)
-	for !c.d.stopped {
-		ev, err := events.Next()
-		switch {
-		case errors.Is(err, io.EOF):
-			return nil
-		case err != nil && ctx.Err() != nil:
-			return &provider.Failure{Text: AbortedText}
-		case errors.Is(err, sse.ErrLineTooLong):
-			return &provider.Failure{Text: MalformedChunkPrefix + ": " + err.Error(), Err: err}
-		case provider.IsLimit(err):
-			return provider.LimitFailure(err)
-		case err != nil:
-			return bodyFailure(err)
-		}
-		done, text := c.d.event(ev.Data)
-		if text != "" {
-			return &provider.Failure{Text: text}
-		}
-		if err := c.d.budget.Err(); err != nil {
-			return provider.LimitFailure(err)
-		}
-		if done {
-			return nil
-		}
+	c.d = &decoder{b: provider.NewBuilder(c.Call, c.opts.MaxResponseBytes), model: c.Model, observe: c.Observer(ctx), calls: map[string]*provider.Block{}}
+	f := provider.Read(ctx, body, c.d, c.d.b, provider.ReadRules{
+		MaxLine: maxLine, AbortedText: AbortedText,
+		LineTooLong: func(err error) string { return MalformedChunkPrefix + ": " + err.Error() },
+	})
+	if f == nil {
+		c.d.finish()
 	}
-	return nil
+	return f
 }
 
-// End ends the open blocks and judges the response, in pi-ai's order: an
+// End judges the response once its body is read, in pi-ai's order: an
 // abort, a stream without a finish reason, a finish reason that is an
 // error.
-func (c *call) End(ctx context.Context) (bool, *provider.Failure) {
-	if c.d.stopped || !c.d.finish() {
-		return true, nil
-	}
-	fail := func(text string) (bool, *provider.Failure) { return false, &provider.Failure{Text: text} }
+func (c *call) End(ctx context.Context) *provider.Failure {
 	switch {
 	case ctx.Err() != nil:
-		return fail(AbortedAfterBodyText)
+		return provider.TextFailure(AbortedAfterBodyText)
 	case c.Out.StopReason == agentcore.StopPending:
-		return fail(NoFinishReasonText)
+		return provider.TextFailure(NoFinishReasonText)
 	case c.Out.StopReason == agentcore.StopError || c.Out.StopReason == agentcore.StopAborted:
-		return fail(cmp.Or(c.Out.ErrorMessage, UnknownErrorText))
+		return provider.TextFailure(cmp.Or(c.Out.ErrorMessage, UnknownErrorText))
 	}
-	return false, nil
+	return nil
 }

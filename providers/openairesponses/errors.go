@@ -1,10 +1,8 @@
 package openairesponses
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/pi-go/agentcore"
@@ -59,19 +57,20 @@ const (
 //
 //	test API error (429): {"message":"slow down","type":"rate_limit_error"}
 //	OpenAI API error (502): 502 Bad Gateway
-func refusal(model agentcore.Model, v *variant.Responses) func(int, http.Header, []byte) provider.Failure {
+func refusal(model agentcore.Model, v *variant.Responses) func(*http.Response, []byte) *provider.Failure {
 	name := apiName(model)
 	if v != nil {
 		name = v.ErrorName
 	}
-	return func(status int, h http.Header, body []byte) provider.Failure {
+	return func(resp *http.Response, body []byte) *provider.Failure {
+		status := resp.StatusCode
 		msg, errObject := provider.OpenAIRefusal(body)
 		sdk := provider.OpenAIStatusText(status, msg)
 		shown := sdk
 		if errObject != "" && !strings.Contains(sdk, errObject) {
 			shown = errObject
 		}
-		f := provider.Status(status, h, fmt.Sprintf("%s (%d): %s", name, status, shown))
+		f := provider.Status(status, resp.Header, fmt.Sprintf("%s (%d): %s", name, status, shown))
 		f.SDKText = sdk
 		return f
 	}
@@ -86,27 +85,13 @@ func apiName(model agentcore.Model) string {
 	return model.Provider + " API error"
 }
 
-// withHint adds to text the hint of a ChatGPT usage limit it names, on
-// OpenAI's API (not a variant's).
-func (c *call) withHint(text string) string {
+// withHint adds to text the hint of a ChatGPT usage limit it names.
+func withHint(text string) string {
 	switch {
-	case c.v != nil:
-		return text
 	case strings.Contains(text, usageLimitCode):
 		return text + usageLimitHint
 	case strings.Contains(text, workspaceLimitCode):
 		return text + workspaceLimitHint
 	}
 	return text
-}
-
-// connectionFailure describes a request that got no response (or whose
-// body broke off): pi-ai's "Connection error." with the reason.
-func connectionFailure(err error) provider.Failure {
-	cause := err
-	var uerr *url.Error
-	if errors.As(err, &uerr) {
-		cause = uerr.Err
-	}
-	return provider.Failure{Text: "Connection error.: " + cause.Error(), Err: err}
 }

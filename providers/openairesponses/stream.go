@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
+	"github.com/pi-go/agentcore/internal/jsvalue"
 	"io"
 	"maps"
 	"net/http"
@@ -55,38 +55,40 @@ type call struct {
 // Send builds and posts the request. The request hooks of
 // [agentcore.StreamOptions] run where pi-ai's adapter runs them:
 // OnPayload on the built body, OnResponse as each response arrives.
-func (c *call) Send(ctx context.Context) (*http.Response, provider.Failure) {
+func (c *call) Send(ctx context.Context) (*http.Response, *provider.Failure) {
 	base := c.opts.baseURL(c.Model)
 	s, err := resolveSettings(c.Model, base, c.v)
 	if err != nil {
-		return nil, provider.Failure{Text: err.Error(), Err: err}
+		return nil, provider.ErrFailure(err)
 	}
 	key := cmp.Or(c.Options.APIKey, c.opts.APIKey)
 	ep := variant.Endpoint{URL: endpoint(base)}
 	modelName := ""
 	if c.v != nil {
 		if ep, err = c.v.Endpoint(ctx, c.Model, key); err != nil {
-			return nil, provider.Failure{Text: err.Error(), Err: err}
+			return nil, provider.ErrFailure(err)
 		}
 		base, modelName = ep.URL, c.v.Model(c.Model)
 	}
 	header := c.headers(base, key, ep.Auth, s)
 	if c.v == nil && key == "" && header.Get("Authorization") == "" && header.Get("Cf-Aig-Authorization") == "" {
-		return nil, provider.Failure{Text: "No API key for provider: " + c.Model.Provider}
+		return nil, provider.TextFailure("No API key for provider: " + c.Model.Provider)
 	}
 	req, err := buildRequest(requestInput{model: c.Model, messages: c.Request.Messages, so: c.Options, opts: c.opts, s: s, base: base, key: key, modelName: modelName})
 	if err != nil {
-		return nil, provider.Failure{Text: err.Error(), Err: err}
+		return nil, provider.ErrFailure(err)
 	}
 	body, err := encodeRequest(req, c.Options.SamplingParams)
 	if err != nil {
-		return nil, provider.Failure{Text: "Could not encode the request: " + err.Error(), Err: err}
+		return nil, &provider.Failure{Text: "Could not encode the request: " + err.Error(), Err: err}
 	}
 	resp, f := provider.Send(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: ep.URL, Header: header, Body: body, Model: c.Model, Options: c.Options,
 		IdleTimeout: c.opts.IdleTimeout,
-	}, refusal(c.Model, c.v), connectionFailure, AbortedBeforeResponseText)
-	f.Text = c.withHint(f.Text)
+	}, refusal(c.Model, c.v), provider.Connection, AbortedBeforeResponseText)
+	if f != nil {
+		f.Text = c.hint(f.Text)
+	}
 	return resp, f
 }
 
@@ -128,53 +130,25 @@ func (c *call) sessionHeaders(s settings) map[string]string {
 }
 
 // Read decodes the body's events until [DONE], the end of the body, a
-// failure, or the consumer stopping. It returns the failure, nil when
-// none; an abort is no failure here (End reports it).
+// failure, or the consumer stopping. An abort is no failure here: End
+// reports it.
 func (c *call) Read(ctx context.Context, body io.Reader) *provider.Failure {
-	c.d = newDecoder(c.W, c.Model, c.Out)
-	c.d.serviceTier = c.opts.ServiceTier
-	c.d.flatPrice = c.v != nil
-	c.d.observe = c.Observer(ctx)
-	c.d.budget = provider.NewBudget(c.opts.MaxResponseBytes)
-	events := sse.NewReader(body, maxLine)
-	for !c.W.Ended() {
-		ev, err := events.Next()
-		switch {
-		case errors.Is(err, io.EOF):
-			return nil
-		case err != nil && ctx.Err() != nil:
-			return nil
-		case errors.Is(err, sse.ErrLineTooLong):
-			return &provider.Failure{Text: LineTooLongText, Err: err}
-		case provider.IsLimit(err):
-			return provider.LimitFailure(err)
-		case err != nil:
-			f := connectionFailure(err)
-			return &f
-		}
-		done, text := c.d.event(ev)
-		if text != "" {
-			return &provider.Failure{Text: c.withHint(text)}
-		}
-		if err := c.d.budget.Err(); err != nil {
-			return provider.LimitFailure(err)
-		}
-		if done {
-			return nil
-		}
+	c.d = &decoder{
+		b: provider.NewBuilder(c.Call, c.opts.MaxResponseBytes), model: c.Model, serviceTier: c.opts.ServiceTier,
+		observe: c.Observer(ctx), slots: map[slotKey]*slot{}, unsigned: map[string]int{},
+		flatPrice: c.v != nil, hint: c.hint,
 	}
-	return nil
+	return provider.Read(ctx, body, c.d, c.d.b, provider.ReadRules{
+		MaxLine: maxLine, LineTooLong: func(error) string { return LineTooLongText },
+	})
 }
 
 // End judges the response once its body is read, as pi-ai does, in its
 // order: a stream without a terminal event (an abort while streaming is
 // one), a tool call that never ended, an abort, and a status that maps to
 // an error fail it.
-func (c *call) End(ctx context.Context) (bool, *provider.Failure) {
-	if c.W.Ended() {
-		return true, nil // the consumer stopped
-	}
-	fail := func(text string) (bool, *provider.Failure) { return false, &provider.Failure{Text: c.withHint(text)} }
+func (c *call) End(ctx context.Context) *provider.Failure {
+	fail := func(text string) *provider.Failure { return provider.TextFailure(c.hint(text)) }
 	if !c.d.terminal {
 		return fail(NoTerminalEventText)
 	}
@@ -184,20 +158,27 @@ func (c *call) End(ctx context.Context) (bool, *provider.Failure) {
 	switch {
 	case ctx.Err() != nil:
 		return fail(AbortedText)
+	case c.Out.StopReason == agentcore.StopPending && c.v != nil:
+		return fail(c.v.NoStopReasonText)
 	case c.Out.StopReason == agentcore.StopPending:
-		if c.v != nil {
-			return fail(c.v.NoStopReasonText)
-		}
 		return fail(NoStopReasonText)
 	case c.Out.StopReason == agentcore.StopError || c.Out.StopReason == agentcore.StopAborted:
 		return fail(cmp.Or(c.Out.ErrorMessage, UnknownErrorText))
 	}
-	return false, nil
+	return nil
 }
 
-// event handles one server-sent event as the OpenAI SDK and pi-ai do. It
-// reports done at the [DONE] sentinel, and the error text of an event
-// that fails the response.
+// Event handles one server-sent event as the OpenAI SDK and pi-ai do. It
+// reports done at the [DONE] sentinel, and the failure of an event that
+// fails the response.
+func (d *decoder) Event(ev sse.Event) (bool, *provider.Failure) {
+	done, text := d.event(ev)
+	if text != "" {
+		return done, provider.TextFailure(d.hint(text))
+	}
+	return done, nil
+}
+
 func (d *decoder) event(ev sse.Event) (done bool, failure string) {
 	data := ev.Data
 	switch {
@@ -219,7 +200,7 @@ func (d *decoder) event(ev sse.Event) (done bool, failure string) {
 		}
 		return false, streamErrorText(data)
 	}
-	if provider.Truthy(e.Error) {
+	if jsvalue.Truthy(e.Error) {
 		return false, streamErrorText(e.Error)
 	}
 	if d.observe != nil {
@@ -240,4 +221,13 @@ func (d *decoder) event(ev sse.Event) (done bool, failure string) {
 // as the OpenAI SDK words it.
 func streamErrorText(errValue json.RawMessage) string {
 	return cmp.Or(provider.OpenAIMessage(errValue), "(no status code or body)")
+}
+
+// hint adds to text the hint of a ChatGPT usage limit it names, on
+// OpenAI's API (not a variant's).
+func (c *call) hint(text string) string {
+	if c.v != nil {
+		return text
+	}
+	return withHint(text)
 }

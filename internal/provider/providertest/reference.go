@@ -63,6 +63,10 @@ var parseErrorText = regexp.MustCompile(`(?s)^.*(\n\nReceived arguments:\n)`)
 // response or lost it; the platform's reason follows.
 const connectionError = "Connection error.: "
 
+// terminated starts the errorMessage of a response whose body broke off
+// on a connection kept alive; the platform's reason follows.
+const terminated = "terminated: "
+
 // Normalized returns v as plain JSON values with the texts that differ
 // between JavaScript and Go replaced: the parser's words in an
 // argumentsError, the platform's reason in a connection error, and what
@@ -83,6 +87,8 @@ func (target Target) Normalized(t testing.TB, v any) any {
 					v[k] = parseErrorText.ReplaceAllString(s, "<parse error>$1")
 				case ok && k == "errorMessage" && strings.HasPrefix(s, connectionError):
 					v[k] = connectionError + "<reason>"
+				case ok && k == "errorMessage" && strings.HasPrefix(s, terminated):
+					v[k] = terminated + "<reason>"
 				case ok && k == "errorMessage" && target.ErrorText != nil:
 					v[k] = target.ErrorText(s)
 				case ok && k == "id" && target.ToolCallID != nil:
@@ -188,9 +194,9 @@ func (target Target) Aborts(t *testing.T) {
 }
 
 // ConnectionDropped cuts the connection in the middle of the body, after
-// the [Target.Head] of Success: as pi-ai, the provider keeps the text so
-// far, ends no block, and reports the network error (in Go's words,
-// [Target.DroppedText]).
+// the [Target.Head] of Success, on a connection kept alive: as pi-ai, the
+// provider keeps the text so far, ends no block, and reports the network
+// error (in Go's words, [Target.DroppedText]).
 func (target Target) ConnectionDropped(t *testing.T) {
 	head := target.Head()
 	srv := Serve(t, func(w http.ResponseWriter, r *http.Request) {
@@ -207,7 +213,7 @@ func (target Target) ConnectionDropped(t *testing.T) {
 	})
 	events, final := target.Run(t, t.Context(), target.New(srv.URL, srv.Client()), nil)
 	assert.Equal(t, agentcore.StopError, final.StopReason)
-	assert.Equal(t, cmp.Or(target.DroppedText, connectionError+"unexpected EOF"), final.ErrorMessage)
+	assert.Equal(t, cmp.Or(target.DroppedText, terminated+"unexpected EOF"), final.ErrorMessage)
 	assert.Equal(t, "Hello", final.Text(), "the text streamed before the cut")
 	var types []string
 	for _, ev := range events {
