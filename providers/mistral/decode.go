@@ -3,99 +3,16 @@ package mistral
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/jsondec"
 	"github.com/pi-go/agentcore/internal/limit"
 	"github.com/pi-go/agentcore/internal/provider"
 	"github.com/pi-go/agentcore/internal/sse"
 )
-
-// wireChunk is one streamed completion chunk, its parts kept raw to be
-// read as pi-ai reads them.
-type wireChunk struct {
-	ID      string            `json:"id"`
-	Choices []json.RawMessage `json:"choices"`
-	Usage   json.RawMessage   `json:"usage"`
-}
-
-type wireChoice struct {
-	FinishReason *string         `json:"finish_reason"`
-	Delta        json.RawMessage `json:"delta"`
-}
-
-type wireDelta struct {
-	Content   json.RawMessage `json:"content"`
-	ToolCalls []wireCallDelta `json:"tool_calls"`
-}
-
-type wireCallDelta struct {
-	ID       *string  `json:"id"`
-	Index    *float64 `json:"index"`
-	Function struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	} `json:"function"`
-}
-
-// contentItem is an item of a delta's content list: text, or thinking
-// made of text chunks.
-type contentItem struct {
-	Type     string `json:"type"`
-	Text     string `json:"text"`
-	Thinking []struct {
-		Text string `json:"text"`
-	} `json:"thinking"`
-}
-
-// wireUsage holds the counts pi-ai reads, the cached ones under every
-// name it knows.
-type wireUsage struct {
-	PromptTokens          float64  `json:"prompt_tokens"`
-	CompletionTokens      float64  `json:"completion_tokens"`
-	TotalTokens           float64  `json:"total_tokens"`
-	PromptTokensDetailsJS *details `json:"promptTokensDetails"`
-	PromptTokensDetails   *details `json:"prompt_tokens_details"`
-	PromptTokenDetailsJS  *details `json:"promptTokenDetails"`
-	PromptTokenDetails    *details `json:"prompt_token_details"`
-	NumCachedTokensJS     *float64 `json:"numCachedTokens"`
-	NumCachedTokens       *float64 `json:"num_cached_tokens"`
-}
-
-// details are the prompt's token details, in either spelling.
-type details struct {
-	CachedJS *float64 `json:"cachedTokens"`
-	Cached   *float64 `json:"cached_tokens"`
-}
-
-func (d *details) camel() *float64 {
-	if d == nil {
-		return nil
-	}
-	return d.CachedJS
-}
-
-func (d *details) snake() *float64 {
-	if d == nil {
-		return nil
-	}
-	return d.Cached
-}
-
-// cached is the first cached count of u pi-ai finds, in its order.
-func (u *wireUsage) cached() float64 {
-	for _, v := range []*float64{
-		u.PromptTokensDetailsJS.camel(), u.PromptTokensDetails.snake(),
-		u.PromptTokenDetailsJS.camel(), u.PromptTokenDetails.snake(),
-		u.NumCachedTokensJS, u.NumCachedTokens,
-	} {
-		if v != nil {
-			return *v
-		}
-	}
-	return 0
-}
 
 // decoder turns the chunks of one response into assistant stream events
 // with a [provider.Builder], building the message as pi-ai does: one text
@@ -108,6 +25,12 @@ type decoder struct {
 	cur     *provider.Block // the open text or thinking block
 	calls   map[string]*provider.Block
 	observe func(json.RawMessage) error
+
+	// c is the chunk being applied and items the content list being
+	// read, reused from one event to the next; dec decodes them.
+	c     wireChunk
+	items []json.RawMessage
+	dec   jsondec.Decoder
 }
 
 // Event handles one server-sent event: a [provider.Decoder].
@@ -120,7 +43,8 @@ func (d *decoder) Event(ev sse.Event) (bool, *provider.Failure) {
 }
 
 // event handles the data of one event. It reports done at [DONE], and
-// the error text of data that fails the response.
+// the error text of data that fails the response: data that is no JSON,
+// or JSON that is no chunk (an object with a list of choices).
 func (d *decoder) event(data []byte) (done bool, failure string) {
 	data = bytes.TrimSpace(data)
 	switch {
@@ -130,11 +54,12 @@ func (d *decoder) event(data []byte) (done bool, failure string) {
 		return true, ""
 	}
 	data = dropLoneSurrogates(data)
-	var c wireChunk
-	if err := json.Unmarshal(data, &c); err != nil || c.Choices == nil {
-		if !json.Valid(data) {
-			return false, MalformedChunkPrefix + ": " + parseError(data)
-		}
+	c := d.c.reset()
+	err := d.dec.Decode(data, c)
+	if _, typeErr := errors.AsType[*json.UnmarshalTypeError](err); err != nil && !typeErr {
+		return false, MalformedChunkPrefix + ": " + err.Error()
+	}
+	if c.Choices == nil {
 		return false, InvalidEventText
 	}
 	if d.observe != nil {
@@ -142,53 +67,34 @@ func (d *decoder) event(data []byte) (done bool, failure string) {
 			return false, err.Error()
 		}
 	}
-	return false, d.chunk(&c)
-}
-
-// parseError describes why data is no JSON.
-func parseError(data []byte) string {
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		return err.Error()
-	}
-	return "invalid JSON"
+	return false, d.chunk(c)
 }
 
 // chunk applies one chunk: its ID, usage, finish reason and delta.
 func (d *decoder) chunk(c *wireChunk) string {
-	if d.b.Out.ResponseID == "" {
-		d.b.Out.ResponseID = c.ID
+	out := d.b.Out
+	if out.ResponseID == "" {
+		out.ResponseID = c.ID
 	}
-	if len(c.Usage) > 0 && string(c.Usage) != "null" {
-		var u wireUsage
-		if json.Unmarshal(c.Usage, &u) == nil {
-			d.usage(&u)
-		}
+	if c.Usage != nil {
+		d.usage(c.Usage)
 	}
 	if len(c.Choices) == 0 {
 		return ""
 	}
-	var ch wireChoice
-	if json.Unmarshal(c.Choices[0], &ch) != nil || string(c.Choices[0]) == "null" {
-		return "Cannot read properties of null (reading 'finish_reason')"
+	ch := &c.Choices[0]
+	if r := ch.FinishReason; r != "" {
+		out.RawStopReason = r
+		out.StopReason, out.ErrorMessage = mapFinishReason(r, out.ErrorMessage)
 	}
-	if r := ch.FinishReason; r != nil && *r != "" {
-		out := d.b.Out
-		out.RawStopReason = *r
-		out.StopReason, out.ErrorMessage = mapFinishReason(*r, out.ErrorMessage)
-	}
-	if len(ch.Delta) == 0 || string(ch.Delta) == "null" {
+	if ch.Delta == nil {
 		return "Cannot read properties of undefined (reading 'content')"
 	}
-	var dl wireDelta
-	if json.Unmarshal(ch.Delta, &dl) != nil {
+	if !d.content(ch.Delta.Content) {
 		return ""
 	}
-	if !d.content(dl.Content) {
-		return ""
-	}
-	for i := range dl.ToolCalls {
-		if !d.toolCall(&dl.ToolCalls[i]) {
+	for i := range ch.Delta.ToolCalls {
+		if !d.toolCall(&ch.Delta.ToolCalls[i]) {
 			return ""
 		}
 	}
@@ -238,26 +144,25 @@ func mapFinishReason(reason, prev string) (agentcore.StopReason, string) {
 // text items and thinking items; empty pieces open no block. It reports
 // false once the consumer stopped or the content cap was reached.
 func (d *decoder) content(raw json.RawMessage) bool {
-	if len(raw) == 0 || string(raw) == "null" {
-		return true
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if s, ok := jsonString(raw); ok {
 		return d.delta(false, s)
 	}
-	var items []json.RawMessage
-	if json.Unmarshal(raw, &items) != nil {
+	if len(raw) == 0 || raw[0] != '[' {
 		return true
 	}
-	for _, item := range items {
-		if json.Unmarshal(item, &s) == nil {
+	d.items = d.items[:0]
+	if d.dec.Decode(raw, &d.items) != nil {
+		return true
+	}
+	for _, item := range d.items {
+		if s, ok := jsonString(item); ok {
 			if !d.delta(false, s) {
 				return false
 			}
 			continue
 		}
 		var it contentItem
-		if json.Unmarshal(item, &it) != nil {
+		if d.dec.Decode(item, &it) != nil {
 			continue
 		}
 		ok := true
@@ -318,7 +223,7 @@ func (d *decoder) toolCall(tc *wireCallDelta) bool {
 	}
 	index := 0.0
 	if tc.Index != nil {
-		index = *tc.Index
+		index = float64(*tc.Index)
 	}
 	id := ""
 	if tc.ID != nil && *tc.ID != "" && *tc.ID != "null" {
@@ -343,8 +248,7 @@ func (d *decoder) toolCall(tc *wireCallDelta) bool {
 // argumentsPiece is the text of an arguments piece: a string as is, any
 // other value as its JSON ("{}" for none, null or false).
 func argumentsPiece(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if s, ok := jsonString(raw); ok {
 		return s
 	}
 	switch t := string(bytes.TrimSpace(raw)); t {
