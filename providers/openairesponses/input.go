@@ -127,7 +127,7 @@ func convertMessages(model agentcore.Model, messages []agentcore.Message, s sett
 	for _, in := range model.Input {
 		images = images || in == "image"
 	}
-	keepItemIDs := toolCallProviders[model.Provider] || (s.toolCallProvider != "" && model.Provider == s.toolCallProvider)
+	keepItemIDs := s.keepsItemIDs(model.Provider)
 	prepared := replay.PrepareFrom(model, messages, func(id string, from *agentcore.AssistantMessage) string {
 		return normalizeToolCallID(model, id, from, keepItemIDs)
 	})

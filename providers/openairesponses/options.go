@@ -117,6 +117,21 @@ type compatJSON struct {
 	SessionAffinityFormat           string `json:"sessionAffinityFormat"`
 }
 
+// sendsCacheKey reports whether a request of session, with a cache
+// retention, sends it as prompt_cache_key: unless there is none, the
+// model's compat disables it, or the retention is "none" (which Azure
+// ignores).
+func (s settings) sendsCacheKey(session, retention string) bool {
+	return session != "" && s.cacheKey && (retention != "none" || s.cacheKeyAlways)
+}
+
+// keepsItemIDs reports whether the "call|item" tool-call IDs of a
+// provider keep their item part: OpenAI's own providers', and the
+// variant's.
+func (s settings) keepsItemIDs(provider string) bool {
+	return toolCallProviders[provider] || (s.toolCallProvider != "" && provider == s.toolCallProvider)
+}
+
 // resolveSettings reads the compat settings of model, served at base, as
 // OpenAI's API takes them or, with a variant, as pi-ai's Azure module
 // does: strict tools unless turned off, no cache retention or cache

@@ -95,7 +95,7 @@ func buildRequest(in requestInput) (request, error) {
 		Stream: true,
 		Tools:  convertTools(agentcore.CurrentTools(messages), s),
 	}
-	if so.SessionID != "" && (retention != "none" || s.cacheKeyAlways) && s.cacheKey {
+	if s.sendsCacheKey(so.SessionID, retention) {
 		req.PromptCacheKey = provider.PromptCacheKey(so.SessionID)
 	}
 	if !signIn {
