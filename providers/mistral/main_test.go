@@ -57,13 +57,16 @@ func chunkEvent(delta, finish string) string {
 
 // normalizeErrorText replaces the parts of an error text that differ
 // between JavaScript and Go: the parser's words for a malformed chunk and
-// the platform's reason for a failed connection.
+// the platform's reason for a failed connection or a body cut off (which
+// pi-ai's Mistral adapter leaves out).
 func normalizeErrorText(s string) string {
 	switch {
 	case strings.HasPrefix(s, MalformedChunkPrefix), providertest.IsJavaScriptParseError(s):
 		return "<malformed chunk>"
 	case strings.HasPrefix(s, FetchFailedText):
 		return FetchFailedText
+	case s == "terminated": // pi-ai gives no reason
+		return "terminated: <reason>"
 	}
 	return s
 }

@@ -17,9 +17,10 @@ func TestRecordedResponsesMatchReference(t *testing.T) { testTarget(t).RecordedR
 
 func TestAbortMatchesReference(t *testing.T) { testTarget(t).Aborts(t) }
 
-// TestConnectionDropped cuts the connection in the middle of the body:
-// pi-ai reports undici's "terminated"; this package adds Go's reason.
-func TestConnectionDropped(t *testing.T) { testTarget(t).ConnectionDropped(t) }
+// TestCutStreamsMatchReference cuts the body in the middle of a chunk:
+// with "Connection: close" its end is the body's, else the connection
+// broke off ("terminated: "), as pi-ai reads both.
+func TestCutStreamsMatchReference(t *testing.T) { testTarget(t).CutStreams(t) }
 
 // TestRequestMatchesReference sends each case of testdata/request
 // (transcript.json: system sections and a mid-run system message,
