@@ -1,4 +1,22 @@
-const { resolveAzureBaseUrl, resolveDeploymentName } = await import("/work/oracle/node_modules/@earendil-works/pi-ai/dist/api/azure-openai-config.js");
+// Records what pi-ai's Azure configuration makes of its inputs, for providers/azure's table tests:
+//
+//   node internal/provider/providertest/oracle/record-config.mjs [TESTDATA_DIR [NODE_MODULES_DIR]]
+//
+// TESTDATA_DIR defaults to providers/azure/testdata, NODE_MODULES_DIR to the oracle's. It writes
+// config.pi.json: for each case, the base URL resolveAzureBaseUrl returns (or its error) from the
+// options, the environment and the model's baseUrl; and the deployment resolveDeploymentName
+// returns for a model ID under AZURE_OPENAI_DEPLOYMENT_NAME_MAP.
+import { writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const [dirArg, modules = "/work/oracle/node_modules"] = process.argv.slice(2);
+const dir = dirArg ?? join(here, "../../../../providers/azure/testdata");
+for (const v of ["AZURE_OPENAI_BASE_URL", "AZURE_OPENAI_RESOURCE_NAME", "AZURE_OPENAI_DEPLOYMENT_NAME_MAP"]) delete process.env[v];
+const { resolveAzureBaseUrl, resolveDeploymentName } = await import(
+	pathToFileURL(join(modules, "@earendil-works/pi-ai/dist/api/azure-openai-config.js"))
+);
 const cases = [
   ["resource root", {}, "https://res.openai.azure.com", {}],
   ["resource root slash", {}, "https://res.openai.azure.com///", {}],
@@ -31,4 +49,4 @@ for (const [name, env, baseUrl, opts] of cases) {
 }
 const dcases = [["none", "", "gpt-4o"], ["mapped", "gpt-4o=prod-4o", "gpt-4o"], ["spaces", " a=b , gpt-4o = d1 ,", "gpt-4o"], ["second equals", "gpt-4o=d=e", "gpt-4o"], ["empty half", "gpt-4o=,x=y", "gpt-4o"], ["blank key", " =d", ""], ["last wins", "gpt-4o=a,gpt-4o=b", "gpt-4o"], ["other model", "x=y", "gpt-4o"]];
 const dout = dcases.map(([name, map, id]) => ({ name, map, id, want: resolveDeploymentName({ id }, { env: { AZURE_OPENAI_DEPLOYMENT_NAME_MAP: map } }) }));
-console.log(JSON.stringify({ baseURLs: out, deployments: dout }, null, 1));
+writeFileSync(join(dir, "config.pi.json"), `${JSON.stringify({ baseURLs: out, deployments: dout }, null, 1)}\n`);
