@@ -77,15 +77,21 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentc
 		req.Thinking = &wireThinking{Type: "enabled", BudgetTokens: cmp.Or(t.budget, 1024), Display: "summarized"}
 	}
 	req.Metadata = readMetadata(so.Metadata)
+	return built{body: req, betas: betas(model, len(tools) > 0, t.enabled, s)}
+}
 
-	var betas []string
-	if len(tools) > 0 && !s.eagerToolStreaming {
-		betas = append(betas, fineGrainedToolStreamingBeta)
+// betas are the beta features a request uses: fine-grained tool
+// streaming with tools (unless the server streams them eagerly), and
+// interleaved thinking with a thinking budget.
+func betas(model agentcore.Model, tools, thinking bool, s settings) []string {
+	var out []string
+	if tools && !s.eagerToolStreaming {
+		out = append(out, fineGrainedToolStreamingBeta)
 	}
-	if model.Reasoning && t.enabled && !s.adaptive {
-		betas = append(betas, interleavedThinkingBeta)
+	if model.Reasoning && thinking && !s.adaptive {
+		out = append(out, interleavedThinkingBeta)
 	}
-	return built{body: req, betas: betas}
+	return out
 }
 
 // thinking is the resolved thinking setting of a request.
