@@ -1,6 +1,7 @@
 package mistral
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -23,4 +24,25 @@ func TestErrorTextsBounded(t *testing.T) {
 	_, final := testTarget(t).Run(t, t.Context(), newStream(srv.URL, srv.Client()), nil)
 	require.Equal(t, agentcore.StopError, final.StopReason)
 	assert.Equal(t, "Mistral API error (400): "+strings.Repeat("é", 4000)+"... [truncated 96000 chars]", final.ErrorMessage)
+}
+
+// TestUsageOutOfRange: token counts a server reports out of range are
+// clamped to 0…MaxInt64, the cached ones to the prompt's, and no cost is
+// negative.
+func TestUsageOutOfRange(t *testing.T) {
+	const max = math.MaxInt64
+	cases := []providertest.UsageCase{
+		{Name: "negative and huge",
+			Usage: `{"prompt_tokens":10,"completion_tokens":-99999999999999999999,"total_tokens":-5,"num_cached_tokens":-7}`,
+			Want:  agentcore.Usage{Input: 10, TotalTokens: 10}},
+		{Name: "every count huge",
+			Usage: `{"prompt_tokens":1e300,"completion_tokens":1e400,"total_tokens":1e300,"prompt_tokens_details":{"cached_tokens":1e300}}`,
+			Want:  agentcore.Usage{Output: max, CacheRead: max, TotalTokens: max}},
+		{Name: "cached beyond the prompt",
+			Usage: `{"prompt_tokens":5,"completion_tokens":1,"total_tokens":6,"promptTokensDetails":{"cachedTokens":9}}`,
+			Want:  agentcore.Usage{Output: 1, CacheRead: 5, TotalTokens: 6}},
+	}
+	testTarget(t).UsageCases(t, func(usage string) string {
+		return chunkEvent(`{"content":"ok"}`, `"stop"`) + `data: {"id":"c","choices":[],"usage":` + usage + "}\n\ndata: [DONE]\n\n"
+	}, cases)
 }

@@ -30,7 +30,12 @@ type Endpoint struct {
 type Resolve func(ctx context.Context, model agentcore.Model, key string) (Endpoint, error)
 
 // Responses is a server speaking OpenAI's Responses API as pi-ai's
-// azure-openai-responses module does.
+// azure-openai-responses module does. Besides what its fields say, the
+// codec then follows that module's body rules: strict tools unless the
+// model's compat turns them off, the SessionID as prompt_cache_key
+// whatever the retention, no cache retention or options, no session
+// headers, max_output_tokens whenever there is a cap, no service-tier
+// pricing and no ChatGPT usage-limit hints.
 type Responses struct {
 	// Endpoint resolves each request's URL and authentication.
 	Endpoint Resolve
