@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/pi-go/agentcore"
-	"github.com/pi-go/agentcore/internal/replay"
 	"github.com/pi-go/agentcore/internal/tokens"
+	"github.com/pi-go/agentcore/internal/transform"
 )
 
 // The beta features this package may ask for.
@@ -45,7 +45,7 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentc
 	}
 	cc := cacheControlFor(so.CacheRetention, s)
 	prompt := ""
-	prepared := replay.Prepare(model, messages, normalizeToolCallID)
+	prepared := transform.Prepare(model, messages, normalizeToolCallID)
 	if len(messages) > 0 {
 		if sys, ok := messages[0].(*agentcore.SystemMessage); ok {
 			prompt = agentcore.SystemPromptText(sys)
@@ -179,7 +179,7 @@ func readMetadata(raw json.RawMessage) *metadata {
 // normalizeToolCallID makes a tool-call ID from another model one the API
 // accepts: unsafe characters replaced, at most 64 characters.
 func normalizeToolCallID(id string) string {
-	id = replay.SanitizeID(id)
+	id = transform.SanitizeID(id)
 	return id[:min(len(id), 64)]
 }
 

@@ -194,11 +194,11 @@ func (d *decoder) delta(thinking bool, piece string) bool {
 		return false
 	}
 	if d.cur == nil {
+		var block agentcore.ContentBlock = agentcore.TextBlock{}
 		if thinking {
-			d.cur = d.b.OpenThinking(agentcore.ThinkingBlock{})
-		} else {
-			d.cur = d.b.OpenText(agentcore.TextBlock{})
+			block = agentcore.ThinkingBlock{}
 		}
+		d.cur = d.b.Open(block)
 		if d.cur == nil || d.b.Stopped() {
 			return false
 		}

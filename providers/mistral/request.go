@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/pi-go/agentcore"
-	"github.com/pi-go/agentcore/internal/replay"
 	"github.com/pi-go/agentcore/internal/tokens"
+	"github.com/pi-go/agentcore/internal/transform"
 )
 
 // request is the body of a streaming chat completions request, in
@@ -91,7 +91,7 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentc
 	req := request{
 		Model:       model.ID,
 		Stream:      true,
-		Messages:    convertMessages(model, replay.Prepare(model, messages, newToolCallIDs().normalize)),
+		Messages:    convertMessages(model, transform.Prepare(model, messages, newToolCallIDs().normalize)),
 		Tools:       tools,
 		Temperature: so.Temperature,
 		MaxTokens:   tokens.ClampMaxTokens(model, all, cmp.Or(so.MaxTokens, model.MaxTokens)),
@@ -118,7 +118,7 @@ func convertMessages(model agentcore.Model, messages []agentcore.Message) []mess
 	for i, m := range messages {
 		switch m := m.(type) {
 		case *agentcore.SystemMessage:
-			text := replay.RenderSystemUpdate(m)
+			text := transform.RenderSystemUpdate(m)
 			if i == 0 {
 				text = agentcore.SystemPromptText(m)
 			}

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pi-go/agentcore/internal/replay"
+	"github.com/pi-go/agentcore/internal/transform"
 )
 
 // toolCallIDLength is the length of a tool-call ID Mistral accepts: nine
@@ -57,6 +57,6 @@ func deriveToolCallID(id string, attempt int) string {
 	if attempt > 0 {
 		seed += ":" + strconv.Itoa(attempt)
 	}
-	h := replay.ShortHash(seed) // base-36 digits only
+	h := transform.ShortHash(seed) // base-36 digits only
 	return h[:min(len(h), toolCallIDLength)]
 }

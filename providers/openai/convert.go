@@ -6,7 +6,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsvalue"
-	"github.com/pi-go/agentcore/internal/replay"
+	"github.com/pi-go/agentcore/internal/transform"
 )
 
 // The texts pi-ai sends around tool results.
@@ -34,7 +34,7 @@ func convertMessages(model agentcore.Model, messages []agentcore.Message, s sett
 	for i := 0; i < len(messages); i++ {
 		switch m := messages[i].(type) {
 		case *agentcore.SystemMessage:
-			text := replay.RenderSystemUpdate(m)
+			text := transform.RenderSystemUpdate(m)
 			if i == 0 {
 				text = agentcore.SystemPromptText(m)
 			}

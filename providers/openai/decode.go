@@ -171,7 +171,7 @@ func (d *decoder) usage(c *chunk) {
 // textDelta appends to the text block, opening it first.
 func (d *decoder) textDelta(text string) bool {
 	if d.text == nil {
-		if d.text = d.b.OpenText(agentcore.TextBlock{}); d.text == nil {
+		if d.text = d.b.Open(agentcore.TextBlock{}); d.text == nil {
 			return false
 		}
 	}
@@ -182,7 +182,7 @@ func (d *decoder) textDelta(text string) bool {
 // reasoning field's name as its signature.
 func (d *decoder) thinkingDelta(field, text string) bool {
 	if d.thinking == nil {
-		if d.thinking = d.b.OpenThinking(agentcore.ThinkingBlock{ThinkingSignature: field}); d.thinking == nil {
+		if d.thinking = d.b.Open(agentcore.ThinkingBlock{ThinkingSignature: field}); d.thinking == nil {
 			return false
 		}
 	}

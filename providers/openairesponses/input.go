@@ -9,7 +9,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
-	"github.com/pi-go/agentcore/internal/replay"
+	"github.com/pi-go/agentcore/internal/transform"
 )
 
 // inputItem is one entry of the request's "input": one of the item
@@ -112,7 +112,7 @@ var errBadThinkingSignature = errors.New("thinking signature is not a JSON reaso
 
 // convertMessages maps a transcript (system messages collapsed or not)
 // onto input items, as pi-ai's convertResponsesMessages does after
-// preparing it for replay (see [replay.PrepareFrom]): system messages as
+// preparing it for replay (see [transform.PrepareFrom]): system messages as
 // instructions, user text and images, assistant text as message items
 // (their IDs from the text signature, else made up from the message's
 // position), thinking of this model as the reasoning item of its
@@ -128,7 +128,7 @@ func convertMessages(model agentcore.Model, messages []agentcore.Message, s sett
 		images = images || in == "image"
 	}
 	keepItemIDs := s.keepsItemIDs(model.Provider)
-	prepared := replay.PrepareFrom(model, messages, func(id string, from *agentcore.AssistantMessage) string {
+	prepared := transform.PrepareFrom(model, messages, func(id string, from *agentcore.AssistantMessage) string {
 		return normalizeToolCallID(model, id, from, keepItemIDs)
 	})
 	out := make([]inputItem, 0, len(prepared))
@@ -153,7 +153,7 @@ func convertMessages(model agentcore.Model, messages []agentcore.Message, s sett
 func convertMessage(model agentcore.Model, m agentcore.Message, first bool, index int, role string, images bool) (items []inputItem, counted bool, err error) {
 	switch m := m.(type) {
 	case *agentcore.SystemMessage:
-		text := replay.RenderSystemUpdate(m)
+		text := transform.RenderSystemUpdate(m)
 		if first {
 			text = agentcore.SystemPromptText(m)
 		}
@@ -256,7 +256,7 @@ func textItem(b agentcore.TextBlock, sameModel bool, index, texts int) outputMes
 	case id == "":
 		id = "msg_pi_" + strconv.Itoa(index) + "_" + strconv.Itoa(texts)
 	case jsLength(id) > maxItemID:
-		id = "msg_" + replay.ShortHash(id)
+		id = "msg_" + transform.ShortHash(id)
 	}
 	return outputMessage{
 		Type: "message", Role: "assistant", Status: "completed", ID: id, Phase: phase,
@@ -349,7 +349,7 @@ func normalizeToolCallID(model agentcore.Model, id string, from *agentcore.Assis
 	parts := strings.Split(id, "|")
 	callID, itemID := idPart(parts[0]), parts[1]
 	if from.Provider != model.Provider || from.API != model.API {
-		itemID = "fc_" + replay.ShortHash(itemID)
+		itemID = "fc_" + transform.ShortHash(itemID)
 		itemID = itemID[:min(len(itemID), maxItemID)]
 	} else {
 		itemID = idPart(itemID)
@@ -363,7 +363,7 @@ func normalizeToolCallID(model agentcore.Model, id string, from *agentcore.Assis
 // idPart makes s a safe ID: characters other than ASCII letters, digits,
 // '_' and '-' replaced by '_', cut to 64, trailing underscores dropped.
 func idPart(s string) string {
-	s = replay.SanitizeID(s)
+	s = transform.SanitizeID(s)
 	return strings.TrimRight(s[:min(len(s), maxItemID)], "_")
 }
 
