@@ -62,6 +62,16 @@
 // a finish reason with [NoFinishReasonText], an abort with [AbortedText].
 // The limits of [Options] (MaxResponseBytes, IdleTimeout) and the refusal
 // of redirects to another origin are those of every provider of this
-// module. pi-ai's default 60-second wait for the response headers is
-// left to [agentcore.StreamOptions.Timeout].
+// module.
+//
+// # Where Go differs from pi-ai
+//
+// Data that is no JSON is reported with Go's parser's words after
+// [MalformedChunkPrefix] (pi-ai gives JavaScript's alone); a request
+// that got no response, or a body cut off, names Go's reason after
+// "fetch failed: " and "terminated: " (pi-ai's Mistral adapter gives
+// none). pi-ai's default 60-second wait for the response headers is left
+// to [agentcore.StreamOptions.Timeout]. A model's thinking level map
+// (pi-ai's reasoning_effort for the models that have one) is not read
+// yet: every reasoning model asked to think gets prompt_mode.
 package mistral
