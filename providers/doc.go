@@ -13,10 +13,25 @@
 // "anthropic-messages", [AnthropicMessages]), an OpenAI-compatible one
 // ("openai-completions", [OpenAICompletions]), OpenAI's Responses API
 // ("openai-responses", [OpenAIResponses]) or Gemini
-// ("google-generative-ai", [GoogleGenerativeAI]): switching models is
-// switching the [agentcore.Model], as with pi. [Options] carries each
-// built-in provider's options (base URL, fallback key, headers, HTTP
-// client).
+// ("google-generative-ai", [GoogleGenerativeAI]), and the enterprise
+// clouds: Azure OpenAI ("azure-openai-responses", [AzureOpenAIResponses],
+// package providers/azure), Gemini on Vertex AI ("google-vertex",
+// [GoogleVertex], package providers/vertex) and Mistral
+// ("mistral-conversations", [MistralConversations], package
+// providers/mistral): switching models is switching the
+// [agentcore.Model], as with pi. [Options] carries each built-in
+// provider's options (base URL, fallback key, headers, HTTP client;
+// Azure's endpoint and deployments; Vertex's project, location and token
+// source for Application Default Credentials).
+//
+// # The APIs of pi-ai
+//
+// pi-ai 1.6 speaks ten chat APIs. The seven above are built in; Amazon
+// Bedrock ("bedrock-converse-stream") lives in a module of its own, for
+// its AWS dependencies, and joins a registry with one call
+// ([Registry.Register]). Two stay out: "openai-codex-responses", which
+// signs in with a ChatGPT subscription (an OAuth login of OpenAI's own
+// apps, not an API key), and "pi-messages", pi's own hosted gateway.
 //
 // # Keys
 //
@@ -25,7 +40,10 @@
 // registry reads the model's provider's variable from the environment, as
 // pi-ai's streamSimple does ([EnvAPIKey]: GEMINI_API_KEY for "google",
 // ANTHROPIC_API_KEY for "anthropic", OPENAI_API_KEY for "openai",
-// OPENROUTER_API_KEY for "openrouter", ...); Options.Getenv replaces the
+// AZURE_OPENAI_API_KEY for "azure", GOOGLE_CLOUD_API_KEY for
+// "google-vertex", MISTRAL_API_KEY for "mistral", OPENROUTER_API_KEY for
+// "openrouter", ...); a Vertex request without one takes its token from
+// the vertex Options' Token. Options.Getenv replaces the
 // process environment and Options.NoEnvKeys turns the fallback off. The
 // providers' own fallback keys (their Options.APIKey) come after both.
 //

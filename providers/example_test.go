@@ -34,5 +34,5 @@ func ExampleRegistry_Register() {
 	fmt.Println(r.APIs())
 	// Output:
 	// echo: hello
-	// [anthropic-messages echo google-generative-ai openai-completions openai-responses]
+	// [anthropic-messages azure-openai-responses echo google-generative-ai google-vertex mistral-conversations openai-completions openai-responses]
 }

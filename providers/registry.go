@@ -12,18 +12,24 @@ import (
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider"
 	"github.com/pi-go/agentcore/providers/anthropic"
+	"github.com/pi-go/agentcore/providers/azure"
 	"github.com/pi-go/agentcore/providers/google"
+	"github.com/pi-go/agentcore/providers/mistral"
 	"github.com/pi-go/agentcore/providers/openai"
 	"github.com/pi-go/agentcore/providers/openairesponses"
+	"github.com/pi-go/agentcore/providers/vertex"
 )
 
 // The APIs of the built-in providers, the values of [agentcore.Model.API]
 // a [Registry] dispatches on from the start.
 const (
-	OpenAICompletions  = "openai-completions"
-	OpenAIResponses    = "openai-responses"
-	AnthropicMessages  = "anthropic-messages"
-	GoogleGenerativeAI = "google-generative-ai"
+	OpenAICompletions    = "openai-completions"
+	OpenAIResponses      = "openai-responses"
+	AnthropicMessages    = "anthropic-messages"
+	GoogleGenerativeAI   = "google-generative-ai"
+	AzureOpenAIResponses = "azure-openai-responses"
+	GoogleVertex         = "google-vertex"
+	MistralConversations = "mistral-conversations"
 )
 
 // ErrUnknownAPI is the cause of a request whose model's API has no stream
@@ -43,9 +49,19 @@ type Options struct {
 	OpenAIResponses openairesponses.Options
 	Anthropic       anthropic.Options
 	Google          google.Options
-	// Getenv reads an environment variable for [EnvAPIKey]; nil means
-	// [os.Getenv]. It is called on the goroutine ranging over a stream,
-	// once per request that has no key.
+	// Azure, Vertex and Mistral configure the stream functions of
+	// "azure-openai-responses", "google-vertex" and
+	// "mistral-conversations": Azure's endpoint and deployments, Vertex's
+	// project, location and token source (Application Default
+	// Credentials), Mistral's base URL. Their Getenv, when nil, is this
+	// Options' Getenv.
+	Azure   azure.Options
+	Vertex  vertex.Options
+	Mistral mistral.Options
+	// Getenv reads an environment variable for [EnvAPIKey] (and for the
+	// endpoints of Azure and Vertex); nil means [os.Getenv]. It is called
+	// on the goroutine ranging over a stream, once per request that has
+	// no key.
 	Getenv func(string) string
 	// NoEnvKeys turns the environment fallback off: a request without a
 	// key goes to its provider without one.
@@ -66,15 +82,25 @@ type Registry struct {
 }
 
 // New returns a registry of the built-in providers configured by opts:
-// [OpenAICompletions], [OpenAIResponses], [AnthropicMessages] and
-// [GoogleGenerativeAI].
+// [OpenAICompletions], [OpenAIResponses], [AnthropicMessages],
+// [GoogleGenerativeAI], [AzureOpenAIResponses], [GoogleVertex] and
+// [MistralConversations].
 func New(opts Options) *Registry {
+	if opts.Azure.Getenv == nil {
+		opts.Azure.Getenv = opts.Getenv
+	}
+	if opts.Vertex.Getenv == nil {
+		opts.Vertex.Getenv = opts.Getenv
+	}
 	r := &Registry{
 		fns: map[string]agentcore.StreamFn{
-			OpenAICompletions:  openai.StreamFn(opts.OpenAI),
-			AnthropicMessages:  anthropic.StreamFn(opts.Anthropic),
-			GoogleGenerativeAI: google.StreamFn(opts.Google),
-			OpenAIResponses:    openairesponses.StreamFn(opts.OpenAIResponses),
+			OpenAICompletions:    openai.StreamFn(opts.OpenAI),
+			AnthropicMessages:    anthropic.StreamFn(opts.Anthropic),
+			GoogleGenerativeAI:   google.StreamFn(opts.Google),
+			OpenAIResponses:      openairesponses.StreamFn(opts.OpenAIResponses),
+			AzureOpenAIResponses: azure.StreamFn(opts.Azure),
+			GoogleVertex:         vertex.StreamFn(opts.Vertex),
+			MistralConversations: mistral.StreamFn(opts.Mistral),
 		},
 		getenv:    opts.Getenv,
 		noEnvKeys: opts.NoEnvKeys,

@@ -15,8 +15,10 @@ import (
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/providers/anthropic"
 	"github.com/pi-go/agentcore/providers/google"
+	"github.com/pi-go/agentcore/providers/mistral"
 	"github.com/pi-go/agentcore/providers/openai"
 	"github.com/pi-go/agentcore/providers/openairesponses"
+	"github.com/pi-go/agentcore/providers/vertex"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -35,7 +37,8 @@ const (
 		"event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"item_id\":\"msg_1\",\"output_index\":0,\"content_index\":0,\"delta\":\"Hi\"}\n\n" +
 		"event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":{\"id\":\"msg_1\",\"type\":\"message\",\"status\":\"completed\",\"content\":[{\"type\":\"output_text\",\"text\":\"Hi\"}],\"role\":\"assistant\"}}\n\n" +
 		"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_1\",\"status\":\"completed\",\"output\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":1,\"total_tokens\":2}}}\n\n"
-	googleBody = "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Hi\"}],\"role\":\"model\"},\"finishReason\":\"STOP\"}]}\n\n"
+	googleBody  = "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Hi\"}],\"role\":\"model\"},\"finishReason\":\"STOP\"}]}\n\n"
+	mistralBody = "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
 )
 
 // request is what a server saw of a request.
@@ -49,7 +52,7 @@ func serve(t *testing.T, body string, seen chan<- request) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		key := r.Header.Get("Authorization")
-		for _, h := range []string{"X-Api-Key", "X-Goog-Api-Key"} {
+		for _, h := range []string{"X-Api-Key", "X-Goog-Api-Key", "Api-Key"} {
 			if v := r.Header.Get(h); v != "" {
 				key = v
 			}
@@ -81,13 +84,19 @@ func final(t *testing.T, fn agentcore.StreamFn, model agentcore.Model, so agentc
 func TestStreamDispatchesOnTheAPI(t *testing.T) {
 	seen := make(chan request, 1)
 	oai, ant, goo := serve(t, openAIBody, seen), serve(t, anthropicBody, seen), serve(t, googleBody, seen)
-	resp := serve(t, responsesBody, seen)
-	env := map[string]string{"OPENAI_API_KEY": "env-openai", "ANTHROPIC_API_KEY": "env-anthropic", "GEMINI_API_KEY": "env-gemini"}
+	resp, az, vx, mi := serve(t, responsesBody, seen), serve(t, responsesBody, seen), serve(t, googleBody, seen), serve(t, mistralBody, seen)
+	env := map[string]string{
+		"OPENAI_API_KEY": "env-openai", "ANTHROPIC_API_KEY": "env-anthropic", "GEMINI_API_KEY": "env-gemini",
+		"AZURE_OPENAI_API_KEY": "env-azure", "AZURE_OPENAI_BASE_URL": az.URL + "/openai/v1",
+		"GOOGLE_CLOUD_API_KEY": "env-vertex", "MISTRAL_API_KEY": "env-mistral",
+	}
 	fn := StreamFn(Options{
 		OpenAI:          openai.Options{BaseURL: oai.URL + "/v1"},
 		OpenAIResponses: openairesponses.Options{BaseURL: resp.URL + "/v1"},
 		Anthropic:       anthropic.Options{BaseURL: ant.URL},
 		Google:          google.Options{BaseURL: goo.URL + "/v1beta"},
+		Vertex:          vertex.Options{BaseURL: vx.URL},
+		Mistral:         mistral.Options{BaseURL: mi.URL},
 		Getenv:          func(k string) string { return env[k] },
 	})
 	for _, tc := range []struct {
@@ -102,6 +111,9 @@ func TestStreamDispatchesOnTheAPI(t *testing.T) {
 		{GoogleGenerativeAI, "google", "/v1beta/models/m:streamGenerateContent", "gm-request", "gm-request"},
 		{OpenAIResponses, "openai", "/v1/responses", "", "Bearer env-openai"},
 		{OpenAIResponses, "openai", "/v1/responses", "sk-request", "Bearer sk-request"},
+		{AzureOpenAIResponses, "azure", "/openai/v1/responses", "", "env-azure"},
+		{GoogleVertex, "google-vertex", "/v1/publishers/google/models/m:streamGenerateContent", "", "env-vertex"},
+		{MistralConversations, "mistral", "/v1/chat/completions", "", "Bearer env-mistral"},
 	} {
 		t.Run(tc.api+" "+tc.key, func(t *testing.T) {
 			model := agentcore.Model{ID: "m", API: tc.api, Provider: tc.provider, MaxTokens: 100}
@@ -143,7 +155,7 @@ func TestUnknownAPI(t *testing.T) {
 
 func TestRegister(t *testing.T) {
 	r := New(Options{Getenv: func(k string) string { return map[string]string{"GEMINI_API_KEY": "env"}[k] }})
-	assert.Equal(t, []string{AnthropicMessages, GoogleGenerativeAI, OpenAICompletions, OpenAIResponses}, r.APIs())
+	assert.Equal(t, []string{AnthropicMessages, AzureOpenAIResponses, GoogleGenerativeAI, GoogleVertex, MistralConversations, OpenAICompletions, OpenAIResponses}, r.APIs())
 
 	var got agentcore.StreamOptions
 	mine := func(ctx context.Context, model agentcore.Model, req agentcore.Request, so agentcore.StreamOptions) agentcore.AssistantStream {

@@ -1,6 +1,7 @@
 // Command chat is a terminal chat with an agent whose model is Claude (the
-// Anthropic Messages API), Gemini (Google's Gemini API) or behind any
-// OpenAI-compatible server, with two small tools: now (the time in a zone)
+// Anthropic Messages API), Gemini (Google's Gemini API or Vertex AI), GPT
+// on Azure OpenAI, Mistral, or behind any OpenAI-compatible server, with
+// two small tools: now (the time in a zone)
 // and calc (arithmetic). One stream function serves them all
 // (providers.StreamFn dispatches on the model's API). From the
 // repository's root:
@@ -14,6 +15,9 @@
 //	GEMINI_API_KEY=... MODEL=gemini-2.5-pro THINKING=low go run ./examples/chat
 //	OPENAI_API_KEY=sk-... go run ./examples/chat
 //	OPENAI_BASE_URL=http://localhost:11434/v1 MODEL=qwen3 go run ./examples/chat
+//	AZURE_OPENAI_API_KEY=... AZURE_OPENAI_RESOURCE_NAME=my-resource MODEL=gpt-4.1 go run ./examples/chat
+//	GOOGLE_CLOUD_API_KEY=... go run ./examples/chat
+//	MISTRAL_API_KEY=... go run ./examples/chat
 //
 // Type a message and press Enter. While the answer streams, a line you
 // enter steers the agent: it is queued and sent after the current step.
@@ -28,16 +32,22 @@
 // OPENROUTER_API_KEY, ...; OPENAI_API_KEY for a server of no known
 // provider).
 //
-// Without -model, the environment chooses: PROVIDER ("anthropic", "google" or "openai"; default
-// anthropic when ANTHROPIC_API_KEY is set, else google when GEMINI_API_KEY
-// is set, else openai), API (for openai: "openai-completions", the
+// Without -model, the environment chooses: PROVIDER ("anthropic", "google",
+// "azure", "google-vertex", "mistral" or "openai"; default the first of
+// anthropic, google, azure, google-vertex and mistral whose key is set,
+// else openai), API (for openai: "openai-completions", the
 // default, or "openai-responses", OpenAI's Responses API), MODEL (default
 // claude-sonnet-4-5, gemini-2.5-flash, gpt-4.1-mini, or gpt-5-mini for the
 // Responses API), THINKING (a thinking level for Claude, Gemini and the
 // Responses API: minimal, low, medium, high; default off).
 // For Anthropic: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL (default
 // https://api.anthropic.com). For Gemini: GEMINI_API_KEY, GEMINI_BASE_URL
-// (default https://generativelanguage.googleapis.com/v1beta). For OpenAI:
+// (default https://generativelanguage.googleapis.com/v1beta). For Azure:
+// AZURE_OPENAI_API_KEY and AZURE_OPENAI_BASE_URL or
+// AZURE_OPENAI_RESOURCE_NAME (MODEL names the deployment, default
+// gpt-4.1). For Vertex: GOOGLE_CLOUD_API_KEY (an express key; ADC needs a
+// token source, see providers/vertex/examples/adc). For Mistral:
+// MISTRAL_API_KEY, MISTRAL_BASE_URL (default https://api.mistral.ai). For OpenAI:
 // OPENAI_BASE_URL (default https://api.openai.com/v1), OPENAI_API_KEY
 // (none for local servers).
 package main
@@ -61,7 +71,9 @@ import (
 	"github.com/pi-go/agentcore/models"
 	"github.com/pi-go/agentcore/providers"
 	"github.com/pi-go/agentcore/providers/anthropic"
+	"github.com/pi-go/agentcore/providers/azure"
 	"github.com/pi-go/agentcore/providers/google"
+	"github.com/pi-go/agentcore/providers/mistral"
 	"github.com/pi-go/agentcore/providers/openai"
 	"github.com/pi-go/agentcore/providers/openairesponses"
 )
@@ -210,6 +222,12 @@ func defaults(env func(string) string) settings {
 		provider = "anthropic"
 	case env("GEMINI_API_KEY") != "":
 		provider = "google"
+	case env("AZURE_OPENAI_API_KEY") != "":
+		provider = "azure"
+	case env("GOOGLE_CLOUD_API_KEY") != "":
+		provider = "google-vertex"
+	case env("MISTRAL_API_KEY") != "":
+		provider = "mistral"
 	}
 	s := settings{
 		thinking: agentcore.ThinkingLevel(env("THINKING")),
@@ -218,6 +236,7 @@ func defaults(env func(string) string) settings {
 			OpenAIResponses: openairesponses.Options{BaseURL: env("OPENAI_BASE_URL")},
 			Anthropic:       anthropic.Options{BaseURL: env("ANTHROPIC_BASE_URL")},
 			Google:          google.Options{BaseURL: env("GEMINI_BASE_URL")},
+			Mistral:         mistral.Options{BaseURL: env("MISTRAL_BASE_URL")},
 			Getenv:          env,
 		}),
 	}
@@ -230,6 +249,20 @@ func defaults(env func(string) string) settings {
 		s.baseURL = cmp.Or(env("GEMINI_BASE_URL"), google.DefaultBaseURL)
 		s.model = agentcore.Model{ID: cmp.Or(env("MODEL"), "gemini-2.5-flash"), Provider: "google", API: providers.GoogleGenerativeAI,
 			Reasoning: true, Input: []string{"text", "image"}, MaxTokens: 65536}
+	case "azure":
+		s.model = agentcore.Model{ID: cmp.Or(env("MODEL"), "gpt-4.1"), Provider: "azure", API: providers.AzureOpenAIResponses,
+			Input: []string{"text", "image"}, MaxTokens: 32768}
+		s.baseURL, _ = azure.Options{Getenv: env}.ResolveBaseURL(s.model)
+		s.thinking = ""
+	case "google-vertex":
+		s.model = agentcore.Model{ID: cmp.Or(env("MODEL"), "gemini-2.5-flash"), Provider: "google-vertex", API: providers.GoogleVertex,
+			Reasoning: true, Input: []string{"text", "image"}, MaxTokens: 65536}
+		s.baseURL = "https://aiplatform.googleapis.com"
+	case "mistral":
+		s.baseURL = cmp.Or(env("MISTRAL_BASE_URL"), mistral.DefaultBaseURL)
+		s.model = agentcore.Model{ID: cmp.Or(env("MODEL"), "mistral-medium-latest"), Provider: "mistral", API: providers.MistralConversations,
+			Input: []string{"text", "image"}, MaxTokens: 32768}
+		s.thinking = ""
 	default:
 		s.baseURL = cmp.Or(env("OPENAI_BASE_URL"), openai.DefaultBaseURL)
 		name := "openai-compatible"

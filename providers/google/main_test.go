@@ -3,8 +3,6 @@ package google
 import (
 	"encoding/json"
 	"net/http"
-	"regexp"
-	"strings"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -31,8 +29,8 @@ func testTarget(t testing.TB) providertest.Target {
 		FirstDelta:  1, // the first chunk holds "Hello"
 		Refusal:     []byte(`{"error":{"code":429,"message":"slow down","status":"RESOURCE_EXHAUSTED"}}`),
 		RefusalText: `{"error":{"code":429,"message":"slow down","status":"RESOURCE_EXHAUSTED"}}`,
-		ErrorText:   normalizeErrorMessage,
-		ToolCallID:  normalizeToolCallIDs,
+		ErrorText:   providertest.GeminiErrorText(MalformedChunkPrefix, FetchFailedPrefix),
+		ToolCallID:  providertest.GeminiToolCallID,
 		BodyMark:    `"contents":[{"parts":[{"text":"Hi"}],"role":"user"}]`,
 		WithLimits: func(client *http.Client, l providertest.Limits) agentcore.StreamFn {
 			return StreamFn(Options{BaseURL: "http://provider.test", HTTPClient: client, MaxResponseBytes: l.MaxResponseBytes, IdleTimeout: l.IdleTimeout})
@@ -58,28 +56,4 @@ func quote(s string) string {
 // API root the recordings used.
 func newStream(baseURL string, client *http.Client) agentcore.StreamFn {
 	return StreamFn(Options{BaseURL: baseURL + "/v1beta", HTTPClient: client})
-}
-
-// javaScriptParseError matches the words of V8's JSON.parse errors.
-var javaScriptParseError = regexp.MustCompile(`^(Unexpected (end of JSON input|token|non-whitespace)|Expected |Bad (control|escaped|Unicode)|Unterminated)`)
-
-// normalizeErrorMessage replaces the parts of an error text that differ
-// between JavaScript and Go: the parser's words for a malformed chunk and
-// the platform's reason for a failed connection.
-func normalizeErrorMessage(s string) string {
-	switch {
-	case strings.HasPrefix(s, MalformedChunkPrefix), javaScriptParseError.MatchString(s):
-		return "<malformed chunk>"
-	case strings.HasPrefix(s, FetchFailedPrefix):
-		return FetchFailedPrefix + "<reason>"
-	}
-	return s
-}
-
-// madeUpID matches a tool-call ID made up from the clock and a counter.
-var madeUpID = regexp.MustCompile(`_\d{13}_\d+$`)
-
-// normalizeToolCallIDs replaces the clock and counter of a made-up ID.
-func normalizeToolCallIDs(id string) string {
-	return madeUpID.ReplaceAllString(id, "_<time>_<n>")
 }

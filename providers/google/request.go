@@ -16,8 +16,9 @@ import (
 // buildRequest maps one model call onto a request body, as pi-ai's
 // streamSimple and buildParams do for the options the Go side has. A tool
 // that requires strict function calling the model cannot give is an
-// error.
-func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentcore.StreamOptions) (wireRequest, error) {
+// error. flashBudgetsForLite gives Gemini 2.5 Flash-Lite the budgets of
+// 2.5 Flash, as pi-ai's Vertex module does.
+func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentcore.StreamOptions, flashBudgetsForLite bool) (wireRequest, error) {
 	tools := agentcore.CurrentTools(messages)
 	strict, err := strictTools(model.ID, tools)
 	if err != nil {
@@ -51,7 +52,7 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentc
 	if limit := cmp.Or(so.MaxTokens, model.MaxTokens); limit > 0 {
 		req.GenerationConfig.MaxOutputTokens = tokens.ClampMaxTokens(model, messages, limit)
 	}
-	req.GenerationConfig.ThinkingConfig = thinkingFor(model, so)
+	req.GenerationConfig.ThinkingConfig = thinkingFor(model, so, flashBudgetsForLite)
 	return req, nil
 }
 
@@ -63,7 +64,7 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentc
 // Gemini 3 (or later, or Gemma 4) model gets a thinking level, others a
 // token budget: the request's ThinkingBudgets entry, else pi-ai's default
 // for the model family, else -1 (the model decides).
-func thinkingFor(model agentcore.Model, so agentcore.StreamOptions) *thinkingConfig {
+func thinkingFor(model agentcore.Model, so agentcore.StreamOptions, flashBudgetsForLite bool) *thinkingConfig {
 	if !model.Reasoning {
 		return nil
 	}
@@ -77,7 +78,7 @@ func thinkingFor(model agentcore.Model, so agentcore.StreamOptions) *thinkingCon
 	}
 	budget, ok := so.ThinkingBudgets[level]
 	if !ok {
-		budget = defaultBudget(model.ID, level)
+		budget = defaultBudget(model.ID, level, flashBudgetsForLite)
 	}
 	return &thinkingConfig{IncludeThoughts: true, ThinkingBudget: &budget}
 }
@@ -112,9 +113,13 @@ var defaultBudgets = []struct {
 }
 
 // defaultBudget is pi-ai's budget for level on the model, -1 (dynamic
-// thinking) for a model of no known family.
-func defaultBudget(modelID string, level agentcore.ThinkingLevel) int {
+// thinking) for a model of no known family; flashBudgetsForLite skips
+// 2.5 Flash-Lite's own.
+func defaultBudget(modelID string, level agentcore.ThinkingLevel, flashBudgetsForLite bool) int {
 	for _, f := range defaultBudgets {
+		if flashBudgetsForLite && f.family == "2.5-flash-lite" {
+			continue
+		}
 		if strings.Contains(modelID, f.family) {
 			return f.budget[level]
 		}

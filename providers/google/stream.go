@@ -7,11 +7,13 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider"
 	"github.com/pi-go/agentcore/internal/sse"
+	"github.com/pi-go/agentcore/providers/internal/variant"
 )
 
 // StreamFn returns a stream function that calls the Gemini API
@@ -34,31 +36,38 @@ import (
 // (or "aborted" when ctx was cancelled) and an ErrorMessage holding the
 // server's error, the network error, or the texts documented with
 // [NoFinishReasonText] and its siblings.
-func StreamFn(opts Options) agentcore.StreamFn {
+func StreamFn(opts Options) agentcore.StreamFn { return StreamFnVariant(opts, nil) }
+
+// StreamFnVariant is [StreamFn] for a server that speaks the Gemini API
+// as v describes: Vertex AI, which package providers/vertex serves with
+// it. Only this module can make a v; a nil v is [StreamFn].
+func StreamFnVariant(opts Options, v *variant.Gemini) agentcore.StreamFn {
 	opts.Headers = maps.Clone(opts.Headers)
-	return provider.StreamFn(func(pc provider.Call) provider.Exchange { return &call{Call: pc, opts: opts} })
+	return provider.StreamFn(func(pc provider.Call) provider.Exchange { return &call{Call: pc, opts: opts, v: v} })
 }
 
 // call is one model request and its response: a [provider.Exchange].
 type call struct {
 	provider.Call
 	opts Options
-	d    *decoder // set by Read
+	v    *variant.Gemini // nil for the Gemini API
+	d    *decoder        // set by Read
 }
 
 // Send posts the request. It returns the response when the server
 // accepted it (2xx), else the failure.
 func (c *call) Send(ctx context.Context) (*http.Response, *provider.Failure) {
 	base := c.opts.baseURL(c.Model)
-	url, err := endpoint(base, c.Model.ID)
+	key := cmp.Or(c.Options.APIKey, c.opts.APIKey)
+	ep, err := c.endpoint(ctx, base, key)
 	if err != nil {
 		return nil, provider.TextFailure(err.Error())
 	}
-	header := c.headers(base)
-	if !hasAuth(header) {
+	header := c.headers(ep.URL, key, ep.Auth)
+	if c.v == nil && !hasAuth(header) {
 		return nil, provider.TextFailure("No API key for provider: " + c.Model.Provider)
 	}
-	req, err := buildRequest(c.Model, c.Request.Messages, c.Options)
+	req, err := buildRequest(c.Model, c.Request.Messages, c.Options, c.v != nil && c.v.FlashBudgetsForLite)
 	if err != nil {
 		return nil, provider.TextFailure(err.Error())
 	}
@@ -67,18 +76,32 @@ func (c *call) Send(ctx context.Context) (*http.Response, *provider.Failure) {
 		return nil, provider.TextFailure("Could not encode the request: " + err.Error())
 	}
 	return provider.Send(ctx, provider.Request{
-		Client: c.opts.HTTPClient, URL: url, Header: header, Body: body, Model: c.Model, Options: c.Options,
+		Client: c.opts.HTTPClient, URL: ep.URL, Header: header, Body: body, Model: c.Model, Options: c.Options,
 		IdleTimeout: c.opts.IdleTimeout,
 	}, refusal, connectionFailure, AbortedBeforeResponseText)
 }
 
+// endpoint is the request's URL and a variant's authentication.
+func (c *call) endpoint(ctx context.Context, base, key string) (variant.Endpoint, error) {
+	if c.v != nil {
+		return c.v.Endpoint(ctx, c.Model, key)
+	}
+	url, err := endpoint(base, c.Model.ID)
+	return variant.Endpoint{URL: url}, err
+}
+
 // headers are the request's headers: the identity's, content type, the
-// key, then the model's, the Options' and the request's headers (later
-// ones winning; an empty value removes one).
-func (c *call) headers(base string) http.Header {
+// key (or a variant's auth), then the model's, the Options' and the
+// request's headers (later ones winning; an empty value removes one).
+func (c *call) headers(base, key string, auth http.Header) http.Header {
 	h := provider.IdentityHeaders(c.Options.Identity, c.Model.Provider, base)
 	h.Set("Content-Type", "application/json")
-	if key := cmp.Or(c.Options.APIKey, c.opts.APIKey); key != "" {
+	switch {
+	case c.v != nil:
+		for k, v := range auth {
+			h[k] = slices.Clone(v)
+		}
+	case key != "":
 		h.Set("X-Goog-Api-Key", key)
 	}
 	provider.Layer(h, c.Model.Headers, c.opts.Headers, c.Options.Headers)
@@ -108,6 +131,8 @@ func (c *call) End(ctx context.Context) *provider.Failure {
 	switch {
 	case ctx.Err() != nil:
 		return provider.TextFailure(AbortedAfterBodyText)
+	case c.Out.StopReason == agentcore.StopPending && c.v != nil:
+		return provider.TextFailure(c.v.NoFinishReasonText)
 	case c.Out.StopReason == agentcore.StopPending:
 		return provider.TextFailure(NoFinishReasonText)
 	case c.Out.StopReason.Failed():

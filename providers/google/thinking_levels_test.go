@@ -42,7 +42,7 @@ func TestThinkingForReadsTheLevelMap(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := json.Marshal(thinkingFor(tt.model, agentcore.StreamOptions{Reasoning: tt.level}))
+			got, err := json.Marshal(thinkingFor(tt.model, agentcore.StreamOptions{Reasoning: tt.level}, false))
 			require.NoError(t, err)
 			assert.JSONEq(t, tt.want, string(got))
 		})

@@ -36,6 +36,10 @@ type decoder struct {
 	// serviceTier is the tier asked for, for pricing when the response
 	// names none.
 	serviceTier string
+	// flatPrice prices every response at the default tier (Azure).
+	flatPrice bool
+	// hint adds to an error text the hint of a usage limit it names.
+	hint func(string) string
 
 	// observe, when not nil, sees the JSON of each event before it is
 	// applied; an error ends the response.

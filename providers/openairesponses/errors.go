@@ -7,6 +7,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider"
+	"github.com/pi-go/agentcore/providers/internal/variant"
 )
 
 // The error texts of failures that have no server message, as pi-ai words
@@ -56,7 +57,11 @@ const (
 //
 //	test API error (429): {"message":"slow down","type":"rate_limit_error"}
 //	OpenAI API error (502): 502 Bad Gateway
-func refusal(model agentcore.Model) func(*http.Response, []byte) *provider.Failure {
+func refusal(model agentcore.Model, v *variant.Responses) func(*http.Response, []byte) *provider.Failure {
+	name := apiName(model)
+	if v != nil {
+		name = v.ErrorName
+	}
 	return func(resp *http.Response, body []byte) *provider.Failure {
 		status := resp.StatusCode
 		msg, errObject := provider.OpenAIRefusal(body)
@@ -65,7 +70,7 @@ func refusal(model agentcore.Model) func(*http.Response, []byte) *provider.Failu
 		if errObject != "" && !strings.Contains(sdk, errObject) {
 			shown = errObject
 		}
-		f := provider.Status(status, resp.Header, fmt.Sprintf("%s (%d): %s", apiName(model), status, shown))
+		f := provider.Status(status, resp.Header, fmt.Sprintf("%s (%d): %s", name, status, shown))
 		f.SDKText = sdk
 		return f
 	}

@@ -28,7 +28,11 @@ func (d *decoder) finalize(r *response) string {
 	if r.Usage != nil {
 		d.b.Out.Usage = usage(r.Usage)
 	}
-	price(&d.b.Out.Usage, pricing.Rates(d.model.Cost, d.b.Out.Usage), tierMultiplier(d.model, cmp.Or(r.ServiceTier, d.serviceTier)))
+	multiplier := 1.0
+	if !d.flatPrice {
+		multiplier = tierMultiplier(d.model, cmp.Or(r.ServiceTier, d.serviceTier))
+	}
+	price(&d.b.Out.Usage, pricing.Rates(d.model.Cost, d.b.Out.Usage), multiplier)
 	reason := ""
 	if r.IncompleteDetails != nil {
 		reason = r.IncompleteDetails.Reason

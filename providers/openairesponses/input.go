@@ -127,8 +127,9 @@ func convertMessages(model agentcore.Model, messages []agentcore.Message, s sett
 	for _, in := range model.Input {
 		images = images || in == "image"
 	}
+	keepItemIDs := s.keepsItemIDs(model.Provider)
 	prepared := transform.PrepareFrom(model, messages, func(id string, from *agentcore.AssistantMessage) string {
-		return normalizeToolCallID(model, id, from)
+		return normalizeToolCallID(model, id, from, keepItemIDs)
 	})
 	out := make([]inputItem, 0, len(prepared))
 	index := 0 // the message's position, less a leading system message
@@ -337,12 +338,12 @@ func toolOutput(content []agentcore.ContentBlock, images bool) any {
 
 // normalizeToolCallID returns the ID of a tool call from another model in
 // a form the Responses API accepts, as pi-ai does: for OpenAI's own
-// providers a "call|item" ID keeps its call part and an item ID starting
+// providers (keepItemIDs) a "call|item" ID keeps its call part and an item ID starting
 // with "fc_" (a hash of it when the call came from another provider or
 // API); any other ID has its unsafe characters replaced and is cut to 64
 // characters.
-func normalizeToolCallID(model agentcore.Model, id string, from *agentcore.AssistantMessage) string {
-	if !toolCallProviders[model.Provider] || !strings.Contains(id, "|") {
+func normalizeToolCallID(model agentcore.Model, id string, from *agentcore.AssistantMessage, keepItemIDs bool) string {
+	if !keepItemIDs || !strings.Contains(id, "|") {
 		return idPart(id)
 	}
 	parts := strings.Split(id, "|")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider"
+	"github.com/pi-go/agentcore/providers/internal/variant"
 )
 
 // DefaultBaseURL is the API root used when neither [Options.BaseURL] nor
@@ -94,6 +95,14 @@ type settings struct {
 	maxOutput      bool
 	strict         bool
 	affinityFormat string
+	// noSessionHeaders sends no session headers (Azure).
+	noSessionHeaders bool
+	// cacheKeyAlways sends the SessionID as prompt_cache_key whatever
+	// the CacheRetention (Azure).
+	cacheKeyAlways bool
+	// toolCallProvider is one more provider whose "call|item" tool-call
+	// IDs are kept (Azure's).
+	toolCallProvider string
 }
 
 // compatJSON is the subset of pi-ai's compat settings this package reads.
@@ -108,11 +117,42 @@ type compatJSON struct {
 	SessionAffinityFormat           string `json:"sessionAffinityFormat"`
 }
 
-// resolveSettings reads the compat settings of model, served at base.
-func resolveSettings(model agentcore.Model, base string) (settings, error) {
+// sendsCacheKey reports whether a request of session, with a cache
+// retention, sends it as prompt_cache_key: unless there is none, the
+// model's compat disables it, or the retention is "none" (which Azure
+// ignores).
+func (s settings) sendsCacheKey(session, retention string) bool {
+	return session != "" && s.cacheKey && (retention != "none" || s.cacheKeyAlways)
+}
+
+// keepsItemIDs reports whether the "call|item" tool-call IDs of a
+// provider keep their item part: OpenAI's own providers', and the
+// variant's.
+func (s settings) keepsItemIDs(provider string) bool {
+	return toolCallProviders[provider] || (s.toolCallProvider != "" && provider == s.toolCallProvider)
+}
+
+// resolveSettings reads the compat settings of model, served at base, as
+// OpenAI's API takes them or, with a variant, as pi-ai's Azure module
+// does: strict tools unless turned off, no cache retention or cache
+// options, max_output_tokens whenever there is a cap, no session headers,
+// and the SessionID as prompt_cache_key whatever the retention.
+func resolveSettings(model agentcore.Model, base string, v *variant.Responses) (settings, error) {
 	var c compatJSON
 	if err := provider.Compat(model, &c); err != nil {
 		return settings{}, err
+	}
+	if v != nil {
+		return settings{
+			developerRole:    provider.Flag(c.SupportsDeveloperRole, true),
+			inPlace:          provider.Flag(c.SupportsMidConvoSystemMessages, false),
+			cacheKey:         c.PromptCacheKeyMode != "disabled",
+			maxOutput:        true,
+			strict:           provider.Flag(c.SupportsStrictMode, true),
+			noSessionHeaders: true,
+			cacheKeyAlways:   true,
+			toolCallProvider: v.ToolCallProvider,
+		}, nil
 	}
 	format := c.SessionAffinityFormat
 	if format == "" {

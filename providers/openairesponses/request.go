@@ -69,6 +69,8 @@ type requestInput struct {
 	s        settings
 	base     string // the API root
 	key      string // the API key sent
+	// modelName is the body's "model"; empty means the model's ID.
+	modelName string
 }
 
 // buildRequest maps one model call onto a request body, as pi-ai's
@@ -89,7 +91,7 @@ func buildRequest(in requestInput) (request, error) {
 	signIn := chatGPTSignIn(model, in.base, in.key)
 	retention := cmp.Or(so.CacheRetention, "short")
 	req := request{
-		Model:  model.ID,
+		Model:  cmp.Or(in.modelName, model.ID),
 		Input:  input,
 		Stream: true,
 		Tools:  convertTools(agentcore.CurrentTools(messages), s),
@@ -120,7 +122,7 @@ func buildRequest(in requestInput) (request, error) {
 // cache retention asked for, as the server takes them (none for a
 // ChatGPT sign-in but the cache key).
 func setCache(req *request, sessionID, retention string, s settings, signIn bool) {
-	if sessionID != "" && retention != "none" && s.cacheKey {
+	if s.sendsCacheKey(sessionID, retention) {
 		req.PromptCacheKey = provider.PromptCacheKey(sessionID)
 	}
 	if signIn {

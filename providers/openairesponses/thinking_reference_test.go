@@ -12,7 +12,7 @@ import (
 // catalog Responses model at every level with pi-ai's.
 func TestThinkingMatchesReference(t *testing.T) {
 	thinkleveltest.Check(t, []string{"reasoning"}, nil, func(model agentcore.Model, level agentcore.ThinkingLevel) ([]byte, error) {
-		s, err := resolveSettings(model, model.BaseURL)
+		s, err := resolveSettings(model, model.BaseURL, nil)
 		if err != nil {
 			return nil, err
 		}

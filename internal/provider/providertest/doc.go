@@ -28,6 +28,13 @@
 // partial arguments at every tool-call delta, and the final message
 // ([Target.CompareWithReference]). [Target.Refusals] compares the error
 // texts of the refusal bodies of testdata/stream/refusals.pi.json.
+// [Target.FullURLRequests] replays the request cases of a provider whose
+// recordings keep the whole URL (Azure, Vertex, Mistral: the endpoint is
+// what they add), with each case's key and environment, and compares the
+// URL, headers, body and message, or the error of a case pi-ai failed.
+// [GeminiErrorText], [GeminiToolCallID] and [IsJavaScriptParseError]
+// normalize what differs between JavaScript and Go in the Gemini codec's
+// and others' texts.
 //
 // # Servers and streams
 //

@@ -62,7 +62,14 @@ type RequestCase struct {
 		CacheRetention  string                          `json:"cacheRetention"`
 		Metadata        json.RawMessage                 `json:"metadata"`
 		Headers         map[string]string               `json:"headers"`
+		SamplingParams  json.RawMessage                 `json:"samplingParams"`
+		// APIKey, when set, replaces the key the provider's recordings
+		// use ("" for none); Env is the environment pi-ai read.
+		APIKey *string           `json:"apiKey"`
+		Env    map[string]string `json:"env"`
 	} `json:"options"`
+	// Error says pi-ai failed the request (see [Target.FullURLRequests]).
+	Error bool `json:"error"`
 }
 
 // RequestCases reads testdata/request/cases.json.
@@ -75,14 +82,23 @@ func RequestCases(t testing.TB) []RequestCase {
 	return file.Cases
 }
 
-// StreamOptions returns the case's options with apiKey.
+// StreamOptions returns the case's options with apiKey, unless the case
+// names its own.
 func (c RequestCase) StreamOptions(apiKey string) agentcore.StreamOptions {
 	o := c.Options
+	if o.APIKey != nil {
+		apiKey = *o.APIKey
+	}
 	return agentcore.StreamOptions{
 		APIKey: apiKey, MaxTokens: o.MaxTokens, Temperature: o.Temperature, Reasoning: o.Reasoning,
 		ThinkingBudgets: o.ThinkingBudgets, SessionID: o.SessionID, CacheRetention: o.CacheRetention,
-		Metadata: o.Metadata, Headers: o.Headers,
+		Metadata: o.Metadata, Headers: o.Headers, SamplingParams: o.SamplingParams,
 	}
+}
+
+// Getenv returns a function reading the case's environment.
+func (c RequestCase) Getenv() func(string) string {
+	return func(name string) string { return c.Options.Env[name] }
 }
 
 // Messages reads the case's transcript.

@@ -64,7 +64,54 @@ const providers = {
 		okBody: "thinking.sse",
 		keptHeaders: ["content-type", "x-goog-api-key", "x-model-header", "x-request-header"],
 	},
+	// The APIs of issue #37. Their request recordings keep the whole URL the request was meant
+	// for (fullURL), since the endpoint is what they add to a codec of the four above; Vertex's
+	// requests without a key get adcToken from Application Default Credentials, stubbed here.
+	azure: {
+		api: "azure-openai-responses",
+		apiKey: "azure-test-key",
+		root: "/openai/v1",
+		headEvents: 5,
+		okBody: "reasoning.sse",
+		fullURL: true,
+		keptHeaders: ["accept", "api-key", "authorization", "content-type", "session-id", "x-client-request-id", "x-model-header", "x-request-header", "x-session-id"],
+	},
+	vertex: {
+		api: "google-vertex",
+		apiKey: "test-vertex-key",
+		root: "/v1",
+		headEvents: 1,
+		okBody: "thinking.sse",
+		fullURL: true,
+		adcToken: "test-adc-token",
+		keptHeaders: ["authorization", "content-type", "x-goog-api-key", "x-model-header", "x-request-header"],
+	},
+	mistral: {
+		api: "mistral-conversations",
+		apiKey: "mistral-test-key",
+		root: "",
+		headEvents: 2,
+		okBody: "thinking.sse",
+		fullURL: true,
+		paced: true,
+		keptHeaders: ["accept", "authorization", "content-type", "x-affinity", "x-model-header", "x-request-header"],
+	},
 };
+// The environment variables pi-ai reads for these APIs: cleared, so that only a case's env counts.
+for (const v of [
+	"AZURE_OPENAI_API_KEY",
+	"AZURE_OPENAI_BASE_URL",
+	"AZURE_OPENAI_RESOURCE_NAME",
+	"AZURE_OPENAI_API_VERSION",
+	"AZURE_OPENAI_DEPLOYMENT_NAME_MAP",
+	"GOOGLE_CLOUD_API_KEY",
+	"GOOGLE_CLOUD_PROJECT",
+	"GCLOUD_PROJECT",
+	"GOOGLE_CLOUD_LOCATION",
+	"GOOGLE_APPLICATION_CREDENTIALS",
+	"MISTRAL_API_KEY",
+])
+	delete process.env[v];
 
 const here = dirname(fileURLToPath(import.meta.url));
 const [name, dirArg, modules = "/work/oracle/node_modules"] = process.argv.slice(2);
@@ -72,21 +119,36 @@ const provider = providers[name];
 if (!provider) throw new Error(`usage: node record.mjs ${Object.keys(providers).join("|")} [TESTDATA_DIR [NODE_MODULES_DIR]]`);
 const dir = dirArg ?? join(here, "../../../../providers", name, "testdata");
 const { streamSimple } = await import(pathToFileURL(join(modules, `@earendil-works/pi-ai/dist/api/${provider.api}.js`)));
+if (provider.adcToken) {
+	// Application Default Credentials without Google: every token request gets adcToken.
+	const { GoogleAuth } = await import(pathToFileURL(join(modules, "google-auth-library/build/src/index.js")));
+	GoogleAuth.prototype.getRequestHeaders = async () => new Headers({ authorization: `Bearer ${provider.adcToken}` });
+}
 
 const clone = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
 
 // serve starts a server answering every request with (status, contentType, headers, body) and
 // remembering the last request body and headers.
 async function serve(status, contentType, body, headers = {}) {
-	const seen = { body: undefined, headers: undefined, url: undefined };
+	const seen = { body: undefined, headers: undefined, url: undefined, target: undefined };
 	const server = createServer((req, res) => {
 		let text = "";
 		req.on("data", (c) => (text += c));
-		req.on("end", () => {
+		req.on("end", async () => {
 			seen.body = text;
 			seen.headers = req.headers;
 			seen.url = req.url;
 			res.writeHead(status, { "content-type": contentType, ...headers });
+			if (provider.paced && status === 200) {
+				// One event per write, as a server streams them, so that pi's consumer sees each
+				// event's partial message before the next event arrives.
+				for (const part of body.toString("utf8").split(/(?<=\r\n\r\n|\n\n)/)) {
+					res.write(part);
+					await new Promise((r) => setTimeout(r, 5));
+				}
+				res.end();
+				return;
+			}
 			res.end(body);
 		});
 	});
@@ -94,7 +156,8 @@ async function serve(status, contentType, body, headers = {}) {
 	const origin = `http://127.0.0.1:${server.address().port}`;
 	// Requests keep their path but go to the local server, whatever the model's baseUrl.
 	const fetchLocal = (url, init) => {
-		const u = new URL(typeof url === "string" ? url : url.url);
+		const u = new URL(typeof url === "string" ? url : (url.url ?? url.href));
+		seen.target = u.href;
 		return fetch(origin + u.pathname + u.search, init);
 	};
 	return { seen, fetchLocal, close: () => new Promise((r) => server.close(r)) };
@@ -233,17 +296,24 @@ for (const c of requestCases.cases) {
 	const srv = await serve(200, "text/event-stream", okBody);
 	const opts = { apiKey: provider.apiKey, fetch: srv.fetchLocal, ...c.options };
 	let message;
+	let error;
 	for await (const ev of streamSimple(c.model, { messages: readTranscript(c.transcript) }, opts)) {
-		if (ev.type === "error") throw new Error(`${c.name}: ${ev.error.errorMessage}`);
+		// A case that expects an error (c.error) records its text and whatever was sent.
+		if (ev.type === "error" && !c.error) throw new Error(`${c.name}: ${ev.error.errorMessage}`);
+		if (ev.type === "error") error = ev.error.errorMessage;
 		if (ev.type === "done") message = finalMessage(ev.message);
 	}
 	await srv.close();
+	if (c.error && srv.seen.body === undefined) {
+		writeFileSync(join(dir, "request", `${c.name}.pi.json`), `${JSON.stringify({ error }, null, 2)}\n`);
+		continue;
+	}
 	const body = JSON.parse(srv.seen.body);
 	let out = body;
 	if (provider.keptHeaders) {
 		const headers = {};
 		for (const h of provider.keptHeaders) if (srv.seen.headers[h] !== undefined) headers[h] = srv.seen.headers[h];
-		out = { url: srv.seen.url, headers, body, message };
+		out = { url: provider.fullURL ? srv.seen.target : srv.seen.url, headers, body, message, ...(error === undefined ? {} : { error }) };
 	}
 	writeFileSync(join(dir, "request", `${c.name}.pi.json`), `${JSON.stringify(out, null, 2)}\n`);
 }
