@@ -30,6 +30,10 @@ type Target struct {
 	// FirstDelta is how many events of Success there are up to and
 	// including the first text delta (see [Target.Head]).
 	FirstDelta int
+	// HeadBody, when not nil, is [Target.Head] itself, for a provider
+	// whose stream is not server-sent events (Bedrock's AWS event
+	// stream): FirstDelta is then not read.
+	HeadBody []byte
 	// Refusal is the JSON body of a 429, and RefusalText the error message
 	// the provider makes of it.
 	Refusal     []byte
@@ -96,6 +100,9 @@ func (target Target) Run(t testing.TB, ctx context.Context, fn agentcore.StreamF
 // Head returns the start of Success: its events up to and including the
 // first text delta.
 func (target Target) Head() []byte {
+	if target.HeadBody != nil {
+		return target.HeadBody
+	}
 	parts := strings.SplitAfterN(string(target.Success), "\n\n", target.FirstDelta+1)
 	return []byte(strings.Join(parts[:target.FirstDelta], ""))
 }
