@@ -213,26 +213,21 @@ func jsParseError(body []byte) string {
 	if pos < 0 || pos >= len(src) {
 		return "Unexpected end of JSON input"
 	}
-	r, _ := utf8.DecodeRuneInString(src[pos:])
+	runes := []rune(src)
+	at := utf8.RuneCountInString(src[:pos])
 	const context = 10
-	if utf8.RuneCountInString(src) <= 2*context {
-		return fmt.Sprintf("Unexpected token '%c', \"%s\" is not valid JSON", r, src)
+	if len(runes) <= 2*context {
+		return fmt.Sprintf("Unexpected token '%c', \"%s\" is not valid JSON", runes[at], src)
 	}
-	start, end := max(0, pos-context), min(len(src), pos+context)
-	for start > 0 && !utf8.RuneStart(src[start]) {
-		start--
-	}
-	for end < len(src) && !utf8.RuneStart(src[end]) {
-		end++
-	}
-	quoted := `"` + src[start:end] + `"`
+	start, end := max(0, at-context), min(len(runes), at+context)
+	quoted := `"` + string(runes[start:end]) + `"`
 	if start > 0 {
 		quoted = "..." + quoted
 	}
-	if end < len(src) {
+	if end < len(runes) {
 		quoted += "..."
 	}
-	return fmt.Sprintf("Unexpected token '%c', %s is not valid JSON", r, quoted)
+	return fmt.Sprintf("Unexpected token '%c', %s is not valid JSON", runes[at], quoted)
 }
 
 // connectionFailure describes a request that got no response: the

@@ -40,7 +40,7 @@ type frame struct {
 	// the :event-type, :exception-type, :error-code and :error-message
 	// headers, empty when absent. They alias the reader's buffer.
 	messageType, eventType, exceptionType, errorCode, errorMessage []byte
-	payload                                                       []byte
+	payload                                                        []byte
 }
 
 // frameReader reads the messages of an event stream one at a time,
