@@ -83,7 +83,12 @@ type decoder struct {
 	// stopped once the consumer stopped reading.
 	stopped bool
 
+	// ev is the event being applied and start and delta its members,
+	// reused from one event to the next (a member the payload lacks is
+	// left zero); dec decodes it.
 	ev       event
+	start    blockStart
+	delta    blockDelta
 	dec      jsondec.Decoder
 	observed []byte
 }
@@ -115,7 +120,8 @@ func (d *decoder) push(ev agentcore.AssistantEvent) {
 // are skipped (after the observer saw them).
 func (d *decoder) event(name, data []byte) *failure {
 	ev := &d.ev
-	*ev = event{}
+	d.start, d.delta = blockStart{}, blockDelta{}
+	*ev = event{Start: &d.start, Delta: &d.delta}
 	if err := d.dec.Decode(data, ev); err != nil {
 		f := textFailure(MalformedEventPrefix + string(name) + ": " + err.Error())
 		return &f
@@ -137,9 +143,7 @@ func (d *decoder) event(name, data []byte) *failure {
 	case "contentBlockStart":
 		d.blockStart(ev)
 	case "contentBlockDelta":
-		if ev.Delta != nil {
-			d.blockDelta(ev.ContentBlockIndex, ev.Delta)
-		}
+		d.blockDelta(ev.ContentBlockIndex, ev.Delta)
 	case "contentBlockStop":
 		d.blockStop(ev.ContentBlockIndex)
 	case "messageStop":
@@ -154,7 +158,7 @@ func (d *decoder) event(name, data []byte) *failure {
 
 // blockStart opens a tool call; other starts open nothing.
 func (d *decoder) blockStart(ev *event) {
-	if ev.Start == nil || ev.Start.ToolUse == nil {
+	if ev.Start.ToolUse == nil {
 		return
 	}
 	tu := ev.Start.ToolUse

@@ -17,8 +17,8 @@ import (
 // seenRequest is what a test server saw of one request.
 type seenRequest struct {
 	path, authorization, contentType string
-	header                            http.Header
-	body                              []byte
+	header                           http.Header
+	body                             []byte
 }
 
 // recordingServer answers every request with body (an event stream) and
