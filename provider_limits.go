@@ -1,9 +1,7 @@
 package agentcore
 
 import (
-	"errors"
-	"time"
-
+	"github.com/pi-go/agentcore/internal/limit"
 	"github.com/pi-go/agentcore/internal/provider/redirect"
 )
 
@@ -21,22 +19,22 @@ var ErrCrossOriginRedirect = redirect.ErrCrossOrigin
 // their MaxResponseBytes option is zero: 16 MiB of text, thinking,
 // signatures and tool calls, some thirty times what the largest output
 // of any model takes.
-const DefaultMaxResponseBytes = 16 << 20
+const DefaultMaxResponseBytes = limit.DefaultMaxResponseBytes
 
 // ErrResponseTooLarge is the error of a provider's response that built
 // more content than its MaxResponseBytes option allows. The failed
 // message's Err wraps it, and its ErrorMessage is its text and the cap:
 // "Response too large: more than 16777216 bytes of content".
-var ErrResponseTooLarge = errors.New("Response too large")
+var ErrResponseTooLarge = limit.ErrResponseTooLarge
 
 // DefaultStreamIdleTimeout is how long a streaming response of the
 // providers of this module may send nothing when their IdleTimeout option
 // is zero: long enough for a model that reasons for minutes before its
 // first token.
-const DefaultStreamIdleTimeout = 10 * time.Minute
+const DefaultStreamIdleTimeout = limit.DefaultStreamIdleTimeout
 
 // ErrStreamIdleTimeout is the error of a provider's streaming response
 // that sent nothing for its IdleTimeout option. The failed message's Err
 // wraps it, and its ErrorMessage is its text and the timeout: "Stream
 // idle timeout: no data from the server for 10m0s". It is retryable.
-var ErrStreamIdleTimeout = errors.New("Stream idle timeout")
+var ErrStreamIdleTimeout = limit.ErrStreamIdleTimeout

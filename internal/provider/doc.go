@@ -23,4 +23,29 @@
 // [Exchange]: each call's [Call] (model, request, options, writer and the
 // pending [Message]) is made here and [Run] drives the exchange's Send,
 // Read and End. [Compat] and [Flag] read a model's compat settings.
+//
+// # The skeleton
+//
+// A provider keeps its wire types, its request builder and its event
+// mapping; the rest is here, and every provider names the same roles
+// alike:
+//
+//   - call is the provider's [Exchange]: Send builds the request and
+//     posts it with [Send] (describing a refusal with its refusal
+//     function), Read is [Read] of the body with the provider's
+//     [ReadRules], End judges the message once the body is read.
+//   - decoder is the provider's [Decoder]: its Event maps one
+//     server-sent event onto a [Builder].
+//   - [Read] is the one read loop: it classifies a failed read once
+//     ([ReadRules.Classify]): the end of the body, an abort, a line too
+//     long, a limit, else a connection cut mid-body ([Terminated], Node's
+//     "terminated: "). A body sent with "Connection: close" that ends
+//     early ends as any body does ([Run] reads it so), as Node's fetch
+//     reads it for pi-ai.
+//   - [Builder] is the one block builder: it opens, grows and ends text,
+//     thinking and tool-call blocks (arguments through
+//     [partialjson.ArgumentsStream]), charges their content to the
+//     response's budget (MaxResponseBytes), and its Stopped is the one
+//     "consumer stopped" flag (the stream writer's).
+//   - [*Failure] is the one failure, nil meaning none, everywhere.
 package provider

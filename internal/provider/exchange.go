@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"time"
@@ -17,14 +18,17 @@ import (
 type Exchange interface {
 	// Send builds and posts the request. It returns the response when the
 	// server accepted it, else the failure to end the stream with.
-	Send(ctx context.Context) (*http.Response, Failure)
-	// Read decodes the body into the stream's events. It returns the
-	// failure that ended it, nil when none.
+	Send(ctx context.Context) (*http.Response, *Failure)
+	// Read decodes the body into the stream's events, usually with
+	// [Read]. It returns the failure that ended it, nil when none. A body
+	// sent with "Connection: close" that ends early ends as any body
+	// does (Go's io.ErrUnexpectedEOF reads as io.EOF), as Node's fetch
+	// reads it for pi-ai.
 	Read(ctx context.Context, body io.Reader) *Failure
-	// End judges the response once its body is read: stopped when the
-	// consumer stopped or the stream already ended, else the failure to end
-	// with, nil for done.
-	End(ctx context.Context) (stopped bool, f *Failure)
+	// End judges the response once its body is read and the consumer is
+	// still reading: the failure to end with, nil for done. It pushes no
+	// event.
+	End(ctx context.Context) *Failure
 }
 
 // Call is one stream-function call: what every [Exchange] is made of.
@@ -49,7 +53,7 @@ func StreamFn(newExchange func(Call) Exchange) agentcore.StreamFn {
 		return agentcore.NewAssistantStream(func(w *agentcore.StreamWriter) {
 			msgs, err := agentcore.ValueMessages(req.Messages)
 			if err != nil {
-				Fail(ctx, w, Message(model), Failure{Text: err.Error(), Err: err})
+				Fail(ctx, w, Message(model), ErrFailure(err))
 				return
 			}
 			req.Messages = msgs
@@ -92,15 +96,33 @@ func Run(ctx context.Context, w *agentcore.StreamWriter, out *agentcore.Assistan
 	if !w.Push(&agentcore.StartEvent{Partial: out}) {
 		return
 	}
-	if f := ex.Read(ctx, resp.Body); f != nil {
-		Fail(ctx, w, out, *f)
+	var body io.Reader = resp.Body
+	if resp.Close {
+		body = closeDelimited{body}
+	}
+	if f := ex.Read(ctx, body); f != nil {
+		Fail(ctx, w, out, f)
 		return
 	}
-	switch stopped, f := ex.End(ctx); {
-	case stopped:
-	case f != nil:
-		Fail(ctx, w, out, *f)
-	default:
-		w.Done(out)
+	if w.Ended() {
+		return // the consumer stopped
 	}
+	if f := ex.End(ctx); f != nil {
+		Fail(ctx, w, out, f)
+		return
+	}
+	w.Done(out)
+}
+
+// closeDelimited is the body of a response sent with "Connection: close":
+// the connection's end is the body's, even before the length it
+// announced, as Node's fetch reads it.
+type closeDelimited struct{ r io.Reader }
+
+func (b closeDelimited) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = io.EOF
+	}
+	return n, err
 }

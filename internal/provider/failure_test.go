@@ -18,13 +18,13 @@ func TestFail(t *testing.T) {
 	tests := []struct {
 		name    string
 		cancel  bool
-		failure Failure
+		failure *Failure
 		want    agentcore.StopReason
 		typed   bool
 	}{
 		{"status", false, Status(429, http.Header{"Retry-After": {"3"}}, "429 slow down"), agentcore.StopError, true},
-		{"network", false, Failure{Text: "Connection error.", Err: netErr}, agentcore.StopError, true},
-		{"aborted", true, Failure{Text: "Request was aborted"}, agentcore.StopAborted, false},
+		{"network", false, &Failure{Text: "Connection error.", Err: netErr}, agentcore.StopError, true},
+		{"aborted", true, TextFailure("Request was aborted"), agentcore.StopAborted, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,14 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
+	"github.com/pi-go/agentcore/internal/jsvalue"
+	"github.com/pi-go/agentcore/internal/limit"
 )
 
 // OpenAIRefusal reads a refusal's body as the OpenAI SDK does. msg is what
 // the SDK's error says after the status ([OpenAIMessage] of the body's
 // error), "" when nothing; errObject is the error's JSON when the error is
 // a non-empty object (pi-ai reports it when msg does not show it), cut
-// to [MaxErrorData] characters:
+// to [limit.MaxErrorData] characters:
 //
 //	{"error": {"message": "bad", ...}}  ->  "bad", `{"message":"bad",...}`
 //	{"error": {"code": 5}}             ->  `{"code":5}`, `{"code":5}`
@@ -33,10 +34,10 @@ func OpenAIRefusal(body []byte) (msg, errObject string) {
 			}
 		}
 		if isNonEmptyObject(errValue) {
-			errObject = Truncate(CompactJSON(errValue), MaxErrorData)
+			errObject = limit.Truncate(jsvalue.CompactJSON(errValue), limit.MaxErrorData)
 		}
 		return OpenAIMessage(errValue), errObject
-	case Truthy(trimmed):
+	case jsvalue.Truthy(trimmed):
 		return "", "" // a JSON number, string or true: no error to show
 	}
 	return string(body), "" // 0, false, null, "": the SDK shows the text
@@ -57,47 +58,23 @@ func OpenAIStatusText(status int, msg string) string {
 // truthy message (the message's JSON unless it is a string), else the
 // value's JSON; "" for a falsy value (null, false, 0, "").
 func OpenAIMessage(errValue json.RawMessage) string {
-	if !Truthy(errValue) {
+	if !jsvalue.Truthy(errValue) {
 		return ""
 	}
 	var withMessage struct {
 		Message json.RawMessage `json:"message"`
 	}
-	if isNonEmptyObject(errValue) && json.Unmarshal(errValue, &withMessage) == nil && Truthy(withMessage.Message) {
+	if isNonEmptyObject(errValue) && json.Unmarshal(errValue, &withMessage) == nil && jsvalue.Truthy(withMessage.Message) {
 		var s string
 		if json.Unmarshal(withMessage.Message, &s) == nil {
 			return s
 		}
-		return CompactJSON(withMessage.Message)
+		return jsvalue.CompactJSON(withMessage.Message)
 	}
-	return CompactJSON(errValue)
-}
-
-// Truthy reports whether a JSON value is present and not null, false, 0 or
-// "", as JavaScript would test it.
-func Truthy(v json.RawMessage) bool {
-	s := string(bytes.TrimSpace(v))
-	switch s {
-	case "", "null", "false", `""`:
-		return false
-	}
-	if n, err := strconv.ParseFloat(s, 64); err == nil {
-		return n != 0
-	}
-	return true
+	return jsvalue.CompactJSON(errValue)
 }
 
 func isNonEmptyObject(v json.RawMessage) bool {
 	var m map[string]json.RawMessage
 	return json.Unmarshal(v, &m) == nil && len(m) > 0
-}
-
-// CompactJSON returns v without insignificant space, or v itself when it
-// is not valid JSON.
-func CompactJSON(v []byte) string {
-	var buf bytes.Buffer
-	if json.Compact(&buf, v) != nil {
-		return string(v)
-	}
-	return buf.String()
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/pi-go/agentcore/internal/limit"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -177,20 +178,27 @@ func Do(ctx context.Context, r Request) (*http.Response, error) {
 // maxRefusalBody caps how much of a refusal's body is read.
 const maxRefusalBody = 1 << 20
 
+// Reason returns the reason phrase of resp's status line, as the server
+// sent it ("Not Found" of "404 Not Found"; "" when it sent none).
+func Reason(resp *http.Response) string {
+	_, reason, _ := strings.Cut(resp.Status, " ")
+	return reason
+}
+
 // Send passes r.Body through OnPayload ([Payload]), then is [Do] with its
 // outcome as a provider reports it: the accepted (2xx) response with its
-// body unread, else the failure. describe makes
-// the failure of a refusal from its status, header and body (read up to
-// 1 MiB); connection makes that of a request that got no response;
+// body unread and a nil failure, else nil and the failure. describe makes
+// the failure of a refusal from the response (its status line and
+// header; its body is closed) and its body (read up to 1 MiB); connection makes that of a request that got no response;
 // aborted is the text of a request aborted before its response. A hook's
 // error, a timeout and a refused redirect are failures with their own
 // text, their cause kept; a refusal whose server asks a longer wait than
 // MaxRetryDelay is described with the [DelayTooLongError]'s text, then
 // the SDK's text of the refusal ([Failure.SDKText]), as pi-ai words it.
-func Send(ctx context.Context, r Request, describe func(status int, h http.Header, body []byte) Failure, connection func(error) Failure, aborted string) (*http.Response, Failure) {
+func Send(ctx context.Context, r Request, describe func(resp *http.Response, body []byte) *Failure, connection func(error) *Failure, aborted string) (*http.Response, *Failure) {
 	body, err := Payload(ctx, r.Options, r.Model, r.Body, r.ForceStream)
 	if err != nil {
-		return nil, Failure{Text: err.Error(), Err: err}
+		return nil, ErrFailure(err)
 	}
 	r.Body = body
 	resp, err := Do(ctx, r)
@@ -204,25 +212,25 @@ func Send(ctx context.Context, r Request, describe func(status int, h http.Heade
 		}
 		return nil, f
 	case err != nil && ctx.Err() != nil:
-		return nil, Failure{Text: aborted}
+		return nil, TextFailure(aborted)
 	case errors.As(err, &hook), errors.Is(err, ErrTimedOut), errors.Is(err, redirect.ErrCrossOrigin):
-		return nil, Failure{Text: err.Error(), Err: err}
+		return nil, ErrFailure(err)
 	case err != nil:
 		return nil, connection(err)
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
-		return resp, Failure{}
+		return resp, nil
 	}
 	return nil, refusal(ctx, resp, describe, aborted)
 }
 
 // refusal reads and closes a non-2xx response and describes it.
-func refusal(ctx context.Context, resp *http.Response, describe func(int, http.Header, []byte) Failure, aborted string) Failure {
+func refusal(ctx context.Context, resp *http.Response, describe func(*http.Response, []byte) *Failure, aborted string) *Failure {
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRefusalBody))
 	if err != nil && ctx.Err() != nil {
-		return Failure{Text: aborted}
+		return TextFailure(aborted)
 	}
-	return describe(resp.StatusCode, resp.Header, body)
+	return describe(resp, body)
 }
 
 // once sends one attempt under the timeout and calls OnResponse.
@@ -250,7 +258,7 @@ func (r Request) once(ctx context.Context) (*http.Response, error) {
 		cancel(nil)
 		return nil, err
 	}
-	resp.Body = watchIdle(cancelOnClose{resp.Body, cancel}, actx, cancel, durationOption(r.IdleTimeout, agentcore.DefaultStreamIdleTimeout))
+	resp.Body = limit.WatchIdle(actx, cancel, cancelOnClose{resp.Body, cancel}, limit.Duration(r.IdleTimeout, agentcore.DefaultStreamIdleTimeout))
 	if h := r.Options.OnResponse; h != nil {
 		pr := agentcore.ProviderResponse{StatusCode: resp.StatusCode, Header: resp.Header.Clone()}
 		if err := h(ctx, r.Model, pr); err != nil {
@@ -322,7 +330,7 @@ func retryable(resp *http.Response) bool {
 // retryDelayCap is the longest provider-requested wait retried for the
 // option max, 0 when there is none.
 func retryDelayCap(max time.Duration) time.Duration {
-	return durationOption(max, agentcore.DefaultMaxRetryDelay)
+	return limit.Duration(max, agentcore.DefaultMaxRetryDelay)
 }
 
 // backoff is the SDKs' wait before retry attempt+1 when the server names

@@ -4,16 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
+	"github.com/pi-go/agentcore/internal/limit"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsondec"
 	"github.com/pi-go/agentcore/internal/partialjson"
 	"github.com/pi-go/agentcore/internal/provider"
+	"github.com/pi-go/agentcore/internal/sse"
 )
-
-// emptyArguments is the arguments of a call before any were read.
-var emptyArguments = json.RawMessage("{}")
 
 // decoder turns the events of one response into assistant stream events,
 // building the message as pi-ai does: each content block starts, grows and
@@ -21,9 +19,8 @@ var emptyArguments = json.RawMessage("{}")
 // accumulate without events; tool-call arguments show as partial values
 // while they stream and are parsed for good when their block ends.
 type decoder struct {
-	w     *agentcore.StreamWriter
+	b     *provider.Builder
 	model agentcore.Model
-	out   *agentcore.AssistantMessage
 
 	// openRouter says the model is served through OpenRouter, whose
 	// billed cost replaces the computed one.
@@ -33,43 +30,16 @@ type decoder struct {
 	// error ends the response.
 	observe func(json.RawMessage) error
 
-	// budget is the content the response may still build; a block or a
-	// delta that does not fit is dropped and the reader ends the response.
-	budget *provider.Budget
+	// open maps a server block index to its open block.
+	open map[int]*provider.Block
 
-	// open maps a server block index to the state of its open block.
-	open map[int]*openBlock
-
-	// started and ended are set by message_start and message_stop;
-	// stopped once the consumer stopped reading.
+	// started and ended are set by message_start and message_stop.
 	started, ended bool
-	stopped        bool
 
 	// ev is the event being applied, reused from one event to the next,
 	// and dec decodes it.
 	ev  event
 	dec jsondec.Decoder
-}
-
-// openBlock is a block being streamed: its position in the content, its
-// text so far (strings.Builder never changes bytes it handed out, so each
-// partial shares them), and for a tool call the parser of its arguments.
-type openBlock struct {
-	index int
-	text  strings.Builder
-	args  *partialjson.Parser
-}
-
-func newDecoder(w *agentcore.StreamWriter, model agentcore.Model, out *agentcore.AssistantMessage) *decoder {
-	return &decoder{w: w, model: model, out: out, open: map[int]*openBlock{}}
-}
-
-// push sends ev and notes when the consumer stopped.
-func (d *decoder) push(ev agentcore.AssistantEvent) bool {
-	if !d.stopped && !d.w.Push(ev) {
-		d.stopped = true
-	}
-	return !d.stopped
 }
 
 // messageEvents are the names of the events that build the message; an
@@ -83,7 +53,7 @@ var messageEvents = map[string]bool{
 // as pi-ai reads it: as JSON, else as JSON after [partialjson.Repair]. Data that is
 // neither, or JSON of another shape, is a failure. It returns the JSON it
 // read.
-func parseEvent(dec *jsondec.Decoder, name string, data []byte, ev *event) ([]byte, *failure) {
+func parseEvent(dec *jsondec.Decoder, name string, data []byte, ev *event) ([]byte, *provider.Failure) {
 	err := dec.Decode(data, ev)
 	if _, malformed := errors.AsType[*json.SyntaxError](err); malformed {
 		if repaired := []byte(partialjson.Repair(string(data))); json.Valid(repaired) {
@@ -92,8 +62,7 @@ func parseEvent(dec *jsondec.Decoder, name string, data []byte, ev *event) ([]by
 		}
 	}
 	if err != nil {
-		f := textFailure(fmt.Sprintf("%s %s: %v; data=%s", MalformedEventPrefix, name, err, provider.Truncate(string(data), provider.MaxErrorData)))
-		return data, &f
+		return data, provider.TextFailure(fmt.Sprintf("%s %s: %v; data=%s", MalformedEventPrefix, name, err, limit.Truncate(string(data), limit.MaxErrorData)))
 	}
 	return data, nil
 }
@@ -103,11 +72,14 @@ func parseEvent(dec *jsondec.Decoder, name string, data []byte, ev *event) ([]by
 // events of [messageEvents] are parsed and applied by the type of their
 // data, and the others are skipped. It returns the failure the event ends
 // the response with, if any.
-func (d *decoder) event(name string, data []byte) *failure {
+func (d *decoder) Event(e sse.Event) (done bool, f *provider.Failure) {
+	return false, d.event(e.Name, e.Data)
+}
+
+func (d *decoder) event(name string, data []byte) *provider.Failure {
 	switch {
 	case name == "error":
-		f := streamFailure(data)
-		return &f
+		return streamFailure(data)
 	case !messageEvents[name]:
 		return nil
 	}
@@ -118,7 +90,7 @@ func (d *decoder) event(name string, data []byte) *failure {
 	}
 	if d.observe != nil {
 		if err := d.observe(data); err != nil {
-			return &failure{Text: err.Error(), Err: err}
+			return provider.ErrFailure(err)
 		}
 	}
 	switch ev.Type {
@@ -144,94 +116,70 @@ func (d *decoder) event(name string, data []byte) *failure {
 }
 
 func (d *decoder) messageStart(m *startMessage) {
-	d.out.ResponseID = m.ID
+	d.b.Out.ResponseID = m.ID
 	if m.Model != "" && m.Model != d.model.ID {
-		d.out.ResponseModel = m.Model
+		d.b.Out.ResponseModel = m.Model
 	}
-	setStartUsage(&d.out.Usage, m.Usage, d.model)
+	setStartUsage(&d.b.Out.Usage, m.Usage, d.model)
 }
 
 // blockStart opens a content block. A server-side fallback block is
 // allowed only before any content.
-func (d *decoder) blockStart(index int, b *startBlock) *failure {
-	var block agentcore.ContentBlock
-	var start agentcore.AssistantEvent
-	ob := &openBlock{index: len(d.out.Content)}
-	if !d.budget.Take(len(b.Text) + len(b.Thinking) + len(b.Signature) + len(b.Data) + len(b.ID) + len(b.Name) + len(b.Input)) {
+func (d *decoder) blockStart(index int, sb *startBlock) *provider.Failure {
+	if !d.b.Take(len(sb.Signature) + len(sb.Data) + len(sb.Input)) {
 		return nil
 	}
-	switch b.Type {
+	var blk *provider.Block
+	switch sb.Type {
 	case "fallback":
-		if len(d.out.Content) > 0 {
-			f := textFailure(FallbackText)
-			return &f
+		if len(d.b.Out.Content) > 0 {
+			return provider.TextFailure(FallbackText)
 		}
 		return nil
 	case "text":
-		ob.text.WriteString(b.Text)
-		block = agentcore.TextBlock{Text: ob.text.String()}
-		start = &agentcore.TextStartEvent{ContentIndex: ob.index, Partial: d.out}
+		blk = d.b.OpenText(agentcore.TextBlock{Text: sb.Text})
 	case "thinking":
-		ob.text.WriteString(b.Thinking)
-		block = agentcore.ThinkingBlock{Thinking: ob.text.String(), ThinkingSignature: b.Signature}
-		start = &agentcore.ThinkingStartEvent{ContentIndex: ob.index, Partial: d.out}
+		blk = d.b.OpenThinking(agentcore.ThinkingBlock{Thinking: sb.Thinking, ThinkingSignature: sb.Signature})
 	case "redacted_thinking":
-		ob.text.WriteString(redactedThinkingText)
-		block = agentcore.ThinkingBlock{Thinking: ob.text.String(), ThinkingSignature: b.Data, Redacted: true}
-		start = &agentcore.ThinkingStartEvent{ContentIndex: ob.index, Partial: d.out}
+		blk = d.b.OpenThinking(agentcore.ThinkingBlock{Thinking: redactedThinkingText, ThinkingSignature: sb.Data, Redacted: true})
 	case "tool_use":
-		args := b.Input
+		args := sb.Input
 		if !isObject(args) {
-			args = emptyArguments
+			args = nil // shown as {}
 		}
-		ob.args = &partialjson.Parser{}
-		block = agentcore.ToolCall{ID: b.ID, Name: b.Name, Arguments: args}
-		start = &agentcore.ToolCallStartEvent{ContentIndex: ob.index, Partial: d.out}
-	default:
-		return nil
+		blk = d.b.OpenToolCall(agentcore.ToolCall{ID: sb.ID, Name: sb.Name, Arguments: args}, "")
 	}
-	d.out.Content = append(d.out.Content, block)
-	d.open[index] = ob
-	d.push(start)
+	if blk != nil {
+		d.open[index] = blk
+	}
 	return nil
 }
 
 // blockDelta grows an open block; a delta of another kind than its block
 // is ignored.
 func (d *decoder) blockDelta(index int, delta *eventDelta) {
-	ob, ok := d.open[index]
-	if !ok || !d.budget.Take(len(delta.Text)+len(delta.Thinking)+len(delta.PartialJSON)+len(delta.Signature)) {
+	blk, ok := d.open[index]
+	if !ok {
 		return
 	}
-	switch b := d.out.Content[ob.index].(type) {
+	switch b := d.b.Out.Content[blk.Index].(type) {
 	case agentcore.TextBlock:
 		if delta.Type == "text_delta" {
-			ob.text.WriteString(delta.Text)
-			b.Text = ob.text.String()
-			d.out.Content[ob.index] = b
-			d.push(&agentcore.TextDeltaEvent{ContentIndex: ob.index, Delta: delta.Text, Partial: d.out})
+			d.b.AppendText(blk, delta.Text)
 		}
 	case agentcore.ThinkingBlock:
 		switch delta.Type {
 		case "thinking_delta":
-			ob.text.WriteString(delta.Thinking)
-			b.Thinking = ob.text.String()
-			d.out.Content[ob.index] = b
-			d.push(&agentcore.ThinkingDeltaEvent{ContentIndex: ob.index, Delta: delta.Thinking, Partial: d.out})
+			d.b.AppendText(blk, delta.Thinking)
 		case "signature_delta":
-			b.ThinkingSignature += delta.Signature
-			d.out.Content[ob.index] = b
+			if d.b.Take(len(delta.Signature)) {
+				b.ThinkingSignature += delta.Signature
+				d.b.Out.Content[blk.Index] = b
+			}
 		}
 	case agentcore.ToolCall:
-		if delta.Type == "input_json_delta" && ob.args != nil {
-			ob.text.WriteString(delta.PartialJSON)
-			ob.args.Append(delta.PartialJSON)
-			b.Arguments = emptyArguments
-			if snap := ob.args.Snapshot(); isObject(snap) {
-				b.Arguments = snap
-			}
-			d.out.Content[ob.index] = b
-			d.push(&agentcore.ToolCallDeltaEvent{ContentIndex: ob.index, Delta: delta.PartialJSON, Partial: d.out})
+		if delta.Type == "input_json_delta" {
+			d.b.AppendArguments(blk, delta.PartialJSON)
 		}
 	}
 }
@@ -239,43 +187,28 @@ func (d *decoder) blockDelta(index int, delta *eventDelta) {
 // blockStop ends an open block: a tool call's arguments are parsed for
 // good (text that is no JSON object sets ArgumentsError).
 func (d *decoder) blockStop(index int) {
-	ob, ok := d.open[index]
-	if !ok {
-		return
-	}
-	delete(d.open, index)
-	switch b := d.out.Content[ob.index].(type) {
-	case agentcore.TextBlock:
-		d.push(&agentcore.TextEndEvent{ContentIndex: ob.index, Content: b.Text, Partial: d.out})
-	case agentcore.ThinkingBlock:
-		d.push(&agentcore.ThinkingEndEvent{ContentIndex: ob.index, Content: b.Thinking, Partial: d.out})
-	case agentcore.ToolCall:
-		if ob.args == nil {
-			return
-		}
-		b.Arguments, b.ArgumentsError = partialjson.Arguments(ob.text.String())
-		d.out.Content[ob.index] = b
-		d.push(&agentcore.ToolCallEndEvent{ContentIndex: ob.index, ToolCall: b, Partial: d.out})
+	if blk, ok := d.open[index]; ok {
+		delete(d.open, index)
+		d.b.End(blk)
 	}
 }
 
 // messageDelta takes the stop reason and the final usage.
-func (d *decoder) messageDelta(ev *event) *failure {
+func (d *decoder) messageDelta(ev *event) *provider.Failure {
 	if ev.Delta.StopReason != "" {
-		d.out.RawStopReason = ev.Delta.StopReason
+		d.b.Out.RawStopReason = ev.Delta.StopReason
 		stop, text, known := mapStopReason(ev.Delta.StopReason, ev.Delta.StopDetails)
 		if !known {
-			f := textFailure(text)
-			return &f
+			return provider.TextFailure(text)
 		}
-		d.out.StopReason = stop
+		d.b.Out.StopReason = stop
 		if text != "" {
-			d.out.ErrorMessage = text
+			d.b.Out.ErrorMessage = text
 		}
 	}
-	applyDeltaUsage(&d.out.Usage, ev.Usage, d.model)
+	applyDeltaUsage(&d.b.Out.Usage, ev.Usage, d.model)
 	if d.openRouter && ev.Usage != nil {
-		ev.Usage.OpenRouterCost.Apply(&d.out.Usage)
+		ev.Usage.OpenRouterCost.Apply(&d.b.Out.Usage)
 	}
 	return nil
 }

@@ -108,7 +108,8 @@
 //
 // Failures end the stream with an error event, never a panic: an HTTP
 // error status (`429 {"type":"error","error":{...}}`, as the server sent
-// it), a network error ("Connection error.: ..."), an error event
+// it), a network error ("Connection error.: ..." before the response,
+// "terminated: ..." when its body broke off), an error event
 // mid-stream (its data, such as an overloaded_error), a malformed event
 // ([MalformedEventPrefix]), a stream that ends without message_stop
 // ([NoMessageStopText]). The message's Err holds the failure as an

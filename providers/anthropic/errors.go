@@ -3,11 +3,10 @@ package anthropic
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 
+	"github.com/pi-go/agentcore/internal/jsvalue"
 	"github.com/pi-go/agentcore/internal/provider"
 )
 
@@ -46,19 +45,16 @@ const (
 // carried no message of its own.
 const unknownErrorText = "An unknown error occurred"
 
-// failure is why a request failed, as every HTTP-speaking stream function
-// of the repository reports it.
-type failure = provider.Failure
-
-// statusFailure describes a non-2xx response with the HTTP status and what
+// refusal describes a non-2xx response with the HTTP status and what
 // the server said, as the Anthropic SDK words it for pi-ai:
 //
 //	{"message": "text", ...}  ->  "400 text"
 //	other JSON                ->  `429 {"type":"error","error":{...}}` (compacted)
 //	other text                ->  "502 text" (as sent)
 //	an empty body             ->  "503 status code (no body)"
-func statusFailure(status int, header http.Header, body []byte) failure {
-	f := provider.Status(status, header, "")
+func refusal(resp *http.Response, body []byte) *provider.Failure {
+	status := resp.StatusCode
+	f := provider.Status(status, resp.Header, "")
 	var envelope struct {
 		Message json.RawMessage `json:"message"`
 	}
@@ -69,12 +65,12 @@ func statusFailure(status int, header http.Header, body []byte) failure {
 		json.Unmarshal(trimmed, &envelope)
 		var s string
 		switch {
-		case truthy(envelope.Message) && json.Unmarshal(envelope.Message, &s) == nil:
+		case jsvalue.Truthy(envelope.Message) && json.Unmarshal(envelope.Message, &s) == nil:
 			f.Text = fmt.Sprintf("%d %s", status, s)
-		case truthy(envelope.Message):
-			f.Text = fmt.Sprintf("%d %s", status, compactJSON(envelope.Message))
+		case jsvalue.Truthy(envelope.Message):
+			f.Text = fmt.Sprintf("%d %s", status, jsvalue.CompactJSON(envelope.Message))
 		default:
-			f.Text = fmt.Sprintf("%d %s", status, compactJSON(trimmed))
+			f.Text = fmt.Sprintf("%d %s", status, jsvalue.CompactJSON(trimmed))
 		}
 	default:
 		f.Text = fmt.Sprintf("%d %s", status, body) // as sent, white space included
@@ -84,42 +80,6 @@ func statusFailure(status int, header http.Header, body []byte) failure {
 
 // streamFailure describes an error event the server sent mid-stream: its
 // data as sent, as pi-ai reports it.
-func streamFailure(data []byte) failure {
-	return failure{Text: string(data)}
-}
-
-// connectionFailure describes a request that got no response, or whose
-// body broke off: pi-ai's "Connection error." with the reason.
-func connectionFailure(err error) failure {
-	var uerr *url.Error
-	if errors.As(err, &uerr) {
-		err = uerr.Err
-	}
-	return failure{Text: "Connection error.: " + err.Error(), Err: err}
-}
-
-// textFailure is a failure without a status or a cause: a malformed event,
-// a refusal, a cut stream, a request that could not be built.
-func textFailure(text string) failure {
-	return failure{Text: text}
-}
-
-// truthy reports whether a JSON value is present and not null, false, 0 or
-// "", as JavaScript would test it.
-func truthy(v json.RawMessage) bool {
-	switch string(bytes.TrimSpace(v)) {
-	case "", "null", "false", "0", `""`:
-		return false
-	}
-	return true
-}
-
-// compactJSON returns v without insignificant space, or v itself when it is
-// not valid JSON.
-func compactJSON(v []byte) string {
-	var buf bytes.Buffer
-	if json.Compact(&buf, v) != nil {
-		return string(v)
-	}
-	return buf.String()
+func streamFailure(data []byte) *provider.Failure {
+	return provider.TextFailure(string(data))
 }

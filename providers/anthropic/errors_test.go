@@ -13,10 +13,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider"
 	"github.com/pi-go/agentcore/internal/provider/providertest"
 )
 
-func TestStatusFailure(t *testing.T) {
+func TestRefusal(t *testing.T) {
 	tests := []struct {
 		name       string
 		status     int
@@ -37,8 +38,8 @@ func TestStatusFailure(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := statusFailure(tt.status, tt.header, []byte(tt.body))
-			assert.Equal(t, failure{Text: tt.text, Status: tt.status, RetryAfter: tt.retryAfter}, f)
+			f := refusal(&http.Response{StatusCode: tt.status, Header: tt.header}, []byte(tt.body))
+			assert.Equal(t, &provider.Failure{Text: tt.text, Status: tt.status, RetryAfter: tt.retryAfter}, f)
 		})
 	}
 }

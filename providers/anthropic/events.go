@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"encoding/json"
+	"github.com/pi-go/agentcore/internal/limit"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider"
@@ -110,13 +111,13 @@ func mapStopReason(reason string, details *stopDetails) (stop agentcore.StopReas
 
 // setStartUsage sets usage from message_start and prices it.
 func setStartUsage(u *agentcore.Usage, s startUsage, model agentcore.Model) {
-	u.Input = provider.Count(s.InputTokens)
-	u.Output = provider.Count(s.OutputTokens)
-	u.CacheRead = provider.Count(s.CacheReadInputTokens)
-	u.CacheWrite = provider.Count(s.CacheCreationInputTokens)
+	u.Input = limit.Count(s.InputTokens)
+	u.Output = limit.Count(s.OutputTokens)
+	u.CacheRead = limit.Count(s.CacheReadInputTokens)
+	u.CacheWrite = limit.Count(s.CacheCreationInputTokens)
 	var write1h int64
 	if s.CacheCreation != nil && s.CacheCreation.Ephemeral1h != nil {
-		write1h = provider.Count(*s.CacheCreation.Ephemeral1h)
+		write1h = limit.Count(*s.CacheCreation.Ephemeral1h)
 	}
 	u.CacheWrite1h = &write1h
 	price(u, model)
@@ -128,12 +129,12 @@ func applyDeltaUsage(u *agentcore.Usage, d *deltaUsage, model agentcore.Model) {
 	if d != nil {
 		set := func(dst *int64, v *float64) {
 			if v != nil {
-				*dst = provider.Count(*v)
+				*dst = limit.Count(*v)
 			}
 		}
 		setOptional := func(dst **int64, v *float64) {
 			if v != nil {
-				n := provider.Count(*v)
+				n := limit.Count(*v)
 				*dst = &n
 			}
 		}
@@ -156,7 +157,7 @@ func applyDeltaUsage(u *agentcore.Usage, d *deltaUsage, model agentcore.Model) {
 // the input rate. The total saturates at math.MaxInt64, and 1h writes
 // beyond all writes leave no short ones (never a negative cost).
 func price(u *agentcore.Usage, model agentcore.Model) {
-	u.TotalTokens = provider.Sum(u.Input, u.Output, u.CacheRead, u.CacheWrite)
+	u.TotalTokens = limit.Sum(u.Input, u.Output, u.CacheRead, u.CacheWrite)
 	r := model.Cost
 	var longWrite int64
 	if u.CacheWrite1h != nil {

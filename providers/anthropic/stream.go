@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"maps"
 	"net/http"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider"
-	"github.com/pi-go/agentcore/internal/sse"
 )
 
 // StreamFn returns a stream function that calls the Anthropic Messages
@@ -49,46 +47,47 @@ type call struct {
 	d    *decoder // set by Read
 }
 
-// Read decodes the body's events.
-func (c *call) Read(ctx context.Context, body io.Reader) *failure {
-	c.d = newDecoder(c.W, c.Model, c.Out)
-	c.d.observe = c.Observer(ctx)
-	c.d.openRouter = provider.IsOpenRouter(c.Model, c.opts.baseURL(c.Model))
-	c.d.budget = provider.NewBudget(c.opts.MaxResponseBytes)
-	return c.read(ctx, c.d, body)
+// Read decodes the body's events until the body ends, a failure, or the
+// consumer stopping.
+func (c *call) Read(ctx context.Context, body io.Reader) *provider.Failure {
+	c.d = &decoder{
+		b: provider.NewBuilder(c.Call, c.opts.MaxResponseBytes), model: c.Model, observe: c.Observer(ctx),
+		openRouter: provider.IsOpenRouter(c.Model, c.opts.baseURL(c.Model)), open: map[int]*provider.Block{},
+	}
+	return provider.Read(ctx, body, c.d, c.d.b, provider.ReadRules{
+		AbortedText: AbortedText,
+		LineTooLong: func(err error) string { return MalformedEventPrefix + ": " + err.Error() },
+	})
 }
 
 // End judges the response once its body is read.
-func (c *call) End(ctx context.Context) (bool, *failure) {
-	fail := func(text string) (bool, *failure) { f := textFailure(text); return false, &f }
+func (c *call) End(ctx context.Context) *provider.Failure {
 	switch d := c.d; {
-	case d.stopped:
-		return true, nil
 	case d.started && !d.ended:
-		return fail(NoMessageStopText)
+		return provider.TextFailure(NoMessageStopText)
 	case ctx.Err() != nil:
-		return fail(AbortedAfterBodyText)
+		return provider.TextFailure(AbortedAfterBodyText)
 	case c.Out.StopReason == agentcore.StopPending:
-		return fail(NoStopReasonText)
+		return provider.TextFailure(NoStopReasonText)
 	case c.Out.StopReason.Failed():
-		return fail(cmp.Or(c.Out.ErrorMessage, unknownErrorText))
+		return provider.TextFailure(cmp.Or(c.Out.ErrorMessage, unknownErrorText))
 	}
-	return false, nil
+	return nil
 }
 
 // Send posts the request. It returns the response when the server
 // accepted it (2xx), else the failure. The request hooks of
 // [agentcore.StreamOptions] run where pi-ai's adapter runs them:
 // OnPayload on the built body, OnResponse as each response arrives.
-func (c *call) Send(ctx context.Context) (*http.Response, failure) {
+func (c *call) Send(ctx context.Context) (*http.Response, *provider.Failure) {
 	base := c.opts.baseURL(c.Model)
 	s, err := resolveSettings(c.Model, base)
 	if err != nil {
-		return nil, textFailure(err.Error())
+		return nil, provider.TextFailure(err.Error())
 	}
 	header := c.headers(base, s)
 	if !hasAuth(header) {
-		return nil, textFailure("No API key for provider: " + c.Model.Provider)
+		return nil, provider.TextFailure("No API key for provider: " + c.Model.Provider)
 	}
 	b := buildRequest(c.Model, c.Request.Messages, c.Options, s)
 	header.Del("Anthropic-Beta")
@@ -97,12 +96,12 @@ func (c *call) Send(ctx context.Context) (*http.Response, failure) {
 	}
 	body, err := json.Marshal(b.body)
 	if err != nil {
-		return nil, textFailure("Could not encode the request: " + err.Error())
+		return nil, provider.TextFailure("Could not encode the request: " + err.Error())
 	}
 	return provider.Send(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.Model, Options: c.Options,
 		ForceStream: true, IdleTimeout: c.opts.IdleTimeout,
-	}, statusFailure, connectionFailure, AbortedBeforeResponseText)
+	}, refusal, provider.Connection, AbortedBeforeResponseText)
 }
 
 // headers are the request's headers as pi-ai's client sets them: the
@@ -140,35 +139,4 @@ func hasAuth(h http.Header) bool {
 		}
 	}
 	return false
-}
-
-// read feeds the body's events to d until the body ends, a failure, or the
-// consumer stopping.
-func (c *call) read(ctx context.Context, d *decoder, body io.Reader) *failure {
-	events := sse.NewReader(body, 0)
-	for !d.stopped {
-		ev, err := events.Next()
-		switch {
-		case errors.Is(err, io.EOF):
-			return nil
-		case err != nil && ctx.Err() != nil:
-			f := textFailure(AbortedText)
-			return &f
-		case errors.Is(err, sse.ErrLineTooLong):
-			f := textFailure(MalformedEventPrefix + ": " + err.Error())
-			return &f
-		case provider.IsLimit(err):
-			return provider.LimitFailure(err)
-		case err != nil:
-			f := connectionFailure(err)
-			return &f
-		}
-		if f := d.event(ev.Name, ev.Data); f != nil {
-			return f
-		}
-		if err := d.budget.Err(); err != nil {
-			return provider.LimitFailure(err)
-		}
-	}
-	return nil
 }

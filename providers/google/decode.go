@@ -2,14 +2,16 @@ package google
 
 import (
 	"encoding/json"
+	"errors"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/limit"
 	"github.com/pi-go/agentcore/internal/provider"
+	"github.com/pi-go/agentcore/internal/sse"
 )
 
 // chunk is the data of one streamed event: a GenerateContentResponse.
@@ -28,7 +30,7 @@ type candidate struct {
 
 type responsePart struct {
 	Text             *string `json:"text"`
-	Thought          bool    `json:"thought"`
+	Thought          bool    `json:"thought"` // true only when it is true
 	ThoughtSignature string  `json:"thoughtSignature"`
 	FunctionCall     *struct {
 		ID   string          `json:"id"`
@@ -37,12 +39,14 @@ type responsePart struct {
 	} `json:"functionCall"`
 }
 
+// usageMetadata holds the counts as JavaScript reads them: 1e400 is
+// Infinity, clamped as every count ([limit.Count]).
 type usageMetadata struct {
-	PromptTokenCount        float64 `json:"promptTokenCount"`
-	CandidatesTokenCount    float64 `json:"candidatesTokenCount"`
-	ThoughtsTokenCount      float64 `json:"thoughtsTokenCount"`
-	CachedContentTokenCount float64 `json:"cachedContentTokenCount"`
-	TotalTokenCount         float64 `json:"totalTokenCount"`
+	PromptTokenCount        provider.Number `json:"promptTokenCount"`
+	CandidatesTokenCount    provider.Number `json:"candidatesTokenCount"`
+	ThoughtsTokenCount      provider.Number `json:"thoughtsTokenCount"`
+	CachedContentTokenCount provider.Number `json:"cachedContentTokenCount"`
+	TotalTokenCount         provider.Number `json:"totalTokenCount"`
 }
 
 // toolCallCounter numbers the tool-call IDs made up in this process.
@@ -54,85 +58,77 @@ var toolCallCounter atomic.Int64
 // between them (or a function call) ending the open block; a function
 // call is a whole tool call at once; the last finish reason and usage win.
 type decoder struct {
-	w     *agentcore.StreamWriter
+	b     *provider.Builder
 	model agentcore.Model
-	out   *agentcore.AssistantMessage
 
 	// observe, when not nil, sees each chunk's data first; an error ends
 	// the response.
 	observe func(json.RawMessage) error
 
-	// open is the index of the open text or thinking block, -1 when none;
-	// text is its text so far (strings.Builder never changes bytes it
-	// handed out, so each partial shares them).
-	open int
-	text strings.Builder
+	// open is the open text or thinking block, nil when none.
+	open *provider.Block
 
-	// budget is the content the response may still build; a part that
-	// does not fit is not added, and the response ends with its error.
-	budget *provider.Budget
-
-	// stopped once the consumer stopped reading.
-	stopped bool
+	// ids are the IDs of the tool calls so far.
+	ids map[string]bool
 }
 
-func newDecoder(w *agentcore.StreamWriter, model agentcore.Model, out *agentcore.AssistantMessage) *decoder {
-	return &decoder{w: w, model: model, out: out, open: -1}
-}
-
-// push sends ev and notes when the consumer stopped.
-func (d *decoder) push(ev agentcore.AssistantEvent) bool {
-	if !d.stopped && !d.w.Push(ev) {
-		d.stopped = true
-	}
-	return !d.stopped
-}
-
-// event applies the data of one event; it returns the failure that ends
-// the response, nil to go on.
-func (d *decoder) event(data []byte) *failure {
-	if f, ok := chunkError(data); ok {
-		return &f
+// Event applies the data of one event; it returns the failure that ends
+// the response, nil to go on. A field of another type than the API's
+// reads as absent, as pi-ai's JavaScript reads it, rather than failing the
+// chunk.
+func (d *decoder) Event(ev sse.Event) (bool, *provider.Failure) {
+	data := ev.Data
+	if f := chunkError(data); f != nil {
+		return false, f
 	}
 	var c chunk
-	if err := json.Unmarshal(data, &c); err != nil {
-		f := textFailure(MalformedChunkPrefix + ": " + err.Error())
-		return &f
+	err := json.Unmarshal(data, &c)
+	if _, malformed := errors.AsType[*json.SyntaxError](err); malformed {
+		return false, provider.TextFailure(MalformedChunkPrefix + ": " + err.Error())
 	}
 	if d.observe != nil {
 		if err := d.observe(data); err != nil {
-			return &failure{Text: err.Error(), Err: err}
+			return false, provider.ErrFailure(err)
 		}
 	}
-	if d.out.ResponseID == "" {
-		d.out.ResponseID = c.ResponseID
+	out := d.b.Out
+	if out.ResponseID == "" {
+		out.ResponseID = c.ResponseID
 	}
 	if len(c.Candidates) > 0 {
-		cand := c.Candidates[0]
-		if cand.Content != nil {
-			for _, p := range cand.Content.Parts {
-				if d.stopped {
-					return nil
-				}
-				d.part(p)
-			}
-		}
-		if cand.FinishReason != "" {
-			d.out.RawStopReason = cand.FinishReason
-			stop, ok := mapFinishReason(cand.FinishReason)
-			if !ok {
-				f := textFailure(unhandledStopPrefix + cand.FinishReason)
-				return &f
-			}
-			if stop == agentcore.StopStop && len(d.out.ToolCalls()) > 0 {
-				stop = agentcore.StopToolUse
-			}
-			d.out.StopReason = stop
+		if f := d.candidate(&c.Candidates[0]); f != nil {
+			return false, f
 		}
 	}
 	if u := c.UsageMetadata; u != nil {
-		setUsage(&d.out.Usage, u, d.model)
+		setUsage(&out.Usage, u, d.model)
 	}
+	return false, nil
+}
+
+// candidate applies the first candidate of a chunk.
+func (d *decoder) candidate(cand *candidate) *provider.Failure {
+	if cand.Content != nil {
+		for _, p := range cand.Content.Parts {
+			if d.b.Stopped() {
+				return nil
+			}
+			d.part(p)
+		}
+	}
+	if cand.FinishReason == "" {
+		return nil
+	}
+	out := d.b.Out
+	out.RawStopReason = cand.FinishReason
+	stop, ok := mapFinishReason(cand.FinishReason)
+	if !ok {
+		return provider.TextFailure(unhandledStopPrefix + cand.FinishReason)
+	}
+	if stop == agentcore.StopStop && len(d.ids) > 0 {
+		stop = agentcore.StopToolUse
+	}
+	out.StopReason = stop
 	return nil
 }
 
@@ -141,101 +137,66 @@ func (d *decoder) part(p responsePart) {
 	if p.Text != nil {
 		d.appendText(*p.Text, p.Thought, p.ThoughtSignature)
 	}
-	if p.FunctionCall != nil {
-		d.closeBlock()
-		fc := p.FunctionCall
-		name := "undefined"
-		if fc.Name != nil {
-			name = *fc.Name
-		}
-		id := fc.ID
-		if id == "" || d.hasToolCall(id) {
-			id = name + "_" + strconv.FormatInt(time.Now().UnixMilli(), 10) + "_" + strconv.FormatInt(toolCallCounter.Add(1), 10)
-		}
-		args := stringify(fc.Args)
-		if !d.budget.Take(len(id) + len(name) + len(args) + len(p.ThoughtSignature)) {
-			return
-		}
-		call := agentcore.ToolCall{ID: id, Arguments: json.RawMessage(args)}
-		if fc.Name != nil {
-			call.Name = *fc.Name
-		}
-		if p.ThoughtSignature != "" {
-			call.ThoughtSignature = p.ThoughtSignature
-		}
-		index := len(d.out.Content)
-		d.out.Content = append(d.out.Content, call)
-		d.push(&agentcore.ToolCallStartEvent{ContentIndex: index, Partial: d.out})
-		d.push(&agentcore.ToolCallDeltaEvent{ContentIndex: index, Delta: args, Partial: d.out})
-		d.push(&agentcore.ToolCallEndEvent{ContentIndex: index, ToolCall: call, Partial: d.out})
+	if p.FunctionCall == nil {
+		return
 	}
+	d.closeBlock()
+	fc := p.FunctionCall
+	name := "undefined"
+	if fc.Name != nil {
+		name = *fc.Name
+	}
+	id := fc.ID
+	if id == "" || d.ids[id] {
+		id = name + "_" + strconv.FormatInt(time.Now().UnixMilli(), 10) + "_" + strconv.FormatInt(toolCallCounter.Add(1), 10)
+	}
+	if !d.b.Take(len(p.ThoughtSignature)) {
+		return
+	}
+	call := agentcore.ToolCall{ID: id, Arguments: json.RawMessage(stringify(fc.Args)), ThoughtSignature: p.ThoughtSignature}
+	if fc.Name != nil {
+		call.Name = *fc.Name
+	}
+	d.ids[id] = true
+	d.b.WholeToolCall(call)
 }
 
 // appendText grows the open block of the part's kind, first ending an
 // open block of the other kind and starting one of this kind. A non-empty
 // signature replaces the block's.
 func (d *decoder) appendText(text string, thought bool, sig string) {
-	if !d.budget.Take(len(text) + len(sig)) {
+	if d.open != nil && d.open.IsThinking() != thought {
+		d.closeBlock()
+	}
+	if d.open == nil {
+		if thought {
+			d.open = d.b.OpenThinking(agentcore.ThinkingBlock{})
+		} else {
+			d.open = d.b.OpenText(agentcore.TextBlock{})
+		}
+	}
+	if d.open == nil || !d.b.Take(len(sig)) {
 		return
 	}
-	if d.open >= 0 {
-		_, isThinking := d.out.Content[d.open].(agentcore.ThinkingBlock)
-		if isThinking != thought {
-			d.closeBlock()
-		}
-	}
-	if d.open < 0 {
-		d.open = len(d.out.Content)
-		d.text.Reset()
-		if thought {
-			d.out.Content = append(d.out.Content, agentcore.ThinkingBlock{})
-			d.push(&agentcore.ThinkingStartEvent{ContentIndex: d.open, Partial: d.out})
-		} else {
-			d.out.Content = append(d.out.Content, agentcore.TextBlock{})
-			d.push(&agentcore.TextStartEvent{ContentIndex: d.open, Partial: d.out})
-		}
-	}
-	d.text.WriteString(text)
-	switch b := d.out.Content[d.open].(type) {
-	case agentcore.ThinkingBlock:
-		b.Thinking = d.text.String()
-		if sig != "" {
+	if sig != "" {
+		switch b := d.b.Out.Content[d.open.Index].(type) {
+		case agentcore.ThinkingBlock:
 			b.ThinkingSignature = sig
-		}
-		d.out.Content[d.open] = b
-		d.push(&agentcore.ThinkingDeltaEvent{ContentIndex: d.open, Delta: text, Partial: d.out})
-	case agentcore.TextBlock:
-		b.Text = d.text.String()
-		if sig != "" {
+			d.b.Out.Content[d.open.Index] = b
+		case agentcore.TextBlock:
 			b.TextSignature = sig
+			d.b.Out.Content[d.open.Index] = b
 		}
-		d.out.Content[d.open] = b
-		d.push(&agentcore.TextDeltaEvent{ContentIndex: d.open, Delta: text, Partial: d.out})
 	}
+	d.b.AppendText(d.open, text)
 }
 
 // closeBlock ends the open text or thinking block, if any.
 func (d *decoder) closeBlock() {
-	if d.open < 0 {
-		return
+	if d.open != nil {
+		d.b.End(d.open)
+		d.open = nil
 	}
-	i := d.open
-	d.open = -1
-	switch b := d.out.Content[i].(type) {
-	case agentcore.ThinkingBlock:
-		d.push(&agentcore.ThinkingEndEvent{ContentIndex: i, Content: b.Thinking, Partial: d.out})
-	case agentcore.TextBlock:
-		d.push(&agentcore.TextEndEvent{ContentIndex: i, Content: b.Text, Partial: d.out})
-	}
-}
-
-func (d *decoder) hasToolCall(id string) bool {
-	for _, b := range d.out.Content {
-		if c, ok := b.(agentcore.ToolCall); ok && c.ID == id {
-			return true
-		}
-	}
-	return false
 }
 
 // stringify is a call's arguments as JavaScript's JSON.stringify writes
@@ -267,21 +228,21 @@ func mapFinishReason(reason string) (agentcore.StopReason, bool) {
 // setUsage sets u from a chunk's usage and prices it, as pi-ai does:
 // cached tokens are read from the cache and not counted as input, thoughts
 // count as output (and as reasoning). Every count is clamped to
-// 0…math.MaxInt64 ([provider.Count]) and the output saturates, so a
+// 0…math.MaxInt64 ([limit.Count]) and the output saturates, so a
 // hostile or broken server cannot make a count or a cost negative.
 func setUsage(u *agentcore.Usage, m *usageMetadata, model agentcore.Model) {
 	reasoning, fromProvider := u.Reasoning, u.Cost.TotalFromProvider
 	if reasoning == nil {
 		reasoning, fromProvider = new(int64), new(bool)
 	}
-	*reasoning = provider.Count(m.ThoughtsTokenCount)
-	cached := provider.Count(m.CachedContentTokenCount)
+	*reasoning = limit.Count(float64(m.ThoughtsTokenCount))
+	cached := limit.Count(float64(m.CachedContentTokenCount))
 	*u = agentcore.Usage{
-		Input:       max(0, provider.Count(m.PromptTokenCount)-cached),
-		Output:      provider.Sum(provider.Count(m.CandidatesTokenCount), *reasoning),
+		Input:       max(0, limit.Count(float64(m.PromptTokenCount))-cached),
+		Output:      limit.Sum(limit.Count(float64(m.CandidatesTokenCount)), *reasoning),
 		CacheRead:   cached,
 		Reasoning:   reasoning,
-		TotalTokens: provider.Count(m.TotalTokenCount),
+		TotalTokens: limit.Count(float64(m.TotalTokenCount)),
 	}
 	r := model.Cost
 	u.Cost.Input = r.Input / 1000000 * float64(u.Input)

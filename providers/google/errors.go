@@ -2,9 +2,8 @@ package google
 
 import (
 	"bytes"
-	"errors"
+	"github.com/pi-go/agentcore/internal/limit"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/pi-go/agentcore/internal/jsonv"
@@ -37,8 +36,8 @@ const (
 	// response; the network's reason follows.
 	FetchFailedPrefix = "fetch failed: "
 	// TerminatedPrefix starts the error of a response whose body broke
-	// off; the network's reason follows.
-	TerminatedPrefix = "terminated: "
+	// off on a connection kept alive; the network's reason follows.
+	TerminatedPrefix = provider.TerminatedPrefix
 	// providerStoppedPrefix starts the error of a finish reason that is an
 	// error (SAFETY, RECITATION, ...); the reason follows.
 	providerStoppedPrefix = "Provider stopped with: "
@@ -47,33 +46,31 @@ const (
 	unhandledStopPrefix = "Unhandled stop reason: "
 )
 
-// failure is why a request failed, as every HTTP-speaking stream function
-// of the repository reports it.
-type failure = provider.Failure
-
-// statusFailure describes a non-2xx response as Google's SDK does for
+// refusal describes a non-2xx response as Google's SDK does for
 // pi-ai: a JSON body re-serialized compactly as JavaScript would, any
-// other body wrapped in Google's error envelope:
+// other body wrapped in Google's error envelope, with the response's own
+// reason phrase as its status:
 //
 //	{"error":{"code":429,"message":"...","status":"RESOURCE_EXHAUSTED"}}  (as sent, compacted)
 //	{"error":{"message":"Bad Gateway\n","code":502,"status":"Bad Gateway"}}  (a text body)
 //
 // A body sent as JSON that does not parse is wrapped as text. The JSON, or
-// the text, is cut to its first [provider.MaxErrorData] characters.
-func statusFailure(status int, header http.Header, body []byte) failure {
-	f := provider.Status(status, header, "")
-	if strings.Contains(header.Get("Content-Type"), "application/json") {
+// the text, is cut to its first [limit.MaxErrorData] characters.
+func refusal(resp *http.Response, body []byte) *provider.Failure {
+	status := resp.StatusCode
+	f := provider.Status(status, resp.Header, "")
+	if strings.Contains(resp.Header.Get("Content-Type"), "application/json") {
 		if v, err := jsonv.Parse(body); err == nil {
-			f.Text = provider.Truncate(string(v.AppendJSON(nil)), provider.MaxErrorData)
+			f.Text = limit.Truncate(string(v.AppendJSON(nil)), limit.MaxErrorData)
 			return f
 		}
 	}
 	b := []byte(`{"error":{"message":`)
-	b = jsonv.AppendQuote(b, provider.Truncate(strings.ToValidUTF8(string(body), "\uFFFD"), provider.MaxErrorData))
+	b = jsonv.AppendQuote(b, limit.Truncate(strings.ToValidUTF8(string(body), "\uFFFD"), limit.MaxErrorData))
 	b = append(b, `,"code":`...)
 	b = jsonv.AppendNumber(b, float64(status))
 	b = append(b, `,"status":`...)
-	b = jsonv.AppendQuote(b, http.StatusText(status))
+	b = jsonv.AppendQuote(b, provider.Reason(resp))
 	f.Text = string(append(b, "}}"...))
 	return f
 }
@@ -81,26 +78,26 @@ func statusFailure(status int, header http.Header, body []byte) failure {
 // chunkError returns the failure of a streamed event that is an error
 // object with an HTTP error code (400 to 599), as Google's SDK throws it:
 // "got status: STATUS. " and the event's JSON, cut to its first
-// [provider.MaxErrorData] characters. Other data gives false.
-func chunkError(data []byte) (failure, bool) {
+// [limit.MaxErrorData] characters. Other data gives nil.
+func chunkError(data []byte) *provider.Failure {
 	if !bytes.Contains(data, []byte(`"error"`)) {
-		return failure{}, false
+		return nil
 	}
 	v, err := jsonv.Parse(data)
 	if err != nil || v.Kind() != jsonv.Object {
-		return failure{}, false
+		return nil
 	}
 	e, ok := v.Get("error")
 	if !ok || e.Kind() != jsonv.Object {
-		return failure{}, false
+		return nil
 	}
 	code, ok := e.Get("code")
 	if !ok || code.Kind() != jsonv.Number || code.Num() < 400 || code.Num() >= 600 {
-		return failure{}, false
+		return nil
 	}
 	status, _ := e.Get("status")
-	text := "got status: " + jsString(status, e.Has("status")) + ". " + provider.Truncate(string(v.AppendJSON(nil)), provider.MaxErrorData)
-	return failure{Text: text, Status: int(code.Num())}, true
+	text := "got status: " + jsString(status, e.Has("status")) + ". " + limit.Truncate(string(v.AppendJSON(nil)), limit.MaxErrorData)
+	return &provider.Failure{Text: text, Status: int(code.Num())}
 }
 
 // jsString is v as JavaScript's template literal writes it; present false
@@ -129,26 +126,6 @@ func jsString(v jsonv.Value, present bool) string {
 
 // connectionFailure describes a request that got no response, as Node's
 // fetch words it for pi-ai: "fetch failed: " and the reason.
-func connectionFailure(err error) failure {
-	err = unwrapURL(err)
-	return failure{Text: FetchFailedPrefix + err.Error(), Err: err}
-}
-
-// bodyFailure describes a response whose body broke off.
-func bodyFailure(err error) failure {
-	err = unwrapURL(err)
-	return failure{Text: TerminatedPrefix + err.Error(), Err: err}
-}
-
-func unwrapURL(err error) error {
-	var uerr *url.Error
-	if errors.As(err, &uerr) {
-		return uerr.Err
-	}
-	return err
-}
-
-// textFailure is a failure without a status or a cause.
-func textFailure(text string) failure {
-	return failure{Text: text}
+func connectionFailure(err error) *provider.Failure {
+	return provider.CauseFailure(FetchFailedPrefix, err)
 }

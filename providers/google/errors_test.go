@@ -2,6 +2,7 @@ package google
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"testing"
 
@@ -24,11 +25,22 @@ func TestStatusFailure(t *testing.T) {
 		{"invalid UTF-8 replaced", "text/html", "a\xffb", 404, `{"error":{"message":"a` + "\uFFFD" + `b","code":404,"status":"Not Found"}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := statusFailure(tc.status, http.Header{"Content-Type": {tc.contentType}, "Retry-After": {"3"}}, []byte(tc.body))
+			resp := &http.Response{StatusCode: tc.status, Status: fmt.Sprintf("%d %s", tc.status, http.StatusText(tc.status)), Header: http.Header{"Content-Type": {tc.contentType}, "Retry-After": {"3"}}}
+			f := refusal(resp, []byte(tc.body))
 			assert.Equal(t, tc.want, f.Text)
 			assert.Equal(t, tc.status, f.Status)
 			assert.Equal(t, "3s", f.RetryAfter.String())
 		})
+	}
+}
+
+// TestRefusalReasonPhrase: a text refusal's envelope names the status
+// with the response's own reason phrase, as Google's SDK reads it.
+func TestRefusalReasonPhrase(t *testing.T) {
+	for status, want := range map[string]string{"503 Overloaded Now": "Overloaded Now", "503": ""} {
+		resp := &http.Response{StatusCode: 503, Status: status, Header: http.Header{"Content-Type": {"text/plain"}}}
+		f := refusal(resp, []byte("busy"))
+		assert.Equal(t, `{"error":{"message":"busy","code":503,"status":"`+want+`"}}`, f.Text, status)
 	}
 }
 
@@ -47,8 +59,12 @@ func TestChunkError(t *testing.T) {
 		{`{"error":"x"}`, "", 0},
 		{`{"candidates":[]}`, "", 0},
 	} {
-		f, ok := chunkError([]byte(tc.data))
-		assert.Equal(t, tc.want != "", ok, tc.data)
+		f := chunkError([]byte(tc.data))
+		if tc.want == "" {
+			assert.Nil(t, f, tc.data)
+			continue
+		}
+		require.NotNil(t, f, tc.data)
 		assert.Equal(t, tc.want, f.Text, tc.data)
 		assert.Equal(t, tc.status, f.Status, tc.data)
 	}

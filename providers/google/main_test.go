@@ -33,7 +33,6 @@ func testTarget(t testing.TB) providertest.Target {
 		RefusalText: `{"error":{"code":429,"message":"slow down","status":"RESOURCE_EXHAUSTED"}}`,
 		ErrorText:   normalizeErrorMessage,
 		ToolCallID:  normalizeToolCallIDs,
-		DroppedText: TerminatedPrefix + "unexpected EOF",
 		BodyMark:    `"contents":[{"parts":[{"text":"Hi"}],"role":"user"}]`,
 		WithLimits: func(client *http.Client, l providertest.Limits) agentcore.StreamFn {
 			return StreamFn(Options{BaseURL: "http://provider.test", HTTPClient: client, MaxResponseBytes: l.MaxResponseBytes, IdleTimeout: l.IdleTimeout})

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"maps"
 	"net/http"
@@ -49,28 +48,28 @@ type call struct {
 
 // Send posts the request. It returns the response when the server
 // accepted it (2xx), else the failure.
-func (c *call) Send(ctx context.Context) (*http.Response, failure) {
+func (c *call) Send(ctx context.Context) (*http.Response, *provider.Failure) {
 	base := c.opts.baseURL(c.Model)
 	url, err := endpoint(base, c.Model.ID)
 	if err != nil {
-		return nil, textFailure(err.Error())
+		return nil, provider.TextFailure(err.Error())
 	}
 	header := c.headers(base)
 	if !hasAuth(header) {
-		return nil, textFailure("No API key for provider: " + c.Model.Provider)
+		return nil, provider.TextFailure("No API key for provider: " + c.Model.Provider)
 	}
 	req, err := buildRequest(c.Model, c.Request.Messages, c.Options)
 	if err != nil {
-		return nil, textFailure(err.Error())
+		return nil, provider.TextFailure(err.Error())
 	}
 	body, err := json.Marshal(req)
 	if err != nil {
-		return nil, textFailure("Could not encode the request: " + err.Error())
+		return nil, provider.TextFailure("Could not encode the request: " + err.Error())
 	}
 	return provider.Send(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: url, Header: header, Body: body, Model: c.Model, Options: c.Options,
 		IdleTimeout: c.opts.IdleTimeout,
-	}, statusFailure, connectionFailure, AbortedBeforeResponseText)
+	}, refusal, connectionFailure, AbortedBeforeResponseText)
 }
 
 // headers are the request's headers: the identity's, content type, the
@@ -92,91 +91,27 @@ func hasAuth(h http.Header) bool {
 	return strings.TrimSpace(h.Get("X-Goog-Api-Key")) != "" || strings.TrimSpace(h.Get("Authorization")) != ""
 }
 
-// Read decodes the body's events.
-func (c *call) Read(ctx context.Context, body io.Reader) *failure {
-	c.d = newDecoder(c.W, c.Model, c.Out)
-	c.d.observe = c.Observer(ctx)
-	c.d.budget = provider.NewBudget(c.opts.MaxResponseBytes)
+// Read decodes the body's events until the body ends, a failure, or the
+// consumer stopping, then ends the open block.
+func (c *call) Read(ctx context.Context, body io.Reader) *provider.Failure {
+	c.d = &decoder{b: provider.NewBuilder(c.Call, c.opts.MaxResponseBytes), model: c.Model, observe: c.Observer(ctx), ids: map[string]bool{}}
 	tail := &tailReader{r: body}
-	events := sse.NewReader(tail, 0)
-	for !c.d.stopped {
-		ev, err := events.Next()
-		switch {
-		case errors.Is(err, io.EOF):
-			return tail.failure()
-		case err != nil && ctx.Err() != nil:
-			f := textFailure(AbortedText)
-			return &f
-		case errors.Is(err, sse.ErrLineTooLong):
-			f := textFailure(MalformedChunkPrefix + ": " + err.Error())
-			return &f
-		case provider.IsLimit(err):
-			return provider.LimitFailure(err)
-		case err != nil:
-			f := bodyFailure(err)
-			return &f
-		}
-		if tail.eof && tail.incomplete() {
-			return c.readRest(events, ev, tail)
-		}
-		if f := c.event(ev.Data); f != nil {
-			return f
-		}
-	}
-	return nil
-}
-
-// event applies the data of one event: the failure that ends the
-// response (the budget's error once content did not fit), nil to go on.
-func (c *call) event(data []byte) *failure {
-	if f := c.d.event(data); f != nil {
-		return f
-	}
-	if err := c.d.budget.Err(); err != nil {
-		return provider.LimitFailure(err)
-	}
-	return nil
-}
-
-// readRest applies the events left once the body ended incomplete (its
-// last event not followed by a blank line): every event but one cut off
-// at the end, then the failure of the incomplete end.
-func (c *call) readRest(events *sse.Reader, ev sse.Event, tail *tailReader) *failure {
-	var rest [][]byte
-	for {
-		rest = append(rest, append([]byte(nil), ev.Data...))
-		var err error
-		if ev, err = events.Next(); err != nil {
-			break
-		}
-	}
-	if tail.cutEvent() {
-		rest = rest[:len(rest)-1]
-	}
-	for _, data := range rest {
-		if c.d.stopped {
-			return nil
-		}
-		if f := c.event(data); f != nil {
-			return f
-		}
-	}
-	return tail.failure()
+	return provider.ReadEvents(ctx, &events{r: sse.NewReader(tail, 0), tail: tail}, c.d, c.d.b, provider.ReadRules{
+		AbortedText: AbortedText,
+		LineTooLong: func(err error) string { return MalformedChunkPrefix + ": " + err.Error() },
+		EndBlocks:   true,
+	})
 }
 
 // End judges the response once its body is read.
-func (c *call) End(ctx context.Context) (bool, *failure) {
-	c.d.closeBlock()
-	fail := func(text string) (bool, *failure) { f := textFailure(text); return false, &f }
+func (c *call) End(ctx context.Context) *provider.Failure {
 	switch {
-	case c.d.stopped:
-		return true, nil
 	case ctx.Err() != nil:
-		return fail(AbortedAfterBodyText)
+		return provider.TextFailure(AbortedAfterBodyText)
 	case c.Out.StopReason == agentcore.StopPending:
-		return fail(NoFinishReasonText)
+		return provider.TextFailure(NoFinishReasonText)
 	case c.Out.StopReason.Failed():
-		return fail(providerStoppedPrefix + c.Out.RawStopReason)
+		return provider.TextFailure(providerStoppedPrefix + c.Out.RawStopReason)
 	}
-	return false, nil
+	return nil
 }

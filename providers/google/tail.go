@@ -2,9 +2,13 @@ package google
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"strings"
 	"unicode"
+
+	"github.com/pi-go/agentcore/internal/provider"
+	"github.com/pi-go/agentcore/internal/sse"
 )
 
 // maxTail caps how much of a body's unterminated end is kept.
@@ -96,20 +100,68 @@ func (t *tailReader) cutEvent() bool {
 	return false
 }
 
-// failure is the failure of the body's end: none when it is blank; an
-// error object as such (a body that is one JSON error, not an event
-// stream); else [IncompleteText].
-func (t *tailReader) failure() *failure {
+// end is what the body's end reads as: io.EOF when it is blank; else
+// the failure of an error object as such (a body that is one JSON error,
+// not an event stream), or of [IncompleteText].
+func (t *tailReader) end() error {
 	if !t.incomplete() {
-		return nil
+		return io.EOF
 	}
 	if !t.over {
-		if f, ok := chunkError(bytes.TrimSpace(t.tail)); ok {
-			return &f
+		if f := chunkError(bytes.TrimSpace(t.tail)); f != nil {
+			return f
 		}
 	}
-	f := textFailure(IncompleteText)
-	return &f
+	return provider.TextFailure(IncompleteText)
+}
+
+// events reads a body's events as Google's SDK frames them: once the body
+// ended incomplete (its last event not followed by a blank line), the
+// events left are read but one cut off at the end, then the body ends
+// with the failure of its end ([tailReader.end]).
+type events struct {
+	r    *sse.Reader
+	tail *tailReader
+	// rest are the events left once the body ended incomplete; draining
+	// says they were gathered.
+	rest     [][]byte
+	draining bool
+}
+
+// Next returns the next event.
+func (e *events) Next() (sse.Event, error) {
+	if !e.draining {
+		ev, err := e.r.Next()
+		switch {
+		case errors.Is(err, io.EOF):
+			return ev, e.tail.end()
+		case err != nil || !e.tail.eof || !e.tail.incomplete():
+			return ev, err
+		}
+		e.gather(ev)
+	}
+	if len(e.rest) == 0 {
+		return sse.Event{}, e.tail.end()
+	}
+	data := e.rest[0]
+	e.rest = e.rest[1:]
+	return sse.Event{Data: data}, nil
+}
+
+// gather reads the events left after ev, the first read once the body
+// ended incomplete, and drops one cut off at the end.
+func (e *events) gather(ev sse.Event) {
+	e.draining = true
+	for {
+		e.rest = append(e.rest, bytes.Clone(ev.Data))
+		var err error
+		if ev, err = e.r.Next(); err != nil {
+			break
+		}
+	}
+	if e.tail.cutEvent() {
+		e.rest = e.rest[:len(e.rest)-1]
+	}
 }
 
 // isJSSpace reports whether JavaScript's trim removes r.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"github.com/pi-go/agentcore/internal/limit"
 	"strconv"
 
 	"github.com/pi-go/agentcore"
@@ -148,16 +149,16 @@ func first(ls ...number) float64 {
 // completion_tokens_details, some servers beside completion_tokens).
 func toUsage(u *usageJSON, model agentcore.Model, openRouter bool) agentcore.Usage {
 	details := u.PromptTokensDetails
-	cacheRead := provider.Count(first(details.CachedTokens, u.PromptCacheHitTokens, u.CachedTokens))
-	cacheWrite := provider.Count(details.CacheWriteTokens)
+	cacheRead := limit.Count(first(details.CachedTokens, u.PromptCacheHitTokens, u.CachedTokens))
+	cacheWrite := limit.Count(details.CacheWriteTokens)
 	out := agentcore.Usage{
-		Input:      max(0, provider.Count(u.PromptTokens)-provider.Sum(cacheRead, cacheWrite)),
-		Output:     provider.Count(u.CompletionTokens),
+		Input:      max(0, limit.Count(u.PromptTokens)-limit.Sum(cacheRead, cacheWrite)),
+		Output:     limit.Count(u.CompletionTokens),
 		CacheRead:  cacheRead,
 		CacheWrite: cacheWrite,
-		Reasoning:  new(provider.Count(cmp.Or(u.CompletionTokensDetails.ReasoningTokens, u.ReasoningTokens))),
+		Reasoning:  new(limit.Count(cmp.Or(u.CompletionTokensDetails.ReasoningTokens, u.ReasoningTokens))),
 	}
-	out.TotalTokens = provider.Sum(out.Input, out.Output, out.CacheRead, out.CacheWrite)
+	out.TotalTokens = limit.Sum(out.Input, out.Output, out.CacheRead, out.CacheWrite)
 	rates := model.Cost
 	out.Cost.Input = rates.Input / 1000000 * float64(out.Input)
 	out.Cost.Output = rates.Output / 1000000 * float64(out.Output)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/jsvalue"
 	"github.com/pi-go/agentcore/internal/replay"
 )
 
@@ -139,7 +140,7 @@ func argumentsText(c agentcore.ToolCall) string {
 	if len(c.Arguments) == 0 {
 		return "{}"
 	}
-	return compactJSON(c.Arguments)
+	return jsvalue.CompactJSON(c.Arguments)
 }
 
 // convertToolResult maps a tool result onto a tool message holding its

@@ -87,7 +87,8 @@
 // Failures end the stream with an error event, never a panic: an HTTP
 // error status, as pi-ai words it ("429: {...the server's error
 // object...}" for an error with a message, else the status and the body:
-// "502 Bad Gateway"), a network error ("Connection error.: ..."), an
+// "502 Bad Gateway"), a network error ("Connection error.: ..." before
+// the response, "terminated: ..." when its body broke off), an
 // error the server sent mid-stream (its message), a malformed chunk
 // ([MalformedChunkText]), a line of the event stream over 16 MiB
 // ([LineTooLongText]), a stream that ended without a finish reason

@@ -3,9 +3,7 @@ package openai
 import (
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/pi-go/agentcore/internal/provider"
@@ -58,21 +56,3 @@ func refusalTexts(status int, body []byte) (text, sdk string) {
 func streamErrorText(errValue json.RawMessage) string {
 	return cmp.Or(provider.OpenAIMessage(errValue), "(no status code or body)")
 }
-
-// connectionErrorText describes a request that got no response (or whose
-// body broke off): pi-ai's "Connection error." with the reason.
-func connectionErrorText(err error) string {
-	var uerr *url.Error
-	if errors.As(err, &uerr) {
-		err = uerr.Err
-	}
-	return "Connection error.: " + err.Error()
-}
-
-// truthy reports whether a JSON value is present and not null, false, 0 or
-// "", as JavaScript would test it.
-func truthy(v json.RawMessage) bool { return provider.Truthy(v) }
-
-// compactJSON returns v without insignificant space, or v itself when it is
-// not valid JSON.
-func compactJSON(v []byte) string { return provider.CompactJSON(v) }

@@ -4,14 +4,12 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"maps"
 	"net/http"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider"
-	"github.com/pi-go/agentcore/internal/sse"
 )
 
 // StreamFn returns a stream function that calls an OpenAI-compatible Chat
@@ -44,45 +42,46 @@ func StreamFn(opts Options) agentcore.StreamFn {
 type call struct {
 	provider.Call
 	opts Options
-	d    *responseDecoder // set by Read
+	d    *decoder // set by Read
 }
 
-// Read decodes the body's events.
+// Read decodes the body's events until [DONE], the end of the body, a
+// failure, or the consumer stopping, then ends the open blocks. An abort
+// is no failure here: End reports it.
 func (c *call) Read(ctx context.Context, body io.Reader) *provider.Failure {
-	c.d = newResponseDecoder(c.W, c.Model, c.Out)
-	c.d.observe = c.Observer(ctx)
-	c.d.openRouter = provider.IsOpenRouter(c.Model, c.opts.baseURL(c.Model))
-	c.d.budget = provider.NewBudget(c.opts.MaxResponseBytes)
-	return c.read(ctx, c.d, body)
+	c.d = &decoder{
+		b: provider.NewBuilder(c.Call, c.opts.MaxResponseBytes), model: c.Model, observe: c.Observer(ctx),
+		openRouter: provider.IsOpenRouter(c.Model, c.opts.baseURL(c.Model)),
+		byIndex:    map[int]*callState{}, byID: map[string]*callState{},
+	}
+	return provider.Read(ctx, body, c.d, c.d.b, provider.ReadRules{
+		MaxLine: maxLine, LineTooLong: func(error) string { return LineTooLongText },
+		Finished: func() bool { return c.d.finished }, EndBlocks: true,
+	})
 }
 
-// End judges the response once its body is read, after ending its open
-// blocks.
-func (c *call) End(ctx context.Context) (bool, *provider.Failure) {
-	if c.d.stopped || !c.d.finishBlocks() {
-		return true, nil
-	}
-	fail := func(text string) (bool, *provider.Failure) { return false, &provider.Failure{Text: text} }
+// End judges the response once its body is read.
+func (c *call) End(ctx context.Context) *provider.Failure {
 	switch {
 	case ctx.Err() != nil:
-		return fail(AbortedText)
+		return provider.TextFailure(AbortedText)
 	case c.Out.StopReason == agentcore.StopError:
-		return fail(cmp.Or(c.Out.ErrorMessage, errorStopText))
+		return provider.TextFailure(cmp.Or(c.Out.ErrorMessage, errorStopText))
 	case !c.d.finished || c.Out.StopReason == agentcore.StopPending:
-		return fail(NoFinishReasonText)
+		return provider.TextFailure(NoFinishReasonText)
 	}
-	return false, nil
+	return nil
 }
 
 // Send posts the request. It returns the response when the server
 // accepted it (2xx), else the failure. The request hooks of
 // [agentcore.StreamOptions] run where pi-ai's adapter runs them:
 // OnPayload on the built body, OnResponse as each response arrives.
-func (c *call) Send(ctx context.Context) (*http.Response, provider.Failure) {
+func (c *call) Send(ctx context.Context) (*http.Response, *provider.Failure) {
 	base := c.opts.baseURL(c.Model)
 	s, err := resolveSettings(c.opts, c.Model, base)
 	if err != nil {
-		return nil, provider.Failure{Text: err.Error(), Err: err}
+		return nil, provider.ErrFailure(err)
 	}
 	header := c.headers(base, s)
 	body, err := json.Marshal(buildRequest(c.Model, c.Request.Messages, c.Options, s))
@@ -90,25 +89,20 @@ func (c *call) Send(ctx context.Context) (*http.Response, provider.Failure) {
 		body, err = withSamplingParams(body, c.Options.SamplingParams)
 	}
 	if err != nil {
-		return nil, provider.Failure{Text: "Could not encode the request: " + err.Error(), Err: err}
+		return nil, &provider.Failure{Text: "Could not encode the request: " + err.Error(), Err: err}
 	}
 	return provider.Send(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.Model, Options: c.Options,
 		IdleTimeout: c.opts.IdleTimeout,
-	}, refusal, connectionFailure, AbortedBeforeResponseText)
+	}, refusal, provider.Connection, AbortedBeforeResponseText)
 }
 
 // refusal describes a non-2xx response.
-func refusal(status int, h http.Header, body []byte) provider.Failure {
-	text, sdk := refusalTexts(status, body)
-	f := provider.Status(status, h, text)
+func refusal(resp *http.Response, body []byte) *provider.Failure {
+	text, sdk := refusalTexts(resp.StatusCode, body)
+	f := provider.Status(resp.StatusCode, resp.Header, text)
 	f.SDKText = sdk
 	return f
-}
-
-// connectionFailure describes a request that got no response.
-func connectionFailure(err error) provider.Failure {
-	return provider.Failure{Text: connectionErrorText(err), Err: err}
 }
 
 // headers are the request's headers: the identity's, content type,
@@ -140,38 +134,4 @@ func (c *call) affinityHeaders(s settings) map[string]string {
 	default:
 		return map[string]string{"Session_id": id, "X-Client-Request-Id": id, "X-Session-Affinity": id}
 	}
-}
-
-// read feeds the body's events to d until [DONE], the end of the body, a
-// failure, or the consumer stopping. It returns the failure, nil when
-// none; an abort is no failure here (the caller checks ctx after ending
-// the blocks).
-func (c *call) read(ctx context.Context, d *responseDecoder, body io.Reader) *provider.Failure {
-	events := sse.NewReader(body, maxLine)
-	for !d.stopped {
-		ev, err := events.Next()
-		switch {
-		case errors.Is(err, io.EOF):
-			return nil
-		case err != nil && (ctx.Err() != nil || d.finished):
-			return nil // an abort, or a failure after the response finished
-		case errors.Is(err, sse.ErrLineTooLong):
-			return &provider.Failure{Text: LineTooLongText, Err: err}
-		case provider.IsLimit(err):
-			return provider.LimitFailure(err)
-		case err != nil:
-			return &provider.Failure{Text: connectionErrorText(err), Err: err}
-		}
-		done, failure := d.event(ev)
-		if failure != "" {
-			return &provider.Failure{Text: failure}
-		}
-		if err := d.budget.Err(); err != nil {
-			return provider.LimitFailure(err)
-		}
-		if done {
-			return nil
-		}
-	}
-	return nil
 }

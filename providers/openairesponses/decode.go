@@ -2,11 +2,11 @@ package openairesponses
 
 import (
 	"encoding/json"
+	"github.com/pi-go/agentcore/internal/jsvalue"
 	"strings"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
-	"github.com/pi-go/agentcore/internal/partialjson"
 	"github.com/pi-go/agentcore/internal/provider"
 )
 
@@ -17,16 +17,11 @@ const (
 	kindCall     = "function_call"
 )
 
-// slot is an output item that is streaming: its content block's position
-// and the text or arguments received so far.
+// slot is an output item that is streaming: its kind and content block.
 type slot struct {
+	*provider.Block
 	kind  string // kindThinking, kindText or kindCall
-	index int    // of its block in the message's content
-	text  strings.Builder
-	args  partialjson.ArgumentsStream
-	ended bool // a call whose output_item.done arrived
-	// size is the content of its block the budget was charged for.
-	size int
+	ended bool   // a call whose output_item.done arrived
 }
 
 // decoder turns the events of one response into assistant stream events,
@@ -35,9 +30,8 @@ type slot struct {
 // added (or done, if it was never added), ended when it is done, found by
 // the item's output_index in between.
 type decoder struct {
-	w     *agentcore.StreamWriter
+	b     *provider.Builder
 	model agentcore.Model
-	out   *agentcore.AssistantMessage
 
 	// serviceTier is the tier asked for, for pricing when the response
 	// names none.
@@ -54,10 +48,6 @@ type decoder struct {
 	// may add.
 	unsigned map[string]int
 
-	// budget is the content the response may still build; content that
-	// does not fit is not added, and the response ends with its error.
-	budget *provider.Budget
-
 	// ev is the event being applied, reused for each.
 	ev event
 
@@ -66,51 +56,45 @@ type decoder struct {
 	terminal bool
 }
 
-func newDecoder(w *agentcore.StreamWriter, model agentcore.Model, out *agentcore.AssistantMessage) *decoder {
-	return &decoder{w: w, model: model, out: out, slots: map[slotKey]*slot{}, unsigned: map[string]int{}}
-}
-
-// push sends ev, unless the consumer stopped.
-func (d *decoder) push(ev agentcore.AssistantEvent) { d.w.Push(ev) }
-
 // apply applies one event, whose JSON is data; it returns the error text
 // that ends the response, "" when none. An event without the item or
 // response its type needs fails as pi-ai's JavaScript does.
 func (d *decoder) apply(ev *event, data []byte) string {
 	switch ev.Type {
 	case "response.created":
-		if ev.Response != nil {
-			d.out.ResponseID = ev.Response.ID
+		if ev.Response == nil {
+			return undefinedText("id")
 		}
-	case "response.output_item.added":
-		if ev.Item == nil {
-			return undefinedText("type")
-		}
+		d.b.Out.ResponseID = ev.Response.ID
+	case "response.output_item.added", "response.output_item.done":
+		return d.item(ev, data)
+	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta", "response.reasoning_summary_part.done",
+		"response.output_text.delta", "response.refusal.delta":
+		d.textDelta(ev)
+	case "response.function_call_arguments.delta", "response.function_call_arguments.done":
+		d.arguments(ev)
+	case "response.completed", "response.incomplete", "response.failed", "error":
+		return d.terminalEvent(ev)
+	}
+	return ""
+}
+
+// item applies output_item.added and output_item.done.
+func (d *decoder) item(ev *event, data []byte) string {
+	switch {
+	case ev.Item == nil:
+		return undefinedText("type")
+	case ev.Type == "response.output_item.added":
 		d.open(ev.key, ev.Item)
-	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
-		d.textDelta(ev, kindThinking, ev.Delta)
-	case "response.reasoning_summary_part.done":
-		d.textDelta(ev, kindThinking, "\n\n")
-	case "response.output_text.delta", "response.refusal.delta":
-		d.textDelta(ev, kindText, ev.Delta)
-	case "response.function_call_arguments.delta":
-		if s := d.slot(ev, kindCall); s != nil && d.fits(s, s.size+len(ev.Delta)) {
-			d.setArguments(s, s.args.Append(ev.Delta))
-			d.w.ToolCallDelta(s.index, ev.Delta, d.out)
-		}
-	case "response.function_call_arguments.done":
-		if s := d.slot(ev, kindCall); s != nil && ev.Arguments != nil && d.fitsArguments(s, *ev.Arguments) {
-			delta, _, args := s.args.Replace(*ev.Arguments)
-			d.setArguments(s, args)
-			if delta != "" {
-				d.w.ToolCallDelta(s.index, delta, d.out)
-			}
-		}
-	case "response.output_item.done":
-		if ev.Item == nil {
-			return undefinedText("type")
-		}
+	default:
 		d.done(ev.key, ev.Item, data)
+	}
+	return ""
+}
+
+// terminalEvent applies the events that end the response.
+func (d *decoder) terminalEvent(ev *event) string {
+	switch ev.Type {
 	case "response.completed", "response.incomplete":
 		if ev.Response == nil {
 			return undefinedText("output")
@@ -122,12 +106,10 @@ func (d *decoder) apply(ev *event, data []byte) string {
 		if r == nil {
 			r = &response{}
 		}
-		d.out.RawStopReason = r.Status
+		d.b.Out.RawStopReason = r.Status
 		return failedText(r)
-	case "error":
-		return "Error Code " + jsString(ev.Code) + ": " + jsString(ev.Message)
 	}
-	return ""
+	return "Error Code " + jsString(ev.Code) + ": " + jsString(ev.Message)
 }
 
 // undefinedText is JavaScript's error for reading a property of a
@@ -148,36 +130,27 @@ func (d *decoder) slot(ev *event, kind string) *slot {
 // open opens the block of an item at key (replacing any open there); an
 // item of another type opens none. It returns the item's slot.
 func (d *decoder) open(key slotKey, it *item) *slot {
-	s := &slot{kind: it.Type, index: len(d.out.Content)}
+	var blk *provider.Block
 	switch it.Type {
 	case kindThinking:
-		d.out.Content = append(d.out.Content, agentcore.ThinkingBlock{})
-		d.slots[key] = s
-		d.push(&agentcore.ThinkingStartEvent{ContentIndex: s.index, Partial: d.out})
+		blk = d.b.OpenThinking(agentcore.ThinkingBlock{})
 	case kindText:
 		d.finalAnswer(it)
-		d.out.Content = append(d.out.Content, agentcore.TextBlock{})
-		d.slots[key] = s
-		d.push(&agentcore.TextStartEvent{ContentIndex: s.index, Partial: d.out})
+		blk = d.b.OpenText(agentcore.TextBlock{})
 	case kindCall:
-		id := deref(it.CallID, "undefined") + "|" + deref(it.ID, "undefined")
-		if !d.fits(s, len(id)+len(it.Name)+len(it.Arguments)) {
-			return nil
-		}
-		args := json.RawMessage("{}")
-		if it.Arguments != "" {
-			args = s.args.Append(it.Arguments)
-		}
-		call := agentcore.ToolCall{ID: id, Name: it.Name, Arguments: args}
+		call := agentcore.ToolCall{ID: deref(it.CallID, "undefined") + "|" + deref(it.ID, "undefined"), Name: it.Name}
 		if it.Namespace != nil {
 			call.Namespace = *it.Namespace
 		}
-		d.out.Content = append(d.out.Content, call)
-		d.slots[key] = s
-		d.calls = append(d.calls, s)
-		d.push(&agentcore.ToolCallStartEvent{ContentIndex: s.index, Partial: d.out})
-	default:
+		blk = d.b.OpenToolCall(call, it.Arguments)
+	}
+	if blk == nil {
 		return nil
+	}
+	s := &slot{Block: blk, kind: it.Type}
+	d.slots[key] = s
+	if it.Type == kindCall {
+		d.calls = append(d.calls, s)
 	}
 	return s
 }
@@ -186,34 +159,35 @@ func (d *decoder) open(key slotKey, it *item) *slot {
 // answer, as pi-ai does while it streams.
 func (d *decoder) finalAnswer(it *item) {
 	if it.Type == kindText && it.Phase == "final_answer" {
-		d.out.StopReason = agentcore.StopStop
+		d.b.Out.StopReason = agentcore.StopStop
 	}
 }
 
-// textDelta appends delta to the text or thinking of the open item of
-// the event.
-func (d *decoder) textDelta(ev *event, kind string, delta string) {
-	s := d.slot(ev, kind)
-	if s == nil || !d.fits(s, s.size+len(delta)) {
-		return
+// textDelta appends an event's text to the text or thinking of its open
+// item: a summary part's end adds a blank line.
+func (d *decoder) textDelta(ev *event) {
+	kind, delta := kindText, ev.Delta
+	switch ev.Type {
+	case "response.reasoning_summary_part.done":
+		kind, delta = kindThinking, "\n\n"
+	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
+		kind = kindThinking
 	}
-	s.text.WriteString(delta)
-	if kind == kindThinking {
-		b := d.out.Content[s.index].(agentcore.ThinkingBlock)
-		b.Thinking = s.text.String()
-		d.out.Content[s.index] = b
-		d.w.ThinkingDelta(s.index, delta, d.out)
-		return
+	if s := d.slot(ev, kind); s != nil {
+		d.b.AppendText(s.Block, delta)
 	}
-	d.out.Content[s.index] = agentcore.TextBlock{Text: s.text.String()}
-	d.w.TextDelta(s.index, delta, d.out)
 }
 
-// setArguments shows args as the arguments of the call of s.
-func (d *decoder) setArguments(s *slot, args json.RawMessage) {
-	b := d.out.Content[s.index].(agentcore.ToolCall)
-	b.Arguments = args
-	d.out.Content[s.index] = b
+// arguments applies a piece of a call's arguments, or their whole text.
+func (d *decoder) arguments(ev *event) {
+	s := d.slot(ev, kindCall)
+	switch {
+	case s == nil:
+	case ev.Type == "response.function_call_arguments.delta":
+		d.b.AppendArguments(s.Block, ev.Delta)
+	case ev.Arguments != nil:
+		d.b.ReplaceArguments(s.Block, *ev.Arguments)
+	}
 }
 
 // done ends the block of an item at key, opening it first when it was
@@ -235,74 +209,54 @@ func (d *decoder) done(key slotKey, it *item, data []byte) {
 	delete(d.slots, key)
 	switch s.kind {
 	case kindThinking:
-		b := d.out.Content[s.index].(agentcore.ThinkingBlock)
-		thinking := firstNonEmpty(joinParts(it.Summary, false), joinParts(it.Content, false), s.text.String())
-		var raw struct {
-			Item lazyRaw `json:"item"`
-		}
-		json.Unmarshal(data, &raw)
-		sig, err := jsonv.Stringify(raw.Item, "")
-		if !d.fits(s, len(thinking)+len(sig)) {
-			return
-		}
-		b.Thinking = thinking
-		if err == nil {
-			b.ThinkingSignature = sig
-		}
-		d.out.Content[s.index] = b
-		switch {
-		case it.ID == nil:
-		case provider.Truthy(it.EncryptedContent):
-			delete(d.unsigned, *it.ID)
-		default:
-			d.unsigned[*it.ID] = s.index
-		}
-		d.push(&agentcore.ThinkingEndEvent{ContentIndex: s.index, Content: b.Thinking, Partial: d.out})
+		d.doneThinking(s, it, data)
 	case kindText:
-		sig, _ := json.Marshal(textSignature{V: 1, ID: deref(it.ID, ""), Phase: it.Phase})
-		b := agentcore.TextBlock{Text: joinParts(it.Content, true), TextSignature: string(sig)}
-		if !d.fits(s, len(b.Text)+len(b.TextSignature)) {
+		sig, _ := json.Marshal(textSignature{V: 1, ID: it.ID, Phase: it.Phase})
+		if !d.b.Take(len(sig)) || !d.b.SetText(s.Block, joinParts(it.Content, true)) {
 			return
 		}
-		d.out.Content[s.index] = b
-		d.push(&agentcore.TextEndEvent{ContentIndex: s.index, Content: b.Text, Partial: d.out})
+		b := d.b.Out.Content[s.Index].(agentcore.TextBlock)
+		b.TextSignature = string(sig)
+		d.b.Out.Content[s.Index] = b
+		d.b.End(s.Block)
 	case kindCall:
-		if it.Arguments != "" {
-			if !d.fitsArguments(s, it.Arguments) {
-				return
-			}
-			s.args.Replace(it.Arguments)
+		if it.Arguments != "" && !d.b.SetArguments(s.Block, it.Arguments) {
+			return
 		}
-		b := d.out.Content[s.index].(agentcore.ToolCall)
-		b.Arguments, b.ArgumentsError = s.args.Finish()
 		if it.Namespace != nil {
+			b := d.b.Out.Content[s.Index].(agentcore.ToolCall)
 			b.Namespace = *it.Namespace
+			d.b.Out.Content[s.Index] = b
 		}
-		d.out.Content[s.index] = b
 		s.ended = true
-		d.push(&agentcore.ToolCallEndEvent{ContentIndex: s.index, ToolCall: b, Partial: d.out})
+		d.b.End(s.Block)
 	}
 }
 
-// fits charges the budget for the block of s growing to n bytes of
-// content and reports whether they fit; a block's charge never shrinks.
-// Content that does not fit must not be added: the response then ends
-// with the budget's error.
-func (d *decoder) fits(s *slot, n int) bool {
-	if n <= s.size {
-		return true
+// doneThinking ends a reasoning item's block.
+func (d *decoder) doneThinking(s *slot, it *item, data []byte) {
+	thinking := firstNonEmpty(joinParts(it.Summary, false), joinParts(it.Content, false), s.Text())
+	var raw struct {
+		Item lazyRaw `json:"item"`
 	}
-	if !d.budget.Take(n - s.size) {
-		return false
+	json.Unmarshal(data, &raw)
+	sig, err := jsonv.Stringify(raw.Item, "")
+	if !d.b.Take(len(sig)) || !d.b.SetText(s.Block, thinking) {
+		return
 	}
-	s.size = n
-	return true
-}
-
-// fitsArguments is [decoder.fits] for the arguments of the call of s
-// replaced by text.
-func (d *decoder) fitsArguments(s *slot, text string) bool {
-	return d.fits(s, s.size+max(0, len(text)-len(s.args.Text())))
+	if err == nil {
+		b := d.b.Out.Content[s.Index].(agentcore.ThinkingBlock)
+		b.ThinkingSignature = sig
+		d.b.Out.Content[s.Index] = b
+	}
+	switch {
+	case it.ID == nil:
+	case jsvalue.Truthy(it.EncryptedContent):
+		delete(d.unsigned, *it.ID)
+	default:
+		d.unsigned[*it.ID] = s.Index
+	}
+	d.b.End(s.Block)
 }
 
 // joinParts joins the texts of parts: a reasoning item's, with blank
@@ -326,7 +280,7 @@ func joinParts(parts []itemPart, message bool) string {
 func (d *decoder) unfinishedCall() *agentcore.ToolCall {
 	for _, s := range d.calls {
 		if !s.ended {
-			b := d.out.Content[s.index].(agentcore.ToolCall)
+			b := d.b.Out.Content[s.Index].(agentcore.ToolCall)
 			return &b
 		}
 	}

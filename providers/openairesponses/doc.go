@@ -108,12 +108,13 @@
 // the OpenAI SDK's text of the error or the server's error object ("test
 // API error (429): {...}", "OpenAI API error (502): 502 Bad Gateway"), with
 // pi-ai's hints for ChatGPT's usage limits; a network error
-// ("Connection error.: ..."); a response.failed event ("CODE: MESSAGE"); an
+// ("Connection error.: ..." before the response, "terminated: ..." when
+// its body broke off); a response.failed event ("CODE: MESSAGE"); an
 // "error" event (its message, or "Error Code CODE: MESSAGE"); a malformed
 // event ([MalformedEventText]); a line of the event stream over 16 MiB
 // ([LineTooLongText]); a stream that ended before its terminal event
-// ([NoTerminalEventText]), a cut connection and an abort while streaming
-// included; a tool call whose item never ended. Blocks not ended stay as
+// ([NoTerminalEventText]), an abort while streaming and a body sent with
+// "Connection: close" that ended early included; a tool call whose item never ended. Blocks not ended stay as
 // they streamed. The message's Err holds the failure as an
 // [agentcore.ProviderError] (the HTTP status, the delay the server asked
 // for, the network error), so that [agentcore.IsRetryable] classifies it.

@@ -1,10 +1,8 @@
 package openairesponses
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/pi-go/agentcore"
@@ -58,15 +56,16 @@ const (
 //
 //	test API error (429): {"message":"slow down","type":"rate_limit_error"}
 //	OpenAI API error (502): 502 Bad Gateway
-func refusal(model agentcore.Model) func(int, http.Header, []byte) provider.Failure {
-	return func(status int, h http.Header, body []byte) provider.Failure {
+func refusal(model agentcore.Model) func(*http.Response, []byte) *provider.Failure {
+	return func(resp *http.Response, body []byte) *provider.Failure {
+		status := resp.StatusCode
 		msg, errObject := provider.OpenAIRefusal(body)
 		sdk := provider.OpenAIStatusText(status, msg)
 		shown := sdk
 		if errObject != "" && !strings.Contains(sdk, errObject) {
 			shown = errObject
 		}
-		f := provider.Status(status, h, fmt.Sprintf("%s (%d): %s", apiName(model), status, shown))
+		f := provider.Status(status, resp.Header, fmt.Sprintf("%s (%d): %s", apiName(model), status, shown))
 		f.SDKText = sdk
 		return f
 	}
@@ -90,15 +89,4 @@ func withHint(text string) string {
 		return text + workspaceLimitHint
 	}
 	return text
-}
-
-// connectionFailure describes a request that got no response (or whose
-// body broke off): pi-ai's "Connection error." with the reason.
-func connectionFailure(err error) provider.Failure {
-	cause := err
-	var uerr *url.Error
-	if errors.As(err, &uerr) {
-		cause = uerr.Err
-	}
-	return provider.Failure{Text: "Connection error.: " + cause.Error(), Err: err}
 }

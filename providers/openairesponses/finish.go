@@ -3,12 +3,13 @@ package openairesponses
 import (
 	"cmp"
 	"encoding/json"
+	"github.com/pi-go/agentcore/internal/jsvalue"
+	"github.com/pi-go/agentcore/internal/limit"
 	"slices"
 	"time"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
-	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // finalize applies a terminal response (response.completed or
@@ -21,27 +22,27 @@ func (d *decoder) finalize(r *response) string {
 	d.backfill(r.Output)
 	d.removedReasoning(r.InputTransformations)
 	if r.ID != "" {
-		d.out.ResponseID = r.ID
+		d.b.Out.ResponseID = r.ID
 	}
 	if r.Usage != nil {
-		d.out.Usage = usage(r.Usage)
+		d.b.Out.Usage = usage(r.Usage)
 	}
-	price(&d.out.Usage, d.model.Cost, tierMultiplier(d.model, cmp.Or(r.ServiceTier, d.serviceTier)))
+	price(&d.b.Out.Usage, d.model.Cost, tierMultiplier(d.model, cmp.Or(r.ServiceTier, d.serviceTier)))
 	reason := ""
 	if r.IncompleteDetails != nil {
 		reason = r.IncompleteDetails.Reason
 	}
-	d.out.RawStopReason = r.Status
+	d.b.Out.RawStopReason = r.Status
 	if reason != "" {
-		d.out.RawStopReason = r.Status + "." + reason
+		d.b.Out.RawStopReason = r.Status + "." + reason
 	}
 	stop, text, known := mapStatus(r.Status, reason)
 	if !known {
 		return "Unhandled stop reason: " + r.Status
 	}
-	d.out.StopReason, d.out.ErrorMessage = stop, text
-	if stop == agentcore.StopStop && slices.ContainsFunc(d.out.Content, isToolCall) {
-		d.out.StopReason = agentcore.StopToolUse
+	d.b.Out.StopReason, d.b.Out.ErrorMessage = stop, text
+	if stop == agentcore.StopStop && slices.ContainsFunc(d.b.Out.Content, isToolCall) {
+		d.b.Out.StopReason = agentcore.StopToolUse
 	}
 	return ""
 }
@@ -62,14 +63,14 @@ func (d *decoder) backfill(raw lazyRaw) {
 	decodeLoosely(raw, &output)
 	for _, raw := range output {
 		var it item
-		if !decodeLoosely(raw, &it) || it.Type != kindThinking || it.ID == nil || !provider.Truthy(it.EncryptedContent) {
+		if !decodeLoosely(raw, &it) || it.Type != kindThinking || it.ID == nil || !jsvalue.Truthy(it.EncryptedContent) {
 			continue
 		}
 		i, ok := d.unsigned[*it.ID]
 		if !ok {
 			continue
 		}
-		b := d.out.Content[i].(agentcore.ThinkingBlock)
+		b := d.b.Out.Content[i].(agentcore.ThinkingBlock)
 		stored, err := jsonv.ParseString(b.ThinkingSignature)
 		if err != nil || stored.Kind() != jsonv.Object {
 			continue
@@ -85,11 +86,11 @@ func (d *decoder) backfill(raw lazyRaw) {
 			members = append(members, jsonv.Member{Key: "encrypted_content", Value: content})
 		}
 		sig := jsonv.ObjectValue(members).JSON()
-		if !d.budget.Take(max(0, len(sig)-len(b.ThinkingSignature))) {
+		if !d.b.Take(max(0, len(sig)-len(b.ThinkingSignature))) {
 			return
 		}
 		b.ThinkingSignature = sig
-		d.out.Content[i] = b
+		d.b.Out.Content[i] = b
 	}
 }
 
@@ -135,27 +136,27 @@ func (d *decoder) removedReasoning(raw lazyRaw) {
 		{Key: "details", Value: jsonv.ObjectValue([]jsonv.Member{{Key: "transformations", Value: jsonv.ArrayValue(removals)}})},
 	})
 	var all []jsonv.Value
-	if prior, err := jsonv.Parse(d.out.Diagnostics); err == nil && prior.Kind() == jsonv.Array {
+	if prior, err := jsonv.Parse(d.b.Out.Diagnostics); err == nil && prior.Kind() == jsonv.Array {
 		all = slices.Clone(prior.Items())
 	}
-	d.out.Diagnostics = jsonv.ArrayValue(append(all, diagnostic)).AppendJSON(nil)
+	d.b.Out.Diagnostics = jsonv.ArrayValue(append(all, diagnostic)).AppendJSON(nil)
 }
 
 // usage maps a response's usage onto pi's: cached and cache-write tokens
 // are counted apart from the input, which OpenAI reports them in;
 // reasoning tokens are part of the output.
 //
-// Every count is clamped to 0…math.MaxInt64 ([provider.Count]), so a
+// Every count is clamped to 0…math.MaxInt64 ([limit.Count]), so a
 // hostile or broken server cannot make a count or a cost negative.
 func usage(u *usageJSON) agentcore.Usage {
-	cached, written := provider.Count(u.InputTokensDetails.CachedTokens), provider.Count(u.InputTokensDetails.CacheWriteTokens)
+	cached, written := limit.Count(u.InputTokensDetails.CachedTokens), limit.Count(u.InputTokensDetails.CacheWriteTokens)
 	return agentcore.Usage{
-		Input:       max(0, provider.Count(u.InputTokens)-provider.Sum(cached, written)),
-		Output:      provider.Count(u.OutputTokens),
+		Input:       max(0, limit.Count(u.InputTokens)-limit.Sum(cached, written)),
+		Output:      limit.Count(u.OutputTokens),
 		CacheRead:   cached,
 		CacheWrite:  written,
-		Reasoning:   new(provider.Count(u.OutputTokensDetails.ReasoningTokens)),
-		TotalTokens: provider.Count(u.TotalTokens),
+		Reasoning:   new(limit.Count(u.OutputTokensDetails.ReasoningTokens)),
+		TotalTokens: limit.Count(u.TotalTokens),
 	}
 }
 
@@ -219,10 +220,10 @@ func failedText(r *response) string {
 	switch {
 	case r.Error != nil:
 		code, msg := "unknown", "no message"
-		if provider.Truthy(r.Error.Code) {
+		if jsvalue.Truthy(r.Error.Code) {
 			code = jsString(r.Error.Code)
 		}
-		if provider.Truthy(r.Error.Message) {
+		if jsvalue.Truthy(r.Error.Message) {
 			msg = jsString(r.Error.Message)
 		}
 		return code + ": " + msg

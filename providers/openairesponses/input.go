@@ -264,9 +264,9 @@ func argumentsText(args json.RawMessage) string {
 // textSignature is the signature pi-ai gives a text block: the item's ID
 // and its phase, when it has one.
 type textSignature struct {
-	V     int    `json:"v"`
-	ID    string `json:"id,omitempty"`
-	Phase string `json:"phase,omitempty"`
+	V     int     `json:"v"`
+	ID    *string `json:"id,omitempty"` // "" is kept, as JSON.stringify keeps it
+	Phase string  `json:"phase,omitempty"`
 }
 
 // parseTextSignature reads a text block's signature: the ID and phase

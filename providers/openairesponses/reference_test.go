@@ -10,10 +10,10 @@ func TestRecordedResponsesMatchReference(t *testing.T) { testTarget(t).RecordedR
 
 func TestAbortMatchesReference(t *testing.T) { testTarget(t).Aborts(t) }
 
-// TestConnectionDropped cuts the connection in the middle of the body.
-// pi-ai reports the platform's network error without ending the blocks;
-// so does this package, with Go's words.
-func TestConnectionDropped(t *testing.T) { testTarget(t).ConnectionDropped(t) }
+// TestCutStreamsMatchReference cuts the body in the middle of a chunk:
+// with "Connection: close" its end is the body's, else the connection
+// broke off ("terminated: "), as pi-ai reads both.
+func TestCutStreamsMatchReference(t *testing.T) { testTarget(t).CutStreams(t) }
 
 // TestRefusalsMatchReference compares the error texts of refusal bodies
 // with pi-ai 1.6.0's, as it reports them and after a retry delay too long.

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
+	"github.com/pi-go/agentcore/internal/jsvalue"
 	"io"
 	"maps"
 	"net/http"
@@ -47,30 +47,32 @@ type call struct {
 // Send builds and posts the request. The request hooks of
 // [agentcore.StreamOptions] run where pi-ai's adapter runs them:
 // OnPayload on the built body, OnResponse as each response arrives.
-func (c *call) Send(ctx context.Context) (*http.Response, provider.Failure) {
+func (c *call) Send(ctx context.Context) (*http.Response, *provider.Failure) {
 	base := c.opts.baseURL(c.Model)
 	s, err := resolveSettings(c.Model, base)
 	if err != nil {
-		return nil, provider.Failure{Text: err.Error(), Err: err}
+		return nil, provider.ErrFailure(err)
 	}
 	key := cmp.Or(c.Options.APIKey, c.opts.APIKey)
 	header := c.headers(base, key, s)
 	if key == "" && header.Get("Authorization") == "" && header.Get("Cf-Aig-Authorization") == "" {
-		return nil, provider.Failure{Text: "No API key for provider: " + c.Model.Provider}
+		return nil, provider.TextFailure("No API key for provider: " + c.Model.Provider)
 	}
 	req, err := buildRequest(requestInput{model: c.Model, messages: c.Request.Messages, so: c.Options, opts: c.opts, s: s, base: base, key: key})
 	if err != nil {
-		return nil, provider.Failure{Text: err.Error(), Err: err}
+		return nil, provider.ErrFailure(err)
 	}
 	body, err := encodeRequest(req, c.Options.SamplingParams)
 	if err != nil {
-		return nil, provider.Failure{Text: "Could not encode the request: " + err.Error(), Err: err}
+		return nil, &provider.Failure{Text: "Could not encode the request: " + err.Error(), Err: err}
 	}
 	resp, f := provider.Send(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.Model, Options: c.Options,
 		IdleTimeout: c.opts.IdleTimeout,
-	}, refusal(c.Model), connectionFailure, AbortedBeforeResponseText)
-	f.Text = withHint(f.Text)
+	}, refusal(c.Model), provider.Connection, AbortedBeforeResponseText)
+	if f != nil {
+		f.Text = withHint(f.Text)
+	}
 	return resp, f
 }
 
@@ -107,52 +109,24 @@ func (c *call) sessionHeaders(s settings) map[string]string {
 }
 
 // Read decodes the body's events until [DONE], the end of the body, a
-// failure, or the consumer stopping. It returns the failure, nil when
-// none; an abort is no failure here (End reports it).
+// failure, or the consumer stopping. An abort is no failure here: End
+// reports it.
 func (c *call) Read(ctx context.Context, body io.Reader) *provider.Failure {
-	c.d = newDecoder(c.W, c.Model, c.Out)
-	c.d.serviceTier = c.opts.ServiceTier
-	c.d.observe = c.Observer(ctx)
-	c.d.budget = provider.NewBudget(c.opts.MaxResponseBytes)
-	events := sse.NewReader(body, maxLine)
-	for !c.W.Ended() {
-		ev, err := events.Next()
-		switch {
-		case errors.Is(err, io.EOF):
-			return nil
-		case err != nil && ctx.Err() != nil:
-			return nil
-		case errors.Is(err, sse.ErrLineTooLong):
-			return &provider.Failure{Text: LineTooLongText, Err: err}
-		case provider.IsLimit(err):
-			return provider.LimitFailure(err)
-		case err != nil:
-			f := connectionFailure(err)
-			return &f
-		}
-		done, text := c.d.event(ev)
-		if text != "" {
-			return &provider.Failure{Text: withHint(text)}
-		}
-		if err := c.d.budget.Err(); err != nil {
-			return provider.LimitFailure(err)
-		}
-		if done {
-			return nil
-		}
+	c.d = &decoder{
+		b: provider.NewBuilder(c.Call, c.opts.MaxResponseBytes), model: c.Model, serviceTier: c.opts.ServiceTier,
+		observe: c.Observer(ctx), slots: map[slotKey]*slot{}, unsigned: map[string]int{},
 	}
-	return nil
+	return provider.Read(ctx, body, c.d, c.d.b, provider.ReadRules{
+		MaxLine: maxLine, LineTooLong: func(error) string { return LineTooLongText },
+	})
 }
 
 // End judges the response once its body is read, as pi-ai does, in its
 // order: a stream without a terminal event (an abort while streaming is
 // one), a tool call that never ended, an abort, and a status that maps to
 // an error fail it.
-func (c *call) End(ctx context.Context) (bool, *provider.Failure) {
-	if c.W.Ended() {
-		return true, nil // the consumer stopped
-	}
-	fail := func(text string) (bool, *provider.Failure) { return false, &provider.Failure{Text: withHint(text)} }
+func (c *call) End(ctx context.Context) *provider.Failure {
+	fail := func(text string) *provider.Failure { return provider.TextFailure(withHint(text)) }
 	if !c.d.terminal {
 		return fail(NoTerminalEventText)
 	}
@@ -167,12 +141,20 @@ func (c *call) End(ctx context.Context) (bool, *provider.Failure) {
 	case c.Out.StopReason == agentcore.StopError || c.Out.StopReason == agentcore.StopAborted:
 		return fail(cmp.Or(c.Out.ErrorMessage, UnknownErrorText))
 	}
-	return false, nil
+	return nil
 }
 
-// event handles one server-sent event as the OpenAI SDK and pi-ai do. It
-// reports done at the [DONE] sentinel, and the error text of an event
-// that fails the response.
+// Event handles one server-sent event as the OpenAI SDK and pi-ai do. It
+// reports done at the [DONE] sentinel, and the failure of an event that
+// fails the response.
+func (d *decoder) Event(ev sse.Event) (bool, *provider.Failure) {
+	done, text := d.event(ev)
+	if text != "" {
+		return done, provider.TextFailure(withHint(text))
+	}
+	return done, nil
+}
+
 func (d *decoder) event(ev sse.Event) (done bool, failure string) {
 	data := ev.Data
 	switch {
@@ -194,7 +176,7 @@ func (d *decoder) event(ev sse.Event) (done bool, failure string) {
 		}
 		return false, streamErrorText(data)
 	}
-	if provider.Truthy(e.Error) {
+	if jsvalue.Truthy(e.Error) {
 		return false, streamErrorText(e.Error)
 	}
 	if d.observe != nil {

@@ -1,7 +1,6 @@
 package providertest
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"net"
@@ -63,6 +62,10 @@ var parseErrorText = regexp.MustCompile(`(?s)^.*(\n\nReceived arguments:\n)`)
 // response or lost it; the platform's reason follows.
 const connectionError = "Connection error.: "
 
+// terminated starts the errorMessage of a response whose body broke off
+// on a connection kept alive; the platform's reason follows.
+const terminated = "terminated: "
+
 // Normalized returns v as plain JSON values with the texts that differ
 // between JavaScript and Go replaced: the parser's words in an
 // argumentsError, the platform's reason in a connection error, and what
@@ -83,6 +86,8 @@ func (target Target) Normalized(t testing.TB, v any) any {
 					v[k] = parseErrorText.ReplaceAllString(s, "<parse error>$1")
 				case ok && k == "errorMessage" && strings.HasPrefix(s, connectionError):
 					v[k] = connectionError + "<reason>"
+				case ok && k == "errorMessage" && strings.HasPrefix(s, terminated):
+					v[k] = terminated + "<reason>"
 				case ok && k == "errorMessage" && target.ErrorText != nil:
 					v[k] = target.ErrorText(s)
 				case ok && k == "id" && target.ToolCallID != nil:
@@ -187,31 +192,45 @@ func (target Target) Aborts(t *testing.T) {
 	})
 }
 
-// ConnectionDropped cuts the connection in the middle of the body, after
-// the [Target.Head] of Success: as pi-ai, the provider keeps the text so
-// far, ends no block, and reports the network error (in Go's words,
-// [Target.DroppedText]).
-func (target Target) ConnectionDropped(t *testing.T) {
-	head := target.Head()
-	srv := Serve(t, func(w http.ResponseWriter, r *http.Request) {
-		conn, buf, err := w.(http.Hijacker).Hijack()
-		if !assert.NoError(t, err) {
-			return
-		}
-		defer conn.Close()
-		buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
-		buf.WriteString(strconv.FormatInt(int64(len(head)), 16) + "\r\n")
-		buf.Write(head)
-		buf.WriteString("\r\nff\r\ndata: {\"") // a chunk cut short, no terminator
-		buf.Flush()
-	})
-	events, final := target.Run(t, t.Context(), target.New(srv.URL, srv.Client()), nil)
-	assert.Equal(t, agentcore.StopError, final.StopReason)
-	assert.Equal(t, cmp.Or(target.DroppedText, connectionError+"unexpected EOF"), final.ErrorMessage)
-	assert.Equal(t, "Hello", final.Text(), "the text streamed before the cut")
-	var types []string
-	for _, ev := range events {
-		types = append(types, ev.Type())
+// CutStreams compares with the recordings bodies cut off in the middle of
+// a chunk, after the [Target.Head] of Success and the start of one more
+// event (or none): on a response sent with "Connection: close", whose
+// end Node's fetch reads as the end of the body (cut-close,
+// cut-close-between-events), and on a connection kept alive, which it
+// reads as "terminated" (cut-keepalive).
+func (target Target) CutStreams(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		close bool
+		tail  string
+	}{
+		{"cut-close", true, `data: {"`},
+		{"cut-close-between-events", true, ""},
+		{"cut-keepalive", false, `data: {"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			head := target.Head()
+			srv := Serve(t, func(w http.ResponseWriter, r *http.Request) {
+				conn, buf, err := w.(http.Hijacker).Hijack()
+				if !assert.NoError(t, err) {
+					return
+				}
+				defer conn.Close()
+				buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n")
+				if c.close {
+					buf.WriteString("Connection: close\r\n")
+				}
+				buf.WriteString("Transfer-Encoding: chunked\r\n\r\n")
+				buf.WriteString(strconv.FormatInt(int64(len(head)), 16) + "\r\n")
+				buf.Write(head)
+				buf.WriteString("\r\nff\r\n" + c.tail)
+				buf.Flush()
+			})
+			events, final := target.Run(t, t.Context(), target.New(srv.URL, srv.Client()), nil)
+			target.CompareWithReference(t, c.name, events, final)
+			if !c.close {
+				assert.Equal(t, terminated+"unexpected EOF", final.ErrorMessage, "Go's reason")
+			}
+		})
 	}
-	assert.Equal(t, "start text_start text_delta error", strings.Join(types, " "))
 }

@@ -66,10 +66,6 @@ type Target struct {
 	// [Target.Normalized] replaces itself. It is called with each
 	// errorMessage compared with a recording, on the test's goroutine.
 	ErrorText func(string) string
-	// DroppedText is the error message of a body cut off by the network
-	// after its first events; empty means pi-ai's OpenAI and Anthropic
-	// text, "Connection error.: unexpected EOF".
-	DroppedText string
 	// BodyMark is a text every request body of the target holds, which
 	// OnPayload must see; empty means the model's ID as "model".
 	BodyMark string

@@ -19,6 +19,7 @@
 // stream/refusals.pi.json.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { createServer as createTCPServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -178,6 +179,27 @@ async function failure(name, baseUrl, abortAfter) {
 	await refused.close();
 	await failure("connection-refused", refused.url, "none");
 }
+
+// Bodies cut off in the middle of a chunk, after the head of stream/text.sse and the start of
+// one more event (or none: cut-close-between-events): on a response sent with "Connection:
+// close" (cut-close), which Node's fetch reads as the end of the body, and on a connection kept
+// alive (cut-keepalive). providertest's CutStreams serves the same bytes.
+async function cut(name, close, tail) {
+	const head = readFileSync(join(dir, "stream/text.sse"), "utf8").split("\n\n").slice(0, provider.headEvents).join("\n\n") + "\n\n";
+	const server = createTCPServer((socket) => {
+		socket.once("data", () => {
+			const connection = close ? "Connection: close\r\n" : "";
+			socket.write(`HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n${connection}Transfer-Encoding: chunked\r\n\r\n${Buffer.byteLength(head).toString(16)}\r\n${head}\r\nff\r\n${tail}`);
+			socket.end();
+		});
+	});
+	await new Promise((r) => server.listen(0, "127.0.0.1", r));
+	await recordStream(name, `http://127.0.0.1:${server.address().port}${provider.root}`, {});
+	await new Promise((r) => server.close(r));
+}
+await cut("cut-close", true, 'data: {"');
+await cut("cut-close-between-events", true, "");
+await cut("cut-keepalive", false, 'data: {"');
 
 // Refusal texts: for every body of stream/refusals.json, when there is one, the errorMessage of
 // the case's status and of a 429 whose retry-after (120s) exceeds maxRetryDelayMs (60s), written

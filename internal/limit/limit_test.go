@@ -1,12 +1,10 @@
-package provider
+package limit
 
 import (
 	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-
-	"github.com/pi-go/agentcore"
 )
 
 func TestBudget(t *testing.T) {
@@ -16,17 +14,23 @@ func TestBudget(t *testing.T) {
 	assert.NoError(t, b.Err())
 	assert.False(t, b.Take(1), "past the cap")
 	assert.False(t, b.Take(0), "once over, always over")
-	assert.ErrorIs(t, b.Err(), agentcore.ErrResponseTooLarge)
+	assert.ErrorIs(t, b.Err(), ErrResponseTooLarge)
 	assert.Equal(t, "Response too large: more than 10 bytes of content", b.Err().Error())
-	assert.True(t, IsLimit(b.Err()))
+	assert.True(t, Is(b.Err()))
 
 	b = NewBudget(0)
-	assert.True(t, b.Take(agentcore.DefaultMaxResponseBytes))
+	assert.True(t, b.Take(DefaultMaxResponseBytes))
 	assert.False(t, b.Take(1))
 
 	for _, b := range []*Budget{NewBudget(-1), nil} {
 		assert.True(t, b.Take(1<<40))
 		assert.NoError(t, b.Err())
 	}
-	assert.False(t, IsLimit(errors.New("other")))
+	assert.False(t, Is(errors.New("other")))
+}
+
+func TestDuration(t *testing.T) {
+	assert.Equal(t, 5*DefaultStreamIdleTimeout, Duration(5*DefaultStreamIdleTimeout, DefaultStreamIdleTimeout))
+	assert.Equal(t, DefaultStreamIdleTimeout, Duration(0, DefaultStreamIdleTimeout))
+	assert.Zero(t, Duration(-1, DefaultStreamIdleTimeout))
 }
