@@ -3,12 +3,12 @@ package bedrock
 import (
 	"encoding/base64"
 	"encoding/json"
-	"strings"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsondec"
-	"github.com/pi-go/agentcore/internal/partialjson"
+	"github.com/pi-go/agentcore/internal/limit"
 	"github.com/pi-go/agentcore/internal/provider"
+	"github.com/pi-go/agentcore/internal/sse"
 )
 
 // event is the payload of one ConverseStream event, the members of every
@@ -57,31 +57,23 @@ type usage struct {
 // reasoning, as pi-ai shows it.
 const redactedThinkingText = "[Reasoning redacted]"
 
-// decoder turns the events of one response into assistant stream events,
-// building the message as pi-ai does: a block opens with the first delta
-// (text, reasoning) or start (tool use) of its server index and ends with
-// that index's stop; a delta of another kind than its block is ignored;
-// signatures accumulate without events; encrypted reasoning shows as
-// [redactedThinkingText] and is kept, base64, as the block's signature
-// once it ends.
+// decoder turns the events of one response into assistant stream events
+// on a [provider.Builder], building the message as pi-ai does: a block
+// opens with the first delta (text, reasoning) or start (tool use) of its
+// server index and ends with that index's stop; a delta of another kind
+// than its block is ignored; signatures accumulate without events;
+// encrypted reasoning shows as [redactedThinkingText] and is kept, base64,
+// as the block's signature once it ends.
 type decoder struct {
-	w     *agentcore.StreamWriter
+	b     *provider.Builder
 	model agentcore.Model
-	out   *agentcore.AssistantMessage
 
 	// observe, when not nil, sees each event as {"TYPE": payload}; an
 	// error ends the response.
 	observe func(json.RawMessage) error
 
-	// budget is the content the response may still build; a piece that
-	// does not fit is dropped and the reader ends the response.
-	budget *provider.Budget
-
 	// open maps a server block index to its open block.
 	open map[int]*openBlock
-
-	// stopped once the consumer stopped reading.
-	stopped bool
 
 	// ev is the event being applied and start and delta its members,
 	// reused from one event to the next (a member the payload lacks is
@@ -93,53 +85,40 @@ type decoder struct {
 	observed []byte
 }
 
-// openBlock is a block being streamed: its position in the content, its
-// text so far (strings.Builder never changes bytes it handed out, so each
-// partial shares them), a tool call's arguments, and the encrypted
-// reasoning of a redacted thinking block.
+// openBlock is a block being streamed and, for a redacted thinking block,
+// its encrypted reasoning so far.
 type openBlock struct {
-	index    int
-	text     strings.Builder
-	args     *partialjson.ArgumentsStream
+	*provider.Block
 	redacted []byte
 }
 
-func newDecoder(w *agentcore.StreamWriter, model agentcore.Model, out *agentcore.AssistantMessage) *decoder {
-	return &decoder{w: w, model: model, out: out, open: map[int]*openBlock{}}
+func newDecoder(b *provider.Builder, model agentcore.Model) *decoder {
+	return &decoder{b: b, model: model, open: map[int]*openBlock{}}
 }
 
-// push sends ev and notes when the consumer stopped.
-func (d *decoder) push(ev agentcore.AssistantEvent) {
-	if !d.stopped && !d.w.Push(ev) {
-		d.stopped = true
-	}
-}
-
-// event applies one event of type name with payload data; it returns the
-// failure that ends the response, nil to go on. Types pi-ai does not know
-// are skipped (after the observer saw them).
-func (d *decoder) event(name, data []byte) *failure {
+// Event applies one event of the stream (an event message, its type as
+// the name); it returns the failure that ends the response, nil to go on.
+// Types pi-ai does not know are skipped (after the observer saw them).
+func (d *decoder) Event(e sse.Event) (done bool, f *provider.Failure) {
 	ev := &d.ev
 	d.start, d.delta = blockStart{}, blockDelta{}
 	*ev = event{Start: &d.start, Delta: &d.delta}
-	if err := d.dec.Decode(data, ev); err != nil {
-		f := textFailure(MalformedEventPrefix + string(name) + ": " + err.Error())
-		return &f
+	if err := d.dec.Decode(e.Data, ev); err != nil {
+		return false, provider.TextFailure(MalformedEventPrefix + e.Name + ": " + err.Error())
 	}
 	if d.observe != nil {
-		d.observed = append(append(append(append(d.observed[:0], `{"`...), name...), `":`...), data...)
+		d.observed = append(append(append(append(d.observed[:0], `{"`...), e.Name...), `":`...), e.Data...)
 		d.observed = append(d.observed, '}')
 		if err := d.observe(d.observed); err != nil {
-			return &failure{Text: err.Error(), Err: err}
+			return false, provider.ErrFailure(err)
 		}
 	}
-	switch string(name) {
+	switch e.Name {
 	case "messageStart":
 		if ev.Role != "assistant" {
-			f := textFailure(UserMessageStartText)
-			return &f
+			return false, provider.TextFailure(UserMessageStartText)
 		}
-		d.push(&agentcore.StartEvent{Partial: d.out})
+		d.b.Push(&agentcore.StartEvent{Partial: d.b.Out})
 	case "contentBlockStart":
 		d.blockStart(ev)
 	case "contentBlockDelta":
@@ -150,25 +129,21 @@ func (d *decoder) event(name, data []byte) *failure {
 		d.messageStop(ev.StopReason)
 	case "metadata":
 		if ev.Usage != nil {
-			setUsage(&d.out.Usage, ev.Usage, d.model)
+			setUsage(&d.b.Out.Usage, ev.Usage, d.model)
 		}
 	}
-	return nil
+	return false, nil
 }
 
 // blockStart opens a tool call; other starts open nothing.
 func (d *decoder) blockStart(ev *event) {
-	if ev.Start.ToolUse == nil {
-		return
-	}
 	tu := ev.Start.ToolUse
-	if !d.budget.Take(len(tu.ToolUseID) + len(tu.Name)) {
+	if tu == nil {
 		return
 	}
-	ob := &openBlock{index: len(d.out.Content), args: &partialjson.ArgumentsStream{}}
-	d.out.Content = append(d.out.Content, agentcore.ToolCall{ID: tu.ToolUseID, Name: tu.Name, Arguments: json.RawMessage("{}")})
-	d.open[ev.ContentBlockIndex] = ob
-	d.push(&agentcore.ToolCallStartEvent{ContentIndex: ob.index, Partial: d.out})
+	if blk := d.b.OpenToolCall(agentcore.ToolCall{ID: tu.ToolUseID, Name: tu.Name}, ""); blk != nil {
+		d.open[ev.ContentBlockIndex] = &openBlock{Block: blk}
+	}
 }
 
 // blockDelta grows the block of index, opening a text or thinking block
@@ -177,54 +152,38 @@ func (d *decoder) blockDelta(index int, delta *blockDelta) {
 	ob := d.open[index]
 	switch {
 	case delta.Text != nil:
-		if !d.budget.Take(len(*delta.Text)) {
-			return
-		}
 		if ob == nil {
-			ob = d.openBlock(index, agentcore.TextBlock{})
-			d.push(&agentcore.TextStartEvent{ContentIndex: ob.index, Partial: d.out})
+			if ob = d.openBlock(index, d.b.OpenText(agentcore.TextBlock{})); ob == nil {
+				return
+			}
 		}
-		if b, ok := d.out.Content[ob.index].(agentcore.TextBlock); ok {
-			ob.text.WriteString(*delta.Text)
-			b.Text = ob.text.String()
-			d.out.Content[ob.index] = b
-			d.push(&agentcore.TextDeltaEvent{ContentIndex: ob.index, Delta: *delta.Text, Partial: d.out})
+		if !ob.IsToolCall() && !ob.IsThinking() {
+			d.b.AppendText(ob.Block, *delta.Text)
 		}
 	case delta.ToolUse != nil:
-		b, ok := d.blockAt(ob).(agentcore.ToolCall)
-		if !ok || ob.args == nil || !d.budget.Take(len(delta.ToolUse.Input)) {
-			return
+		if ob != nil && ob.IsToolCall() {
+			d.b.AppendArguments(ob.Block, delta.ToolUse.Input)
 		}
-		b.Arguments = ob.args.Append(delta.ToolUse.Input)
-		d.out.Content[ob.index] = b
-		d.push(&agentcore.ToolCallDeltaEvent{ContentIndex: ob.index, Delta: delta.ToolUse.Input, Partial: d.out})
 	case delta.ReasoningContent != nil:
-		rc := delta.ReasoningContent
-		if !d.budget.Take(len(rc.Text) + len(rc.Signature) + base64.StdEncoding.EncodedLen(len(rc.RedactedContent))) {
-			return
-		}
 		if ob == nil {
-			ob = d.openBlock(index, agentcore.ThinkingBlock{})
-			d.push(&agentcore.ThinkingStartEvent{ContentIndex: ob.index, Partial: d.out})
+			if ob = d.openBlock(index, d.b.OpenThinking(agentcore.ThinkingBlock{})); ob == nil {
+				return
+			}
 		}
-		if _, ok := d.out.Content[ob.index].(agentcore.ThinkingBlock); ok {
+		if ob.IsThinking() {
+			rc := delta.ReasoningContent
 			d.reasoning(ob, rc.Text, rc.Signature, rc.RedactedContent)
 		}
 	}
 }
 
-// blockAt is the content block of ob, nil when ob is nil.
-func (d *decoder) blockAt(ob *openBlock) agentcore.ContentBlock {
-	if ob == nil {
+// openBlock keeps blk, just opened (nil when it did not fit), under the
+// server's index.
+func (d *decoder) openBlock(index int, blk *provider.Block) *openBlock {
+	if blk == nil {
 		return nil
 	}
-	return d.out.Content[ob.index]
-}
-
-// openBlock appends b and opens it under the server's index.
-func (d *decoder) openBlock(index int, b agentcore.ContentBlock) *openBlock {
-	ob := &openBlock{index: len(d.out.Content)}
-	d.out.Content = append(d.out.Content, b)
+	ob := &openBlock{Block: blk}
 	d.open[index] = ob
 	return ob
 }
@@ -233,62 +192,49 @@ func (d *decoder) openBlock(index int, b agentcore.ContentBlock) *openBlock {
 // once it holds encrypted reasoning), and its encrypted reasoning, which
 // turns the block redacted.
 func (d *decoder) reasoning(ob *openBlock, text, sig string, redacted []byte) {
-	b := d.out.Content[ob.index].(agentcore.ThinkingBlock)
-	if text != "" {
-		ob.text.WriteString(text)
-		b.Thinking = ob.text.String()
-		d.out.Content[ob.index] = b
-		d.push(&agentcore.ThinkingDeltaEvent{ContentIndex: ob.index, Delta: text, Partial: d.out})
+	if text != "" && !d.b.AppendText(ob.Block, text) {
+		return
 	}
-	if sig != "" && !b.Redacted {
+	content := d.b.Out.Content
+	if b := content[ob.Index].(agentcore.ThinkingBlock); sig != "" && !b.Redacted && d.b.Take(len(sig)) {
 		b.ThinkingSignature += sig
+		content[ob.Index] = b
 	}
-	if len(redacted) > 0 {
-		if !b.Redacted {
-			b.Redacted, b.ThinkingSignature = true, ""
-			ob.text.WriteString(redactedThinkingText)
-			b.Thinking = ob.text.String()
-			d.out.Content[ob.index] = b
-			d.push(&agentcore.ThinkingDeltaEvent{ContentIndex: ob.index, Delta: redactedThinkingText, Partial: d.out})
+	if len(redacted) == 0 || !d.b.Take(base64.StdEncoding.EncodedLen(len(redacted))) {
+		return
+	}
+	if b := content[ob.Index].(agentcore.ThinkingBlock); !b.Redacted {
+		b.Redacted, b.ThinkingSignature = true, ""
+		content[ob.Index] = b
+		if !d.b.AppendText(ob.Block, redactedThinkingText) {
+			return
 		}
-		ob.redacted = append(ob.redacted, redacted...)
 	}
-	d.out.Content[ob.index] = b
+	ob.redacted = append(ob.redacted, redacted...)
 }
 
 // blockStop ends the open block of index: a tool call's arguments are
-// parsed for good (text that is no JSON object sets ArgumentsError), a
-// redacted thinking block takes its encrypted reasoning as signature.
+// parsed for good, a redacted thinking block takes its encrypted
+// reasoning as signature.
 func (d *decoder) blockStop(index int) {
 	ob, ok := d.open[index]
 	if !ok {
 		return
 	}
 	delete(d.open, index)
-	switch b := d.out.Content[ob.index].(type) {
-	case agentcore.TextBlock:
-		d.push(&agentcore.TextEndEvent{ContentIndex: ob.index, Content: b.Text, Partial: d.out})
-	case agentcore.ThinkingBlock:
-		d.flushRedacted(ob)
-		d.push(&agentcore.ThinkingEndEvent{ContentIndex: ob.index, Content: b.Thinking, Partial: d.out})
-	case agentcore.ToolCall:
-		var errText string
-		b.Arguments, errText = ob.args.Finish()
-		b.ArgumentsError = errText
-		d.out.Content[ob.index] = b
-		d.push(&agentcore.ToolCallEndEvent{ContentIndex: ob.index, ToolCall: b, Partial: d.out})
-	}
+	d.flushRedacted(ob)
+	d.b.End(ob.Block)
 }
 
 // flushRedacted sets the signature of a redacted thinking block to its
 // encrypted reasoning, base64.
 func (d *decoder) flushRedacted(ob *openBlock) {
-	b, ok := d.out.Content[ob.index].(agentcore.ThinkingBlock)
-	if !ok || ob.redacted == nil {
+	if ob.redacted == nil {
 		return
 	}
+	b := d.b.Out.Content[ob.Index].(agentcore.ThinkingBlock)
 	b.ThinkingSignature = base64.StdEncoding.EncodeToString(ob.redacted)
-	d.out.Content[ob.index] = b
+	d.b.Out.Content[ob.Index] = b
 	ob.redacted = nil
 }
 
@@ -306,11 +252,12 @@ func (d *decoder) messageStop(reason *string) {
 	if reason != nil {
 		raw = *reason
 	}
-	d.out.RawStopReason = raw
+	out := d.b.Out
+	out.RawStopReason = raw
 	stop, text := mapStopReason(raw)
-	d.out.StopReason = stop
+	out.StopReason = stop
 	if text != "" {
-		d.out.ErrorMessage = text
+		out.ErrorMessage = text
 	}
 }
 
@@ -333,25 +280,25 @@ func mapStopReason(reason string) (agentcore.StopReason, string) {
 // setUsage sets u from a metadata event's usage and prices it, as pi-ai
 // does: the total is the server's, else input plus output; the cache
 // written for an hour is the sum of the 1h cache details (nil without
-// details). Every count is clamped to 0…math.MaxInt64 ([provider.Count])
+// details). Every count is clamped to 0…math.MaxInt64 ([limit.Count])
 // and the sums saturate, so a hostile server cannot make a count or a
 // cost negative.
 func setUsage(u *agentcore.Usage, m *usage, model agentcore.Model) {
 	*u = agentcore.Usage{
-		Input:      provider.Count(m.InputTokens),
-		Output:     provider.Count(m.OutputTokens),
-		CacheRead:  provider.Count(m.CacheReadInputTokens),
-		CacheWrite: provider.Count(m.CacheWriteInputTokens),
+		Input:      limit.Count(m.InputTokens),
+		Output:     limit.Count(m.OutputTokens),
+		CacheRead:  limit.Count(m.CacheReadInputTokens),
+		CacheWrite: limit.Count(m.CacheWriteInputTokens),
 	}
-	u.TotalTokens = provider.Count(m.TotalTokens)
+	u.TotalTokens = limit.Count(m.TotalTokens)
 	if u.TotalTokens == 0 {
-		u.TotalTokens = provider.Sum(u.Input, u.Output)
+		u.TotalTokens = limit.Sum(u.Input, u.Output)
 	}
 	if m.CacheDetails != nil {
 		var long int64
 		for _, c := range *m.CacheDetails {
 			if c.TTL == "1h" {
-				long = provider.Sum(long, provider.Count(c.InputTokens))
+				long = limit.Sum(long, limit.Count(c.InputTokens))
 			}
 		}
 		u.CacheWrite1h = &long

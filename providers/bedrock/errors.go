@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/limit"
 	"github.com/pi-go/agentcore/internal/provider"
 )
 
@@ -22,7 +22,7 @@ const (
 	// the server answered, as the AWS SDK's Node handler words it.
 	AbortedBeforeResponseText = "Request aborted: This operation was aborted (20)"
 	// AbortedText is the error of a response aborted while its body was
-	// being read.
+	// being read, and of a body that broke off (Node's words for both).
 	AbortedText = "aborted"
 	// AbortedAfterBodyText is the error of a response whose body ended
 	// after ctx was cancelled.
@@ -51,12 +51,6 @@ const (
 	// retention mode.
 	dataRetentionHint = " See https://docs.aws.amazon.com/bedrock/latest/userguide/data-retention.html for supported data retention modes."
 )
-
-// failure is why a request failed, as every HTTP-speaking stream function
-// of the repository reports it.
-type failure = provider.Failure
-
-func textFailure(text string) failure { return failure{Text: text} }
 
 // errorPrefixes are the words pi-ai puts before the message of the
 // Bedrock exceptions it knows; another exception's name is its prefix.
@@ -119,18 +113,18 @@ func exceptionMessage(data []byte) string {
 // frameFailure is the failure of an exception or error message of the
 // event stream: a known exception with pi-ai's prefix, another one as its
 // payload's text, an error message as its :error-message.
-func frameFailure(f frame) failure {
+func frameFailure(f frame) *provider.Failure {
 	if string(f.messageType) == "error" {
 		text := string(f.errorMessage)
 		if text == "" {
 			text = "UnknownError"
 		}
-		return textFailure(withHint(provider.Truncate(text, provider.MaxErrorData)))
+		return provider.TextFailure(withHint(limit.Truncate(text, limit.MaxErrorData)))
 	}
 	if name, ok := streamExceptions[string(f.exceptionType)]; ok {
-		return textFailure(exceptionText(name, provider.Truncate(exceptionMessage(f.payload), provider.MaxErrorData)))
+		return provider.TextFailure(exceptionText(name, limit.Truncate(exceptionMessage(f.payload), limit.MaxErrorData)))
 	}
-	return textFailure(withHint(provider.Truncate(strings.ToValidUTF8(string(f.payload), "\uFFFD"), provider.MaxErrorData)))
+	return provider.TextFailure(withHint(limit.Truncate(strings.ToValidUTF8(string(f.payload), "\uFFFD"), limit.MaxErrorData)))
 }
 
 // statusFailure describes a refusal (a non-2xx response) as the AWS SDK
@@ -138,15 +132,16 @@ func frameFailure(f frame) failure {
 // by the body's code or __type member ("Unknown" when none), with the
 // body's message, "Validation error: The provided model identifier is
 // invalid.". A body that is not JSON gives JavaScript's parser error and
-// the SDK's hint instead. Texts quote at most [provider.MaxErrorData]
+// the SDK's hint instead. Texts quote at most [limit.MaxErrorData]
 // characters of the body.
-func statusFailure(status int, header http.Header, body []byte) failure {
-	f := provider.Status(status, header, "")
+func statusFailure(resp *http.Response, body []byte) *provider.Failure {
+	header := resp.Header
+	f := provider.Status(resp.StatusCode, header, "")
 	v := jsonv.ObjectValue(nil)
 	if len(body) > 0 {
 		parsed, err := jsonv.Parse(body)
 		if err != nil {
-			f.Text = provider.Truncate(jsParseError(body), provider.MaxErrorData) + deserializationSuffix
+			f.Text = limit.Truncate(jsParseError(body), limit.MaxErrorData) + deserializationSuffix
 			return f
 		}
 		v = parsed
@@ -174,7 +169,7 @@ func statusFailure(status int, header http.Header, body []byte) failure {
 			}
 		}
 	}
-	f.Text = exceptionText(name, provider.Truncate(message, provider.MaxErrorData))
+	f.Text = exceptionText(name, limit.Truncate(message, limit.MaxErrorData))
 	return f
 }
 
@@ -231,26 +226,20 @@ func jsParseError(body []byte) string {
 }
 
 // connectionFailure describes a request that got no response: the
-// network's reason.
-func connectionFailure(err error) failure {
-	err = unwrapURL(err)
-	return failure{Text: err.Error(), Err: err}
+// network's reason, as Node words it for pi-ai.
+func connectionFailure(err error) *provider.Failure {
+	return provider.CauseFailure("", err)
 }
 
-// bodyFailure describes a response whose body broke off or did not frame.
-func bodyFailure(err error) failure {
-	err = unwrapURL(err)
-	text := err.Error()
-	if errors.Is(err, errFraming) {
-		text = strings.TrimPrefix(text, errFraming.Error()+": ")
+// bodyFailure describes a body that did not frame (its text the AWS
+// SDK's) or, with [AbortedText] as Node's http client words it for
+// pi-ai, a connection that broke off.
+func bodyFailure(err error) *provider.Failure {
+	switch {
+	case errors.Is(err, ErrTruncated):
+		return provider.TextFailure(err.Error())
+	case errors.Is(err, errFraming):
+		return &provider.Failure{Text: strings.TrimPrefix(err.Error(), errFraming.Error()+": "), Err: err}
 	}
-	return failure{Text: text, Err: err}
-}
-
-func unwrapURL(err error) error {
-	var uerr *url.Error
-	if errors.As(err, &uerr) {
-		return uerr.Err
-	}
-	return err
+	return &provider.Failure{Text: AbortedText, Err: err}
 }

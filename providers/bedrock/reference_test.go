@@ -12,6 +12,7 @@ func TestRecordedResponsesMatchReference(t *testing.T) { testTarget(t).RecordedR
 
 func TestAbortMatchesReference(t *testing.T) { testTarget(t).Aborts(t) }
 
-// TestConnectionDropped cuts the connection in the middle of the body:
-// the text so far is kept and the error names the network failure.
-func TestConnectionDropped(t *testing.T) { testTarget(t).ConnectionDropped(t) }
+// TestCutStreams cuts the body in the middle of a chunk, on a connection
+// kept alive or closed: the text so far is kept, no block is ended, and
+// the error is Node's "aborted", as pi-ai reports every cut.
+func TestCutStreams(t *testing.T) { testTarget(t).CutStreams(t) }

@@ -10,7 +10,9 @@ import (
 	"strings"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/limit"
 	"github.com/pi-go/agentcore/internal/provider"
+	"github.com/pi-go/agentcore/internal/sse"
 )
 
 // StreamFn returns a stream function that calls Amazon Bedrock's
@@ -44,7 +46,7 @@ func StreamFn(opts Options) agentcore.StreamFn {
 			out := provider.Message(model)
 			msgs, err := agentcore.ValueMessages(req.Messages)
 			if err != nil {
-				provider.Fail(ctx, w, out, failure{Text: err.Error(), Err: err})
+				provider.Fail(ctx, w, out, provider.ErrFailure(err))
 				return
 			}
 			c := &call{opts: opts, chains: ch, model: model, messages: msgs, so: so, w: w, out: out}
@@ -62,7 +64,6 @@ type call struct {
 	so       agentcore.StreamOptions
 	w        *agentcore.StreamWriter
 	out      *agentcore.AssistantMessage
-	d        *decoder
 }
 
 // run sends the request and streams its response. Unlike the providers
@@ -76,24 +77,48 @@ func (c *call) run(ctx context.Context) {
 		return
 	}
 	defer resp.Body.Close()
-	c.d = newDecoder(c.w, c.model, c.out)
-	c.d.observe = c.observer(ctx)
-	c.d.budget = provider.NewBudget(c.opts.MaxResponseBytes)
-	if f := c.read(ctx, resp.Body); f != nil {
-		c.d.flushOpen()
-		provider.Fail(ctx, c.w, c.out, *f)
-		return
+	b := provider.NewBuilder(provider.Call{Model: c.model, Options: c.so, W: c.w, Out: c.out}, c.opts.MaxResponseBytes)
+	d := newDecoder(b, c.model)
+	d.observe = c.observer(ctx)
+	f = provider.ReadEvents(ctx, &frameEvents{frames: newFrameReader(resp.Body)}, d, b, provider.ReadRules{AbortedText: AbortedText})
+	if f == nil && !b.Stopped() {
+		f = c.end(ctx)
 	}
-	if c.d.stopped {
-		return
+	d.flushOpen()
+	switch {
+	case f != nil:
+		provider.Fail(ctx, c.w, c.out, f)
+	case !b.Stopped():
+		c.w.Done(c.out)
 	}
-	if f := c.end(ctx); f != nil {
-		c.d.flushOpen()
-		provider.Fail(ctx, c.w, c.out, *f)
-		return
+}
+
+// frameEvents is the event messages of an event stream as the read loop
+// takes them ([provider.Events]): each event's type as its name and its
+// payload as its data. An exception or error message, a body that does
+// not frame and a connection that broke off end it with their
+// [*provider.Failure]; the end of the body and a limit of the response
+// are returned as they are.
+type frameEvents struct {
+	frames *frameReader
+}
+
+func (e *frameEvents) Next() (sse.Event, error) {
+	for {
+		fr, err := e.frames.next()
+		switch {
+		case errors.Is(err, io.EOF), limit.Is(err):
+			return sse.Event{}, err
+		case err != nil:
+			return sse.Event{}, bodyFailure(err)
+		}
+		switch string(fr.messageType) {
+		case "event":
+			return sse.Event{Name: string(fr.eventType), Data: fr.payload}, nil
+		case "exception", "error":
+			return sse.Event{}, frameFailure(fr)
+		}
 	}
-	c.d.flushOpen()
-	c.w.Done(c.out)
 }
 
 // observer is the OnProviderStreamEvent hook bound to ctx and the model.
@@ -107,26 +132,26 @@ func (c *call) observer(ctx context.Context) func(json.RawMessage) error {
 
 // send builds, authenticates and posts the request. It returns the
 // response when the server accepted it (2xx), else the failure.
-func (c *call) send(ctx context.Context) (*http.Response, failure) {
+func (c *call) send(ctx context.Context) (*http.Response, *provider.Failure) {
 	req, err := buildRequest(c.model, c.messages, c.so, settings{
 		cache:      c.opts.cacheRetention(c.so),
 		forceCache: c.opts.getenv("AWS_BEDROCK_FORCE_CACHE") == "1",
 		govCloud:   isGovCloud(c.model, c.opts),
 	})
 	if err != nil {
-		return nil, failure{Text: err.Error(), Err: err}
+		return nil, provider.ErrFailure(err)
 	}
 	body, err := json.Marshal(req)
 	if err != nil {
-		return nil, textFailure("Could not encode the request: " + err.Error())
+		return nil, provider.TextFailure("Could not encode the request: " + err.Error())
 	}
 	t := c.opts.resolveTarget(c.model)
 	a, err := c.chains.resolveAuth(ctx, c.opts, c.so.APIKey, &t)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, textFailure(AbortedBeforeResponseText)
+			return nil, provider.TextFailure(AbortedBeforeResponseText)
 		}
-		return nil, failure{Text: err.Error(), Err: err}
+		return nil, provider.ErrFailure(err)
 	}
 	endpoint := t.endpoint
 	if endpoint == "" {
@@ -175,53 +200,18 @@ func hasPrefixFold(s, prefix string) bool {
 	return strings.HasPrefix(strings.ToLower(s), prefix)
 }
 
-// read decodes the body's messages until it ends, the consumer stops, or
-// a failure.
-func (c *call) read(ctx context.Context, body io.Reader) *failure {
-	frames := newFrameReader(body)
-	for !c.d.stopped {
-		fr, err := frames.next()
-		switch {
-		case errors.Is(err, io.EOF):
-			return nil
-		case err != nil && ctx.Err() != nil:
-			f := textFailure(AbortedText)
-			return &f
-		case provider.IsLimit(err):
-			return provider.LimitFailure(err)
-		case err != nil:
-			f := bodyFailure(err)
-			return &f
-		}
-		switch string(fr.messageType) {
-		case "event":
-			if f := c.d.event(fr.eventType, fr.payload); f != nil {
-				return f
-			}
-			if err := c.d.budget.Err(); err != nil {
-				return provider.LimitFailure(err)
-			}
-		case "exception", "error":
-			f := frameFailure(fr)
-			return &f
-		}
-	}
-	return nil
-}
-
 // end judges the response once its body is read.
-func (c *call) end(ctx context.Context) *failure {
-	fail := func(text string) *failure { f := textFailure(text); return &f }
+func (c *call) end(ctx context.Context) *provider.Failure {
 	switch {
 	case ctx.Err() != nil:
-		return fail(AbortedAfterBodyText)
+		return provider.TextFailure(AbortedAfterBodyText)
 	case c.out.StopReason == agentcore.StopPending:
-		return fail(NoStopReasonText)
+		return provider.TextFailure(NoStopReasonText)
 	case c.out.StopReason == agentcore.StopError || c.out.StopReason == agentcore.StopAborted:
 		if c.out.ErrorMessage != "" {
-			return fail(c.out.ErrorMessage)
+			return provider.TextFailure(c.out.ErrorMessage)
 		}
-		return fail(UnknownErrorText)
+		return provider.TextFailure(UnknownErrorText)
 	}
 	return nil
 }

@@ -15,13 +15,15 @@
 // stream/NAME.pi.json gets the events pi emitted (with the partial tool-call arguments at every
 // toolcall_delta) and the final message. Then the failures without a body: an abort before the
 // response, an abort after the first text delta (the server then holds the stream open), and a
-// refused connection. stream/text-head.bin is the text case up to its first text delta.
+// refused connection, and three bodies cut off by the network (see cut below).
+// stream/text-head.bin is the text case up to its first text delta.
 //
 // For every case of request/cases.json it streams the case's transcript against a server that
 // answers with stream/text.bin and writes request/NAME.pi.json: the request's path, its
 // content type and authorization, and the JSON body the SDK sent.
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { createServer as createTCPServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { crc32 } from "node:zlib";
@@ -193,6 +195,28 @@ async function failure(name, baseUrl, abortAfter) {
 	await refused.close();
 	await failure("connection-refused", refused.url, "none");
 }
+
+// Bodies cut off in the middle of a chunk, after text-head.bin and the start of one more message
+// (or none: cut-close-between-events): on a response sent with "Connection: close" (cut-close),
+// which Node reads as the end of the body, and on a connection kept alive (cut-keepalive).
+// providertest's CutStreams serves the same bytes.
+async function cut(name, close, tail) {
+	const server = createTCPServer((socket) => {
+		socket.once("data", () => {
+			const connection = close ? "Connection: close\r\n" : "";
+			socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/vnd.amazon.eventstream\r\n${connection}Transfer-Encoding: chunked\r\n\r\n${head.length.toString(16)}\r\n`);
+			socket.write(head);
+			socket.write(`\r\nff\r\n${tail}`);
+			socket.end();
+		});
+	});
+	await new Promise((r) => server.listen(0, "127.0.0.1", r));
+	await recordStream(name, `http://127.0.0.1:${server.address().port}`, {});
+	await new Promise((r) => server.close(r));
+}
+await cut("cut-close", true, 'data: {"');
+await cut("cut-close-between-events", true, "");
+await cut("cut-keepalive", false, 'data: {"');
 
 const requestCases = JSON.parse(readFileSync(join(dir, "request/cases.json"), "utf8"));
 for (const c of requestCases.cases) {
