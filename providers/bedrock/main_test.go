@@ -30,13 +30,26 @@ const testAPIKey = "test-bedrock-token"
 func testTarget(t testing.TB) providertest.Target {
 	model, _ := providertest.StreamCases(t)
 	return providertest.Target{
-		New:       newStream,
-		Model:     model,
-		APIKey:    testAPIKey,
-		Success:   providertest.ReadTestdata(t, "stream", "text.bin"),
-		HeadBody:  providertest.ReadTestdata(t, "stream", "text-head.bin"),
-		ErrorText: normalizeErrorMessage,
-		BodyMark:  `"messages":[{"role":"user","content":[{"text":"Hi"}`,
+		New:         newStream,
+		Model:       model,
+		APIKey:      testAPIKey,
+		Success:     providertest.ReadTestdata(t, "stream", "text.bin"),
+		HeadBody:    providertest.ReadTestdata(t, "stream", "text-head.bin"),
+		ErrorText:   normalizeErrorMessage,
+		BodyMark:    `"messages":[{"role":"user","content":[{"text":"Hi"}`,
+		Refusal:     []byte(`{"__type":"com.amazon.coral.availability#ThrottlingException","message":"slow down"}`),
+		RefusalText: "Throttling error: slow down",
+		ObservedEvents: func(body []byte) []string {
+			names, payloads, err := readFrames(body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := make([]string, len(names))
+			for i := range names {
+				out[i] = `{"` + names[i] + `":` + payloads[i] + `}`
+			}
+			return out
+		},
 		WithLimits: func(client *http.Client, l providertest.Limits) agentcore.StreamFn {
 			return StreamFn(Options{BaseURL: "http://provider.test", HTTPClient: client, Getenv: noEnv, MaxResponseBytes: l.MaxResponseBytes, IdleTimeout: l.IdleTimeout})
 		},

@@ -45,6 +45,10 @@ type Target struct {
 	// given name to OnProviderStreamEvent; nil means every event whose data
 	// is a JSON object.
 	Observed func(name string) bool
+	// ObservedEvents, when not nil, returns the data OnProviderStreamEvent
+	// sees for a body, in order, for a provider whose stream is not
+	// server-sent events; Observed is then not read.
+	ObservedEvents func(body []byte) []string
 	// ToolCallHead, ArgumentsEvent and ToolCallTail make a response of one
 	// tool call: ToolCallHead opens the call, ArgumentsEvent is the event
 	// adding piece to its arguments, ToolCallTail ends the response.
