@@ -66,59 +66,64 @@ type auth struct {
 }
 
 // resolveAuth decides a request's authentication and completes its
-// target's region, as pi-ai does: a bearer token (Options.BearerToken,
-// the request's key, AWS_BEARER_TOKEN_BEDROCK) unless
-// AWS_BEDROCK_SKIP_AUTH=1, which signs with dummy keys for proxies that
-// need none; else Options.Credentials, else the environment's keys
-// unless a profile is named in Options, else the default chain.
+// target's region, as pi-ai does (see [Options.direct]); the default
+// chain, loaded for the profile of Options or AWS_PROFILE, gives the
+// credentials when nothing else does and the region when nothing sets
+// one.
 func (c *chains) resolveAuth(ctx context.Context, o Options, apiKey string, t *target) (auth, error) {
-	skip := o.getenv("AWS_BEDROCK_SKIP_AUTH") == "1"
+	a, chain, err := o.direct(ctx, apiKey)
+	if err != nil {
+		return auth{}, err
+	}
+	a.region = t.region
+	if !chain && (t.region != "" || t.endpoint != "") {
+		return a, nil
+	}
+	cfg, err := c.config(ctx, firstNonEmpty(o.Profile, o.getenv("AWS_PROFILE")))
+	if err != nil {
+		return auth{}, fmt.Errorf("Could not load the AWS configuration: %w", err)
+	}
+	if a.region == "" {
+		a.region, t.region = cfg.Region, cfg.Region
+	}
+	if chain {
+		if a.creds, err = cfg.Credentials.Retrieve(ctx); err != nil {
+			return auth{}, fmt.Errorf("Could not load AWS credentials: %w", err)
+		}
+	}
+	if a.region == "" && t.endpoint == "" {
+		return auth{}, ErrNoRegion
+	}
+	return a, nil
+}
+
+// direct is the authentication that needs no credential chain, or chain
+// true when the chain must give the credentials: a bearer token
+// (Options.BearerToken, the request's key, AWS_BEARER_TOKEN_BEDROCK)
+// unless AWS_BEDROCK_SKIP_AUTH=1, which signs with dummy keys for proxies
+// that need none; else Options.Credentials; else the environment's keys
+// unless a profile is named in Options.
+func (o Options) direct(ctx context.Context, apiKey string) (a auth, chain bool, err error) {
 	if apiKey == authenticatedPlaceholder {
 		apiKey = ""
 	}
+	skip := o.getenv("AWS_BEDROCK_SKIP_AUTH") == "1"
 	token := firstNonEmpty(o.BearerToken, apiKey, o.getenv("AWS_BEARER_TOKEN_BEDROCK"))
-	profile := firstNonEmpty(o.Profile, o.getenv("AWS_PROFILE"))
-	needChain := t.region == "" && t.endpoint == ""
-	var a auth
 	switch {
 	case token != "" && !skip:
 		a.token = token
 	case skip:
 		a.creds = aws.Credentials{AccessKeyID: "dummy-access-key", SecretAccessKey: "dummy-secret-key"}
 	case o.Credentials != nil:
-		creds, err := o.Credentials.Retrieve(ctx)
-		if err != nil {
-			return auth{}, fmt.Errorf("Could not load AWS credentials: %w", err)
+		if a.creds, err = o.Credentials.Retrieve(ctx); err != nil {
+			return auth{}, false, fmt.Errorf("Could not load AWS credentials: %w", err)
 		}
-		a.creds = creds
 	case o.getenv("AWS_ACCESS_KEY_ID") != "" && o.getenv("AWS_SECRET_ACCESS_KEY") != "" && o.Profile == "":
 		a.creds = aws.Credentials{AccessKeyID: o.getenv("AWS_ACCESS_KEY_ID"), SecretAccessKey: o.getenv("AWS_SECRET_ACCESS_KEY"), SessionToken: o.getenv("AWS_SESSION_TOKEN")}
 	default:
-		needChain = true
+		chain = true
 	}
-	a.region = t.region
-	if !needChain {
-		return a, nil
-	}
-	cfg, err := c.config(ctx, profile)
-	if err != nil {
-		return auth{}, fmt.Errorf("Could not load the AWS configuration: %w", err)
-	}
-	if a.region == "" {
-		a.region = cfg.Region
-		t.region = cfg.Region
-	}
-	if a.token == "" && a.creds.AccessKeyID == "" {
-		creds, err := cfg.Credentials.Retrieve(ctx)
-		if err != nil {
-			return auth{}, fmt.Errorf("Could not load AWS credentials: %w", err)
-		}
-		a.creds = creds
-	}
-	if a.region == "" && t.endpoint == "" {
-		return auth{}, ErrNoRegion
-	}
-	return a, nil
+	return a, chain, nil
 }
 
 func firstNonEmpty(values ...string) string {

@@ -194,29 +194,10 @@ func readFloor(ctx context.Context, url string) (result, error) {
 			} `json:"toolUse"`
 		} `json:"delta"`
 	}
-	var prelude [12]byte
-	var msg []byte
-	for {
-		if _, err := io.ReadFull(resp.Body, prelude[:]); err == io.EOF {
-			break
-		} else if err != nil {
-			return result{}, err
-		}
-		total, hlen := binary.BigEndian.Uint32(prelude[:4]), binary.BigEndian.Uint32(prelude[4:8])
-		if crc32.ChecksumIEEE(prelude[:8]) != binary.BigEndian.Uint32(prelude[8:]) || total < 16 || total > 1<<24 {
-			return result{}, errors.New("bad prelude")
-		}
-		msg = append(msg[:0], prelude[:]...)
-		msg = append(msg, make([]byte, total-12)...)
-		if _, err := io.ReadFull(resp.Body, msg[12:]); err != nil {
-			return result{}, err
-		}
-		if crc32.ChecksumIEEE(msg[:total-4]) != binary.BigEndian.Uint32(msg[total-4:]) {
-			return result{}, errors.New("bad message")
-		}
+	err = floorFrames(resp.Body, func(payload []byte) error {
 		ev.Start, ev.Delta = nil, nil
-		if err := json.Unmarshal(msg[12+hlen:total-4], &ev); err != nil {
-			return result{}, err
+		if err := json.Unmarshal(payload, &ev); err != nil {
+			return err
 		}
 		switch {
 		case ev.Start != nil && ev.Start.ToolUse != nil:
@@ -229,11 +210,44 @@ func readFloor(ctx context.Context, url string) (result, error) {
 		default:
 			r.Text += len(ev.Delta.Text)
 		}
+		return nil
+	})
+	if err != nil {
+		return result{}, err
 	}
 	for _, a := range args {
 		r.count(a.String())
 	}
 	return r, nil
+}
+
+// floorFrames calls each with the payload of each message of body, its
+// prelude and message checksums checked.
+func floorFrames(body io.Reader, each func(payload []byte) error) error {
+	var prelude [12]byte
+	var msg []byte
+	for {
+		if _, err := io.ReadFull(body, prelude[:]); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		total, hlen := binary.BigEndian.Uint32(prelude[:4]), binary.BigEndian.Uint32(prelude[4:8])
+		if crc32.ChecksumIEEE(prelude[:8]) != binary.BigEndian.Uint32(prelude[8:]) || total < 16 || total > 1<<24 || hlen > total-16 {
+			return errors.New("bad prelude")
+		}
+		msg = append(msg[:0], prelude[:]...)
+		msg = append(msg, make([]byte, total-12)...)
+		if _, err := io.ReadFull(body, msg[12:]); err != nil {
+			return err
+		}
+		if crc32.ChecksumIEEE(msg[:total-4]) != binary.BigEndian.Uint32(msg[total-4:]) {
+			return errors.New("bad message")
+		}
+		if err := each(msg[12+hlen : total-4]); err != nil {
+			return err
+		}
+	}
 }
 
 func serveTurn(tb testing.TB) (*httptest.Server, []byte) {
