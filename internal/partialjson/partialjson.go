@@ -6,7 +6,7 @@ import "unicode/utf8"
 // it reads.
 const (
 	creditPerAppend = 512
-	creditPerByte   = 16
+	creditPerByte   = 4
 )
 
 // maxPendingScalar is the longest unterminated number or literal a snapshot
@@ -23,20 +23,29 @@ const (
 	phaseComma              // a value ended
 )
 
-// frame is one open array or object.
-type frame struct {
-	array bool
-	// detached marks a container that sits in an invalid position: its
-	// contents are read but not shown.
-	detached bool
-	phase    phase
-	// key is the encoded text (quotes included) of the latest key read;
-	// hasKey says whether one was read.
-	key    []byte
-	hasKey bool
-	// count is how many members or elements were written to the output.
-	count int
-}
+// frame is one open array or object, in one byte, so that text of
+// nested brackets costs a byte of stack per byte: its phase and flags.
+type frame uint8
+
+// The flags of a frame, above its phase's two bits.
+const (
+	frameArray frame = 4 << iota
+	// frameDetached marks a container that sits in an invalid position:
+	// its contents are read but not shown.
+	frameDetached
+	// frameHasKey says a key was read in the object ([Parser.key] is the
+	// latest, for the innermost one).
+	frameHasKey
+	// frameNonEmpty says a member or element was written to the output.
+	frameNonEmpty
+)
+
+func (f frame) array() bool       { return f&frameArray != 0 }
+func (f frame) detached() bool    { return f&frameDetached != 0 }
+func (f frame) hasKey() bool      { return f&frameHasKey != 0 }
+func (f frame) nonEmpty() bool    { return f&frameNonEmpty != 0 }
+func (f frame) phase() phase      { return phase(f & 3) }
+func (f *frame) setPhase(p phase) { *f = *f&^3 | frame(p) }
 
 // Parser is an incremental, tolerant JSON parser. The zero value is ready to
 // use. A Parser is not safe for concurrent use.
@@ -45,6 +54,10 @@ type Parser struct {
 	// open containers and without a pending scalar.
 	out   []byte
 	stack []frame
+	// key is the encoded text (quotes included) of the latest key read in
+	// the innermost object: an outer object's key is written out when
+	// its value starts, so one buffer serves every level.
+	key []byte
 	// root says whether the root value has started; done, that it ended.
 	root bool
 	done bool
@@ -148,10 +161,10 @@ func (p *Parser) build() []byte {
 	}
 	for i := len(p.stack) - 1; i >= 0; i-- {
 		f := &p.stack[i]
-		if f.detached {
+		if f.detached() {
 			continue
 		}
-		if f.array {
+		if f.array() {
 			buf = append(buf, ']')
 		} else {
 			buf = append(buf, '}')
@@ -193,20 +206,20 @@ func (p *Parser) slot() (placed, shown bool) {
 	if f == nil {
 		return !p.root, !p.root
 	}
-	if f.array {
-		return true, !f.detached
+	if f.array() {
+		return true, !f.detached()
 	}
 	// A missing colon is tolerated: {"a" 1} reads as {"a": 1}.
-	if (f.phase == phaseValue || f.phase == phaseColon) && f.hasKey {
-		return true, !f.detached
+	if (f.phase() == phaseValue || f.phase() == phaseColon) && f.hasKey() {
+		return true, !f.detached()
 	}
 	return false, false
 }
 
 // keyOf returns the key of a member starting now in the innermost object.
 func (p *Parser) keyOf() []byte {
-	if f := p.top(); f != nil && !f.array {
-		return f.key
+	if f := p.top(); f != nil && !f.array() {
+		return p.key
 	}
 	return nil
 }
@@ -218,11 +231,11 @@ func (p *Parser) appendPrefix(buf []byte) []byte {
 	if f == nil {
 		return buf
 	}
-	if f.count > 0 {
+	if f.nonEmpty() {
 		buf = append(buf, ',')
 	}
-	if !f.array {
-		buf = append(buf, f.key...)
+	if !f.array() {
+		buf = append(buf, p.key...)
 		buf = append(buf, ':')
 	}
 	return buf
@@ -233,7 +246,7 @@ func (p *Parser) place() {
 	p.dirty = true
 	if f := p.top(); f != nil {
 		p.out = p.appendPrefix(p.out)
-		f.count++
+		*f |= frameNonEmpty
 		return
 	}
 	p.root = true
@@ -250,15 +263,15 @@ func (p *Parser) structural(c byte) {
 	case '}', ']':
 		p.closeContainer()
 	case ':':
-		if f := p.top(); f != nil && !f.array && f.phase == phaseColon {
-			f.phase = phaseValue
+		if f := p.top(); f != nil && !f.array() && f.phase() == phaseColon {
+			f.setPhase(phaseValue)
 		}
 	case ',':
 		if f := p.top(); f != nil {
-			if f.array {
-				f.phase = phaseValue
+			if f.array() {
+				f.setPhase(phaseValue)
 			} else {
-				f.phase = phaseKey
+				f.setPhase(phaseKey)
 			}
 		}
 	default:
@@ -276,7 +289,7 @@ func (p *Parser) startString() {
 	p.inString = true
 	p.esc = p.esc[:0]
 	// A missing comma is tolerated: {"a": 1 "b": 2} reads the second member.
-	if f := p.top(); f != nil && !f.array && (f.phase == phaseKey || f.phase == phaseComma) {
+	if f := p.top(); f != nil && !f.array() && (f.phase() == phaseKey || f.phase() == phaseComma) {
 		p.strKey, p.strOut = true, false
 		p.keyBuf = append(p.keyBuf[:0], '"')
 		return
@@ -404,9 +417,9 @@ func (p *Parser) endString() {
 		p.strKey = false
 		p.keyBuf = append(p.keyBuf, '"')
 		if f != nil {
-			f.key = append(f.key[:0], p.keyBuf...)
-			f.hasKey = true
-			f.phase = phaseColon
+			p.key = append(p.key[:0], p.keyBuf...)
+			*f |= frameHasKey
+			f.setPhase(phaseColon)
 		}
 		return
 	}
@@ -451,11 +464,14 @@ func (p *Parser) endScalar() {
 
 func (p *Parser) openContainer(array bool) {
 	placed, shown := p.slot()
-	f := frame{array: array, detached: !(placed && shown), phase: phaseKey}
+	f := frame(phaseKey)
 	if array {
-		f.phase = phaseValue
+		f = frameArray | frame(phaseValue)
 	}
-	if !f.detached {
+	if !(placed && shown) {
+		f |= frameDetached
+	}
+	if !f.detached() {
 		p.place()
 		if array {
 			p.out = append(p.out, '[')
@@ -472,14 +488,13 @@ func (p *Parser) closeContainer() {
 	if f == nil {
 		return // a stray closer
 	}
-	if !f.detached {
-		if f.array {
+	if !f.detached() {
+		if f.array() {
 			p.out = append(p.out, ']')
 		} else {
 			p.out = append(p.out, '}')
 		}
 	}
-	p.stack[len(p.stack)-1] = frame{}
 	p.stack = p.stack[:len(p.stack)-1]
 	p.dirty = true
 	p.valueEnded(p.top())
@@ -493,7 +508,7 @@ func (p *Parser) valueEnded(f *frame) {
 		}
 		return
 	}
-	f.phase = phaseComma
+	f.setPhase(phaseComma)
 }
 
 func isDelimiter(c byte) bool {

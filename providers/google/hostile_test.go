@@ -57,6 +57,40 @@ func TestMaxResponseBytesToolCalls(t *testing.T) {
 	}
 }
 
+// TestManyToolCalls: a response of 100,000 function calls, the last one
+// reusing the first one's ID, keeps every call, and the reused ID is made
+// unique, in time linear in the calls (each ID is checked in a set, not
+// against the content: 43 s before, quadratic).
+func TestManyToolCalls(t *testing.T) {
+	const n = 100000
+	var body bytes.Buffer
+	call := func(id string) {
+		body.WriteString(`data: {"candidates":[{"content":{"parts":[{"functionCall":{"id":"` + id + `","name":"f","args":{}}}],"role":"model"},"index":0}]}` + "\n\n")
+	}
+	for i := range n - 1 {
+		call("c" + strconv.Itoa(i))
+	}
+	call("c0")
+	body.Write(testTarget(t).ToolCallTail)
+	client := providertest.ReaderClient(func(*http.Request) io.Reader { return bytes.NewReader(body.Bytes()) })
+	var events int
+	var final *agentcore.AssistantMessage
+	fn := StreamFn(Options{BaseURL: "http://provider.test", HTTPClient: client})
+	for ev := range fn(t.Context(), testTarget(t).Model, providertest.HiRequest(), agentcore.StreamOptions{APIKey: "k"}) {
+		events++ // not cloned: a clone of each partial would be quadratic itself
+		if done, ok := ev.(*agentcore.DoneEvent); ok {
+			final = done.Message
+		}
+	}
+	require.NotNil(t, final)
+	require.Equal(t, agentcore.StopToolUse, final.StopReason, final.ErrorMessage)
+	calls := final.ToolCalls()
+	require.Len(t, calls, n)
+	assert.Equal(t, "c1", calls[1].ID)
+	assert.True(t, strings.HasPrefix(calls[n-1].ID, "f_"), "a reused ID is made up: %s", calls[n-1].ID)
+	assert.Equal(t, 3*n+2, events, "start, three events per call, done")
+}
+
 // TestUsageOutOfRange: token counts a server reports out of range are
 // clamped to 0…MaxInt64, their sums saturate, and no cost is negative.
 func TestUsageOutOfRange(t *testing.T) {
@@ -68,6 +102,9 @@ func TestUsageOutOfRange(t *testing.T) {
 		{Name: "every count huge",
 			Usage: `{"promptTokenCount":1e300,"candidatesTokenCount":1e300,"thoughtsTokenCount":1e300,"cachedContentTokenCount":1e300,"totalTokenCount":1e300}`,
 			Want:  agentcore.Usage{Output: max, CacheRead: max, Reasoning: new(int64(max)), TotalTokens: max}},
+		{Name: "beyond float64", // JavaScript's Infinity, clamped
+			Usage: `{"promptTokenCount":1e400,"candidatesTokenCount":2,"totalTokenCount":-1e400}`,
+			Want:  agentcore.Usage{Input: max, Output: 2, Reasoning: new(int64(0))}},
 		{Name: "cached beyond the prompt",
 			Usage: `{"promptTokenCount":5,"candidatesTokenCount":1,"cachedContentTokenCount":9,"totalTokenCount":6}`,
 			Want:  agentcore.Usage{Output: 1, CacheRead: 9, Reasoning: new(int64(0)), TotalTokens: 6}},
