@@ -100,9 +100,12 @@
 // in the event stream reads the same; an error message reads its
 // :error-message. A stream that ends inside a message fails with
 // [ErrTruncated]'s text, one whose checksum does not match with the
-// SDK's words, one without messageStop with [NoStopReasonText]. Texts
-// mentioning the account's data retention mode get AWS's documentation
-// link.
+// SDK's words, one without messageStop with [NoStopReasonText]; a
+// connection that breaks off mid-body, kept alive or not, with
+// [AbortedText], "aborted", as Node's HTTP client words it for pi-ai (the
+// network's error is the failure's cause). A request that got no response
+// reads the network's error. Texts mentioning the account's data
+// retention mode get AWS's documentation link.
 //
 // # Hostile servers
 //
@@ -123,5 +126,5 @@
 // read where this package spends 3.7 ms and 0.78 MB (the floor, a minimal
 // correct reader: 3.3 ms, 0.71 MB), and its reader lost its connection
 // mid-stream on about half of the reads (aws/aws-sdk-go-v2#1825). The
-// framing is 150 lines here, fuzzed.
+// framing is under 200 lines here, fuzzed.
 package bedrock
