@@ -122,9 +122,10 @@
 // bedrockruntime client would bring the service's generated code and its
 // own event-stream reader; reading one recorded coding-agent turn over
 // loopback (BenchmarkTurn: 320 KB, 400 reasoning and 1,200 text deltas, 4
-// tool calls in 60 pieces each), it spent 12.2 ms of CPU and 7.7 MB per
-// read where this package spends 3.7 ms and 0.78 MB (the floor, a minimal
-// correct reader: 3.3 ms, 0.71 MB), and its reader lost its connection
-// mid-stream on about half of the reads (aws/aws-sdk-go-v2#1825). The
+// tool calls in 60 pieces each) on a loaded 2-core machine, it spent
+// 12–15 ms of CPU and 4–8 MB per read where this package spends 4.2–4.8
+// ms and 0.66 MB, about what the floor (a minimal correct reader) spends:
+// 4.0–4.8 ms and 0.71 MB. Its reader also lost its connection mid-stream
+// on about half of the reads (aws/aws-sdk-go-v2#1825). The
 // framing is under 200 lines here, fuzzed.
 package bedrock
