@@ -118,14 +118,12 @@
 //
 // # Why not the AWS SDK's bedrockruntime
 //
-// Only the credential chain and the signer come from the AWS SDK. The
-// bedrockruntime client would bring the service's generated code and its
-// own event-stream reader; reading one recorded coding-agent turn over
-// loopback (BenchmarkTurn: 320 KB, 400 reasoning and 1,200 text deltas, 4
-// tool calls in 60 pieces each) on a loaded 2-core machine, it spent
-// 12–15 ms of CPU and 4–8 MB per read where this package spends 4.2–4.8
-// ms and 0.66 MB, about what the floor (a minimal correct reader) spends:
-// 4.0–4.8 ms and 0.71 MB. Its reader also lost its connection mid-stream
-// on about half of the reads (aws/aws-sdk-go-v2#1825). The
-// framing is under 200 lines here, fuzzed.
+// Only the credential chain (github.com/aws/aws-sdk-go-v2/config) and the
+// SigV4 signer come from the AWS SDK. The bedrockruntime client would add
+// the service's generated code and its own event-stream reader, which
+// costs about three times the CPU of this package's on a coding agent's
+// turn and, over loopback, loses its connection mid-stream on many reads
+// (aws/aws-sdk-go-v2#1825); BenchmarkTurn compares the three readers
+// (this package, the SDK, a minimal correct reader) and BENCHMARKS.md
+// has the figures. The framing is one small file here, fuzzed.
 package bedrock
