@@ -1,10 +1,16 @@
 package bedrock
 
 import (
+	"io"
 	"math"
+	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -80,4 +86,26 @@ func TestErrorTextsBounded(t *testing.T) {
 			assert.LessOrEqual(t, len([]rune(final.ErrorMessage)), 16100)
 		})
 	}
+}
+
+// TestSignedRedirects: a signed request follows a redirect within its
+// origin, signed anew for the new path, and refuses one to another
+// origin before its signature goes there (see providertest.Redirects).
+func TestSignedRedirects(t *testing.T) {
+	env := map[string]string{"AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": "secret-env", "AWS_REGION": "eu-west-1"}
+	creds := aws.Credentials{AccessKeyID: "AKIDENV", SecretAccessKey: "secret-env"}
+	newSigned := func(base string, client *http.Client) agentcore.StreamFn {
+		return StreamFn(Options{BaseURL: base, HTTPClient: client, Getenv: func(k string) string { return env[k] }})
+	}
+	var verified atomic.Int32
+	providertest.Redirects(t, testTarget(t).Model, agentcore.StreamOptions{}, newSigned, func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		moved := *r
+		moved.URL = &url.URL{Path: "/moved" + r.URL.Path, RawPath: "/moved" + r.URL.EscapedPath()}
+		if verifySignature(t, &moved, body, creds, "eu-west-1") {
+			verified.Add(1)
+		}
+		w.Write(testTarget(t).Success)
+	})
+	assert.Equal(t, int32(2), verified.Load(), "each same-origin redirect is signed for its path")
 }
