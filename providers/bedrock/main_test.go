@@ -3,6 +3,7 @@ package bedrock
 import (
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -63,8 +64,11 @@ func testTarget(t testing.TB) providertest.Target {
 }
 
 // argumentsEvent is the event adding piece to the tool call of block 0.
-func argumentsEvent(piece string) []byte {
-	return eventFrame("contentBlockDelta", `{"contentBlockIndex":0,"delta":{"toolUse":{"input":`+quote(piece)+`}}}`)
+func argumentsEvent(piece string) []byte { return argumentsAt(0, piece) }
+
+// argumentsAt is the event adding piece to the tool call of block index.
+func argumentsAt(index int, piece string) []byte {
+	return eventFrame("contentBlockDelta", `{"contentBlockIndex":`+strconv.Itoa(index)+`,"delta":{"toolUse":{"input":`+quote(piece)+`}}}`)
 }
 
 // newStream returns a stream function for a server at baseURL, with no
