@@ -70,4 +70,3 @@ func TestAgentRun(t *testing.T) {
 	assert.JSONEq(t, `{"thinking":{"type":"enabled","budget_tokens":8192,"display":"summarized"},"anthropic_beta":["interleaved-thinking-2025-05-14"]}`,
 		string(second.AdditionalModelRequestFields))
 }
-
