@@ -170,13 +170,12 @@ func (c *call) send(ctx context.Context) (*http.Response, *provider.Failure) {
 	}, statusFailure, connectionFailure, AbortedBeforeResponseText)
 }
 
-// headers are the request's headers: the identity's, content type and
-// accept, then the Options' and the request's headers, except those the
+// headers are the request's headers: the identity's and the content
+// type, then the Options' and the request's headers, except those the
 // authentication owns.
 func (c *call) headers(endpoint string) http.Header {
 	h := provider.IdentityHeaders(c.so.Identity, c.model.Provider, endpoint)
 	h.Set("Content-Type", "application/json")
-	h.Set("Accept", "application/vnd.amazon.eventstream")
 	for _, set := range []map[string]string{c.opts.Headers, c.so.Headers} {
 		allowed := map[string]string{}
 		for k, v := range set {
