@@ -121,7 +121,7 @@ func TestSharedConfigProfile(t *testing.T) {
 	dir := t.TempDir()
 	creds := filepath.Join(dir, "credentials")
 	cfg := filepath.Join(dir, "config")
-	require.NoError(t, os.WriteFile(creds, []byte("[work]\naws_access_key_id = AKIDWORK\naws_secret_access_key = secret-work\n"), 0o600))
+	require.NoError(t, os.WriteFile(creds, []byte("[work]\naws_access_key_id = AKIDWORK\naws_secret_access_key = secret-work\n[bare]\naws_access_key_id = AKIDBARE\naws_secret_access_key = secret-bare\n"), 0o600))
 	require.NoError(t, os.WriteFile(cfg, []byte("[profile work]\nregion = eu-central-1\n"), 0o600))
 	for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE", "AWS_BEARER_TOKEN_BEDROCK"} {
 		t.Setenv(k, "")
@@ -163,4 +163,12 @@ func TestSharedConfigProfile(t *testing.T) {
 			assert.True(t, verified, auth)
 		})
 	}
+	t.Run("a profile without a region and no endpoint", func(t *testing.T) {
+		opts := Options{Getenv: func(k string) string { return map[string]string{"AWS_PROFILE": "bare"}[k] }}
+		_, final := providertest.Collect(StreamFn(opts)(t.Context(), agentcore.Model{ID: "m", API: API}, providertest.HiRequest(), agentcore.StreamOptions{}), nil)
+		require.NotNil(t, final)
+		assert.Equal(t, agentcore.StopError, final.StopReason)
+		assert.ErrorIs(t, final.Err, ErrNoRegion)
+		assert.Equal(t, "Region is missing", final.ErrorMessage)
+	})
 }
