@@ -70,6 +70,10 @@
 // that max tokens grow by), gpt-oss's reasoning_effort or GPT's
 // reasoning.effort, as additionalModelRequestFields. Options.Headers and
 // the request's headers are sent, except Authorization, Host and x-amz-*.
+// [agentcore.StreamOptions.OnPayload] sees the body as it goes on the
+// wire, without the model ID, which travels in the URL (pi-ai's hook sees
+// the SDK's command input, modelId included); a replacement is signed as
+// sent.
 // pi-ai's strict tool sampling (a tool's ConstrainedSampling) and
 // per-model thinking level maps are not read.
 //
