@@ -29,6 +29,32 @@
 // process environment and Options.NoEnvKeys turns the fallback off. The
 // providers' own fallback keys (their Options.APIKey) come after both.
 //
+// # Where Go differs from pi-ai
+//
+// The providers follow pi-ai 1.6.0 event for event and text for text,
+// but for what Go says in its own words or numbers:
+//
+//   - Tool-call arguments that are no JSON object: ArgumentsError gives
+//     the parser's reason in encoding/json's words ("invalid character
+//     '}' looking for beginning of object key string") where pi-ai gives
+//     V8's ("Expected double-quoted property name in JSON at position
+//     9"); the "Received arguments:" part that follows is the same.
+//   - Token counts are integers: a fractional count a server reports
+//     (12.7) is truncated (12), where pi-ai keeps the fraction, and costs
+//     are computed from the truncated counts; a count beyond int64 (or
+//     float64: 1e400, JavaScript's Infinity) is clamped to math.MaxInt64,
+//     a negative one to 0.
+//   - A refusal's x-should-retry header ("true" retries it, "false" does
+//     not, whatever its status) and Retry-After are honored by every
+//     provider, as pi-ai's OpenAI and Anthropic clients honor them;
+//     pi-ai's Google client never sees a refusal's headers.
+//   - The token cap follows pi-ai's clampMaxTokensToContext: with a
+//     context window, a cap of 0 (none asked, none in the model) stays 0;
+//     without one it becomes 1, which providers/openai and
+//     providers/google leave out of the request (pi-ai would send 1)
+//     while providers/openairesponses and providers/anthropic send their
+//     minimum, as pi-ai does.
+//
 // # Your own API
 //
 // [Registry.Register] adds a stream function for an API of your own, or

@@ -8,6 +8,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
+
+	"github.com/pi-go/agentcore/internal/jsonv"
 )
 
 // Truthy reports whether a JSON value is present and not null, false, 0 or
@@ -32,4 +35,38 @@ func CompactJSON(v []byte) string {
 		return string(v)
 	}
 	return buf.String()
+}
+
+// Template returns a JSON value as a JavaScript template literal (`${v}`)
+// writes it: a string as itself, an object as "[object Object]", an array
+// as its items joined by commas (null ones empty), other values as JSON
+// writes them; "undefined" when v is empty (absent), v itself when it is
+// no JSON.
+func Template(v json.RawMessage) string {
+	if len(v) == 0 {
+		return "undefined"
+	}
+	x, err := jsonv.Parse(v)
+	if err != nil {
+		return string(v)
+	}
+	return template(x)
+}
+
+func template(v jsonv.Value) string {
+	switch v.Kind() {
+	case jsonv.String:
+		return v.Str()
+	case jsonv.Object:
+		return "[object Object]"
+	case jsonv.Array:
+		parts := make([]string, len(v.Items()))
+		for i, x := range v.Items() {
+			if !x.IsNull() {
+				parts[i] = template(x)
+			}
+		}
+		return strings.Join(parts, ",")
+	}
+	return v.JSON() // numbers, true, false and null as JavaScript writes them
 }

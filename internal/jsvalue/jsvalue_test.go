@@ -40,3 +40,12 @@ func TestCompactJSON(t *testing.T) {
 	assert.Equal(t, `{"a":[1,2]}`, CompactJSON([]byte(" {\"a\": [1, 2]}\n")))
 	assert.Equal(t, `not json {`, CompactJSON([]byte(`not json {`)))
 }
+
+func TestTemplate(t *testing.T) {
+	for raw, want := range map[string]string{
+		"": "undefined", `"a"`: "a", `{"a":1}`: "[object Object]", `[1,null,{"a":1},"x"]`: "1,,[object Object],x",
+		`1.50`: "1.5", `null`: "null", `true`: "true", `nope`: "nope",
+	} {
+		assert.Equal(t, want, Template(json.RawMessage(raw)), raw)
+	}
+}

@@ -67,18 +67,12 @@ func (blk *Block) Text() string {
 	return blk.text.String()
 }
 
-// IsToolCall reports whether blk is a tool call's block.
-func (blk *Block) IsToolCall() bool { return blk.kind == kindToolCall }
-
 // IsThinking reports whether blk is a thinking block.
 func (blk *Block) IsThinking() bool { return blk.kind == kindThinking }
 
 // Stopped reports whether the consumer stopped reading (or the stream
 // ended): the one flag of it, the writer's.
 func (b *Builder) Stopped() bool { return b.W.Ended() }
-
-// Push sends ev to the consumer; false when it stopped.
-func (b *Builder) Push(ev agentcore.AssistantEvent) bool { return b.W.Push(ev) }
 
 // Take charges n bytes of content to the budget (an ID, a signature);
 // false when they do not fit.
@@ -115,31 +109,26 @@ func (b *Builder) openBlock(blk *Block, k kind, block agentcore.ContentBlock) *B
 	default:
 		ev = &agentcore.ToolCallStartEvent{ContentIndex: blk.Index, Partial: b.Out}
 	}
-	b.Push(ev)
+	b.W.Push(ev)
 	return blk
 }
 
-// OpenText opens a text block holding block (its text, the block's
-// first, is charged to the budget) and pushes its start. It returns nil
-// when the text does not fit.
-func (b *Builder) OpenText(block agentcore.TextBlock) *Block {
-	if !b.Budget.Take(len(block.Text)) {
+// Open opens a text or thinking block holding block (its text, the
+// block's first, is charged to the budget) and pushes its start. It
+// returns nil when the text does not fit.
+func (b *Builder) Open(block agentcore.ContentBlock) *Block {
+	k, text := kindText, ""
+	switch block := block.(type) {
+	case agentcore.TextBlock:
+		text = block.Text
+	case agentcore.ThinkingBlock:
+		k, text = kindThinking, block.Thinking
+	}
+	if !b.Budget.Take(len(text)) {
 		return nil
 	}
-	blk := b.openBlock(nil, kindText, block)
-	blk.text.WriteString(block.Text)
-	blk.size = len(block.Text)
-	return blk
-}
-
-// OpenThinking is [Builder.OpenText] of a thinking block.
-func (b *Builder) OpenThinking(block agentcore.ThinkingBlock) *Block {
-	if !b.Budget.Take(len(block.Thinking)) {
-		return nil
-	}
-	blk := b.openBlock(nil, kindThinking, block)
-	blk.text.WriteString(block.Thinking)
-	blk.size = len(block.Thinking)
+	blk := b.openBlock(&Block{size: len(text)}, k, block)
+	blk.text.WriteString(text)
 	return blk
 }
 
@@ -288,7 +277,7 @@ func (b *Builder) End(blk *Block) bool {
 		}
 		ev = &agentcore.ToolCallEndEvent{ContentIndex: blk.Index, ToolCall: block, Partial: b.Out}
 	}
-	return b.Push(ev)
+	return b.W.Push(ev)
 }
 
 // EndAll ends every open block, in content order; false when the

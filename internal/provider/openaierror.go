@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"github.com/pi-go/agentcore/internal/jsvalue"
@@ -72,6 +73,23 @@ func OpenAIMessage(errValue json.RawMessage) string {
 		return jsvalue.CompactJSON(withMessage.Message)
 	}
 	return jsvalue.CompactJSON(errValue)
+}
+
+// OpenAIStreamError is the error text of an event of a stream as the
+// OpenAI SDK throws it, "" when the event is no error: an event named
+// "error" throws its data's error, else its data; any other event throws
+// its data's error when that is truthy. errValue is the data's "error"
+// member, empty when it has none. The text is the SDK's message of the
+// error, without a status.
+func OpenAIStreamError(name string, data, errValue json.RawMessage) string {
+	switch {
+	case name == "error" && len(errValue) > 0 && string(errValue) != "null":
+	case name == "error":
+		errValue = data
+	case !jsvalue.Truthy(errValue):
+		return ""
+	}
+	return cmp.Or(OpenAIMessage(errValue), "(no status code or body)")
 }
 
 func isNonEmptyObject(v json.RawMessage) bool {

@@ -149,30 +149,40 @@ func Do(ctx context.Context, r Request) (*http.Response, error) {
 			return nil, err
 		}
 		last := attempt >= r.Options.MaxRetries
-		if err != nil {
-			if last {
-				return nil, err
-			}
-		} else {
-			if ok := resp.StatusCode >= 200 && resp.StatusCode < 300; ok || last || !retryable(resp) {
-				return resp, nil
-			}
+		switch {
+		case err != nil && last:
+			return nil, err
+		case err == nil && (resp.StatusCode >= 200 && resp.StatusCode < 300 || last || !retryable(resp)):
+			return resp, nil
 		}
-		wait := backoff(attempt)
-		if resp != nil {
-			if d := retryafter.Parse(resp.Header, time.Now()); d > 0 {
-				if limit := retryDelayCap(r.Options.MaxRetryDelay); limit > 0 && d > limit {
-					return resp, &DelayTooLongError{Requested: d, Max: limit}
-				}
-				wait = d
-			}
-			io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-			resp.Body.Close()
+		wait, tooLong := r.retryWait(resp, attempt)
+		if tooLong != nil {
+			return resp, tooLong
 		}
 		if err := sleep(ctx, wait); err != nil {
 			return nil, err
 		}
 	}
+}
+
+// retryWait is the wait before the retry of attempt, whose response (nil
+// when none) it reads and closes: the delay the server asked for, else
+// the SDKs' backoff. A delay longer than MaxRetryDelay allows is a
+// [*DelayTooLongError], resp then left open.
+func (r Request) retryWait(resp *http.Response, attempt int) (time.Duration, *DelayTooLongError) {
+	wait := backoff(attempt)
+	if resp == nil {
+		return wait, nil
+	}
+	if d := retryafter.Parse(resp.Header, time.Now()); d > 0 {
+		if limit := retryDelayCap(r.Options.MaxRetryDelay); limit > 0 && d > limit {
+			return 0, &DelayTooLongError{Requested: d, Max: limit}
+		}
+		wait = d
+	}
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	return wait, nil
 }
 
 // maxRefusalBody caps how much of a refusal's body is read.

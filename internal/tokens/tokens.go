@@ -32,8 +32,10 @@ const (
 // ClampMaxTokens fits maxTokens into model's context window, leaving room
 // for an input counted higher than estimated: a margin of 15% of the
 // estimated input (at least 4096 tokens) while that leaves 32768 tokens
-// of output, else only the 4096 tokens, with the output capped at 32768.
-// With no context window (0) it returns maxTokens; the result is at least 1.
+// of output, else only the 4096 tokens, with the output capped at 32768,
+// and never below 1 unless maxTokens is 0 (which stays 0). With no
+// context window (0) it returns maxTokens, at least 1. These are pi-ai's
+// clampMaxTokensToContext rules.
 func ClampMaxTokens(model agentcore.Model, messages []agentcore.Message, maxTokens int) int {
 	if model.ContextWindow <= 0 {
 		return max(1, maxTokens)

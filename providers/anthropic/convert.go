@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/pi-go/agentcore"
-	"github.com/pi-go/agentcore/internal/replay"
+	"github.com/pi-go/agentcore/internal/transform"
 )
 
 // The texts pi-ai sends around tool results.
@@ -38,7 +38,7 @@ func convertMessages(messages []agentcore.Message, s settings, cc *cacheControl)
 	for i := 0; i < len(messages); i++ {
 		switch m := messages[i].(type) {
 		case *agentcore.SystemMessage:
-			if text := replay.RenderSystemUpdate(m); text != "" {
+			if text := transform.RenderSystemUpdate(m); text != "" {
 				pending = append(pending, wireMessage{Role: "system", Content: []block{newText(text)}})
 			}
 		case *agentcore.UserMessage:
@@ -154,7 +154,7 @@ func convertAssistant(m *agentcore.AssistantMessage, s settings) []block {
 func convertToolResult(m *agentcore.ToolResultMessage) block {
 	content := m.Content
 	if m.IsError && hasImages(content) {
-		content = replay.ReplaceImages(content, errorImagePlaceholder)
+		content = transform.ReplaceImages(content, errorImagePlaceholder)
 	}
 	return toolResultBlock{Type: "tool_result", ToolUseID: m.ToolCallID, Content: resultContent(content), IsError: m.IsError}
 }

@@ -137,11 +137,11 @@ func (d *decoder) blockStart(index int, sb *startBlock) *provider.Failure {
 		}
 		return nil
 	case "text":
-		blk = d.b.OpenText(agentcore.TextBlock{Text: sb.Text})
+		blk = d.b.Open(agentcore.TextBlock{Text: sb.Text})
 	case "thinking":
-		blk = d.b.OpenThinking(agentcore.ThinkingBlock{Thinking: sb.Thinking, ThinkingSignature: sb.Signature})
+		blk = d.b.Open(agentcore.ThinkingBlock{Thinking: sb.Thinking, ThinkingSignature: sb.Signature})
 	case "redacted_thinking":
-		blk = d.b.OpenThinking(agentcore.ThinkingBlock{Thinking: redactedThinkingText, ThinkingSignature: sb.Data, Redacted: true})
+		blk = d.b.Open(agentcore.ThinkingBlock{Thinking: redactedThinkingText, ThinkingSignature: sb.Data, Redacted: true})
 	case "tool_use":
 		args := sb.Input
 		if !isObject(args) {

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/pi-go/agentcore"
-	"github.com/pi-go/agentcore/internal/replay"
 	"github.com/pi-go/agentcore/internal/tokens"
+	"github.com/pi-go/agentcore/internal/transform"
 )
 
 // The beta features this package may ask for.
@@ -45,7 +45,7 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentc
 	}
 	cc := cacheControlFor(so.CacheRetention, s)
 	prompt := ""
-	prepared := replay.Prepare(model, messages, normalizeToolCallID)
+	prepared := transform.Prepare(model, messages, normalizeToolCallID)
 	if len(messages) > 0 {
 		if sys, ok := messages[0].(*agentcore.SystemMessage); ok {
 			prompt = agentcore.SystemPromptText(sys)
@@ -77,15 +77,21 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentc
 		req.Thinking = &wireThinking{Type: "enabled", BudgetTokens: cmp.Or(t.budget, 1024), Display: "summarized"}
 	}
 	req.Metadata = readMetadata(so.Metadata)
+	return built{body: req, betas: betas(model, len(tools) > 0, t.enabled, s)}
+}
 
-	var betas []string
-	if len(tools) > 0 && !s.eagerToolStreaming {
-		betas = append(betas, fineGrainedToolStreamingBeta)
+// betas are the beta features a request uses: fine-grained tool
+// streaming with tools (unless the server streams them eagerly), and
+// interleaved thinking with a thinking budget.
+func betas(model agentcore.Model, tools, thinking bool, s settings) []string {
+	var out []string
+	if tools && !s.eagerToolStreaming {
+		out = append(out, fineGrainedToolStreamingBeta)
 	}
-	if model.Reasoning && t.enabled && !s.adaptive {
-		betas = append(betas, interleavedThinkingBeta)
+	if model.Reasoning && thinking && !s.adaptive {
+		out = append(out, interleavedThinkingBeta)
 	}
-	return built{body: req, betas: betas}
+	return out
 }
 
 // thinking is the resolved thinking setting of a request.
@@ -173,7 +179,7 @@ func readMetadata(raw json.RawMessage) *metadata {
 // normalizeToolCallID makes a tool-call ID from another model one the API
 // accepts: unsafe characters replaced, at most 64 characters.
 func normalizeToolCallID(id string) string {
-	id = replay.SanitizeID(id)
+	id = transform.SanitizeID(id)
 	return id[:min(len(id), 64)]
 }
 

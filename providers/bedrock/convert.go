@@ -8,7 +8,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
-	"github.com/pi-go/agentcore/internal/replay"
+	"github.com/pi-go/agentcore/internal/transform"
 )
 
 // The texts pi-ai sends in place of what Bedrock refuses.
@@ -36,7 +36,7 @@ const (
 // is a user message. An image of a type Bedrock does not take fails the
 // request.
 func convertMessages(model agentcore.Model, messages []agentcore.Message, cp *cachePoint) ([]wireMessage, error) {
-	prepared := replay.Prepare(model, messages, normalizeToolCallID)
+	prepared := transform.Prepare(model, messages, normalizeToolCallID)
 	if len(prepared) > 0 {
 		if _, ok := prepared[0].(*agentcore.SystemMessage); ok {
 			prepared = prepared[1:]
@@ -84,7 +84,7 @@ func convertMessages(model agentcore.Model, messages []agentcore.Message, cp *ca
 // normalizeToolCallID makes a tool-call ID Bedrock takes: letters, digits,
 // '_' and '-', at most 64 characters.
 func normalizeToolCallID(id string) string {
-	s := replay.SanitizeID(id)
+	s := transform.SanitizeID(id)
 	if len(s) > 64 {
 		s = s[:64]
 	}
@@ -170,7 +170,7 @@ func convertThinking(b agentcore.ThinkingBlock, claude bool) (contentBlock, bool
 func convertToolResult(m *agentcore.ToolResultMessage, claude bool, images []contentBlock) (contentBlock, []contentBlock, error) {
 	content := m.Content
 	if claude && m.IsError && hasImages(content) {
-		content = replay.ReplaceImages(content, errorImagePlaceholder)
+		content = transform.ReplaceImages(content, errorImagePlaceholder)
 		images = append(images, textBlock("Images from the error result of tool call "+m.ToolCallID+" ("+m.ToolName+"):"))
 		for _, b := range m.Content {
 			if img, ok := b.(agentcore.ImageBlock); ok {

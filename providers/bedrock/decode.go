@@ -118,7 +118,7 @@ func (d *decoder) Event(e sse.Event) (done bool, f *provider.Failure) {
 		if ev.Role != "assistant" {
 			return false, provider.TextFailure(UserMessageStartText)
 		}
-		d.b.Push(&agentcore.StartEvent{Partial: d.b.Out})
+		d.b.W.Push(&agentcore.StartEvent{Partial: d.b.Out})
 	case "contentBlockStart":
 		d.blockStart(ev)
 	case "contentBlockDelta":
@@ -153,20 +153,23 @@ func (d *decoder) blockDelta(index int, delta *blockDelta) {
 	switch {
 	case delta.Text != nil:
 		if ob == nil {
-			if ob = d.openBlock(index, d.b.OpenText(agentcore.TextBlock{})); ob == nil {
+			if ob = d.openBlock(index, d.b.Open(agentcore.TextBlock{})); ob == nil {
 				return
 			}
 		}
-		if !ob.IsToolCall() && !ob.IsThinking() {
+		if _, ok := d.b.Out.Content[ob.Index].(agentcore.TextBlock); ok {
 			d.b.AppendText(ob.Block, *delta.Text)
 		}
 	case delta.ToolUse != nil:
-		if ob != nil && ob.IsToolCall() {
+		if ob == nil {
+			return
+		}
+		if _, ok := d.b.Out.Content[ob.Index].(agentcore.ToolCall); ok {
 			d.b.AppendArguments(ob.Block, delta.ToolUse.Input)
 		}
 	case delta.ReasoningContent != nil:
 		if ob == nil {
-			if ob = d.openBlock(index, d.b.OpenThinking(agentcore.ThinkingBlock{})); ob == nil {
+			if ob = d.openBlock(index, d.b.Open(agentcore.ThinkingBlock{})); ob == nil {
 				return
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/jsvalue"
 	"github.com/pi-go/agentcore/internal/limit"
 	"github.com/pi-go/agentcore/internal/provider"
 )
@@ -185,15 +186,7 @@ func errorCode(raw string) string {
 }
 
 // jsString is v as JavaScript's template literal writes it.
-func jsString(v jsonv.Value) string {
-	switch v.Kind() {
-	case jsonv.String:
-		return v.Str()
-	case jsonv.Object:
-		return "[object Object]"
-	}
-	return v.JSON()
-}
+func jsString(v jsonv.Value) string { return jsvalue.Template(v.AppendJSON(nil)) }
 
 // jsParseError words the failure to parse body as JSON as V8's JSON.parse
 // does in the common cases: an unexpected token, with the source around

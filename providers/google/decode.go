@@ -170,9 +170,9 @@ func (d *decoder) appendText(text string, thought bool, sig string) {
 	}
 	if d.open == nil {
 		if thought {
-			d.open = d.b.OpenThinking(agentcore.ThinkingBlock{})
+			d.open = d.b.Open(agentcore.ThinkingBlock{})
 		} else {
-			d.open = d.b.OpenText(agentcore.TextBlock{})
+			d.open = d.b.Open(agentcore.TextBlock{})
 		}
 	}
 	if d.open == nil || !d.b.Take(len(sig)) {

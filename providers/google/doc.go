@@ -157,7 +157,13 @@
 // honors both. A refusal sent as JSON that does not parse is reported in
 // Google's envelope rather than with JavaScript's parser error. A request
 // without any token cap sends none (pi-ai would send 1). Function-call
-// arguments that are not a JSON object become {}.
+// arguments that are not a JSON object become {}. A refusal's
+// x-should-retry header is honored as the other providers honor it.
+//
+// Requests send no x-goog-api-client header: pi-ai's SDK sends its own
+// name and version and Node's ("google-genai-sdk/1.x gl-node/v20.x"),
+// which would misreport this client to Google; the User-Agent of the
+// request identity names it instead.
 //
 // # Not done
 //

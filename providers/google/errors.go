@@ -2,11 +2,13 @@ package google
 
 import (
 	"bytes"
+	"encoding/json"
 	"github.com/pi-go/agentcore/internal/limit"
 	"net/http"
 	"strings"
 
 	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/jsvalue"
 	"github.com/pi-go/agentcore/internal/provider"
 )
 
@@ -95,33 +97,12 @@ func chunkError(data []byte) *provider.Failure {
 	if !ok || code.Kind() != jsonv.Number || code.Num() < 400 || code.Num() >= 600 {
 		return nil
 	}
-	status, _ := e.Get("status")
-	text := "got status: " + jsString(status, e.Has("status")) + ". " + limit.Truncate(string(v.AppendJSON(nil)), limit.MaxErrorData)
+	var status json.RawMessage
+	if s, ok := e.Get("status"); ok {
+		status = s.AppendJSON(nil)
+	}
+	text := "got status: " + jsvalue.Template(status) + ". " + limit.Truncate(string(v.AppendJSON(nil)), limit.MaxErrorData)
 	return &provider.Failure{Text: text, Status: int(code.Num())}
-}
-
-// jsString is v as JavaScript's template literal writes it; present false
-// means undefined.
-func jsString(v jsonv.Value, present bool) string {
-	if !present {
-		return "undefined"
-	}
-	switch v.Kind() {
-	case jsonv.String:
-		return v.Str()
-	case jsonv.Object:
-		return "[object Object]"
-	case jsonv.Array:
-		items := v.Items()
-		s := make([]string, len(items))
-		for i, item := range items {
-			if !item.IsNull() {
-				s[i] = jsString(item, true)
-			}
-		}
-		return strings.Join(s, ",")
-	}
-	return v.JSON()
 }
 
 // connectionFailure describes a request that got no response, as Node's

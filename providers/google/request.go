@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/pi-go/agentcore"
-	"github.com/pi-go/agentcore/internal/replay"
 	"github.com/pi-go/agentcore/internal/tokens"
+	"github.com/pi-go/agentcore/internal/transform"
 )
 
 // buildRequest maps one model call onto a request body, as pi-ai's
@@ -28,7 +28,7 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentc
 	if requiresToolCallID(model.ID) {
 		normalize = normalizeToolCallID
 	}
-	prepared := replay.Prepare(model, collapsed, normalize)
+	prepared := transform.Prepare(model, collapsed, normalize)
 	if len(collapsed) > 0 {
 		if sys, ok := collapsed[0].(*agentcore.SystemMessage); ok {
 			prompt = agentcore.SystemPromptText(sys)
@@ -155,6 +155,6 @@ func multimodalFunctionResponses(modelID string) bool {
 // normalizeToolCallID makes a tool-call ID from another model one Google
 // accepts: unsafe characters replaced, at most 64 characters.
 func normalizeToolCallID(id string) string {
-	id = replay.SanitizeID(id)
+	id = transform.SanitizeID(id)
 	return id[:min(len(id), 64)]
 }

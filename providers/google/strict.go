@@ -98,23 +98,8 @@ func strictNode(v jsonv.Value) (jsonv.Value, error) {
 		return v, notStrict("schemas without a type are unsupported")
 	}
 	e := jsonv.Edit(v)
-	if i := v.IndexOf("anyOf"); i >= 0 {
-		variants := v.Members()[i].Value
-		if variants.Kind() != jsonv.Array || variants.Len() == 0 {
-			return v, notStrict("anyOf must contain at least one schema")
-		}
-		items := slices.Clone(variants.Items())
-		for j, variant := range items {
-			if structured(variant) {
-				return v, notStrict("object and array unions are unsupported")
-			}
-			s, err := strictNode(variant)
-			if err != nil {
-				return v, err
-			}
-			items[j] = s
-		}
-		e.Set(i, jsonv.ArrayValue(items))
+	if err := strictVariants(v, &e); err != nil {
+		return v, err
 	}
 	if i := v.IndexOf("items"); i >= 0 {
 		items := v.Members()[i].Value
@@ -128,13 +113,43 @@ func strictNode(v jsonv.Value) (jsonv.Value, error) {
 		e.Set(i, s)
 	}
 	t, _ := v.Get("type")
-	isObject := t.Kind() == jsonv.String && t.Str() == "object"
-	if v.Has("properties") && !isObject {
+	switch isObject := t.Kind() == jsonv.String && t.Str() == "object"; {
+	case v.Has("properties") && !isObject:
 		return v, notStrict("properties require type object")
-	}
-	if !isObject {
+	case !isObject:
 		return e.Result(), nil
 	}
+	return strictObject(v, e.Result())
+}
+
+// strictVariants sets the strict forms of the anyOf variants of v in e.
+func strictVariants(v jsonv.Value, e *jsonv.Editor) error {
+	i := v.IndexOf("anyOf")
+	if i < 0 {
+		return nil
+	}
+	variants := v.Members()[i].Value
+	if variants.Kind() != jsonv.Array || variants.Len() == 0 {
+		return notStrict("anyOf must contain at least one schema")
+	}
+	items := slices.Clone(variants.Items())
+	for j, variant := range items {
+		if structured(variant) {
+			return notStrict("object and array unions are unsupported")
+		}
+		s, err := strictNode(variant)
+		if err != nil {
+			return err
+		}
+		items[j] = s
+	}
+	e.Set(i, jsonv.ArrayValue(items))
+	return nil
+}
+
+// strictObject returns the strict form of an object schema v, out being v
+// with its other keywords made strict.
+func strictObject(v, out jsonv.Value) (jsonv.Value, error) {
 	if ap, ok := v.Get("additionalProperties"); ok && !(ap.Kind() == jsonv.Bool && !ap.Bool()) {
 		return v, notStrict("schema-valued or true additionalProperties is unsupported")
 	}
@@ -142,24 +157,11 @@ func strictNode(v jsonv.Value) (jsonv.Value, error) {
 	if hasProps && props.Kind() != jsonv.Object {
 		return v, notStrict("object properties must be a schema map")
 	}
-	required := map[string]bool{}
-	if req, ok := v.Get("required"); ok {
-		if req.Kind() != jsonv.Array {
-			return v, notStrict("object required must be a string array")
-		}
-		for _, r := range req.Items() {
-			if r.Kind() != jsonv.String {
-				return v, notStrict("object required must be a string array")
-			}
-			required[r.Str()] = true
-		}
+	required, err := requiredNames(v, props)
+	if err != nil {
+		return v, err
 	}
 	members := props.Members()
-	for name := range required {
-		if !props.Has(name) {
-			return v, notStrict("required contains an unknown property")
-		}
-	}
 	names := make([]jsonv.Value, len(members))
 	strictProps := make([]jsonv.Member, len(members))
 	for j, m := range members {
@@ -173,12 +175,36 @@ func strictNode(v jsonv.Value) (jsonv.Value, error) {
 		names[j] = jsonv.StringValue(m.Key)
 		strictProps[j] = jsonv.Member{Key: m.Key, Value: s}
 	}
-	out := e.Result()
 	if hasProps {
 		out = set(out, "properties", jsonv.ObjectValue(strictProps))
 	}
 	out = set(out, "required", jsonv.ArrayValue(names))
 	return set(out, "additionalProperties", jsonv.BoolValue(false)), nil
+}
+
+// requiredNames returns the names an object schema v requires, each one
+// of its properties.
+func requiredNames(v, props jsonv.Value) (map[string]bool, error) {
+	required := map[string]bool{}
+	req, ok := v.Get("required")
+	if !ok {
+		return required, nil
+	}
+	if req.Kind() != jsonv.Array {
+		return nil, notStrict("object required must be a string array")
+	}
+	for _, r := range req.Items() {
+		if r.Kind() != jsonv.String {
+			return nil, notStrict("object required must be a string array")
+		}
+		required[r.Str()] = true
+	}
+	for name := range required {
+		if !props.Has(name) {
+			return nil, notStrict("required contains an unknown property")
+		}
+	}
+	return required, nil
 }
 
 // set returns object v with key set to val: in place when v has it, else

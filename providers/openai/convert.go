@@ -6,7 +6,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsvalue"
-	"github.com/pi-go/agentcore/internal/replay"
+	"github.com/pi-go/agentcore/internal/transform"
 )
 
 // The texts pi-ai sends around tool results.
@@ -34,7 +34,7 @@ func convertMessages(model agentcore.Model, messages []agentcore.Message, s sett
 	for i := 0; i < len(messages); i++ {
 		switch m := messages[i].(type) {
 		case *agentcore.SystemMessage:
-			text := replay.RenderSystemUpdate(m)
+			text := transform.RenderSystemUpdate(m)
 			if i == 0 {
 				text = agentcore.SystemPromptText(m)
 			}
@@ -50,26 +50,34 @@ func convertMessages(model agentcore.Model, messages []agentcore.Message, s sett
 				out = append(out, msg)
 			}
 		case *agentcore.ToolResultMessage:
-			j := i
-			var attached []wirePart
-			for ; j < len(messages); j++ {
-				tr, ok := messages[j].(*agentcore.ToolResultMessage)
-				if !ok {
-					break
-				}
-				out = append(out, convertToolResult(tr, s))
-				if images {
-					attached = appendImages(attached, tr.Content)
-				}
-			}
-			i = j - 1
-			if len(attached) > 0 {
-				parts := append([]wirePart{textPart(toolImagesCaption)}, attached...)
-				out = append(out, wireMessage{Role: "user", Content: parts})
-			}
+			var n int
+			out, n = appendToolResults(out, messages[i:], images, s)
+			i += n - 1
 		}
 	}
 	return out
+}
+
+// appendToolResults appends the run of tool results messages starts with,
+// then a user message with their images when the model takes images; it
+// returns how many messages the run holds.
+func appendToolResults(out []wireMessage, messages []agentcore.Message, images bool, s settings) ([]wireMessage, int) {
+	var attached []wirePart
+	n := 0
+	for ; n < len(messages); n++ {
+		tr, ok := messages[n].(*agentcore.ToolResultMessage)
+		if !ok {
+			break
+		}
+		out = append(out, convertToolResult(tr, s))
+		if images {
+			attached = appendImages(attached, tr.Content)
+		}
+	}
+	if len(attached) > 0 {
+		out = append(out, wireMessage{Role: "user", Content: append([]wirePart{textPart(toolImagesCaption)}, attached...)})
+	}
+	return out, n
 }
 
 // convertUser maps a user message: plain content as a string, block

@@ -69,27 +69,14 @@ func (d *decoder) event(ev sse.Event) (done bool, failure string) {
 	}
 	c := d.c.reset()
 	valid, object := decodeChunk(&d.dec, data, c)
-	if d.finished {
-		// After the first finish_reason only a usage chunk counts: the
-		// response is complete, and what follows is not read as part of it.
-		if valid && object && !jsvalue.Truthy(c.Error) {
-			if failure := d.observed(data); failure != "" {
-				return false, failure
-			}
-			d.usage(c)
-		}
-		return false, ""
-	}
 	switch {
+	case d.finished:
+		return false, d.afterFinish(c, data, valid && object)
 	case !valid:
 		return false, MalformedChunkText
-	case ev.Name == "error":
-		if len(c.Error) > 0 && string(c.Error) != "null" {
-			return false, streamErrorText(c.Error)
-		}
-		return false, streamErrorText(data)
-	case object && jsvalue.Truthy(c.Error):
-		return false, streamErrorText(c.Error)
+	}
+	if text := provider.OpenAIStreamError(ev.Name, data, c.Error); text != "" {
+		return false, text
 	}
 	// The SDK yields JSON of any kind, so the hook sees it; only an object
 	// is read as a chunk.
@@ -100,6 +87,20 @@ func (d *decoder) event(ev sse.Event) (done bool, failure string) {
 		d.chunk(c)
 	}
 	return false, ""
+}
+
+// afterFinish applies a chunk after the first finish_reason: only a usage
+// chunk counts, the response being complete, and what follows is not
+// read as part of it.
+func (d *decoder) afterFinish(c *chunk, data []byte, object bool) string {
+	if !object || jsvalue.Truthy(c.Error) {
+		return ""
+	}
+	if failure := d.observed(data); failure != "" {
+		return failure
+	}
+	d.usage(c)
+	return ""
 }
 
 // observed passes a chunk's JSON to observe; it returns the error text
@@ -170,7 +171,7 @@ func (d *decoder) usage(c *chunk) {
 // textDelta appends to the text block, opening it first.
 func (d *decoder) textDelta(text string) bool {
 	if d.text == nil {
-		if d.text = d.b.OpenText(agentcore.TextBlock{}); d.text == nil {
+		if d.text = d.b.Open(agentcore.TextBlock{}); d.text == nil {
 			return false
 		}
 	}
@@ -181,7 +182,7 @@ func (d *decoder) textDelta(text string) bool {
 // reasoning field's name as its signature.
 func (d *decoder) thinkingDelta(field, text string) bool {
 	if d.thinking == nil {
-		if d.thinking = d.b.OpenThinking(agentcore.ThinkingBlock{ThinkingSignature: field}); d.thinking == nil {
+		if d.thinking = d.b.Open(agentcore.ThinkingBlock{ThinkingSignature: field}); d.thinking == nil {
 			return false
 		}
 	}

@@ -1,8 +1,6 @@
 package openai
 
 import (
-	"cmp"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -48,11 +46,4 @@ func refusalTexts(status int, body []byte) (text, sdk string) {
 		return sdk, sdk
 	}
 	return fmt.Sprintf("%d: %s", status, errObject), sdk
-}
-
-// streamErrorText describes an error the server sent inside the stream (a
-// chunk with an "error" field, or an "error" event) as pi-ai does: the
-// SDK's message for it, without a status.
-func streamErrorText(errValue json.RawMessage) string {
-	return cmp.Or(provider.OpenAIMessage(errValue), "(no status code or body)")
 }

@@ -7,8 +7,8 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/provider"
-	"github.com/pi-go/agentcore/internal/replay"
 	"github.com/pi-go/agentcore/internal/tokens"
+	"github.com/pi-go/agentcore/internal/transform"
 )
 
 // chatRequest is the body of a streaming chat completions request. The
@@ -162,7 +162,7 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, opts agen
 	}
 	req := chatRequest{
 		Model:    model.ID,
-		Messages: convertMessages(model, replay.Prepare(model, messages, func(id string) string { return normalizeToolCallID(model, id) }), s),
+		Messages: convertMessages(model, transform.Prepare(model, messages, func(id string) string { return normalizeToolCallID(model, id) }), s),
 		Stream:   true,
 		Tools:    convertTools(agentcore.CurrentTools(messages)),
 	}

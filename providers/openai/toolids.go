@@ -5,7 +5,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/pi-go/agentcore"
-	"github.com/pi-go/agentcore/internal/replay"
+	"github.com/pi-go/agentcore/internal/transform"
 )
 
 // maxToolCallID is OpenAI's limit on a tool call ID, in characters.
@@ -19,7 +19,7 @@ const maxToolCallID = 40
 // cut to 40 characters.
 func normalizeToolCallID(model agentcore.Model, id string) string {
 	if callID, itemID, ok := strings.Cut(id, "|"); ok {
-		callID, itemID = replay.SanitizeID(callID), replay.SanitizeID(itemID)
+		callID, itemID = transform.SanitizeID(callID), transform.SanitizeID(itemID)
 		combined := callID
 		if itemID != "" {
 			combined += "_" + itemID
@@ -27,7 +27,7 @@ func normalizeToolCallID(model agentcore.Model, id string) string {
 		if len(combined) <= maxToolCallID {
 			return combined
 		}
-		hash := replay.ShortHash(id)[:8]
+		hash := transform.ShortHash(id)[:8]
 		prefix := callID[:min(len(callID), max(1, maxToolCallID-len(hash)-1))]
 		return prefix + "_" + hash
 	}

@@ -109,7 +109,7 @@ func (d *decoder) terminalEvent(ev *event) string {
 		d.b.Out.RawStopReason = r.Status
 		return failedText(r)
 	}
-	return "Error Code " + jsString(ev.Code) + ": " + jsString(ev.Message)
+	return "Error Code " + jsvalue.Template(ev.Code) + ": " + jsvalue.Template(ev.Message)
 }
 
 // undefinedText is JavaScript's error for reading a property of a
@@ -133,10 +133,10 @@ func (d *decoder) open(key slotKey, it *item) *slot {
 	var blk *provider.Block
 	switch it.Type {
 	case kindThinking:
-		blk = d.b.OpenThinking(agentcore.ThinkingBlock{})
+		blk = d.b.Open(agentcore.ThinkingBlock{})
 	case kindText:
 		d.finalAnswer(it)
-		blk = d.b.OpenText(agentcore.TextBlock{})
+		blk = d.b.Open(agentcore.TextBlock{})
 	case kindCall:
 		call := agentcore.ToolCall{ID: deref(it.CallID, "undefined") + "|" + deref(it.ID, "undefined"), Name: it.Name}
 		if it.Namespace != nil {
@@ -301,31 +301,4 @@ func deref(p *string, def string) string {
 		return def
 	}
 	return *p
-}
-
-// jsString is a JSON value as a JavaScript template literal shows it:
-// "undefined" when absent.
-func jsString(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return "undefined"
-	}
-	v, err := jsonv.Parse(raw)
-	if err != nil {
-		return string(raw)
-	}
-	switch v.Kind() {
-	case jsonv.String:
-		return v.Str()
-	case jsonv.Object:
-		return "[object Object]"
-	case jsonv.Array:
-		parts := make([]string, len(v.Items()))
-		for i, x := range v.Items() {
-			if x.Kind() != jsonv.Null {
-				parts[i] = jsString(json.RawMessage(x.JSON()))
-			}
-		}
-		return strings.Join(parts, ",")
-	}
-	return v.JSON() // numbers, true, false and null as JavaScript writes them
 }

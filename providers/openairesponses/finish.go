@@ -221,10 +221,10 @@ func failedText(r *response) string {
 	case r.Error != nil:
 		code, msg := "unknown", "no message"
 		if jsvalue.Truthy(r.Error.Code) {
-			code = jsString(r.Error.Code)
+			code = jsvalue.Template(r.Error.Code)
 		}
 		if jsvalue.Truthy(r.Error.Message) {
-			msg = jsString(r.Error.Message)
+			msg = jsvalue.Template(r.Error.Message)
 		}
 		return code + ": " + msg
 	case r.IncompleteDetails != nil && r.IncompleteDetails.Reason != "":

@@ -9,7 +9,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
-	"github.com/pi-go/agentcore/internal/replay"
+	"github.com/pi-go/agentcore/internal/transform"
 )
 
 // inputItem is one entry of the request's "input": one of the item
@@ -112,7 +112,7 @@ var errBadThinkingSignature = errors.New("thinking signature is not a JSON reaso
 
 // convertMessages maps a transcript (system messages collapsed or not)
 // onto input items, as pi-ai's convertResponsesMessages does after
-// preparing it for replay (see [replay.PrepareFrom]): system messages as
+// preparing it for replay (see [transform.PrepareFrom]): system messages as
 // instructions, user text and images, assistant text as message items
 // (their IDs from the text signature, else made up from the message's
 // position), thinking of this model as the reasoning item of its
@@ -127,47 +127,53 @@ func convertMessages(model agentcore.Model, messages []agentcore.Message, s sett
 	for _, in := range model.Input {
 		images = images || in == "image"
 	}
-	prepared := replay.PrepareFrom(model, messages, func(id string, from *agentcore.AssistantMessage) string {
+	prepared := transform.PrepareFrom(model, messages, func(id string, from *agentcore.AssistantMessage) string {
 		return normalizeToolCallID(model, id, from)
 	})
 	out := make([]inputItem, 0, len(prepared))
 	index := 0 // the message's position, less a leading system message
 	for i, m := range prepared {
-		leading := false
-		switch m := m.(type) {
-		case *agentcore.SystemMessage:
-			leading = i == 0
-			text := replay.RenderSystemUpdate(m)
-			if leading {
-				text = agentcore.SystemPromptText(m)
-			}
-			if text != "" {
-				out = append(out, instructions{Role: role, Content: text})
-			}
-		case *agentcore.UserMessage:
-			item, ok := convertUser(m)
-			if !ok {
-				continue
-			}
-			out = append(out, item)
-		case *agentcore.AssistantMessage:
-			items, err := convertAssistant(model, m, index)
-			if err != nil {
-				return nil, err
-			}
-			if len(items) == 0 {
-				continue
-			}
-			out = append(out, items...)
-		case *agentcore.ToolResultMessage:
-			callID, _, _ := strings.Cut(m.ToolCallID, "|")
-			out = append(out, functionCallOutput{Type: "function_call_output", CallID: callID, Output: toolOutput(m.Content, images)})
+		items, counted, err := convertMessage(model, m, i == 0, index, role, images)
+		if err != nil {
+			return nil, err
 		}
-		if !leading {
+		out = append(out, items...)
+		if counted {
 			index++
 		}
 	}
 	return out, nil
+}
+
+// convertMessage maps one message, at index (its position, less a
+// leading system message) and first when it is the transcript's first.
+// counted says whether it takes a position: all but a leading system
+// message and those that map to no item.
+func convertMessage(model agentcore.Model, m agentcore.Message, first bool, index int, role string, images bool) (items []inputItem, counted bool, err error) {
+	switch m := m.(type) {
+	case *agentcore.SystemMessage:
+		text := transform.RenderSystemUpdate(m)
+		if first {
+			text = agentcore.SystemPromptText(m)
+		}
+		if text != "" {
+			items = []inputItem{instructions{Role: role, Content: text}}
+		}
+		return items, !first, nil
+	case *agentcore.UserMessage:
+		item, ok := convertUser(m)
+		if !ok {
+			return nil, false, nil
+		}
+		return []inputItem{item}, true, nil
+	case *agentcore.AssistantMessage:
+		items, err := convertAssistant(model, m, index)
+		return items, len(items) > 0, err
+	case *agentcore.ToolResultMessage:
+		callID, _, _ := strings.Cut(m.ToolCallID, "|")
+		return []inputItem{functionCallOutput{Type: "function_call_output", CallID: callID, Output: toolOutput(m.Content, images)}}, true, nil
+	}
+	return nil, true, nil
 }
 
 // convertUser maps a user message: plain text as one input text, blocks
@@ -216,24 +222,8 @@ func convertAssistant(model agentcore.Model, m *agentcore.AssistantMessage, inde
 			}
 			out = append(out, storedItem(item))
 		case agentcore.TextBlock:
-			signature := ""
-			if sameModel {
-				signature = b.TextSignature
-			}
-			id, phase := parseTextSignature(signature)
-			switch {
-			case id == "" && texts == 0:
-				id = "msg_pi_" + strconv.Itoa(index)
-			case id == "":
-				id = "msg_pi_" + strconv.Itoa(index) + "_" + strconv.Itoa(texts)
-			case jsLength(id) > maxItemID:
-				id = "msg_" + replay.ShortHash(id)
-			}
+			out = append(out, textItem(b, sameModel, index, texts))
 			texts++
-			out = append(out, outputMessage{
-				Type: "message", Role: "assistant", Status: "completed", ID: id, Phase: phase,
-				Content: []outputText{{Type: "output_text", Text: b.Text, Annotations: []struct{}{}}},
-			})
 		case agentcore.ToolCall:
 			callID, itemID, _ := strings.Cut(b.ID, "|")
 			itemID, _, _ = strings.Cut(itemID, "|")
@@ -248,6 +238,29 @@ func convertAssistant(model agentcore.Model, m *agentcore.AssistantMessage, inde
 		}
 	}
 	return out, nil
+}
+
+// textItem is the message item of the texts-th text block of the message
+// at index: its ID and phase from its signature when it is this model's,
+// else an ID made up from the positions, as pi-ai makes it.
+func textItem(b agentcore.TextBlock, sameModel bool, index, texts int) outputMessage {
+	signature := ""
+	if sameModel {
+		signature = b.TextSignature
+	}
+	id, phase := parseTextSignature(signature)
+	switch {
+	case id == "" && texts == 0:
+		id = "msg_pi_" + strconv.Itoa(index)
+	case id == "":
+		id = "msg_pi_" + strconv.Itoa(index) + "_" + strconv.Itoa(texts)
+	case jsLength(id) > maxItemID:
+		id = "msg_" + transform.ShortHash(id)
+	}
+	return outputMessage{
+		Type: "message", Role: "assistant", Status: "completed", ID: id, Phase: phase,
+		Content: []outputText{{Type: "output_text", Text: b.Text, Annotations: []struct{}{}}},
+	}
 }
 
 // argumentsText is the arguments as JSON.stringify writes them.
@@ -335,7 +348,7 @@ func normalizeToolCallID(model agentcore.Model, id string, from *agentcore.Assis
 	parts := strings.Split(id, "|")
 	callID, itemID := idPart(parts[0]), parts[1]
 	if from.Provider != model.Provider || from.API != model.API {
-		itemID = "fc_" + replay.ShortHash(itemID)
+		itemID = "fc_" + transform.ShortHash(itemID)
 		itemID = itemID[:min(len(itemID), maxItemID)]
 	} else {
 		itemID = idPart(itemID)
@@ -349,7 +362,7 @@ func normalizeToolCallID(model agentcore.Model, id string, from *agentcore.Assis
 // idPart makes s a safe ID: characters other than ASCII letters, digits,
 // '_' and '-' replaced by '_', cut to 64, trailing underscores dropped.
 func idPart(s string) string {
-	s = replay.SanitizeID(s)
+	s = transform.SanitizeID(s)
 	return strings.TrimRight(s[:min(len(s), maxItemID)], "_")
 }
 

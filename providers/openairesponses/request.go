@@ -93,21 +93,8 @@ func buildRequest(in requestInput) (request, error) {
 		Stream: true,
 		Tools:  convertTools(agentcore.CurrentTools(messages), s),
 	}
-	if so.SessionID != "" && retention != "none" && s.cacheKey {
-		req.PromptCacheKey = provider.PromptCacheKey(so.SessionID)
-	}
+	setCache(&req, so.SessionID, retention, s, signIn)
 	if !signIn {
-		if retention == "long" && s.longCache && !s.explicitCache {
-			req.PromptCacheRetention = "24h"
-		}
-		if s.explicitCache {
-			switch {
-			case retention == "none":
-				req.PromptCacheOptions = &cacheOptions{Mode: "explicit"}
-			case retention == "long" && s.longCache:
-				req.PromptCacheOptions = &cacheOptions{TTL: "30m"}
-			}
-		}
 		if maxTokens > 0 && s.maxOutput {
 			req.MaxOutputTokens = max(maxTokens, minOutputTokens)
 		}
@@ -126,6 +113,29 @@ func buildRequest(in requestInput) (request, error) {
 		}
 	}
 	return req, nil
+}
+
+// setCache sets the prompt cache fields of req for the session and the
+// cache retention asked for, as the server takes them (none for a
+// ChatGPT sign-in but the cache key).
+func setCache(req *request, sessionID, retention string, s settings, signIn bool) {
+	if sessionID != "" && retention != "none" && s.cacheKey {
+		req.PromptCacheKey = provider.PromptCacheKey(sessionID)
+	}
+	if signIn {
+		return
+	}
+	if retention == "long" && s.longCache && !s.explicitCache {
+		req.PromptCacheRetention = "24h"
+	}
+	if s.explicitCache {
+		switch {
+		case retention == "none":
+			req.PromptCacheOptions = &cacheOptions{Mode: "explicit"}
+		case retention == "long" && s.longCache:
+			req.PromptCacheOptions = &cacheOptions{TTL: "30m"}
+		}
+	}
 }
 
 // encodeRequest writes req as JSON (without HTML escapes, as JavaScript

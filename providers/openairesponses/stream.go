@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"github.com/pi-go/agentcore/internal/jsvalue"
 	"io"
 	"maps"
 	"net/http"
@@ -169,15 +168,8 @@ func (d *decoder) event(ev sse.Event) (done bool, failure string) {
 	if !isObject && !json.Valid(data) {
 		return false, MalformedEventText
 	}
-	if ev.Name == "error" {
-		// The SDK throws the event's error, else the event itself.
-		if len(e.Error) > 0 && string(e.Error) != "null" {
-			return false, streamErrorText(e.Error)
-		}
-		return false, streamErrorText(data)
-	}
-	if jsvalue.Truthy(e.Error) {
-		return false, streamErrorText(e.Error)
+	if text := provider.OpenAIStreamError(ev.Name, data, e.Error); text != "" {
+		return false, text
 	}
 	if d.observe != nil {
 		if err := d.observe(data); err != nil {
@@ -191,10 +183,4 @@ func (d *decoder) event(ev sse.Event) (done bool, failure string) {
 		return false, ""
 	}
 	return false, d.apply(e, data)
-}
-
-// streamErrorText describes an error the server sent inside the stream
-// as the OpenAI SDK words it.
-func streamErrorText(errValue json.RawMessage) string {
-	return cmp.Or(provider.OpenAIMessage(errValue), "(no status code or body)")
 }

@@ -80,21 +80,11 @@ func (target Target) Normalized(t testing.TB, v any) any {
 		switch v := v.(type) {
 		case map[string]any:
 			for k, x := range v {
-				s, ok := x.(string)
-				switch {
-				case ok && k == "argumentsError":
-					v[k] = parseErrorText.ReplaceAllString(s, "<parse error>$1")
-				case ok && k == "errorMessage" && strings.HasPrefix(s, connectionError):
-					v[k] = connectionError + "<reason>"
-				case ok && k == "errorMessage" && strings.HasPrefix(s, terminated):
-					v[k] = terminated + "<reason>"
-				case ok && k == "errorMessage" && target.ErrorText != nil:
-					v[k] = target.ErrorText(s)
-				case ok && k == "id" && target.ToolCallID != nil:
-					v[k] = target.ToolCallID(s)
-				default:
-					walk(x)
+				if s, ok := x.(string); ok {
+					v[k] = target.normalizedString(k, s)
+					continue
 				}
+				walk(x)
 			}
 		case []any:
 			for _, x := range v {
@@ -104,6 +94,24 @@ func (target Target) Normalized(t testing.TB, v any) any {
 	}
 	walk(out)
 	return out
+}
+
+// normalizedString is the string s of member k with what differs between
+// JavaScript and Go replaced (see [Target.Normalized]).
+func (target Target) normalizedString(k, s string) string {
+	switch {
+	case k == "argumentsError":
+		return parseErrorText.ReplaceAllString(s, "<parse error>$1")
+	case k == "errorMessage" && strings.HasPrefix(s, connectionError):
+		return connectionError + "<reason>"
+	case k == "errorMessage" && strings.HasPrefix(s, terminated):
+		return terminated + "<reason>"
+	case k == "errorMessage" && target.ErrorText != nil:
+		return target.ErrorText(s)
+	case k == "id" && target.ToolCallID != nil:
+		return target.ToolCallID(s)
+	}
+	return s
 }
 
 // ComparableMessage returns m as [Target.Normalized] JSON values, without

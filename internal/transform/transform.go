@@ -1,10 +1,10 @@
-// Package replay prepares a transcript for a provider request the way
+// Package transform transforms a transcript for a provider request the way
 // pi-ai's transformMessages does for every provider: images a model cannot
 // take become placeholders, failed turns and foreign thinking are dropped,
 // tool-call IDs from other models are normalized, and every tool call gets
 // a result. The provider modules (providers/openai, providers/anthropic)
 // share it, so that they replay a transcript alike.
-package replay
+package transform
 
 import (
 	"slices"
