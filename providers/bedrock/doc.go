@@ -71,11 +71,7 @@
 // reasoning.effort, as additionalModelRequestFields. Options.Headers and
 // the request's headers are sent, except Authorization, Host and x-amz-*.
 // [agentcore.StreamOptions.OnPayload] sees the body as it goes on the
-// wire, without the model ID, which travels in the URL (pi-ai's hook sees
-// the SDK's command input, modelId included); a replacement is signed as
-// sent.
-// pi-ai's strict tool sampling (a tool's ConstrainedSampling) and
-// per-model thinking level maps are not read.
+// wire; a replacement is signed as sent.
 //
 // # The response
 //
@@ -110,6 +106,23 @@
 // network's error is the failure's cause). A request that got no response
 // reads the network's error. Texts mentioning the account's data
 // retention mode get AWS's documentation link.
+//
+// # Where Go differs from pi-ai
+//
+//   - Retries: a refusal is retried only as
+//     [agentcore.StreamOptions.MaxRetries] asks (none by default), where
+//     the AWS SDK makes up to 3 attempts of a throttled or failed request.
+//   - OnPayload sees the wire body, without the model ID (it travels in
+//     the URL); pi-ai's hook sees the SDK's command input, modelId
+//     included.
+//   - A failed message carries no diagnostics (pi-ai appends the request
+//     ID and error code as a bedrock_response_failure diagnostic).
+//   - A tool's ConstrainedSampling (pi-ai's strict tool sampling and its
+//     retry without it) and a model's thinking level map, which
+//     [agentcore.Model] does not carry, are not read.
+//   - A refused connection reads in Go's words ("dial tcp ...: connect:
+//     connection refused" for Node's "connect ECONNREFUSED ..."), and a
+//     refusal whose body is no JSON approximates V8's parser message.
 //
 // # Hostile servers
 //
