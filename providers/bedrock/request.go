@@ -163,7 +163,7 @@ func additionalFields(model agentcore.Model, level agentcore.ThinkingLevel, budg
 			add("anthropic_beta", jsonv.ArrayValue([]jsonv.Value{str(interleavedThinkingBeta)}))
 		}
 	case matches(model, []string{"gpt-oss"}):
-		add("reasoning_effort", str(gptOSSEffort(level)))
+		add("reasoning_effort", str(threeLevels(level)))
 	case matches(model, []string{"gpt-"}):
 		add("reasoning", obj(member("effort", str(gptEffort(level)))))
 	default:
@@ -179,13 +179,7 @@ func claudeEffort(model agentcore.Model, level agentcore.ThinkingLevel) string {
 	if level == agentcore.ThinkingXHigh && matches(model, nativeXHighModels) {
 		return "xhigh"
 	}
-	switch level {
-	case agentcore.ThinkingMinimal, agentcore.ThinkingLow:
-		return "low"
-	case agentcore.ThinkingMedium:
-		return "medium"
-	}
-	return "high"
+	return threeLevels(level)
 }
 
 // gptEffort is GPT's reasoning effort of level: it has no minimal.
@@ -196,9 +190,9 @@ func gptEffort(level agentcore.ThinkingLevel) string {
 	return string(level)
 }
 
-// gptOSSEffort is gpt-oss's reasoning_effort of level: low, medium or
-// high.
-func gptOSSEffort(level agentcore.ThinkingLevel) string {
+// threeLevels is level as one of low, medium and high: gpt-oss's
+// reasoning_effort, and Claude's effort but for xhigh.
+func threeLevels(level agentcore.ThinkingLevel) string {
 	switch level {
 	case agentcore.ThinkingMinimal, agentcore.ThinkingLow:
 		return "low"
