@@ -163,6 +163,9 @@ func (target Target) onResponse(t *testing.T) {
 // observedEvents returns the data of the events of body that
 // OnProviderStreamEvent sees (see [Target.Observed]), in order.
 func (target Target) observedEvents(t testing.TB, body []byte) []string {
+	if target.ObservedEvents != nil {
+		return target.ObservedEvents(body)
+	}
 	var out []string
 	events := sse.NewReader(bytes.NewReader(body), 0)
 	for {

@@ -30,6 +30,10 @@ type Target struct {
 	// FirstDelta is how many events of Success there are up to and
 	// including the first text delta (see [Target.Head]).
 	FirstDelta int
+	// HeadBody, when not nil, is [Target.Head] itself, for a provider
+	// whose stream is not server-sent events (Bedrock's AWS event
+	// stream): FirstDelta is then not read.
+	HeadBody []byte
 	// Refusal is the JSON body of a 429, and RefusalText the error message
 	// the provider makes of it.
 	Refusal     []byte
@@ -41,6 +45,10 @@ type Target struct {
 	// given name to OnProviderStreamEvent; nil means every event whose data
 	// is a JSON object.
 	Observed func(name string) bool
+	// ObservedEvents, when not nil, returns the data OnProviderStreamEvent
+	// sees for a body, in order, for a provider whose stream is not
+	// server-sent events; Observed is then not read.
+	ObservedEvents func(body []byte) []string
 	// ToolCallHead, ArgumentsEvent and ToolCallTail make a response of one
 	// tool call: ToolCallHead opens the call, ArgumentsEvent is the event
 	// adding piece to its arguments, ToolCallTail ends the response.
@@ -92,6 +100,9 @@ func (target Target) Run(t testing.TB, ctx context.Context, fn agentcore.StreamF
 // Head returns the start of Success: its events up to and including the
 // first text delta.
 func (target Target) Head() []byte {
+	if target.HeadBody != nil {
+		return target.HeadBody
+	}
 	parts := strings.SplitAfterN(string(target.Success), "\n\n", target.FirstDelta+1)
 	return []byte(strings.Join(parts[:target.FirstDelta], ""))
 }
