@@ -50,29 +50,38 @@ func ClampMaxTokens(model agentcore.Model, messages []agentcore.Message, maxToke
 // Estimate returns the estimated token count of messages: the context
 // size the last usable assistant usage reports plus the estimate of the
 // messages after it, or the estimate of every message when none reports
-// usage. An assistant message's usage is usable when it did not fail,
-// counts tokens, and is not older than a message before it (a message
-// inserted later, such as a compaction summary, invalidates it).
+// usage.
 func Estimate(messages []agentcore.Message) int {
-	last, used := -1, 0
-	latest := int64(math.MinInt64)
-	for i, m := range messages {
-		if a, ok := m.(*agentcore.AssistantMessage); ok && a.Timestamp >= latest && !a.StopReason.Failed() {
-			if n := contextTokens(a.Usage); n > 0 {
-				last, used = i, n
-			}
-		}
-		latest = max(latest, timestamp(m))
-	}
+	last, used := LastUsage(messages)
 	total := used
 	for _, m := range messages[last+1:] {
-		total += messageTokens(m)
+		total += MessageTokens(m)
 	}
 	return total
 }
 
-// contextTokens is the context size a usage reports.
-func contextTokens(u agentcore.Usage) int {
+// LastUsage returns the index of the last assistant message of messages
+// whose usage is usable and the context size that usage reports, or -1
+// and 0 when none is. An assistant message's usage is usable when it did
+// not fail, counts tokens, and is not older than a message before it (a
+// message inserted later, such as a compaction summary, invalidates it).
+func LastUsage(messages []agentcore.Message) (index, tokens int) {
+	index = -1
+	latest := int64(math.MinInt64)
+	for i, m := range messages {
+		if a, ok := m.(*agentcore.AssistantMessage); ok && a.Timestamp >= latest && !a.StopReason.Failed() {
+			if n := ContextTokens(a.Usage); n > 0 {
+				index, tokens = i, n
+			}
+		}
+		latest = max(latest, timestamp(m))
+	}
+	return index, tokens
+}
+
+// ContextTokens is the context size a usage reports: its total, or the
+// sum of its counts when the total is 0.
+func ContextTokens(u agentcore.Usage) int {
 	if u.TotalTokens != 0 {
 		return int(u.TotalTokens)
 	}
@@ -93,8 +102,8 @@ func timestamp(m agentcore.Message) int64 {
 	return 0
 }
 
-// messageTokens estimates one message.
-func messageTokens(m agentcore.Message) int {
+// MessageTokens estimates the tokens of one message from its characters.
+func MessageTokens(m agentcore.Message) int {
 	switch m := m.(type) {
 	case *agentcore.SystemMessage:
 		n := ofChars(jsLen(agentcore.SystemPromptText(m)))

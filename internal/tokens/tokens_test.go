@@ -36,7 +36,7 @@ func TestEstimateMatchesReference(t *testing.T) {
 	messages := readTranscript(t)
 	per := make([]int, len(messages))
 	for i, m := range messages {
-		per[i] = messageTokens(m)
+		per[i] = MessageTokens(m)
 	}
 	assert.Equal(t, ref.PerMessage, per)
 	assert.Equal(t, ref.WithUsage, Estimate(messages))
