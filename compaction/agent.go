@@ -2,6 +2,7 @@ package compaction
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 
@@ -48,6 +49,12 @@ type Options struct {
 // methods are the embedded Agent's, with Prompt, PromptMessages and
 // Continue doing that around the run and Compact added; call those of
 // this type, not the embedded ones, which do not compact.
+//
+// An automatic compaction whose transcript is above the threshold although
+// its recent part is within KeepRecentTokens (on a small window, the
+// summary and the fixed prompt can take most of it) keeps only the last
+// message, with its tool results; a manual one fails with
+// [ErrNothingToCompact] there, as pi's does.
 //
 // The transcript after a compaction is the head (the replayed system
 // message), the [Summary], and the kept messages, which later runs extend;
@@ -251,6 +258,12 @@ func (a *Agent) prepareNextTurn(ctx context.Context, turn agentcore.TurnContext)
 func (a *Agent) compact(ctx context.Context, reason Reason, messages []agentcore.Message, model agentcore.Model, instructions string, willRetry bool) ([]agentcore.Message, *Result, error) {
 	s := a.opts.Settings.ForWindow(model.ContextWindow)
 	p, err := Prepare(messages, s.KeepRecentTokens, a.opts.Files)
+	if errors.Is(err, ErrNothingToCompact) && reason != ReasonManual {
+		// Above the threshold with the whole recent part within the kept
+		// budget (a summary and fixed prompt that take most of a small
+		// window): keep only the last message and its tool results.
+		p, err = Prepare(messages, 0, a.opts.Files)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -434,4 +435,28 @@ func TestCompactedTranscriptReloads(t *testing.T) {
 	calls := r.agentCalls()
 	first, second := calls[0].Request.Messages, calls[1].Request.Messages
 	assert.Equal(t, mustJSON(t, first), mustJSON(t, second[:len(first)]), "the reloaded context")
+}
+
+// A context above the threshold whose recent part fits the kept budget (a
+// large summary, say) is compacted down to its last message.
+func TestCompactsDownToTheLastMessage(t *testing.T) {
+	counted := answer(words("a1", 100))
+	counted.Timestamp = 100
+	counted.Usage = agentcore.Usage{Input: 3900, Output: 100, TotalTokens: 4000}
+	transcript := []agentcore.Message{
+		head(), &compaction.Summary{Summary: words("earlier", 400), Timestamp: 50}, user(words("u1", 100)), counted,
+	}
+	r := newRouter([]agentcoretest.Response{agentcoretest.TextResponse("ok")}, summaryResponse("## Goal\nx", 10))
+	rec := &recorder{}
+	a := newAgent(r, rec, transcript, compaction.Options{})
+	require.NoError(t, a.Prompt(context.Background(), "next"))
+	ends := rec.ends()
+	require.Len(t, ends, 1)
+	require.NoError(t, ends[0].Err)
+	assert.Equal(t, 1, ends[0].Result.Summarized)
+	assert.Equal(t, 1, ends[0].Result.Kept)
+	assert.True(t, strings.HasPrefix(ends[0].Result.Summary.Summary, "earlier "), "the previous summary stands for the history")
+
+	_, err := compaction.NewAgent(agentcore.Options{Messages: transcript, Model: smallModel(), StreamFn: r.fake.Stream}, compaction.Options{}).Compact(context.Background(), "")
+	assert.ErrorIs(t, err, compaction.ErrNothingToCompact, "a manual compaction keeps pi's budget")
 }

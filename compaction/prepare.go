@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/models"
 )
 
 // ErrNothingToCompact is reported when a transcript has nothing a
@@ -35,6 +36,11 @@ type Preparation struct {
 	Kept []agentcore.Message
 	// TokensBefore is the estimated context size of the transcript.
 	TokensBefore int
+	// TokenScale is how many tokens the provider counted for each token
+	// estimated from characters, by the last usage the transcript reports
+	// (see [Prepare]); at least 1, and 0 or 1 when unknown. [Summarize]
+	// sizes its requests with it.
+	TokenScale float64
 	// ReadFiles and ModifiedFiles are the files of the previous summary
 	// and of the tool calls of History and TurnPrefix, sorted; a file
 	// modified is not listed as read.
@@ -67,6 +73,13 @@ func (p *Preparation) Messages(s *Summary) []agentcore.Message {
 //   - a cut at an assistant message splits its user message's span: the
 //     span's earlier part becomes TurnPrefix, summarized apart.
 //
+// The estimate counts 3.5 characters a token, as pi-ai does; a tokenizer
+// that spends more tokens on the same text would keep more than the
+// budget, and a compaction might not bring the context under the
+// threshold. So the walk scales each message's estimate by the ratio the
+// provider's last usage shows between the tokens it counted and the
+// estimate of the same messages (never below 1).
+//
 // files says which tool calls touch which files; nil means
 // [DefaultFiles]. It fails with [ErrNothingToCompact] when nothing would
 // be summarized.
@@ -82,7 +95,9 @@ func Prepare(messages []agentcore.Message, keepRecentTokens int, files FilesFunc
 			break
 		}
 	}
-	cut, turnStart := findCut(messages, start, keepRecentTokens)
+	llm := ConvertMessages(messages)
+	scale := tokenScale(llm)
+	cut, turnStart := findCut(messages, start, keepRecentTokens, scale)
 	if cut < 0 {
 		return nil, ErrNothingToCompact
 	}
@@ -95,7 +110,8 @@ func Prepare(messages []agentcore.Message, keepRecentTokens int, files FilesFunc
 		Previous:     previous,
 		History:      withoutSystem(messages[start:historyEnd]),
 		Kept:         slices.Clip(messages[cut:]),
-		TokensBefore: estimateContext(ConvertMessages(messages)),
+		TokensBefore: estimateContext(llm),
+		TokenScale:   scale,
 	}
 	if turnStart >= 0 {
 		p.TurnPrefix = withoutSystem(messages[turnStart:cut])
@@ -113,7 +129,7 @@ func Prepare(messages []agentcore.Message, keepRecentTokens int, files FilesFunc
 // findCut returns the index of the first kept message of messages[start:]
 // and, when it splits a span, the index of the span's start (else -1). It
 // returns -1 when messages[start:] has no place to cut.
-func findCut(messages []agentcore.Message, start, keep int) (cut, turnStart int) {
+func findCut(messages []agentcore.Message, start, keep int, scale float64) (cut, turnStart int) {
 	var cuts []int
 	for i := start; i < len(messages); i++ {
 		if isCutPoint(messages[i]) {
@@ -124,10 +140,10 @@ func findCut(messages []agentcore.Message, start, keep int) (cut, turnStart int)
 		return -1, -1
 	}
 	cut = cuts[0]
-	acc := 0
+	acc := 0.0
 	for i := len(messages) - 1; i >= start; i-- {
-		acc += messageTokens(messages[i])
-		if acc >= keep {
+		acc += float64(messageTokens(messages[i])) * scale
+		if acc >= float64(keep) {
 			j, _ := slices.BinarySearch(cuts, i)
 			cut = cuts[min(j, len(cuts)-1)]
 			break
@@ -142,6 +158,23 @@ func findCut(messages []agentcore.Message, start, keep int) (cut, turnStart int)
 		}
 	}
 	return cut, -1
+}
+
+// tokenScale is the ratio of the tokens the last applicable usage of llm
+// counted to the estimate of the messages it covers, at least 1.
+func tokenScale(llm []agentcore.Message) float64 {
+	est := models.EstimateContextTokens(llm)
+	if est.LastUsageIndex < 0 || est.UsageTokens <= 0 {
+		return 1
+	}
+	chars := 0
+	for _, m := range llm[:est.LastUsageIndex+1] {
+		chars += estimateMessage(m)
+	}
+	if chars == 0 {
+		return 1
+	}
+	return max(1, float64(est.UsageTokens)/float64(chars))
 }
 
 // messageTokens estimates m as the model sees it.

@@ -216,3 +216,22 @@ func TestSettingsForWindow(t *testing.T) {
 	assert.True(t, compaction.ShouldCompact(3073, 8192, compaction.Settings{}))
 	assert.True(t, compaction.ShouldCompact(183617, 200000, compaction.Settings{}), "pi's threshold")
 }
+
+// The walk counts tokens the way the provider's last usage does when that
+// is more than the estimate from characters.
+func TestPrepareScalesByUsage(t *testing.T) {
+	counted := answer(words("a1", 300))
+	transcript := []agentcore.Message{sys("p"), user(words("u0", 300)), answer(words("a0", 300)), user(words("u1", 300)), counted}
+	p, err := compaction.Prepare(transcript, 500, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, p.TokenScale, "no usage")
+	assert.Equal(t, pick(transcript, 3, 4), p.Kept)
+
+	c := *counted
+	c.Usage = agentcore.Usage{TotalTokens: int64(3 * (1 + 4*300))}
+	transcript[4] = &c
+	p, err = compaction.Prepare(transcript, 500, nil)
+	require.NoError(t, err)
+	assert.InDelta(t, 3.0, p.TokenScale, 0.01)
+	assert.Equal(t, pick(transcript, 4), p.Kept, "300 estimated tokens count 900")
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -70,12 +71,12 @@ func Summarize(ctx context.Context, p *Preparation, req SummaryRequest) (*Summar
 			task = updatePrompt
 		}
 		var err error
-		if text, err = req.call(ctx, p.History, previous, task, &usage); err != nil {
+		if text, err = req.call(ctx, p.History, previous, task, p.TokenScale, &usage); err != nil {
 			return nil, err
 		}
 	}
 	if p.Split() {
-		prefix, err := req.call(ctx, p.TurnPrefix, "", turnPrefixPrompt, &usage)
+		prefix, err := req.call(ctx, p.TurnPrefix, "", turnPrefixPrompt, p.TokenScale, &usage)
 		if err != nil {
 			return nil, err
 		}
@@ -134,7 +135,7 @@ func fileTags(read, modified []string) string {
 
 // call makes one summary call of messages with task, and adds its usage
 // to usage.
-func (r *SummaryRequest) call(ctx context.Context, messages []agentcore.Message, previous, task string, usage *agentcore.Usage) (string, error) {
+func (r *SummaryRequest) call(ctx context.Context, messages []agentcore.Message, previous, task string, scale float64, usage *agentcore.Usage) (string, error) {
 	convert := r.ConvertToLLM
 	if convert == nil {
 		convert = func(ctx context.Context, m []agentcore.Message) ([]agentcore.Message, error) {
@@ -145,7 +146,7 @@ func (r *SummaryRequest) call(ctx context.Context, messages []agentcore.Message,
 	if err != nil {
 		return "", fmt.Errorf("compaction: convert messages: %w", err)
 	}
-	request := r.fit(serialize(llm, toolResultChars), previous, task)
+	request := r.fit(serialize(llm, toolResultChars), previous, task, scale)
 	opts := r.StreamOptions
 	opts.CacheRetention, opts.Reasoning, opts.MaxTokens = "none", agentcore.ThinkingOff, r.MaxTokens
 	msg, err := complete(ctx, r.StreamFn, r.Model, request, opts)
@@ -157,9 +158,10 @@ func (r *SummaryRequest) call(ctx context.Context, messages []agentcore.Message,
 }
 
 // fit builds the request of a summary call, leaving out the oldest parts
-// of the record until the request leaves the full output cap on a model
-// with a known window.
-func (r *SummaryRequest) fit(parts []string, previous, task string) []agentcore.Message {
+// of the record until, on a model with a known window, the request leaves
+// the full output cap: by the estimate the providers clamp with, and with
+// the estimate scaled by the preparation's TokenScale.
+func (r *SummaryRequest) fit(parts []string, previous, task string, scale float64) []agentcore.Message {
 	budget := 0
 	for _, p := range parts {
 		budget += utf8.RuneCountInString(p) + 2
@@ -168,16 +170,23 @@ func (r *SummaryRequest) fit(parts []string, previous, task string) []agentcore.
 	if r.Model.ContextWindow <= 0 || r.MaxTokens <= 0 {
 		return request
 	}
+	scale = max(scale, 1)
 	for range 8 {
-		got := clampMaxTokens(r.Model, request, r.MaxTokens)
-		if got >= r.MaxTokens || budget == 0 {
+		excess := float64(r.MaxTokens - clampMaxTokens(r.Model, request, r.MaxTokens))
+		counted := math.Ceil(float64(estimateContext(request)) * scale)
+		excess = max(excess, (counted+float64(r.MaxTokens+clampMargin-r.Model.ContextWindow))/scale)
+		if excess <= 0 || budget == 0 {
 			break
 		}
-		budget = max(0, budget-(r.MaxTokens-got)*7/2-64)
+		budget = max(0, budget-int(excess*3.5)-64)
 		request = r.build(fitParts(parts, budget), previous, task)
 	}
 	return request
 }
+
+// clampMargin is the margin the providers keep when they fit max tokens
+// into a small window.
+const clampMargin = 4096
 
 // build is the request of a summary call: the system prompt, then one
 // user message with the record, the previous summary and the task.
