@@ -86,10 +86,20 @@ func Summarize(ctx context.Context, p *Preparation, req SummaryRequest) (*Summar
 		text += splitHeading + prefix
 	}
 	s := &Summary{
-		Summary: text + fileTags(p.ReadFiles, p.ModifiedFiles), TokensBefore: p.TokensBefore, Timestamp: p.stamp(),
+		Summary: text + fileTags(p.ReadFiles, p.ModifiedFiles, req.fileChars()), TokensBefore: p.TokensBefore, Timestamp: p.stamp(),
 		ReadFiles: p.ReadFiles, ModifiedFiles: p.ModifiedFiles, Usage: &usage,
 	}
 	return s, nil
+}
+
+// fileChars is the room of the file lists in a summary: unbounded on a
+// large window (or an unknown one), a quarter of the summary's cap on a
+// small one.
+func (r *SummaryRequest) fileChars() int {
+	if r.Model.ContextWindow <= 0 || r.MaxTokens <= 0 || r.MaxTokens >= DefaultKeepRecentTokens/4 {
+		return 0
+	}
+	return r.MaxTokens * 7 / 8
 }
 
 // stamp is the timestamp of a new summary: now, or just after the latest
@@ -121,16 +131,41 @@ func timestamp(m agentcore.Message) int64 {
 	return 0
 }
 
-// fileTags is the file lists appended to a summary.
-func fileTags(read, modified []string) string {
+// fileTags is the file lists appended to a summary. With maxChars > 0 (a
+// small window), the lists are cut to about that many characters, the
+// files left out counted.
+func fileTags(read, modified []string, maxChars int) string {
 	var b strings.Builder
-	if len(read) > 0 {
-		b.WriteString("\n\n<read-files>\n" + strings.Join(read, "\n") + "\n</read-files>")
-	}
-	if len(modified) > 0 {
-		b.WriteString("\n\n<modified-files>\n" + strings.Join(modified, "\n") + "\n</modified-files>")
+	for _, list := range []struct {
+		tag   string
+		files []string
+	}{{"read-files", read}, {"modified-files", modified}} {
+		if len(list.files) == 0 {
+			continue
+		}
+		shown := list.files
+		if maxChars > 0 {
+			shown = fitList(list.files, maxChars/2)
+		}
+		b.WriteString("\n\n<" + list.tag + ">\n" + strings.Join(shown, "\n"))
+		if n := len(list.files) - len(shown); n > 0 {
+			fmt.Fprintf(&b, "\n(%d more)", n)
+		}
+		b.WriteString("\n</" + list.tag + ">")
 	}
 	return b.String()
+}
+
+// fitList returns the first files of list that fit in maxChars.
+func fitList(list []string, maxChars int) []string {
+	used := 0
+	for i, f := range list {
+		used += utf8.RuneCountInString(f) + 1
+		if used > maxChars {
+			return list[:i]
+		}
+	}
+	return list
 }
 
 // call makes one summary call of messages with task, and adds its usage

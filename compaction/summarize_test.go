@@ -2,6 +2,7 @@ package compaction_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -186,4 +187,25 @@ func TestSummarizeFitsASmallWindow(t *testing.T) {
 	assert.Contains(t, prompt, "earlier entries left out to fit the context window]")
 	assert.Contains(t, prompt, "Keep the whole reply under 384 words.")
 	assert.Contains(t, prompt, "[Assistant]: aj ", "the newest entries are kept")
+}
+
+// On a small window the file lists are cut to a quarter of the summary's
+// room; on a large one they are whole.
+func TestSummarizeFileListsOnASmallWindow(t *testing.T) {
+	var files []string
+	for i := range 100 {
+		files = append(files, fmt.Sprintf("src/package%02d/file.go", i))
+	}
+	p := &compaction.Preparation{History: []agentcore.Message{user("hi")}, ReadFiles: files, ModifiedFiles: files[:2]}
+	model := agentcoretest.Model()
+	model.ContextWindow = 8192
+	fake := agentcoretest.New(summaryResponse("## Goal\nx", 10), summaryResponse("## Goal\nx", 10))
+	s, err := compaction.Summarize(context.Background(), p, compaction.SummaryRequest{Model: model, StreamFn: fake.Stream})
+	require.NoError(t, err)
+	assert.Contains(t, s.Summary, "src/package14/file.go\n(85 more)\n</read-files>\n\n<modified-files>\nsrc/package00/file.go\nsrc/package01/file.go\n</modified-files>")
+	assert.Len(t, s.ReadFiles, 100, "the message keeps them all")
+
+	s, err = compaction.Summarize(context.Background(), p, compaction.SummaryRequest{Model: agentcoretest.Model(), StreamFn: fake.Stream})
+	require.NoError(t, err)
+	assert.Contains(t, s.Summary, "src/package99/file.go\n</read-files>")
 }
