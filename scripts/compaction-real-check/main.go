@@ -317,48 +317,59 @@ func countCalls(messages []agentcore.Message) int {
 	return n
 }
 
+// requestFigures counts the requests.
+type requestFigures struct {
+	agent, summary, starved, unset int
+	sizes                          []int // the max tokens set, sorted
+}
+
+func (s *session) requestFigures(minOutput int) requestFigures {
+	var f requestFigures
+	for _, r := range s.requests {
+		if r.summary {
+			f.summary++
+		} else {
+			f.agent++
+		}
+		switch {
+		case r.maxTokens < 0:
+			f.unset++
+		case r.maxTokens < minOutput:
+			f.starved++
+		}
+		if r.maxTokens >= 0 {
+			f.sizes = append(f.sizes, r.maxTokens)
+		}
+	}
+	sort.Ints(f.sizes)
+	return f
+}
+
+// compactionFigures counts the compactions by reason and their failures
+// by error, and lists the tokens before and after each.
+func (s *session) compactionFigures() (done map[compaction.Reason]int, failed map[string]int, befores, afters []int) {
+	done, failed = map[compaction.Reason]int{}, map[string]int{}
+	for _, ev := range s.events {
+		end, ok := ev.(*compaction.EndEvent)
+		switch {
+		case !ok:
+		case end.Err != nil:
+			failed[end.Err.Error()]++
+		default:
+			done[end.Reason]++
+			befores = append(befores, end.Result.TokensBefore)
+			afters = append(afters, end.Result.TokensAfter)
+		}
+	}
+	return done, failed, befores, afters
+}
+
 // report prints the figures and returns whether every check passed.
 func (s *session) report(out io.Writer, cfg config, elapsed time.Duration, runErrors []string, transcript []agentcore.Message, reloaded bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	agentRequests, summaryRequests, starved, unset := 0, 0, 0, 0
-	minTokens := -1
-	var sizes []int
-	for _, r := range s.requests {
-		if r.summary {
-			summaryRequests++
-		} else {
-			agentRequests++
-		}
-		if r.maxTokens < 0 {
-			unset++
-			continue
-		}
-		sizes = append(sizes, r.maxTokens)
-		if minTokens < 0 || r.maxTokens < minTokens {
-			minTokens = r.maxTokens
-		}
-		if r.maxTokens < cfg.MinOutput {
-			starved++
-		}
-	}
-	sort.Ints(sizes)
-	compactions := map[compaction.Reason]int{}
-	failed := map[string]int{}
-	var befores, afters []int
-	for _, ev := range s.events {
-		end, ok := ev.(*compaction.EndEvent)
-		if !ok {
-			continue
-		}
-		if end.Err != nil {
-			failed[end.Err.Error()]++
-			continue
-		}
-		compactions[end.Reason]++
-		befores = append(befores, end.Result.TokensBefore)
-		afters = append(afters, end.Result.TokensAfter)
-	}
+	rq := s.requestFigures(cfg.MinOutput)
+	compactions, failed, befores, afters := s.compactionFigures()
 	total := len(befores)
 	openLog, orphanLog := unanswered(s.log)
 	openNow, orphanNow := unanswered(transcript)
@@ -366,7 +377,7 @@ func (s *session) report(out io.Writer, cfg config, elapsed time.Duration, runEr
 	fmt.Fprintf(out, "server %s, model %s, window %d, max tokens %d, %d prompts in %s\n", cfg.URL, cfg.Model, cfg.Window, cfg.MaxTokens, cfg.Prompts, elapsed.Round(time.Second))
 	fmt.Fprintf(out, "turns %d, stop reasons %v, run errors %d\n", s.turns, s.stops, len(runErrors))
 	fmt.Fprintf(out, "requests %d (agent %d, summary %d); max_completion_tokens min %d, median %d, max %d; below %d: %d; unset: %d\n",
-		len(s.requests), agentRequests, summaryRequests, minTokens, at(sizes, len(sizes)/2), at(sizes, len(sizes)-1), cfg.MinOutput, starved, unset)
+		len(s.requests), rq.agent, rq.summary, at(rq.sizes, 0), at(rq.sizes, len(rq.sizes)/2), at(rq.sizes, len(rq.sizes)-1), cfg.MinOutput, rq.starved, rq.unset)
 	fmt.Fprintf(out, "compactions %d %v; failed %d %v\n", total, compactions, sum(failed), failed)
 	fmt.Fprintf(out, "tokens before compaction %v\ntokens after compaction %v\n", befores, afters)
 	fmt.Fprintf(out, "tool calls %d in the log (%d without result, %d results without call), %d in the transcript (%d, %d)\n",
@@ -384,7 +395,7 @@ func (s *session) report(out io.Writer, cfg config, elapsed time.Duration, runEr
 		name string
 		ok   bool
 	}{
-		{fmt.Sprintf("no request below %d output tokens", cfg.MinOutput), starved == 0 && unset == 0},
+		{fmt.Sprintf("no request below %d output tokens", cfg.MinOutput), rq.starved == 0 && rq.unset == 0},
 		{"at least two compactions", total >= 2},
 		{"every tool call has its result", openLog == 0 && orphanLog == 0 && openNow == 0 && orphanNow == 0},
 		{"the transcript reloads", reloaded},
