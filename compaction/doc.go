@@ -55,7 +55,9 @@
 // (done, in progress, blocked), key decisions, next steps, critical
 // context. The files the summarized tool calls read and modified ([FilesFunc],
 // pi's read/write/edit convention by default) are appended as lists and
-// carried from summary to summary. A summary that failed, stopped at its
+// carried from summary to summary (on a small window, the lists in the
+// summary's text are cut to a quarter of its room; the message keeps
+// them whole). A summary that failed, stopped at its
 // token cap, called a tool or is empty is refused ([ErrSummaryFailed]).
 //
 // The summary enters the transcript as a [*Summary] message (role
