@@ -149,8 +149,8 @@ func (a *Agent) run(ctx context.Context, prompts []agentcore.Message, start func
 	retried := false
 	for {
 		last, err := a.runCapturing(ctx, start)
-		if a.opts.Manual || last == nil || ctx.Err() != nil {
-			return err
+		if a.opts.Manual || last == nil || ctx.Err() != nil || last.StopReason == agentcore.StopAborted {
+			return err // an abort is the user's: nothing to compact or retry
 		}
 		st := a.State()
 		if !isContextOverflow(last, st.Model.ContextWindow) && !isRecoverableLength(last, st.Model.MaxTokens) {

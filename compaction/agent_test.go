@@ -460,3 +460,22 @@ func TestCompactsDownToTheLastMessage(t *testing.T) {
 	_, err := compaction.NewAgent(agentcore.Options{Messages: transcript, Model: smallModel(), StreamFn: r.fake.Stream}, compaction.Options{}).Compact(context.Background(), "")
 	assert.ErrorIs(t, err, compaction.ErrNothingToCompact, "a manual compaction keeps pi's budget")
 }
+
+// An aborted run is neither compacted nor retried.
+func TestAbortedRunIsLeftAlone(t *testing.T) {
+	hang := agentcoretest.TextResponse("partial")
+	hang.Hang = true
+	hang.Usage = agentcore.Usage{TotalTokens: 9000}
+	r := newRouter([]agentcoretest.Response{hang})
+	rec := &recorder{}
+	a := newAgent(r, rec, nil, compaction.Options{})
+	a.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
+		if _, ok := ev.(*agentcore.MessageStartEvent); ok {
+			a.Abort()
+		}
+	})
+	err := a.Prompt(context.Background(), "go")
+	require.Error(t, err)
+	assert.Empty(t, rec.events)
+	assert.Empty(t, r.summaryCalls())
+}
