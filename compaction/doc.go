@@ -49,7 +49,7 @@
 //
 // [Summarize] sends the messages to summarize as a plain-text record (so
 // the model reads it rather than continuing it; thinking is left out and
-// tool results are cut at 2,000 characters) through a [agentcore.StreamFn]
+// tool results are cut at 2,000 characters) through an [agentcore.StreamFn]
 // — the agent's own model by default, or [Options.Model] — and asks for a
 // checkpoint in pi's layout: goal, constraints and preferences, progress
 // (done, in progress, blocked), key decisions, next steps, critical
