@@ -312,7 +312,7 @@ func TestRecoveryOnlyOnce(t *testing.T) {
 }
 
 func TestFailingSummaryLeavesTheTranscript(t *testing.T) {
-	r := newRouter([]agentcoretest.Response{agentcoretest.ErrorResponse("prompt is too long")}, agentcoretest.ErrorResponse("overloaded"))
+	r := newRouter([]agentcoretest.Response{agentcoretest.ErrorResponse("prompt is too long")}, agentcoretest.ErrorResponse("overloaded"), agentcoretest.ErrorResponse("overloaded"))
 	rec := &recorder{}
 	a := newAgent(r, rec, []agentcore.Message{head(), user(words("u0", 1000)), answer(words("a0", 1000))}, compaction.Options{})
 	err := a.Prompt(context.Background(), "more")

@@ -50,8 +50,10 @@ type SummaryRequest struct {
 // full output cap. The summary's Usage adds up the calls'; its text ends
 // with the file lists in <read-files> and <modified-files> tags.
 //
-// An answer that cannot be a checkpoint fails with an error wrapping
-// [ErrSummaryFailed]; a cancelled ctx fails with ctx's error.
+// A call whose answer cannot be a checkpoint is made once more (unless the
+// provider said the request overflowed the window), its usage counted
+// too; a second such answer fails with an error wrapping
+// [ErrSummaryFailed]. A cancelled ctx fails with ctx's error.
 func Summarize(ctx context.Context, p *Preparation, req SummaryRequest) (*Summary, error) {
 	if req.StreamFn == nil {
 		return nil, agentcore.ErrNoStreamFn
@@ -184,13 +186,22 @@ func (r *SummaryRequest) call(ctx context.Context, messages []agentcore.Message,
 	request := r.fit(serialize(llm, toolResultChars), previous, task, scale)
 	opts := r.StreamOptions
 	opts.CacheRetention, opts.Reasoning, opts.MaxTokens = "none", agentcore.ThinkingOff, r.MaxTokens
-	msg, err := complete(ctx, r.StreamFn, r.Model, request, opts)
-	if err != nil {
-		return "", err
+	for attempt := 1; ; attempt++ {
+		msg, err := complete(ctx, r.StreamFn, r.Model, request, opts)
+		text := ""
+		if err == nil {
+			addUsage(usage, msg.Usage)
+			text, err = checkpointText(ctx, msg)
+		}
+		if err == nil || attempt == summaryAttempts || ctx.Err() != nil || msg != nil && isContextOverflow(msg, 0) {
+			return text, err
+		}
 	}
-	addUsage(usage, msg.Usage)
-	return checkpointText(ctx, msg)
 }
+
+// summaryAttempts is how many times a summary call is made before its
+// failure fails the compaction.
+const summaryAttempts = 2
 
 // fit builds the request of a summary call, leaving out the oldest parts
 // of the record until, on a model with a known window, the request leaves

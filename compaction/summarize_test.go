@@ -139,12 +139,27 @@ func TestSummarizeFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fake := agentcoretest.New(tt.resp)
+			fake := agentcoretest.New(tt.resp, tt.resp)
 			_, err := compaction.Summarize(context.Background(), p, compaction.SummaryRequest{Model: agentcoretest.Model(), StreamFn: fake.Stream})
 			require.ErrorIs(t, err, compaction.ErrSummaryFailed)
 			assert.Contains(t, err.Error(), tt.want)
+			assert.Equal(t, 2, fake.CallCount(), "made once more")
 		})
 	}
+	t.Run("a second attempt that succeeds", func(t *testing.T) {
+		first := agentcoretest.TextResponse("")
+		first.Usage = agentcore.Usage{Output: 1, TotalTokens: 1}
+		fake := agentcoretest.New(first, summaryResponse("## Goal\nx", 10))
+		s, err := compaction.Summarize(context.Background(), p, compaction.SummaryRequest{Model: agentcoretest.Model(), StreamFn: fake.Stream})
+		require.NoError(t, err)
+		assert.Equal(t, int64(11), s.Usage.Output, "both attempts counted")
+	})
+	t.Run("an overflow is not retried", func(t *testing.T) {
+		fake := agentcoretest.New(agentcoretest.ErrorResponse("prompt is too long"))
+		_, err := compaction.Summarize(context.Background(), p, compaction.SummaryRequest{Model: agentcoretest.Model(), StreamFn: fake.Stream})
+		require.ErrorIs(t, err, compaction.ErrSummaryFailed)
+		assert.Equal(t, 1, fake.CallCount())
+	})
 	t.Run("no stream function", func(t *testing.T) {
 		_, err := compaction.Summarize(context.Background(), p, compaction.SummaryRequest{})
 		assert.ErrorIs(t, err, agentcore.ErrNoStreamFn)
