@@ -1,0 +1,99 @@
+// Package compaction keeps an agent's transcript within its model's
+// context window the way pi's coding agent (1.6.0) does: when the context
+// fills up, the older part of the transcript is replaced by a summary a
+// model writes, and the recent part is kept as it is. Without it, a
+// session on a small window ends silently: the providers fit each
+// response's max tokens into what is left of the window (keeping a 4,096
+// token margin), so past a point every answer is cut to a token or two.
+//
+// The package is optional and sits on the hooks the runtime already has.
+// [NewAgent] returns an [Agent], an [agentcore.Agent] that compacts by
+// itself; [Prepare], [Summarize] and [Preparation.Messages] are the steps
+// underneath, for a layer that drives compaction on its own.
+//
+// # When
+//
+// A compaction starts when the context takes more than ContextWindow -
+// ReserveTokens tokens ([ShouldCompact]). The context size is pi-ai's
+// estimate ([models.EstimateContextTokens]) of what the model would be
+// sent: the usage the provider reported for the last answer plus an
+// estimate of the messages after it. The [Agent] checks it
+//
+//   - before each prompt, the new messages included;
+//   - between the turns of a run, after the tool results were appended
+//     (its PrepareNextTurn hook), so a run of many tool calls never
+//     outgrows the window; the loop skips that hook when the run ends;
+//   - after each run.
+//
+// pi's budgets (reserve 16,384 tokens, keep 20,000) suit large windows;
+// zero [Settings] scale them down for small ones ([Settings.ForWindow]):
+// on an 8k model compaction starts above 3,072 tokens of context, keeps
+// 768 and caps the summary at 768, so that every request leaves the
+// providers' margin and at least 1,024 tokens to answer.
+//
+// # Where to cut
+//
+// [Prepare] walks back from the end of the transcript, adding up each
+// message's estimated tokens until it reaches KeepRecentTokens, and cuts
+// at the nearest user, assistant or app-defined message from there on:
+// never at a tool result, which stays with its call, nor at a system
+// message, which is prompt state (the system messages before the cut are
+// replayed into one, which stays first). When the cut falls at an
+// assistant message, the user message's span it belongs to is split: the
+// span's first part is summarized on its own, and joined to the summary of
+// what came before. A later compaction starts where the previous one cut
+// (just after its summary) and updates the previous summary rather than
+// summarizing it again.
+//
+// # The summary
+//
+// [Summarize] sends the messages to summarize as a plain-text record (so
+// the model reads it rather than continuing it; thinking is left out and
+// tool results are cut at 2,000 characters) through an [agentcore.StreamFn]
+// — the agent's own model by default, or [Options.Model] — and asks for a
+// checkpoint in pi's layout: goal, constraints and preferences, progress
+// (done, in progress, blocked), key decisions, next steps, critical
+// context. The files the summarized tool calls read and modified ([FilesFunc],
+// pi's read/write/edit convention by default) are appended as lists and
+// carried from summary to summary (on a small window, the lists in the
+// summary's text are cut to a quarter of its room; the message keeps
+// them whole). A summary that failed, stopped at its
+// token cap, called a tool or is empty is refused ([ErrSummaryFailed]).
+//
+// The summary enters the transcript as a [*Summary] message (role
+// "compactionSummary", pi's), between the system message and the kept
+// messages. The model sees it as a user message holding the summary in
+// <summary> tags ([ConvertMessages], which the Agent's ConvertToLLM
+// applies). A transcript holding one round-trips through JSON; decode it
+// with a registry on which [Register] was called.
+//
+// # Recovery
+//
+// When a run's last answer says the request overflowed the window
+// ([models.IsContextOverflow]) or stopped at its length limit below the
+// model's output limit (an answer clamped by a full context), the Agent
+// recovers once per call, in pi's order: the failed run ends normally (its
+// turn_end and agent_end carry the failed answer), then the failed answer
+// is dropped, the transcript compacted, and a fresh run ([agentcore.Agent.Continue])
+// retries. An answer that completed although its input exceeded the
+// window is compacted after, not retried. If the retry fails the same
+// way, an [EndEvent] reports [ErrRecoveryFailed]. A compaction that fails
+// leaves the transcript as it was, and its [EndEvent] says why.
+//
+// # Seen from outside
+//
+// [Options.OnEvent] gets a [*StartEvent] before and an [*EndEvent] after
+// each compaction, with the estimated tokens before and after, the
+// summary and its usage ([Result]). [Agent.Compact] compacts on demand,
+// with optional instructions ("focus on the API changes").
+//
+// # Durable sessions
+//
+// A durable session (package durable/temporal) runs its hooks in the
+// workflow, where they must not block, so the summary call cannot run in
+// PrepareNextTurn there. Compact such a session between runs instead: read
+// its transcript, run [Prepare] and [Summarize] in an activity (the summary
+// call is a model request, as the session's model activity is), and
+// replace the transcript with [Preparation.Messages] (the session's
+// SetMessages). Recovery is the same with the run's last answer.
+package compaction
