@@ -46,12 +46,12 @@
 // simply when you want the state kept for you.
 //
 // Both layers talk to a model through one function type, [StreamFn]. The
-// package has no provider catalog: pass a provider's stream function (the
-// packages providers/openai, providers/openairesponses,
-// providers/anthropic and providers/google of this module have one each,
-// for OpenAI-compatible Chat Completions, OpenAI's Responses API, Claude
-// and Gemini, and package providers dispatches on the model's API to all
-// of them), [StreamProxy] for a proxy server
+// package knows no model by name (package models is pi-ai's catalog):
+// pass a provider's stream function (the packages under providers/ have
+// one each, for OpenAI-compatible Chat Completions, OpenAI's Responses
+// API, Claude, Gemini, Azure OpenAI, Vertex AI and Mistral, the module
+// providers/bedrock for Amazon Bedrock, and package providers dispatches
+// on the model's API to them), [StreamProxy] for a proxy server
 // (whose server half, [NewProxyHandler], serves any StreamFn over HTTP),
 // or the fake of package agentcoretest in tests. [SetDefaultStreamFn]
 // installs a process default, the package's only global state; with
