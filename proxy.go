@@ -46,8 +46,8 @@ type ProxyOptions struct {
 	// MaxResponseBytes caps the content one response may build: the bytes
 	// of its text, thinking, signatures and tool calls (IDs, names and
 	// argument text), each block also counting for 64 bytes, so that a
-	// stream of empty blocks is capped too. A response past it
-	// ends as an error with the content that fit, its Err wrapping
+	// stream of empty blocks is capped too. A response past it ends as an
+	// error with the content that fit, its Err wrapping
 	// [ErrResponseTooLarge] and its text "Response too large: more than N
 	// bytes of content". Zero means [DefaultMaxResponseBytes] (16 MiB);
 	// negative, no cap.
@@ -112,14 +112,14 @@ const maxErrorBody = 1 << 20
 // a non-2xx answer ("Proxy error: 401 Unauthorized", or "Proxy error: "
 // and the answer's JSON "error" field when it has one, cut to 4000
 // characters), a response past its caps (MaxEventBytes, MaxResponseBytes)
-// or its IdleTimeout, a stream that ends
-// without done or error ([ProxyClosedText]), an event that is not valid
-// JSON or does not fit the message ("Received text_delta for non-text
-// content", as the reference words it; "Invalid proxy event: ..."
-// otherwise), and transport errors (their Go text). The text of an
-// error event is cut to 16000 characters and the counts of its usage, or
-// a done event's, are clamped to 0…math.MaxInt64 and its costs to 0 and
-// above, as the providers of this module do. Cancelling ctx aborts
+// or its IdleTimeout, a stream that ends without done or error
+// ([ProxyClosedText]), an event that is not valid JSON or does not fit
+// the message ("Received text_delta for non-text content", as the
+// reference words it; "Invalid proxy event: ..." otherwise), and
+// transport errors (their Go text). The text of an error event is cut to
+// 16000 characters, and the counts of its usage, or a done event's, are
+// clamped to 0…math.MaxInt64 and its costs to 0 and above, as the
+// providers of this module do. Cancelling ctx aborts
 // the request at once, closing the connection; the message then has
 // stopReason "aborted" and [ProxyAbortedText] (or [ProxyAbortedEarlyText]
 // before the server answered). A consumer that stops ranging early closes
