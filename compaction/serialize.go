@@ -10,15 +10,15 @@ import (
 	"github.com/pi-go/agentcore"
 )
 
-// toolResultChars is how much of a tool result's text a summary request
-// shows, as in pi.
+// toolResultChars is how much of a tool result's text (as in pi) and of a
+// tool call's arguments a summary request shows.
 const toolResultChars = 2000
 
 // serialize writes messages (standard ones; others are skipped) as the
 // plain-text transcript a summary request shows, one part per entry, so
 // that the model reads a record rather than a conversation to continue.
-// Thinking is left out; a tool result's text is cut after resultChars
-// characters.
+// Thinking is left out; a tool result's text, and a tool call's
+// arguments, are cut after resultChars characters.
 func serialize(messages []agentcore.Message, resultChars int) []string {
 	var parts []string
 	for _, m := range messages {
@@ -45,7 +45,7 @@ func appendAssistant(parts []string, m *agentcore.AssistantMessage) []string {
 		case agentcore.TextBlock:
 			texts = append(texts, b.Text)
 		case agentcore.ToolCall:
-			calls = append(calls, b.Name+"("+formatArgs(b.Arguments)+")")
+			calls = append(calls, b.Name+"("+truncate(formatArgs(b.Arguments), toolResultChars)+")")
 		}
 	}
 	if len(texts) > 0 {

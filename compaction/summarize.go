@@ -50,10 +50,12 @@ type SummaryRequest struct {
 // full output cap. The summary's Usage adds up the calls'; its text ends
 // with the file lists in <read-files> and <modified-files> tags.
 //
-// A call whose answer cannot be a checkpoint is made once more (unless the
-// provider said the request overflowed the window), its usage counted
-// too; a second such answer fails with an error wrapping
-// [ErrSummaryFailed]. A cancelled ctx fails with ctx's error.
+// A call whose answer cannot be a checkpoint is made once more, its usage
+// counted too; a second such answer fails with an error wrapping
+// [ErrSummaryFailed]. A call the provider refuses as too large for the
+// window (its tokenizer counts more than the estimate) is made again with
+// half the record, up to three times. A cancelled ctx fails with ctx's
+// error.
 func Summarize(ctx context.Context, p *Preparation, req SummaryRequest) (*Summary, error) {
 	if req.StreamFn == nil {
 		return nil, agentcore.ErrNoStreamFn
@@ -183,41 +185,58 @@ func (r *SummaryRequest) call(ctx context.Context, messages []agentcore.Message,
 	if err != nil {
 		return "", fmt.Errorf("compaction: convert messages: %w", err)
 	}
-	request := r.fit(serialize(llm, toolResultChars), previous, task, scale)
+	parts := serialize(llm, toolResultChars)
+	budget := r.fit(parts, previous, task, scale)
 	opts := r.StreamOptions
 	opts.CacheRetention, opts.Reasoning, opts.MaxTokens = "none", agentcore.ThinkingOff, r.MaxTokens
-	for attempt := 1; ; attempt++ {
-		msg, err := complete(ctx, r.StreamFn, r.Model, request, opts)
+	failures, shrinks := 0, 0
+	for {
+		msg, err := complete(ctx, r.StreamFn, r.Model, r.build(fitParts(parts, budget), previous, task), opts)
 		text := ""
 		if err == nil {
 			addUsage(usage, msg.Usage)
 			text, err = checkpointText(ctx, msg)
 		}
-		if err == nil || attempt == summaryAttempts || ctx.Err() != nil || msg != nil && isContextOverflow(msg, 0) {
+		overflow := msg != nil && isContextOverflow(msg, 0)
+		switch {
+		case err == nil || ctx.Err() != nil:
+			return text, err
+		case overflow && budget > 0 && shrinks < maxShrinks:
+			// The provider counts more than the estimate: send half.
+			shrinks++
+			budget /= 2
+		case !overflow && failures+1 < summaryAttempts:
+			failures++
+		default:
 			return text, err
 		}
 	}
 }
 
+// maxShrinks is how many times a summary request the provider refused as
+// too large is sent again with half its record.
+const maxShrinks = 3
+
 // summaryAttempts is how many times a summary call is made before its
 // failure fails the compaction.
 const summaryAttempts = 2
 
-// fit builds the request of a summary call, leaving out the oldest parts
-// of the record until, on a model with a known window, the request leaves
-// the full output cap: by the estimate the providers clamp with, and with
-// the estimate scaled by the preparation's TokenScale.
-func (r *SummaryRequest) fit(parts []string, previous, task string, scale float64) []agentcore.Message {
+// fit returns the characters of the record a summary call can send: all
+// of it, or on a model with a known window, less (the oldest parts left
+// out) until the request leaves the full output cap, by the estimate the
+// providers clamp with and by the estimate scaled by the preparation's
+// TokenScale.
+func (r *SummaryRequest) fit(parts []string, previous, task string, scale float64) int {
 	budget := 0
 	for _, p := range parts {
 		budget += utf8.RuneCountInString(p) + 2
 	}
-	request := r.build(fitParts(parts, budget), previous, task)
 	if r.Model.ContextWindow <= 0 || r.MaxTokens <= 0 {
-		return request
+		return budget
 	}
 	scale = max(scale, 1)
 	for range 8 {
+		request := r.build(fitParts(parts, budget), previous, task)
 		excess := float64(r.MaxTokens - clampMaxTokens(r.Model, request, r.MaxTokens))
 		counted := math.Ceil(float64(estimateContext(request)) * scale)
 		excess = max(excess, (counted+float64(r.MaxTokens+clampMargin-r.Model.ContextWindow))/scale)
@@ -225,9 +244,8 @@ func (r *SummaryRequest) fit(parts []string, previous, task string, scale float6
 			break
 		}
 		budget = max(0, budget-int(excess*3.5)-64)
-		request = r.build(fitParts(parts, budget), previous, task)
 	}
-	return request
+	return budget
 }
 
 // clampMargin is the margin the providers keep when they fit max tokens

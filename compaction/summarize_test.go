@@ -154,11 +154,22 @@ func TestSummarizeFailures(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, int64(11), s.Usage.Output, "both attempts counted")
 	})
-	t.Run("an overflow is not retried", func(t *testing.T) {
-		fake := agentcoretest.New(agentcoretest.ErrorResponse("prompt is too long"))
+	t.Run("an overflow is retried with half the record", func(t *testing.T) {
+		fake := agentcoretest.New(agentcoretest.ErrorResponse("prompt is too long"), summaryResponse("## Goal\nx", 10))
+		_, err := compaction.Summarize(context.Background(), p, compaction.SummaryRequest{Model: agentcoretest.Model(), StreamFn: fake.Stream})
+		require.NoError(t, err)
+		got := fake.Calls()
+		require.Len(t, got, 2)
+		assert.NotContains(t, promptText(got[0]), "earlier entries left out")
+		assert.Contains(t, promptText(got[1]), "[... 1 earlier entries left out to fit the context window]")
+		assert.Less(t, len(promptText(got[1])), len(promptText(got[0]))*3/4)
+	})
+	t.Run("overflows give up", func(t *testing.T) {
+		overflow := agentcoretest.ErrorResponse("prompt is too long")
+		fake := agentcoretest.New(overflow, overflow, overflow, overflow, overflow)
 		_, err := compaction.Summarize(context.Background(), p, compaction.SummaryRequest{Model: agentcoretest.Model(), StreamFn: fake.Stream})
 		require.ErrorIs(t, err, compaction.ErrSummaryFailed)
-		assert.Equal(t, 1, fake.CallCount())
+		assert.Equal(t, 4, fake.CallCount(), "the first request and three halvings")
 	})
 	t.Run("no stream function", func(t *testing.T) {
 		_, err := compaction.Summarize(context.Background(), p, compaction.SummaryRequest{})
