@@ -165,11 +165,5 @@ func price(u *agentcore.Usage, model agentcore.Model) {
 		longWrite = *u.CacheWrite1h
 	}
 	shortWrite := max(0, u.CacheWrite-longWrite)
-	u.Cost.Input = r.Input / 1000000 * float64(u.Input)
-	u.Cost.Output = r.Output / 1000000 * float64(u.Output)
-	u.Cost.CacheRead = r.CacheRead / 1000000 * float64(u.CacheRead)
-	u.Cost.CacheWrite = (r.CacheWrite*float64(shortWrite) + r.Input*2*float64(longWrite)) / 1000000
-	u.Cost.Total = u.Cost.Input + u.Cost.Output + u.Cost.CacheRead + u.Cost.CacheWrite
-	fromProvider := false
-	u.Cost.TotalFromProvider = &fromProvider
+	provider.Price(u, r, (r.CacheWrite*float64(shortWrite)+r.Input*2*float64(longWrite))/1000000)
 }

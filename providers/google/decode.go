@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/jsondec"
 	"github.com/pi-go/agentcore/internal/jsonv"
 	"github.com/pi-go/agentcore/internal/limit"
 	"github.com/pi-go/agentcore/internal/pricing"
@@ -71,6 +72,11 @@ type decoder struct {
 
 	// ids are the IDs of the tool calls so far.
 	ids map[string]bool
+
+	// c is the chunk being applied, reused from one event to the next,
+	// and dec decodes it.
+	c   chunk
+	dec jsondec.Decoder
 }
 
 // Event applies the data of one event; it returns the failure that ends
@@ -82,8 +88,9 @@ func (d *decoder) Event(ev sse.Event) (bool, *provider.Failure) {
 	if f := chunkError(data); f != nil {
 		return false, f
 	}
-	var c chunk
-	err := json.Unmarshal(data, &c)
+	c := &d.c
+	*c = chunk{} // nothing reused: an absent field must read as zero
+	err := d.dec.Decode(data, c)
 	if _, malformed := errors.AsType[*json.SyntaxError](err); malformed {
 		return false, provider.TextFailure(MalformedChunkPrefix + ": " + err.Error())
 	}
@@ -232,9 +239,9 @@ func mapFinishReason(reason string) (agentcore.StopReason, bool) {
 // 0…math.MaxInt64 ([limit.Count]) and the output saturates, so a
 // hostile or broken server cannot make a count or a cost negative.
 func setUsage(u *agentcore.Usage, m *usageMetadata, model agentcore.Model) {
-	reasoning, fromProvider := u.Reasoning, u.Cost.TotalFromProvider
+	reasoning := u.Reasoning
 	if reasoning == nil {
-		reasoning, fromProvider = new(int64), new(bool)
+		reasoning = new(int64)
 	}
 	*reasoning = limit.Count(float64(m.ThoughtsTokenCount))
 	cached := limit.Count(float64(m.CachedContentTokenCount))
@@ -245,11 +252,5 @@ func setUsage(u *agentcore.Usage, m *usageMetadata, model agentcore.Model) {
 		Reasoning:   reasoning,
 		TotalTokens: limit.Count(float64(m.TotalTokenCount)),
 	}
-	r := pricing.Rates(model.Cost, *u)
-	u.Cost.Input = r.Input / 1000000 * float64(u.Input)
-	u.Cost.Output = r.Output / 1000000 * float64(u.Output)
-	u.Cost.CacheRead = r.CacheRead / 1000000 * float64(u.CacheRead)
-	u.Cost.Total = u.Cost.Input + u.Cost.Output + u.Cost.CacheRead + u.Cost.CacheWrite
-	*fromProvider = false
-	u.Cost.TotalFromProvider = fromProvider
+	provider.Price(u, pricing.Rates(model.Cost, *u), 0)
 }

@@ -161,12 +161,7 @@ func toUsage(u *usageJSON, model agentcore.Model, openRouter bool) agentcore.Usa
 	}
 	out.TotalTokens = limit.Sum(out.Input, out.Output, out.CacheRead, out.CacheWrite)
 	rates := pricing.Rates(model.Cost, out)
-	out.Cost.Input = rates.Input / 1000000 * float64(out.Input)
-	out.Cost.Output = rates.Output / 1000000 * float64(out.Output)
-	out.Cost.CacheRead = rates.CacheRead / 1000000 * float64(out.CacheRead)
-	out.Cost.CacheWrite = rates.CacheWrite * float64(out.CacheWrite) / 1000000
-	out.Cost.Total = out.Cost.Input + out.Cost.Output + out.Cost.CacheRead + out.Cost.CacheWrite
-	out.Cost.TotalFromProvider = new(false) // computed from the rates, as pi-ai says
+	provider.Price(&out, rates, rates.CacheWrite*float64(out.CacheWrite)/1000000)
 	if openRouter {
 		u.OpenRouterCost.Apply(&out)
 	}

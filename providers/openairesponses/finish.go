@@ -11,6 +11,7 @@ import (
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
 	"github.com/pi-go/agentcore/internal/pricing"
+	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // finalize applies a terminal response (response.completed or
@@ -168,14 +169,8 @@ func usage(u *usageJSON) agentcore.Usage {
 // price sets u's cost from the model's rates per million tokens, times
 // the service tier's multiplier.
 func price(u *agentcore.Usage, rates agentcore.ModelCost, multiplier float64) {
-	c := &u.Cost
-	c.Input = rates.Input / 1000000 * float64(u.Input)
-	c.Output = rates.Output / 1000000 * float64(u.Output)
-	c.CacheRead = rates.CacheRead / 1000000 * float64(u.CacheRead)
-	c.CacheWrite = rates.CacheWrite * float64(u.CacheWrite) / 1000000
-	c.Total = c.Input + c.Output + c.CacheRead + c.CacheWrite
-	c.TotalFromProvider = new(false)
-	if multiplier != 1 {
+	provider.Price(u, rates, rates.CacheWrite*float64(u.CacheWrite)/1000000)
+	if c := &u.Cost; multiplier != 1 {
 		c.Input *= multiplier
 		c.Output *= multiplier
 		c.CacheRead *= multiplier

@@ -24,7 +24,7 @@
 // listed in cases.json) and what pi-ai made of the same bytes
 // (NAME.pi.json), recorded by this directory's oracle/record.mjs.
 // [Target.RecordedResponses], [Target.Aborts] and
-// [Target.ConnectionDropped] replay them and compare every event, the
+// [Target.CutStreams] replay them and compare every event, the
 // partial arguments at every tool-call delta, and the final message
 // ([Target.CompareWithReference]). [Target.Refusals] compares the error
 // texts of the refusal bodies of testdata/stream/refusals.pi.json.
