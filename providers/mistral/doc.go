@@ -76,7 +76,5 @@
 // that got no response, or a body cut off, names Go's reason after
 // "fetch failed: " and "terminated: " (pi-ai's Mistral adapter gives
 // none). pi-ai's default 60-second wait for the response headers is left
-// to [agentcore.StreamOptions.Timeout]. A model whose ThinkingLevelMap
-// is empty but not nil counts as having a map, as pi-ai's empty object
-// does; the catalog's models have none such.
+// to [agentcore.StreamOptions.Timeout].
 package mistral

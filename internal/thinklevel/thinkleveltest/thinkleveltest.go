@@ -26,10 +26,10 @@ type Build func(model agentcore.Model, level agentcore.ThinkingLevel) ([]byte, e
 
 // Check compares the named fields of Build's bodies with pi-ai's for every
 // recorded model and level: a field absent or null on both sides is
-// equal. skip names why a model is left out, or "" to check it (nil
-// checks all); levels pi-ai refused are left out and counted. It fails t
-// unless it compared at least one request.
-func Check(t *testing.T, fields []string, skip func(agentcore.Model) string, build Build) {
+// equal. skip names why a model at a level is left out, or "" to check
+// it (nil checks all); levels pi-ai refused are left out and counted. It
+// fails t unless it compared at least one request.
+func Check(t *testing.T, fields []string, skip func(agentcore.Model, agentcore.ThinkingLevel) string, build Build) {
 	t.Helper()
 	compared, refused, skipped := 0, 0, map[string]int{}
 	gzlines.Each(t, File, func(line []byte) {
@@ -48,7 +48,7 @@ func Check(t *testing.T, fields []string, skip func(agentcore.Model) string, bui
 			return
 		}
 		if skip != nil {
-			if why := skip(model); why != "" {
+			if why := skip(model, rec.Level); why != "" {
 				skipped[why]++
 				return
 			}
@@ -84,8 +84,8 @@ func pick(t *testing.T, v any, names []string) map[string]any {
 
 // SkipCompat returns a skip function for [Check] that leaves out models
 // whose compat setting key is set to a value other than those of keep.
-func SkipCompat(key string, keep ...any) func(agentcore.Model) string {
-	return func(model agentcore.Model) string {
+func SkipCompat(key string, keep ...any) func(agentcore.Model, agentcore.ThinkingLevel) string {
+	return func(model agentcore.Model, _ agentcore.ThinkingLevel) string {
 		var compat map[string]any
 		_ = json.Unmarshal(model.Compat, &compat)
 		v, ok := compat[key]
