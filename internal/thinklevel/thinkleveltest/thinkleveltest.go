@@ -5,7 +5,9 @@
 package thinkleveltest
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"testing"
 
@@ -60,6 +62,35 @@ func Check(t *testing.T, fields []string, skip func(agentcore.Model, agentcore.T
 	})
 	t.Logf("compared %d requests; pi-ai refused %d; skipped %v", compared, refused, skipped)
 	assert.Positive(t, compared)
+}
+
+// errCaptured stops a request once [Stream] has its body.
+var errCaptured = errors.New("thinkleveltest: body captured")
+
+// Stream returns a [Build] that builds the body as fn does: it calls fn
+// with a user message "hi", key "k" and the level, takes the body its
+// OnPayload hook sees and stops the request there, so that nothing is
+// sent. A body fn did not build is an error carrying the stream's.
+func Stream(fn agentcore.StreamFn) Build {
+	return func(model agentcore.Model, level agentcore.ThinkingLevel) ([]byte, error) {
+		var body []byte
+		so := agentcore.StreamOptions{APIKey: "k", Reasoning: level}
+		so.OnPayload = func(_ context.Context, _ agentcore.Model, p json.RawMessage) (json.RawMessage, error) {
+			body = slices.Clone(p)
+			return nil, errCaptured
+		}
+		req := agentcore.Request{Messages: []agentcore.Message{&agentcore.UserMessage{Content: agentcore.Text("hi"), Timestamp: 1}}}
+		var failure string
+		for ev := range fn(context.Background(), model, req, so) {
+			if e, ok := ev.(*agentcore.ErrorEvent); ok && e.Message != nil {
+				failure = e.Message.ErrorMessage
+			}
+		}
+		if body == nil {
+			return nil, errors.New("no body: " + failure)
+		}
+		return body, nil
+	}
 }
 
 // pick returns the named non-null fields of v (a JSON body, or the
