@@ -25,7 +25,9 @@ func Rates(cost agentcore.ModelCost, usage agentcore.Usage) agentcore.ModelCost 
 // Cost is what usage costs at model's rates (see [Rates]): each kind of
 // token at its rate per million, cache writes kept for an hour
 // (usage.CacheWrite1h, part of CacheWrite) at twice the input rate, the
-// total their sum, and TotalFromProvider false.
+// total their sum, and TotalFromProvider false. Hour-long writes beyond
+// all writes count as negative short ones, as in pi-ai, but the cache
+// write cost is at least 0, so that no count makes a cost negative.
 func Cost(model agentcore.Model, usage agentcore.Usage) agentcore.Cost {
 	r := Rates(model.Cost, usage)
 	var longWrite int64
@@ -37,7 +39,7 @@ func Cost(model agentcore.Model, usage agentcore.Usage) agentcore.Cost {
 		Input:             r.Input / 1000000 * float64(usage.Input),
 		Output:            r.Output / 1000000 * float64(usage.Output),
 		CacheRead:         r.CacheRead / 1000000 * float64(usage.CacheRead),
-		CacheWrite:        (r.CacheWrite*float64(shortWrite) + r.Input*2*float64(longWrite)) / 1000000,
+		CacheWrite:        max(0, r.CacheWrite*float64(shortWrite)+r.Input*2*float64(longWrite)) / 1000000,
 		TotalFromProvider: new(false),
 	}
 	c.Total = c.Input + c.Output + c.CacheRead + c.CacheWrite

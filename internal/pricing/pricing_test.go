@@ -39,3 +39,22 @@ func TestCostLongCacheWrites(t *testing.T) {
 	assert.Equal(t, c.CacheWrite, c.Total)
 	assert.False(t, *c.TotalFromProvider)
 }
+
+func TestCostLongWritesBeyondAllWrites(t *testing.T) {
+	model := agentcore.Model{Cost: agentcore.ModelCost{Input: 3, CacheWrite: 3.75}}
+	tests := []struct {
+		name        string
+		write, long int64
+		want        float64
+	}{
+		{"negative short writes count, as in pi-ai", 0, 4, (-4*3.75 + 4*3*2) / 1000000},
+		{"the cost stays at least 0", 0, -1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Cost(model, agentcore.Usage{CacheWrite: tt.write, CacheWrite1h: &tt.long})
+			assert.InDelta(t, tt.want, c.CacheWrite, 1e-15)
+			assert.GreaterOrEqual(t, c.Total, 0.0)
+		})
+	}
+}

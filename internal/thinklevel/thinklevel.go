@@ -108,3 +108,17 @@ func OffValue(model agentcore.Model) (value string, ok bool) {
 	}
 	return MapOr(model, agentcore.ThinkingOff, ""), true
 }
+
+// ThreeEfforts is level as one of the efforts low, medium and high, as
+// pi-ai maps a level for the APIs that know no others (Claude's adaptive
+// thinking, gpt-oss): minimal and low give low, medium gives medium, any
+// other level high.
+func ThreeEfforts(level agentcore.ThinkingLevel) string {
+	switch level {
+	case agentcore.ThinkingMinimal, agentcore.ThinkingLow:
+		return "low"
+	case agentcore.ThinkingMedium:
+		return "medium"
+	}
+	return "high"
+}

@@ -64,3 +64,13 @@ func TestOffValue(t *testing.T) {
 		})
 	}
 }
+
+func TestThreeEfforts(t *testing.T) {
+	want := map[agentcore.ThinkingLevel]string{
+		agentcore.ThinkingMinimal: "low", agentcore.ThinkingLow: "low", agentcore.ThinkingMedium: "medium",
+		agentcore.ThinkingHigh: "high", agentcore.ThinkingXHigh: "high", agentcore.ThinkingMax: "high", "other": "high",
+	}
+	for level, effort := range want {
+		assert.Equal(t, effort, ThreeEfforts(level), level)
+	}
+}

@@ -212,3 +212,13 @@ func SanitizeID(s string) string {
 	}
 	return b.String()
 }
+
+// HasImages reports whether content holds an image block.
+func HasImages(content []agentcore.ContentBlock) bool {
+	for _, b := range content {
+		if _, ok := b.(agentcore.ImageBlock); ok {
+			return true
+		}
+	}
+	return false
+}

@@ -64,3 +64,10 @@ func TestRenderSystemUpdate(t *testing.T) {
 func TestSanitizeID(t *testing.T) {
 	assert.Equal(t, "call_1_fc-2__x", SanitizeID("call.1|fc-2😀x"))
 }
+
+func TestHasImages(t *testing.T) {
+	img := agentcore.ImageBlock{Data: "aGk=", MimeType: "image/png"}
+	assert.False(t, HasImages(nil))
+	assert.False(t, HasImages([]agentcore.ContentBlock{agentcore.TextBlock{Text: "a"}}))
+	assert.True(t, HasImages([]agentcore.ContentBlock{agentcore.TextBlock{Text: "a"}, img}))
+}

@@ -153,7 +153,7 @@ func convertAssistant(m *agentcore.AssistantMessage, s settings) []block {
 // appendErrorImages sends them after the results.
 func convertToolResult(m *agentcore.ToolResultMessage) block {
 	content := m.Content
-	if m.IsError && hasImages(content) {
+	if m.IsError && transform.HasImages(content) {
 		content = transform.ReplaceImages(content, errorImagePlaceholder)
 	}
 	return toolResultBlock{Type: "tool_result", ToolUseID: m.ToolCallID, Content: resultContent(content), IsError: m.IsError}
@@ -162,7 +162,7 @@ func convertToolResult(m *agentcore.ToolResultMessage) block {
 // appendErrorImages appends the images of an error result with a caption
 // naming the call.
 func appendErrorImages(out []block, m *agentcore.ToolResultMessage) []block {
-	if !m.IsError || !hasImages(m.Content) {
+	if !m.IsError || !transform.HasImages(m.Content) {
 		return out
 	}
 	out = append(out, newText("Images from the error result of tool call "+m.ToolCallID+" ("+m.ToolName+"):"))
@@ -178,7 +178,7 @@ func appendErrorImages(out []block, m *agentcore.ToolResultMessage) []block {
 // when it has no image, else text and image blocks (led by a placeholder
 // text when it has no text).
 func resultContent(content []agentcore.ContentBlock) any {
-	if !hasImages(content) {
+	if !transform.HasImages(content) {
 		var texts []string
 		for _, b := range content {
 			if t, ok := b.(agentcore.TextBlock); ok {
@@ -202,15 +202,6 @@ func resultContent(content []agentcore.ContentBlock) any {
 		blocks = append([]block{newText(imageOnlyResult)}, blocks...)
 	}
 	return blocks
-}
-
-func hasImages(content []agentcore.ContentBlock) bool {
-	for _, b := range content {
-		if _, ok := b.(agentcore.ImageBlock); ok {
-			return true
-		}
-	}
-	return false
 }
 
 func newImage(img agentcore.ImageBlock) imageBlock {

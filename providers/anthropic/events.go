@@ -153,17 +153,11 @@ func applyDeltaUsage(u *agentcore.Usage, d *deltaUsage, model agentcore.Model) {
 	price(u, model)
 }
 
-// price sets the total and the cost of u from the model's rates per
-// million tokens, as pi-ai's calculateCost does: 1h cache writes cost twice
-// the input rate. The total saturates at math.MaxInt64, and 1h writes
-// beyond all writes leave no short ones (never a negative cost).
+// price sets the total and the cost of u from the model's rates
+// ([pricing.Cost]), as pi-ai's calculateCost does: 1h cache writes cost
+// twice the input rate. The total saturates at math.MaxInt64, and the
+// cost is never negative.
 func price(u *agentcore.Usage, model agentcore.Model) {
 	u.TotalTokens = limit.Sum(u.Input, u.Output, u.CacheRead, u.CacheWrite)
-	r := pricing.Rates(model.Cost, *u)
-	var longWrite int64
-	if u.CacheWrite1h != nil {
-		longWrite = *u.CacheWrite1h
-	}
-	shortWrite := max(0, u.CacheWrite-longWrite)
-	provider.Price(u, r, (r.CacheWrite*float64(shortWrite)+r.Input*2*float64(longWrite))/1000000)
+	u.Cost = pricing.Cost(model, *u)
 }

@@ -130,7 +130,7 @@ func resolveThinking(model agentcore.Model, messages []agentcore.Message, so age
 		return thinking{maxTokens: base}
 	}
 	if s.adaptive {
-		return thinking{enabled: true, maxTokens: base, effort: thinklevel.MapOr(model, level, effortFor(level))}
+		return thinking{enabled: true, maxTokens: base, effort: thinklevel.MapOr(model, level, thinklevel.ThreeEfforts(level))}
 	}
 	if level == agentcore.ThinkingXHigh || level == agentcore.ThinkingMax {
 		level = agentcore.ThinkingHigh
@@ -141,17 +141,6 @@ func resolveThinking(model agentcore.Model, messages []agentcore.Message, so age
 	}
 	maxTokens := tokens.ClampMaxTokens(model, messages, min(base+budget, modelMax))
 	return thinking{enabled: true, maxTokens: maxTokens, budget: min(budget, max(0, maxTokens-minAnswerTokens))}
-}
-
-// effortFor maps a thinking level onto an adaptive-thinking effort.
-func effortFor(level agentcore.ThinkingLevel) string {
-	switch level {
-	case agentcore.ThinkingMinimal, agentcore.ThinkingLow:
-		return "low"
-	case agentcore.ThinkingMedium:
-		return "medium"
-	}
-	return "high"
 }
 
 // cacheControlFor is the cache breakpoint for a retention preference: none

@@ -169,7 +169,7 @@ func convertThinking(b agentcore.ThinkingBlock, claude bool) (contentBlock, bool
 // caption naming the call.
 func convertToolResult(m *agentcore.ToolResultMessage, claude bool, images []contentBlock) (contentBlock, []contentBlock, error) {
 	content := m.Content
-	if claude && m.IsError && hasImages(content) {
+	if claude && m.IsError && transform.HasImages(content) {
 		content = transform.ReplaceImages(content, errorImagePlaceholder)
 		images = append(images, textBlock("Images from the error result of tool call "+m.ToolCallID+" ("+m.ToolName+"):"))
 		for _, b := range m.Content {
@@ -205,15 +205,6 @@ func convertToolResult(m *agentcore.ToolResultMessage, claude bool, images []con
 		status = "error"
 	}
 	return contentBlock{ToolResult: &toolResultBlock{ToolUseID: m.ToolCallID, Content: blocks, Status: status}}, images, nil
-}
-
-func hasImages(content []agentcore.ContentBlock) bool {
-	for _, b := range content {
-		if _, ok := b.(agentcore.ImageBlock); ok {
-			return true
-		}
-	}
-	return false
 }
 
 // newImage is an image block; Bedrock takes JPEG, PNG, GIF and WebP.

@@ -7,6 +7,7 @@ import (
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsondec"
 	"github.com/pi-go/agentcore/internal/limit"
+	"github.com/pi-go/agentcore/internal/pricing"
 	"github.com/pi-go/agentcore/internal/provider"
 	"github.com/pi-go/agentcore/internal/sse"
 )
@@ -306,21 +307,5 @@ func setUsage(u *agentcore.Usage, m *usage, model agentcore.Model) {
 		}
 		u.CacheWrite1h = &long
 	}
-	price(u, model.Cost)
-}
-
-// price sets u's cost from the model's rates per million tokens; a write
-// cached for an hour costs twice the input rate.
-func price(u *agentcore.Usage, r agentcore.ModelCost) {
-	var long int64
-	if u.CacheWrite1h != nil {
-		long = *u.CacheWrite1h
-	}
-	c := &u.Cost
-	c.Input = r.Input / 1000000 * float64(u.Input)
-	c.Output = r.Output / 1000000 * float64(u.Output)
-	c.CacheRead = r.CacheRead / 1000000 * float64(u.CacheRead)
-	c.CacheWrite = max(0, r.CacheWrite*float64(u.CacheWrite-long)+r.Input*2*float64(long)) / 1000000
-	c.Total = c.Input + c.Output + c.CacheRead + c.CacheWrite
-	c.TotalFromProvider = new(false)
+	u.Cost = pricing.Cost(model, *u)
 }

@@ -68,7 +68,9 @@
 // context window; a thinking level becomes Claude's thinking (adaptive
 // with an effort for Opus 4.6, Sonnet 4.6 and later, else a token budget
 // that max tokens grow by), gpt-oss's reasoning_effort or GPT's
-// reasoning.effort, as additionalModelRequestFields. Options.Headers and
+// reasoning.effort, as additionalModelRequestFields; Claude's and GPT's
+// efforts are the model's ThinkingLevelMap value for the level where it
+// has one (but xhigh for the Claude models that take it). Options.Headers and
 // the request's headers are sent, except Authorization, Host and x-amz-*.
 // [agentcore.StreamOptions.OnPayload] sees the body as it goes on the
 // wire; a replacement is signed as sent.
@@ -86,9 +88,10 @@
 // values while they stream. messageStop gives the stop reason (end_turn
 // and stop_sequence: stop; max_tokens and model_context_window_exceeded:
 // length; tool_use; any other: an error "Provider stopped with: REASON"),
-// metadata the usage and its cost (a write cached for an hour at twice the
-// input rate). [agentcore.StreamOptions.OnProviderStreamEvent] sees each
-// event as {"TYPE": payload}.
+// metadata the usage and its cost at the model's rates (its price tiers
+// included; a write cached for an hour at twice the input rate).
+// [agentcore.StreamOptions.OnProviderStreamEvent] sees each event as
+// {"TYPE": payload}.
 //
 // # Errors
 //
@@ -118,8 +121,10 @@
 //   - A failed message carries no diagnostics (pi-ai appends the request
 //     ID and error code as a bedrock_response_failure diagnostic).
 //   - A tool's ConstrainedSampling (pi-ai's strict tool sampling and its
-//     retry without it) and a model's thinking level map, which
-//     [agentcore.Model] does not carry, are not read.
+//     retry without it) is not read.
+//   - Thinking level off turns thinking off; pi-ai's streamSimple takes
+//     "off" as a level to think at (a null budget for older Claude
+//     models). No level behaves the same in both.
 //   - A refused connection reads in Go's words ("dial tcp ...: connect:
 //     connection refused" for Node's "connect ECONNREFUSED ..."), and a
 //     refusal whose body is no JSON approximates V8's parser message.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/thinklevel"
 	"github.com/pi-go/agentcore/internal/tokens"
 )
 
@@ -163,9 +164,9 @@ func additionalFields(model agentcore.Model, level agentcore.ThinkingLevel, budg
 			add("anthropic_beta", jsonv.ArrayValue([]jsonv.Value{str(interleavedThinkingBeta)}))
 		}
 	case matches(model, []string{"gpt-oss"}):
-		add("reasoning_effort", str(threeLevels(level)))
+		add("reasoning_effort", str(thinklevel.ThreeEfforts(level)))
 	case matches(model, []string{"gpt-"}):
-		add("reasoning", obj(member("effort", str(gptEffort(level)))))
+		add("reasoning", obj(member("effort", str(thinklevel.MapOr(model, level, gptEffort(level))))))
 	default:
 		return nil
 	}
@@ -173,13 +174,13 @@ func additionalFields(model agentcore.Model, level agentcore.ThinkingLevel, budg
 }
 
 // claudeEffort is the adaptive-thinking effort of level: xhigh where the
-// model takes it, else low, medium or high. (pi-ai's Model.thinkingLevelMap,
-// which [agentcore.Model] does not carry, is not read.)
+// model takes it, else the model's ThinkingLevelMap value for level, else
+// low, medium or high ([thinklevel.ThreeEfforts]).
 func claudeEffort(model agentcore.Model, level agentcore.ThinkingLevel) string {
 	if level == agentcore.ThinkingXHigh && matches(model, nativeXHighModels) {
 		return "xhigh"
 	}
-	return threeLevels(level)
+	return thinklevel.MapOr(model, level, thinklevel.ThreeEfforts(level))
 }
 
 // gptEffort is GPT's reasoning effort of level: it has no minimal.
@@ -188,18 +189,6 @@ func gptEffort(level agentcore.ThinkingLevel) string {
 		return "low"
 	}
 	return string(level)
-}
-
-// threeLevels is level as one of low, medium and high: gpt-oss's
-// reasoning_effort, and Claude's effort but for xhigh.
-func threeLevels(level agentcore.ThinkingLevel) string {
-	switch level {
-	case agentcore.ThinkingMinimal, agentcore.ThinkingLow:
-		return "low"
-	case agentcore.ThinkingMedium:
-		return "medium"
-	}
-	return "high"
 }
 
 // The model families pi-ai tells apart by name.

@@ -252,5 +252,5 @@ func setUsage(u *agentcore.Usage, m *usageMetadata, model agentcore.Model) {
 		Reasoning:   reasoning,
 		TotalTokens: limit.Count(float64(m.TotalTokenCount)),
 	}
-	provider.Price(u, pricing.Rates(model.Cost, *u), 0)
+	u.Cost = pricing.Cost(model, *u)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsondec"
 	"github.com/pi-go/agentcore/internal/limit"
+	"github.com/pi-go/agentcore/internal/pricing"
 	"github.com/pi-go/agentcore/internal/provider"
 	"github.com/pi-go/agentcore/internal/sse"
 )
@@ -103,7 +104,7 @@ func (d *decoder) chunk(c *wireChunk) string {
 
 // usage applies a chunk's usage, as pi-ai counts it: the cached tokens
 // (at most the prompt's) out of the input, the total as reported else
-// summed.
+// summed, priced at the model's rates ([pricing.Cost]).
 func (d *decoder) usage(w *wireUsage) {
 	prompt := limit.Count(float64(w.PromptTokens))
 	cached := min(prompt, limit.Count(w.cached()))
@@ -115,13 +116,7 @@ func (d *decoder) usage(w *wireUsage) {
 	if u.TotalTokens == 0 {
 		u.TotalTokens = limit.Sum(u.Input, u.Output, u.CacheRead)
 	}
-	rates := d.model.Cost
-	u.Cost.Input = rates.Input / 1000000 * float64(u.Input)
-	u.Cost.Output = rates.Output / 1000000 * float64(u.Output)
-	u.Cost.CacheRead = rates.CacheRead / 1000000 * float64(u.CacheRead)
-	u.Cost.CacheWrite = 0
-	u.Cost.Total = u.Cost.Input + u.Cost.Output + u.Cost.CacheRead + u.Cost.CacheWrite
-	u.Cost.TotalFromProvider = new(false)
+	u.Cost = pricing.Cost(d.model, *u)
 }
 
 // mapFinishReason maps a finish reason onto a stop reason and the error

@@ -33,8 +33,12 @@
 // fails it where strict tools are off (the default).
 //
 // max_tokens is StreamOptions.MaxTokens (else the model's), fitted into
-// the model's ContextWindow as pi-ai fits it. A reasoning model asked to
-// think gets "prompt_mode": "reasoning". A SessionID (unless
+// the model's ContextWindow as pi-ai fits it. A thinking level is first
+// fitted to those the model supports (off counting as none). A reasoning
+// model with a ThinkingLevelMap gets reasoning_effort: the map's value
+// for the level ("high" when it has none), or without a level the map's
+// value for off, if any; another reasoning model asked to think gets
+// "prompt_mode": "reasoning". A SessionID (unless
 // CacheRetention is "none") is sent as prompt_cache_key and as the
 // x-affinity header, which routes the session's requests to the same
 // cache; an x-affinity header of the model, the Options or the request
@@ -48,7 +52,8 @@
 // ID missing or "null" is made up from the index) ends the open block and
 // streams its arguments, which may come as text or as an object; calls
 // end with the stream. Usage counts the cached prompt tokens (under any
-// of the names Mistral uses) as cacheRead. Finish reasons map as pi-ai
+// of the names Mistral uses) as cacheRead, and is priced at the model's
+// rates (its price tiers included). Finish reasons map as pi-ai
 // maps them: "stop", "length" and "model_length", "tool_calls"; "error"
 // fails with "Provider stopped with: error (server error)", any other
 // with "Provider stopped with: REASON".
@@ -71,7 +76,5 @@
 // that got no response, or a body cut off, names Go's reason after
 // "fetch failed: " and "terminated: " (pi-ai's Mistral adapter gives
 // none). pi-ai's default 60-second wait for the response headers is left
-// to [agentcore.StreamOptions.Timeout]. A model's thinking level map
-// (pi-ai's reasoning_effort for the models that have one) is not read
-// yet: every reasoning model asked to think gets prompt_mode.
+// to [agentcore.StreamOptions.Timeout].
 package mistral

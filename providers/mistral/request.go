@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/thinklevel"
 	"github.com/pi-go/agentcore/internal/tokens"
 	"github.com/pi-go/agentcore/internal/transform"
 )
@@ -16,14 +17,15 @@ import (
 // request is the body of a streaming chat completions request, in
 // pi-ai's field order.
 type request struct {
-	Model          string     `json:"model"`
-	Stream         bool       `json:"stream"`
-	Messages       []message  `json:"messages"`
-	Tools          []wireTool `json:"tools,omitempty"`
-	Temperature    *float64   `json:"temperature,omitempty"`
-	MaxTokens      int        `json:"max_tokens"`
-	PromptMode     string     `json:"prompt_mode,omitempty"`
-	PromptCacheKey string     `json:"prompt_cache_key,omitempty"`
+	Model           string     `json:"model"`
+	Stream          bool       `json:"stream"`
+	Messages        []message  `json:"messages"`
+	Tools           []wireTool `json:"tools,omitempty"`
+	Temperature     *float64   `json:"temperature,omitempty"`
+	MaxTokens       int        `json:"max_tokens"`
+	ReasoningEffort string     `json:"reasoning_effort,omitempty"`
+	PromptMode      string     `json:"prompt_mode,omitempty"`
+	PromptCacheKey  string     `json:"prompt_cache_key,omitempty"`
 }
 
 // message is one message of the request; which fields it has depends on
@@ -96,18 +98,38 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentc
 		Temperature: so.Temperature,
 		MaxTokens:   tokens.ClampMaxTokens(model, all, cmp.Or(so.MaxTokens, model.MaxTokens)),
 	}
-	if model.Reasoning && reasons(so.Reasoning) {
-		req.PromptMode = "reasoning"
-	}
+	req.ReasoningEffort, req.PromptMode = reasoning(model, so.Reasoning)
 	if so.SessionID != "" && so.CacheRetention != "none" {
 		req.PromptCacheKey = so.SessionID
 	}
 	return req, nil
 }
 
-// reasons reports whether a thinking level asks for reasoning.
-func reasons(level agentcore.ThinkingLevel) bool {
-	return level != "" && level != agentcore.ThinkingOff
+// reasoning is how a request asks model to think at level, as pi-ai's
+// streamSimple decides it: a level other than none is clamped to those
+// the model supports ([thinklevel.Clamp]), off counting as none. A
+// reasoning model with a ThinkingLevelMap gets the map's value for the
+// level as effort ("high" when the map has none), or without a level the
+// map's value for off (none when it has none); another reasoning model
+// asked to think gets prompt mode "reasoning". Empty values are not sent.
+func reasoning(model agentcore.Model, level agentcore.ThinkingLevel) (effort, promptMode string) {
+	if level != "" {
+		level = thinklevel.Clamp(model, level)
+	}
+	if level == agentcore.ThinkingOff {
+		level = ""
+	}
+	switch {
+	case !model.Reasoning:
+		return "", ""
+	case model.ThinkingLevelMap == nil && level != "":
+		return "", "reasoning"
+	case model.ThinkingLevelMap == nil:
+		return "", ""
+	case level != "":
+		return thinklevel.MapOr(model, level, "high"), ""
+	}
+	return thinklevel.MapOr(model, agentcore.ThinkingOff, ""), ""
 }
 
 // convertMessages maps prepared messages onto the request's, as pi-ai's

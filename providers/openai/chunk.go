@@ -160,8 +160,7 @@ func toUsage(u *usageJSON, model agentcore.Model, openRouter bool) agentcore.Usa
 		Reasoning:  new(limit.Count(cmp.Or(u.CompletionTokensDetails.ReasoningTokens, u.ReasoningTokens))),
 	}
 	out.TotalTokens = limit.Sum(out.Input, out.Output, out.CacheRead, out.CacheWrite)
-	rates := pricing.Rates(model.Cost, out)
-	provider.Price(&out, rates, rates.CacheWrite*float64(out.CacheWrite)/1000000)
+	out.Cost = pricing.Cost(model, out)
 	if openRouter {
 		u.OpenRouterCost.Apply(&out)
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
 	"github.com/pi-go/agentcore/internal/pricing"
-	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // finalize applies a terminal response (response.completed or
@@ -33,7 +32,7 @@ func (d *decoder) finalize(r *response) string {
 	if !d.flatPrice {
 		multiplier = tierMultiplier(d.model, cmp.Or(r.ServiceTier, d.serviceTier))
 	}
-	price(&d.b.Out.Usage, pricing.Rates(d.model.Cost, d.b.Out.Usage), multiplier)
+	price(&d.b.Out.Usage, d.model, multiplier)
 	reason := ""
 	if r.IncompleteDetails != nil {
 		reason = r.IncompleteDetails.Reason
@@ -166,10 +165,10 @@ func usage(u *usageJSON) agentcore.Usage {
 	}
 }
 
-// price sets u's cost from the model's rates per million tokens, times
-// the service tier's multiplier.
-func price(u *agentcore.Usage, rates agentcore.ModelCost, multiplier float64) {
-	provider.Price(u, rates, rates.CacheWrite*float64(u.CacheWrite)/1000000)
+// price sets u's cost at the model's rates ([pricing.Cost]), times the
+// service tier's multiplier.
+func price(u *agentcore.Usage, model agentcore.Model, multiplier float64) {
+	u.Cost = pricing.Cost(model, *u)
 	if c := &u.Cost; multiplier != 1 {
 		c.Input *= multiplier
 		c.Output *= multiplier

@@ -5,7 +5,9 @@
 package thinkleveltest
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"testing"
 
@@ -26,10 +28,10 @@ type Build func(model agentcore.Model, level agentcore.ThinkingLevel) ([]byte, e
 
 // Check compares the named fields of Build's bodies with pi-ai's for every
 // recorded model and level: a field absent or null on both sides is
-// equal. skip names why a model is left out, or "" to check it (nil
-// checks all); levels pi-ai refused are left out and counted. It fails t
-// unless it compared at least one request.
-func Check(t *testing.T, fields []string, skip func(agentcore.Model) string, build Build) {
+// equal. skip names why a model at a level is left out, or "" to check
+// it (nil checks all); levels pi-ai refused are left out and counted. It
+// fails t unless it compared at least one request.
+func Check(t *testing.T, fields []string, skip func(agentcore.Model, agentcore.ThinkingLevel) string, build Build) {
 	t.Helper()
 	compared, refused, skipped := 0, 0, map[string]int{}
 	gzlines.Each(t, File, func(line []byte) {
@@ -48,7 +50,7 @@ func Check(t *testing.T, fields []string, skip func(agentcore.Model) string, bui
 			return
 		}
 		if skip != nil {
-			if why := skip(model); why != "" {
+			if why := skip(model, rec.Level); why != "" {
 				skipped[why]++
 				return
 			}
@@ -60,6 +62,35 @@ func Check(t *testing.T, fields []string, skip func(agentcore.Model) string, bui
 	})
 	t.Logf("compared %d requests; pi-ai refused %d; skipped %v", compared, refused, skipped)
 	assert.Positive(t, compared)
+}
+
+// errCaptured stops a request once [Stream] has its body.
+var errCaptured = errors.New("thinkleveltest: body captured")
+
+// Stream returns a [Build] that builds the body as fn does: it calls fn
+// with a user message "hi", key "k" and the level, takes the body its
+// OnPayload hook sees and stops the request there, so that nothing is
+// sent. A body fn did not build is an error carrying the stream's.
+func Stream(fn agentcore.StreamFn) Build {
+	return func(model agentcore.Model, level agentcore.ThinkingLevel) ([]byte, error) {
+		var body []byte
+		so := agentcore.StreamOptions{APIKey: "k", Reasoning: level}
+		so.OnPayload = func(_ context.Context, _ agentcore.Model, p json.RawMessage) (json.RawMessage, error) {
+			body = slices.Clone(p)
+			return nil, errCaptured
+		}
+		req := agentcore.Request{Messages: []agentcore.Message{&agentcore.UserMessage{Content: agentcore.Text("hi"), Timestamp: 1}}}
+		var failure string
+		for ev := range fn(context.Background(), model, req, so) {
+			if e, ok := ev.(*agentcore.ErrorEvent); ok && e.Message != nil {
+				failure = e.Message.ErrorMessage
+			}
+		}
+		if body == nil {
+			return nil, errors.New("no body: " + failure)
+		}
+		return body, nil
+	}
 }
 
 // pick returns the named non-null fields of v (a JSON body, or the
@@ -84,8 +115,8 @@ func pick(t *testing.T, v any, names []string) map[string]any {
 
 // SkipCompat returns a skip function for [Check] that leaves out models
 // whose compat setting key is set to a value other than those of keep.
-func SkipCompat(key string, keep ...any) func(agentcore.Model) string {
-	return func(model agentcore.Model) string {
+func SkipCompat(key string, keep ...any) func(agentcore.Model, agentcore.ThinkingLevel) string {
+	return func(model agentcore.Model, _ agentcore.ThinkingLevel) string {
 		var compat map[string]any
 		_ = json.Unmarshal(model.Compat, &compat)
 		v, ok := compat[key]

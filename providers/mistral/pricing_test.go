@@ -1,0 +1,17 @@
+package mistral
+
+import (
+	"testing"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider/providertest"
+)
+
+// TestUsageIsPricedByTier checks that a response's usage is priced at the
+// rates of the model's price tier its input exceeds.
+func TestUsageIsPricedByTier(t *testing.T) {
+	model := agentcore.Model{ID: "mistral-medium-latest", Provider: "mistral", API: "mistral-conversations"}
+	providertest.PricedByTier(t, model, providertest.ReadTestdata(t, "stream", "text.sse"), func(url string) agentcore.StreamFn {
+		return StreamFn(Options{BaseURL: url})
+	})
+}
