@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/pi-go/agentcore/internal/limit"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/limit"
 	"github.com/pi-go/agentcore/internal/provider/redirect"
 	"github.com/pi-go/agentcore/internal/retryafter"
 )

@@ -2,9 +2,9 @@ package anthropic
 
 import (
 	"encoding/json"
-	"github.com/pi-go/agentcore/internal/limit"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/limit"
 	"github.com/pi-go/agentcore/internal/pricing"
 	"github.com/pi-go/agentcore/internal/provider"
 )

@@ -3,12 +3,12 @@ package google
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/pi-go/agentcore/internal/limit"
 	"net/http"
 	"strings"
 
 	"github.com/pi-go/agentcore/internal/jsonv"
 	"github.com/pi-go/agentcore/internal/jsvalue"
+	"github.com/pi-go/agentcore/internal/limit"
 	"github.com/pi-go/agentcore/internal/provider"
 )
 

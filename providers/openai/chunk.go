@@ -4,11 +4,11 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
-	"github.com/pi-go/agentcore/internal/limit"
 	"strconv"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsondec"
+	"github.com/pi-go/agentcore/internal/limit"
 	"github.com/pi-go/agentcore/internal/pricing"
 	"github.com/pi-go/agentcore/internal/provider"
 )

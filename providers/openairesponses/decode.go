@@ -2,11 +2,11 @@ package openairesponses
 
 import (
 	"encoding/json"
-	"github.com/pi-go/agentcore/internal/jsvalue"
 	"strings"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/jsvalue"
 	"github.com/pi-go/agentcore/internal/provider"
 )
 

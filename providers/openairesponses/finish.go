@@ -3,13 +3,13 @@ package openairesponses
 import (
 	"cmp"
 	"encoding/json"
-	"github.com/pi-go/agentcore/internal/jsvalue"
-	"github.com/pi-go/agentcore/internal/limit"
 	"slices"
 	"time"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/jsvalue"
+	"github.com/pi-go/agentcore/internal/limit"
 	"github.com/pi-go/agentcore/internal/pricing"
 )
 
