@@ -59,7 +59,7 @@ func TestResolveBaseURL(t *testing.T) {
 			assert.Equal(t, c.Want, got)
 		})
 	}
-	_, err := Options{Getenv: noEnv}.ResolveBaseURL(agentcore.Model{})
+	_, err := Options{Getenv: providertest.NoEnv}.ResolveBaseURL(agentcore.Model{})
 	assert.ErrorIs(t, err, ErrNoBaseURL)
 }
 
@@ -105,7 +105,7 @@ func TestAuthentication(t *testing.T) {
 				w.Header().Set("Content-Type", "text/event-stream")
 				w.Write(providertest.ReadTestdata(t, "stream", "text.sse"))
 			})
-			fn := StreamFn(Options{BaseURL: srv.URL, Token: tt.token, HTTPClient: srv.Client(), Getenv: noEnv})
+			fn := StreamFn(Options{BaseURL: srv.URL, Token: tt.token, HTTPClient: srv.Client(), Getenv: providertest.NoEnv})
 			_, final := providertest.Collect(fn(t.Context(), testTarget(t).Model, providertest.HiRequest(), agentcore.StreamOptions{APIKey: tt.key}), nil)
 			require.NotNil(t, final)
 			if tt.want == nil {
@@ -126,7 +126,7 @@ func TestTokenNeverLeavesTheOrigin(t *testing.T) {
 	text := providertest.ReadTestdata(t, "stream", "text.sse")
 	token := func(context.Context) (string, error) { return "entra-token", nil }
 	providertest.Redirects(t, testTarget(t).Model, agentcore.StreamOptions{}, func(base string, client *http.Client) agentcore.StreamFn {
-		return StreamFn(Options{BaseURL: base, HTTPClient: client, Token: token, Getenv: noEnv})
+		return StreamFn(Options{BaseURL: base, HTTPClient: client, Token: token, Getenv: providertest.NoEnv})
 	}, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.Write(text)

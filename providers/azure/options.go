@@ -3,9 +3,9 @@ package azure
 import (
 	"context"
 	"net/http"
-	"os"
 	"time"
 
+	"github.com/pi-go/agentcore/internal/provider"
 	"github.com/pi-go/agentcore/providers/openairesponses"
 )
 
@@ -61,13 +61,8 @@ type Options struct {
 	IdleTimeout      time.Duration
 }
 
-// getenv is the Options' Getenv, else os.Getenv.
-func (o Options) getenv(name string) string {
-	if o.Getenv != nil {
-		return o.Getenv(name)
-	}
-	return os.Getenv(name)
-}
+// getenv reads the Options' environment ([provider.Getenv]).
+func (o Options) getenv(name string) string { return provider.Getenv(o.Getenv)(name) }
 
 // codec is the Options of the Responses codec that serves Azure.
 func (o Options) codec() openairesponses.Options {

@@ -84,7 +84,7 @@ var benchModel = agentcore.Model{ID: "anthropic.claude-sonnet-4-5-20250929-v1:0"
 
 // readAgentcore ranges over this package's stream.
 func readAgentcore(ctx context.Context, url string) (result, error) {
-	fn := StreamFn(Options{BaseURL: url, Getenv: noEnv})
+	fn := StreamFn(Options{BaseURL: url, Getenv: providertest.NoEnv})
 	var final *agentcore.AssistantMessage
 	for ev := range fn(ctx, benchModel, providertest.HiRequest(), agentcore.StreamOptions{APIKey: "k"}) {
 		switch ev := ev.(type) {

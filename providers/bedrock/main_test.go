@@ -18,10 +18,6 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
 
-// noEnv is an environment without a variable, so that the machine's AWS
-// settings do not reach the tests.
-func noEnv(string) string { return "" }
-
 // testAPIKey is the bearer token the recordings were made with.
 const testAPIKey = "test-bedrock-token"
 
@@ -52,7 +48,7 @@ func testTarget(t testing.TB) providertest.Target {
 			return out
 		},
 		WithLimits: func(client *http.Client, l providertest.Limits) agentcore.StreamFn {
-			return StreamFn(Options{BaseURL: "http://provider.test", HTTPClient: client, Getenv: noEnv, MaxResponseBytes: l.MaxResponseBytes, IdleTimeout: l.IdleTimeout})
+			return StreamFn(Options{BaseURL: "http://provider.test", HTTPClient: client, Getenv: providertest.NoEnv, MaxResponseBytes: l.MaxResponseBytes, IdleTimeout: l.IdleTimeout})
 		},
 		ToolCallHead: concat(eventFrame("messageStart", `{"role":"assistant"}`),
 			eventFrame("contentBlockStart", `{"contentBlockIndex":0,"start":{"toolUse":{"toolUseId":"tooluse_1","name":"write"}}}`)),
@@ -74,7 +70,7 @@ func argumentsAt(index int, piece string) []byte {
 // newStream returns a stream function for a server at baseURL, with no
 // environment.
 func newStream(baseURL string, client *http.Client) agentcore.StreamFn {
-	return StreamFn(Options{BaseURL: baseURL, HTTPClient: client, Getenv: noEnv})
+	return StreamFn(Options{BaseURL: baseURL, HTTPClient: client, Getenv: providertest.NoEnv})
 }
 
 // refusedConnection matches a refused connection in Node's words and Go's.

@@ -3,13 +3,13 @@ package bedrock
 import (
 	"net/http"
 	"net/url"
-	"os"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // API is the value of [agentcore.Model.API] this package's stream
@@ -86,12 +86,8 @@ type Options struct {
 	IdleTimeout time.Duration
 }
 
-func (o Options) getenv(name string) string {
-	if o.Getenv != nil {
-		return o.Getenv(name)
-	}
-	return os.Getenv(name)
-}
+// getenv reads the Options' environment ([provider.Getenv]).
+func (o Options) getenv(name string) string { return provider.Getenv(o.Getenv)(name) }
 
 var (
 	arnRegion        = regexp.MustCompile(`^arn:aws(?:-[a-z0-9-]+)?:bedrock:([a-z0-9-]+):`)

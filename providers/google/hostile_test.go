@@ -35,7 +35,7 @@ func TestMaxResponseBytesToolCalls(t *testing.T) {
 		calls int // kept
 		text  string
 	}{
-		{name: "one call too big", body: concat(textEvent("Hi"), call("c0", `{"content":"`+strings.Repeat("x", 100)+`"}`), tail), text: "Hi"},
+		{name: "one call too big", body: concat(providertest.GeminiTextEvent("Hi"), call("c0", `{"content":"`+strings.Repeat("x", 100)+`"}`), tail), text: "Hi"},
 		{name: "many calls", body: concat(call("c1", `{"a":1}`), call("c2", `{"a":2}`), call("c3", `{"a":3}`), call("c4", `{"a":4}`), tail), calls: 2},
 		{name: "within the cap", body: concat(call("c1", `{"a":1}`), tail), calls: 1},
 	}

@@ -1,7 +1,6 @@
 package google
 
 import (
-	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -21,35 +20,14 @@ func TestMain(m *testing.M) {
 // internal/provider/providertest/oracle/record.mjs).
 func testTarget(t testing.TB) providertest.Target {
 	model, _ := providertest.StreamCases(t)
-	return providertest.Target{
-		New:         newStream,
-		Model:       model,
-		APIKey:      "test-gemini-key",
-		Success:     providertest.ReadTestdata(t, "stream", "text.sse"),
-		FirstDelta:  1, // the first chunk holds "Hello"
-		Refusal:     []byte(`{"error":{"code":429,"message":"slow down","status":"RESOURCE_EXHAUSTED"}}`),
-		RefusalText: `{"error":{"code":429,"message":"slow down","status":"RESOURCE_EXHAUSTED"}}`,
-		ErrorText:   providertest.GeminiErrorText(MalformedChunkPrefix, FetchFailedPrefix),
-		ToolCallID:  providertest.GeminiToolCallID,
-		BodyMark:    `"contents":[{"parts":[{"text":"Hi"}],"role":"user"}]`,
+	return providertest.Gemini(t, providertest.Target{
+		New:    newStream,
+		Model:  model,
+		APIKey: "test-gemini-key",
 		WithLimits: func(client *http.Client, l providertest.Limits) agentcore.StreamFn {
 			return StreamFn(Options{BaseURL: "http://provider.test", HTTPClient: client, MaxResponseBytes: l.MaxResponseBytes, IdleTimeout: l.IdleTimeout})
 		},
-		WholeToolCalls: true, // Gemini sends a function call whole: the pieces are text
-		ArgumentsEvent: textEvent,
-		ToolCallTail:   []byte(`data: {"candidates":[{"content":{"parts":[],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":1,"candidatesTokenCount":1,"totalTokenCount":2}}` + "\n\n"),
-	}
-}
-
-// textEvent is the event of a text part holding text.
-func textEvent(text string) []byte {
-	return []byte(`data: {"candidates":[{"content":{"parts":[{"text":` + quote(text) + `}],"role":"model"},"index":0}],"responseId":"r"}` + "\n\n")
-}
-
-// quote is s as a JSON string.
-func quote(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
+	}, MalformedChunkPrefix, FetchFailedPrefix)
 }
 
 // newStream returns a stream function for a server at baseURL, under the

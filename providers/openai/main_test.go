@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -36,16 +35,10 @@ func testTarget(t testing.TB) providertest.Target {
 		},
 		ToolCallHead: []byte(`data: {"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"write","arguments":""}}]}}]}` + "\n\n"),
 		ArgumentsEvent: func(piece string) []byte {
-			return []byte(`data: {"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":` + quote(piece) + `}}]}}]}` + "\n\n")
+			return []byte(`data: {"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":` + providertest.Quote(piece) + `}}]}}]}` + "\n\n")
 		},
 		ToolCallTail: []byte(`data: {"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n"),
 	}
-}
-
-// quote is s as a JSON string.
-func quote(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }
 
 // newStream returns a stream function for a server at baseURL, whose API

@@ -34,7 +34,9 @@
 // URL, headers, body and message, or the error of a case pi-ai failed.
 // [GeminiErrorText], [GeminiToolCallID] and [IsJavaScriptParseError]
 // normalize what differs between JavaScript and Go in the Gemini codec's
-// and others' texts.
+// and others' texts; [Gemini] completes a Target for a Gemini codec with
+// them and the events of [GeminiTextEvent]. [Quote] and [NoEnv] build
+// test bodies and keep the machine's environment out.
 //
 // # Servers and streams
 //
