@@ -13,14 +13,9 @@ import (
 // of them with what pi-ai 1.6.0 made of the same bytes (see providertest's
 // "Reference recordings").
 
-func TestRecordedResponsesMatchReference(t *testing.T) { testTarget(t).RecordedResponses(t) }
-
-func TestAbortMatchesReference(t *testing.T) { testTarget(t).Aborts(t) }
-
-// TestCutStreamsMatchReference cuts the body in the middle of a chunk:
-// with "Connection: close" its end is the body's, else the connection
-// broke off ("terminated: "), as pi-ai reads both.
-func TestCutStreamsMatchReference(t *testing.T) { testTarget(t).CutStreams(t) }
+// TestMatchesReference replays the recorded responses, aborts and cut
+// streams (see providertest's Target.Reference).
+func TestMatchesReference(t *testing.T) { testTarget(t).Reference(t) }
 
 // TestRequestMatchesReference sends each case of testdata/request
 // (transcript.json: system sections and a mid-run system message,

@@ -6,14 +6,9 @@ import "testing"
 // compare what the stream function makes of them with what pi-ai 1.5.2
 // made of the same bytes (see providertest's "Reference recordings").
 
-func TestRecordedResponsesMatchReference(t *testing.T) { testTarget(t).RecordedResponses(t) }
-
-func TestAbortMatchesReference(t *testing.T) { testTarget(t).Aborts(t) }
-
-// TestCutStreamsMatchReference cuts the body in the middle of a chunk:
-// with "Connection: close" its end is the body's, else the connection
-// broke off ("terminated: "), as pi-ai reads both.
-func TestCutStreamsMatchReference(t *testing.T) { testTarget(t).CutStreams(t) }
+// TestMatchesReference replays the recorded responses, aborts and cut
+// streams (see providertest's Target.Reference).
+func TestMatchesReference(t *testing.T) { testTarget(t).Reference(t) }
 
 // TestRefusalsMatchReference compares the error texts of refusal bodies
 // with pi-ai 1.6.0's, as it reports them and after a retry delay too long.

@@ -15,7 +15,7 @@ import (
 )
 
 // TestStreamOutcomes states, per recorded response, what a caller sees in
-// the final message (TestRecordedResponsesMatchReference checks every
+// the final message (TestMatchesReference checks every
 // event against pi-ai; this test says what matters in words).
 func TestStreamOutcomes(t *testing.T) {
 	tests := []struct {

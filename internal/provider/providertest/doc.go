@@ -23,10 +23,10 @@
 // A provider's testdata/stream holds responses (NAME.sse and the like,
 // listed in cases.json) and what pi-ai made of the same bytes
 // (NAME.pi.json), recorded by this directory's oracle/record.mjs.
-// [Target.RecordedResponses], [Target.Aborts] and
-// [Target.CutStreams] replay them and compare every event, the
-// partial arguments at every tool-call delta, and the final message
-// ([Target.CompareWithReference]). [Target.Refusals] compares the error
+// [Target.RecordedResponses], [Target.Aborts] and [Target.CutStreams]
+// replay them ([Target.Reference] runs the three) and compare every
+// event, the partial arguments at every tool-call delta, and the final
+// message ([Target.CompareWithReference]). [Target.Refusals] compares the error
 // texts of the refusal bodies of testdata/stream/refusals.pi.json.
 // [Target.FullURLRequests] replays the request cases of a provider whose
 // recordings keep the whole URL (Azure, Vertex, Mistral: the endpoint is

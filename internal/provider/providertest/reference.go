@@ -145,6 +145,16 @@ func (target Target) CompareWithReference(t testing.TB, name string, events []ag
 	assert.Equal(t, target.ComparableMessage(t, ReferenceMessage(t, ref.Message)), target.ComparableMessage(t, final), "final message differs from pi's")
 }
 
+// Reference runs the replays every provider shares, each in a subtest:
+// the recorded responses ([Target.RecordedResponses]), the failures
+// without a body ([Target.Aborts]) and the bodies cut off in a chunk
+// ([Target.CutStreams]).
+func (target Target) Reference(t *testing.T) {
+	t.Run("responses", target.RecordedResponses)
+	t.Run("aborts", target.Aborts)
+	t.Run("cut streams", target.CutStreams)
+}
+
 // RecordedResponses serves each case of testdata/stream/cases.json, in a
 // subtest named after it, and compares what the target makes of it with
 // the recording.
