@@ -57,11 +57,7 @@ func TestAgentRun(t *testing.T) {
 	assert.Equal(t, providertest.NowArgs{Zone: "Europe/Paris"}, now)
 	assert.Equal(t, providertest.CalcArgs{Expr: "6*7"}, calc)
 
-	headers, bodies := script.Requests()
-	require.Len(t, bodies, 2)
-	for _, h := range headers {
-		assert.Equal(t, "sk-ant-hook", h.Get("X-Api-Key"))
-	}
+	bodies := script.AgentRequests(t, "X-Api-Key", "sk-ant-hook")
 	var second struct {
 		Thinking wireThinking `json:"thinking"`
 		Messages []struct {

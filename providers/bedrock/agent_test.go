@@ -51,11 +51,7 @@ func TestAgentRun(t *testing.T) {
 	now, _ := calls.Load("tooluse_now")
 	assert.Equal(t, providertest.NowArgs{Zone: "Europe/Paris"}, now)
 
-	headers, bodies := script.Requests()
-	require.Len(t, bodies, 2)
-	for _, h := range headers {
-		assert.Equal(t, "Bearer bedrock-hook", h.Get("Authorization"))
-	}
+	bodies := script.AgentRequests(t, "Authorization", "Bearer bedrock-hook")
 	var second wireRequest
 	require.NoError(t, json.Unmarshal(bodies[1], &second))
 	require.Len(t, second.Messages, 3)

@@ -40,11 +40,7 @@ func TestAgentRun(t *testing.T) {
 	assert.Equal(t, providertest.NowArgs{Zone: "Europe/Paris"}, now)
 	assert.Equal(t, providertest.CalcArgs{Expr: "6*7"}, calc)
 
-	headers, bodies := script.Requests()
-	require.Len(t, bodies, 2)
-	for _, h := range headers {
-		assert.Equal(t, "gm-hook", h.Get("X-Goog-Api-Key"))
-	}
+	bodies := script.AgentRequests(t, "X-Goog-Api-Key", "gm-hook")
 	var second wireRequest
 	require.NoError(t, json.Unmarshal(bodies[1], &second))
 	assert.Equal(t, "MEDIUM", second.GenerationConfig.ThinkingConfig.ThinkingLevel)

@@ -34,11 +34,7 @@ func TestAgentRun(t *testing.T) {
 	assert.Equal(t, providertest.NowArgs{Zone: "Europe/Paris"}, now)
 	assert.Equal(t, providertest.CalcArgs{Expr: "6*7"}, calc)
 
-	headers, bodies := script.Requests()
-	require.Len(t, bodies, 2)
-	for _, h := range headers {
-		assert.Equal(t, "Bearer mi-hook", h.Get("Authorization"))
-	}
+	bodies := script.AgentRequests(t, "Authorization", "Bearer mi-hook")
 	var second request
 	require.NoError(t, json.Unmarshal(bodies[1], &second))
 	assert.Equal(t, "reasoning", second.PromptMode)

@@ -29,11 +29,7 @@ func TestAgentRun(t *testing.T) {
 	calc, _ := calls.Load("call_calc|fc_calc")
 	assert.Equal(t, providertest.CalcArgs{Expr: "6*7", Precise: true, Digits: 12}, calc)
 
-	headers, bodies := script.Requests()
-	require.Len(t, bodies, 2)
-	for i, h := range headers {
-		assert.Equal(t, "Bearer sk-hook", h.Get("Authorization"), "request %d", i)
-	}
+	bodies := script.AgentRequests(t, "Authorization", "Bearer sk-hook")
 	var second struct {
 		Input []json.RawMessage `json:"input"`
 		Tools []struct {

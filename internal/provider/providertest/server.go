@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/pi-go/agentcore"
 )
 
@@ -124,4 +127,17 @@ func (rec *Recorder) Requests() ([]http.Header, [][]byte) {
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	return rec.headers, rec.bodies
+}
+
+// AgentRequests returns the bodies of the two requests of an [AgentRun]
+// rec recorded, requiring two and checking that each sent the hook's key
+// as header name's value want.
+func (rec *Recorder) AgentRequests(t *testing.T, name, want string) [][]byte {
+	t.Helper()
+	headers, bodies := rec.Requests()
+	require.Len(t, bodies, 2)
+	for i, h := range headers {
+		assert.Equal(t, want, h.Get(name), "request %d", i)
+	}
+	return bodies
 }
