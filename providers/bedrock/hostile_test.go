@@ -5,7 +5,6 @@ import (
 	"math"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -51,10 +50,7 @@ func TestUsageOutOfRange(t *testing.T) {
 // what a server sent, and any failure text is cut to 16000.
 func TestErrorTextsBounded(t *testing.T) {
 	big := strings.Repeat("é", 100000) // 200 KB
-	cut := func(s string) string {
-		r := []rune(s)
-		return string(r[:4000]) + "... [truncated " + strconv.Itoa(len(r)-4000) + " chars]"
-	}
+	cut := func(s string) string { return providertest.Truncated(s, 4000) }
 	tests := []struct {
 		name        string
 		status      int

@@ -119,10 +119,7 @@ func TestUsageOutOfRange(t *testing.T) {
 func TestErrorTextsBounded(t *testing.T) {
 	big := strings.Repeat("é", 100000) // 200 KB
 	errJSON := `{"error":{"code":500,"message":"` + big + `","status":"INTERNAL"}}`
-	cut := func(s string) string { // s's first 4000 characters
-		r := []rune(s)
-		return string(r[:4000]) + "... [truncated " + strconv.Itoa(len(r)-4000) + " chars]"
-	}
+	cut := func(s string) string { return providertest.Truncated(s, 4000) }
 	tests := []struct {
 		name        string
 		status      int

@@ -35,8 +35,9 @@
 // [GeminiErrorText], [GeminiToolCallID] and [IsJavaScriptParseError]
 // normalize what differs between JavaScript and Go in the Gemini codec's
 // and others' texts; [Gemini] completes a Target for a Gemini codec with
-// them and the events of [GeminiTextEvent]. [Quote] and [NoEnv] build
-// test bodies and keep the machine's environment out.
+// them and the events of [GeminiTextEvent]. [Quote] and [Truncated] build
+// test bodies and their error texts; [NoEnv] keeps the machine's
+// environment out.
 //
 // # Servers and streams
 //
