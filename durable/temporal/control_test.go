@@ -89,7 +89,7 @@ func TestAbortWhileToolRuns(t *testing.T) {
 	require.NoError(t, err)
 	assertOneResultPerCall(t, st.Messages)
 	results := toolResults(st.Messages)
-	assert.Equal(t, "Operation aborted", results["c1"].Text())
+	assert.Equal(t, "context canceled", results["c1"].Text(), "what the tool returned, as with the Agent")
 	last := st.Messages[len(st.Messages)-1].(*agentcore.AssistantMessage)
 	assert.Equal(t, agentcore.StopAborted, last.StopReason)
 	assert.Len(t, st.FollowUp, 1, "an abort keeps the queues")
