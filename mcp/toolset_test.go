@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -158,6 +159,13 @@ func TestResultTooLarge(t *testing.T) {
 }
 
 func TestCallTimeout(t *testing.T) {
+	// In a synctest bubble the 50ms pass only when every goroutine is
+	// blocked, so the second call's answer never races the timeout on a
+	// loaded machine.
+	synctest.Test(t, testCallTimeout)
+}
+
+func testCallTimeout(t *testing.T) {
 	server := newServer()
 	cancelled := make(chan struct{})
 	mcp.AddTool(server, &mcp.Tool{Name: "stuck"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
