@@ -187,19 +187,26 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, opts agen
 		}
 	}
 	req.Temperature = opts.Temperature
+	setReasoning(&req, model, opts.Reasoning, s)
+	return req
+}
+
+// setReasoning sets the request's reasoning fields for the level, as the
+// server's dialect takes them: OpenRouter's reasoning object, or
+// reasoning_effort; nothing for a model without reasoning.
+func setReasoning(req *chatRequest, model agentcore.Model, level agentcore.ThinkingLevel, s settings) {
 	switch {
 	case !model.Reasoning:
 	case s.openRouterReasoning:
-		if e := thinklevel.Effort(model, opts.Reasoning); e != "" {
+		if e := thinklevel.Effort(model, level); e != "" {
 			req.Reasoning = &effort{Effort: e}
 		} else if off, ok := thinklevel.OffValue(model); ok {
 			req.Reasoning = &effort{Effort: cmp.Or(off, "none")}
 		}
 	case s.reasoningEffort:
 		off, _ := thinklevel.OffValue(model)
-		req.ReasoningEffort = cmp.Or(thinklevel.Effort(model, opts.Reasoning), off)
+		req.ReasoningEffort = cmp.Or(thinklevel.Effort(model, level), off)
 	}
-	return req
 }
 
 // convertTools declares tools as functions.
