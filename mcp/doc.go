@@ -47,6 +47,17 @@
 // tool or an idempotent one, as its annotations say, gets
 // [agentcore.ReplaySafe].
 //
+// A server's listing is bounded too: [Options].MaxTools (10,000 tools by
+// default, and as many pages) and MaxListBytes (16 MiB of declarations)
+// stop one that pages for ever or lists too much, with an error wrapping
+// [ErrListTooLarge] that names it, at Connect and at every refresh. One
+// page is decoded whole by the SDK before the bounds apply: its size is
+// bounded by the transport's (above). Measured (BenchmarkListOnePage): a
+// page of 100,000 tools, 12 MB of JSON, leaves 62 MB on the heap with the
+// Toolset connected, the SDK's read buffers included; decoding it peaks
+// at about 430 MB, inside the SDK (every tool's schema decoded as maps
+// and decoded again to check its header annotations).
+//
 // # Keeping up with the servers
 //
 // A server that announces notifications/tools/list_changed is listed

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -139,29 +140,61 @@ func (s *server) close() error {
 	return nil
 }
 
-// listTools lists the server's tools as agentcore tools.
+// listTools lists the server's tools as agentcore tools, page by page,
+// within the bounds of [Options].MaxTools and MaxListBytes: a listing past
+// them, or of more pages than MaxTools (a server paging without tools),
+// fails with [ErrListTooLarge].
 func (s *server) listTools(ctx context.Context) ([]agentcore.Tool, error) {
 	sess, err := s.connect(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("agentmcp: server %q: %w", s.cfg.Name, err)
 	}
+	maxTools, maxBytes := s.ts.opts.MaxTools, s.ts.opts.MaxListBytes
 	var tools []agentcore.Tool
 	seen := map[string]bool{}
-	for t, err := range sess.cs.Tools(ctx, nil) {
+	size := 0
+	params := &mcp.ListToolsParams{}
+	for pages := 1; ; pages++ {
+		res, err := sess.cs.ListTools(ctx, params)
 		if err != nil {
 			return nil, fmt.Errorf("agentmcp: server %q: listing tools: %w", s.cfg.Name, err)
 		}
-		tool, err := s.newTool(t)
-		if err != nil {
-			return nil, err
+		for _, t := range res.Tools {
+			tool, err := s.newTool(t)
+			if err != nil {
+				return nil, err
+			}
+			if seen[tool.Name] {
+				return nil, fmt.Errorf("%w: server %q lists two tools named %q", ErrNameCollision, s.cfg.Name, t.Name)
+			}
+			seen[tool.Name] = true
+			tools = append(tools, tool)
+			size += declarationSize(tool)
+			if maxTools >= 0 && len(tools) > maxTools {
+				return nil, s.listError("more than %d tools (Options.MaxTools)", maxTools)
+			}
+			if maxBytes >= 0 && size > maxBytes {
+				return nil, s.listError("tool declarations over %d bytes (Options.MaxListBytes)", maxBytes)
+			}
 		}
-		if seen[tool.Name] {
-			return nil, fmt.Errorf("%w: server %q lists two tools named %q", ErrNameCollision, s.cfg.Name, t.Name)
+		if res.NextCursor == "" {
+			return slices.Clip(tools), nil
 		}
-		seen[tool.Name] = true
-		tools = append(tools, tool)
+		if maxTools >= 0 && pages > maxTools {
+			return nil, s.listError("more than %d pages (Options.MaxTools)", maxTools)
+		}
+		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
 	}
-	return tools, nil
+}
+
+// listError reports a listing past a bound.
+func (s *server) listError(format string, bound int) error {
+	return fmt.Errorf("agentmcp: server %q: listing tools: %w: "+format, s.cfg.Name, ErrListTooLarge, bound)
+}
+
+// declarationSize is the size of what tool declares to the model.
+func declarationSize(tool agentcore.Tool) int {
+	return len(tool.Name) + len(tool.Label) + len(tool.Description) + len(tool.Parameters) + len(tool.OutputSchema)
 }
 
 // call runs tool on the server: tools/call with args, bounded by ctx and

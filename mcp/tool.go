@@ -28,7 +28,7 @@ func (s *server) newTool(t *mcp.Tool) (agentcore.Tool, error) {
 	if label == "" && t.Annotations != nil {
 		label = t.Annotations.Title
 	}
-	name := s.cfg.Prefix + t.Name
+	remote, name := t.Name, s.cfg.Prefix+t.Name
 	tool := agentcore.Tool{
 		Name:         name,
 		Label:        cmp.Or(label, name),
@@ -37,7 +37,7 @@ func (s *server) newTool(t *mcp.Tool) (agentcore.Tool, error) {
 		OutputSchema: output,
 		Replay:       replayPolicy(t.Annotations),
 		Execute: func(ctx context.Context, _ string, args json.RawMessage, onUpdate func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
-			return s.call(ctx, t.Name, args, onUpdate)
+			return s.call(ctx, remote, args, onUpdate)
 		},
 	}
 	if err := tool.Validate(); err != nil {

@@ -48,6 +48,17 @@ type Options struct {
 	// message over 16 MiB; either ends the connection, and the call fails
 	// with an error wrapping both ErrResultTooLarge and ErrConnectionLost.
 	MaxResultBytes int
+	// MaxTools bounds the tools of one server's listing, and its pages:
+	// a server listing more, at Connect or when its list is refreshed,
+	// fails with an error wrapping [ErrListTooLarge] that names it (a
+	// refresh keeps its previous tools). Zero means [DefaultMaxTools];
+	// negative means no bound.
+	MaxTools int
+	// MaxListBytes bounds the size of one server's tool declarations
+	// (names, labels, descriptions and schemas, as the tools hold them),
+	// as MaxTools bounds their number. Zero means [DefaultMaxListBytes];
+	// negative means no bound.
+	MaxListBytes int
 	// OnToolsChanged, optional, is called after a server announced a new
 	// tool list (notifications/tools/list_changed) or was reconnected and
 	// the Toolset refreshed its tools, once [Toolset.Tools] gives the new
@@ -64,6 +75,8 @@ type Options struct {
 const (
 	DefaultCallTimeout    = 10 * time.Minute
 	DefaultMaxResultBytes = 4 << 20
+	DefaultMaxTools       = 10_000
+	DefaultMaxListBytes   = 16 << 20
 )
 
 // The errors of a Toolset, tested with errors.Is.
@@ -75,6 +88,9 @@ var (
 	// ErrConnectionLost: the server went away during the call; the next
 	// call connects again.
 	ErrConnectionLost = errors.New("agentmcp: connection to the server lost")
+	// ErrListTooLarge: a server listed more tools than
+	// [Options].MaxTools or MaxListBytes allow.
+	ErrListTooLarge = errors.New("agentmcp: tool list too large")
 	// ErrClosed: the Toolset was closed.
 	ErrClosed = errors.New("agentmcp: toolset closed")
 )
@@ -153,6 +169,12 @@ func resolve(opts *Options) Options {
 	if o.MaxResultBytes == 0 {
 		o.MaxResultBytes = DefaultMaxResultBytes
 	}
+	if o.MaxTools == 0 {
+		o.MaxTools = DefaultMaxTools
+	}
+	if o.MaxListBytes == 0 {
+		o.MaxListBytes = DefaultMaxListBytes
+	}
 	return o
 }
 
@@ -179,6 +201,14 @@ func (ts *Toolset) addServers(servers []Server) error {
 // in place of its current ones when updated is not nil. A name used twice
 // is an error wrapping [ErrNameCollision].
 func (ts *Toolset) combine(updated *server, tools []agentcore.Tool) ([]agentcore.Tool, error) {
+	if len(ts.servers) == 1 {
+		// One server's names are unique: its list is the set, shared
+		// (neither is modified, only replaced).
+		if updated != nil {
+			return tools, nil
+		}
+		return ts.servers[0].tools, nil
+	}
 	var all []agentcore.Tool
 	from := map[string]string{} // tool name -> server name
 	var errs []error

@@ -39,7 +39,7 @@ func (a *activities) model(ctx context.Context, in modelInput) (response, error)
 	if fn == nil {
 		return response{}, temporal.NewNonRetryableApplicationError(agentcore.ErrNoStreamFn.Error(), "NoStreamFn", nil)
 	}
-	stop := heartbeat(ctx, nil)
+	ctx, stop := heartbeat(ctx, nil)
 	defer stop()
 	info := activity.GetInfo(ctx)
 	live := StreamEvent{SessionID: info.WorkflowExecution.ID, Run: in.Run, Request: in.Request, Attempt: int(info.Attempt)}
@@ -49,7 +49,6 @@ func (a *activities) model(ctx context.Context, in modelInput) (response, error)
 	if stream != nil {
 		failed = guardCall(func() {
 			stream(func(ev agentcore.AssistantEvent) bool {
-				activity.RecordHeartbeat(ctx)
 				if on := a.opts.OnStream; on != nil && ev != nil && !reflect.ValueOf(ev).IsNil() {
 					live.Event = liveCopy(ev)
 					publish(ctx, on, live)
@@ -67,7 +66,7 @@ func (a *activities) model(ctx context.Context, in modelInput) (response, error)
 		})
 	}
 	if ctx.Err() != nil {
-		return response{}, ctx.Err()
+		return response{}, cancelled(ctx)
 	}
 	if final == nil {
 		if failed == nil {
@@ -136,22 +135,22 @@ func (a *activities) tool(ctx context.Context, in toolInput) (toolOutput, error)
 		return toolOutput{Result: agentcore.TextResult(UnknownOutcomeText(in.Name)), IsError: true, Unknown: true}, nil
 	}
 	ctx, p := withProgress(ctx)
-	stop := heartbeat(ctx, p)
+	ctx, stop := heartbeat(ctx, p)
 	defer stop()
 	start := time.Now()
 	var res agentcore.ToolResult
 	var err error
 	if perr := guardCall(func() {
-		res, err = tool.Execute(ctx, in.CallID, in.Args, func(agentcore.ToolResult) { p.beat(ctx) })
+		res, err = tool.Execute(ctx, in.CallID, in.Args, func(agentcore.ToolResult) {})
 	}); perr != nil {
 		err = perr
 	}
 	out := toolOutput{DurationMs: time.Since(start).Round(time.Millisecond).Milliseconds()}
-	if err != nil && ctx.Err() != nil {
-		// Cancelled (an abort) or the worker is stopping: the workflow
-		// records the abort, or the next attempt the unknown outcome. A
-		// tool that finished its work despite the cancellation returns
-		// its result, which the workflow records as the call's.
+	if err != nil && ctx.Err() != nil && !aborted(ctx) {
+		// The worker is stopping: the next attempt records the unknown
+		// outcome. A tool cancelled by an abort is recorded with what it
+		// returned, as by the Agent: its error, or its result when it
+		// finished its work despite the cancellation.
 		return out, ctx.Err()
 	}
 	if err != nil {
@@ -168,41 +167,4 @@ func (a *activities) tool(ctx context.Context, in toolInput) (toolOutput, error)
 		}
 	}
 	return out, nil
-}
-
-// heartbeatEvery is the longest interval between two heartbeats an
-// activity records. The SDK sends them on to the server at most once per
-// throttle interval ([WorkerOptions]); the server's answer to one is how a
-// cancellation (an abort) reaches the activity's ctx.
-const heartbeatEvery = 100 * time.Millisecond
-
-// heartbeat records heartbeats while a request or a tool runs, so that a
-// lost worker is noticed within the heartbeat timeout even for a tool that
-// reports no progress, and an abort reaches the activity's ctx within the
-// worker's heartbeat throttle interval. Each carries p's details ([ToolProgress]);
-// p is nil for a request. stop ends it and waits for it.
-func heartbeat(ctx context.Context, p *progress) (stop func()) {
-	info := activity.GetInfo(ctx)
-	every := min(info.HeartbeatTimeout/3, heartbeatEvery)
-	if every <= 0 {
-		return func() {}
-	}
-	done := make(chan struct{})
-	ended := make(chan struct{})
-	go func() {
-		defer close(ended)
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-t.C:
-				p.beat(ctx)
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	return func() { close(done); <-ended }
 }

@@ -294,21 +294,24 @@
 // # Aborts
 //
 // [Session.Abort] cancels the active run's activities, and the run ends
-// once they have ended (their WaitForCancellation is set): a tool that
-// returns its ctx's error is recorded as "Operation aborted", as by the
-// Agent, and a tool that finished its work anyway keeps its result, so
-// the transcript says what the call did. A cancellation reaches an
-// activity only in the server's answer to one of its heartbeats, which the
-// SDK sends at most once per throttle interval (80% of the heartbeat
-// timeout unless the worker's MaxHeartbeatThrottleInterval is smaller):
-// give workers [WorkerOptions], whose 300 ms make an abort reach a running
-// tool's ctx within about 400 ms (the activities record a heartbeat every
-// 100 ms). Measured under -race on a loaded 2-core machine
-// (TestAbortReachesRunningTool): 110 to 160 ms from Abort to the tool's
-// ctx, against 10.6 s with the SDK's default throttle and a 3 s heartbeat
-// timeout. With 12 clients waiting (TestControlWithManyWaiters), Steer
-// answered in 290 ms and Abort in 160 ms, against 19 s for Steer when
-// waiters held updates.
+// once they have ended (their WaitForCancellation is set): a tool call is
+// recorded with what the tool returned, as by the Agent — the error of a
+// tool that returns its ctx's error ("context canceled"), the result of
+// one that finished its work anyway — so the transcript says what the
+// call did (TestAbortRecordsAsTheAgent runs both); a call not yet started
+// gets "Operation aborted", as the Agent's does. A cancellation reaches
+// an activity only in the server's answer to one of its heartbeats, which
+// the activities send through the worker's client every
+// [HeartbeatThrottle] (300 ms), not through the SDK, whose throttle
+// (80% of the heartbeat timeout unless the worker's
+// MaxHeartbeatThrottleInterval is smaller) would delay it by up to 24 s:
+// a worker built with the SDK's default options aborts as soon as one
+// built with [WorkerOptions]. Measured under -race on a loaded 2-core
+// machine (TestAbortReachesRunningTool): MEASURED from Abort to the
+// tool's ctx, with either options, against 10.6 s with the SDK's
+// throttle and a 3 s heartbeat timeout before. With 12 clients waiting
+// (TestControlWithManyWaiters), Steer answered in 290 ms and Abort in
+// 160 ms, against 19 s for Steer when waiters held updates.
 //
 // # Limits
 //

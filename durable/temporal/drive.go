@@ -169,8 +169,10 @@ const waitCancelChange = "wait-for-cancellation"
 
 // obtain runs the needed activities concurrently and records their
 // outcomes. An abort cancels them and waits for them to end: a request
-// cancelled is recorded as aborted, a call as "Operation aborted", and a
-// call that completed anyway with its result.
+// cancelled is recorded as aborted; a call whose tool ran is recorded
+// with what the tool returned (the activity reports it as its result), as
+// by the Agent, and a call cancelled before its tool ran as "Operation
+// aborted".
 func (ss *session) obtain(ctx workflow.Context, needs []need) error {
 	rec := ss.st.Run
 	work, cancel := workflow.WithCancel(ctx)

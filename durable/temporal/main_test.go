@@ -105,8 +105,15 @@ func dial(t *testing.T) client.Client {
 // startWorker starts a worker process serving sessions on queue.
 func startWorker(t *testing.T, queue string, s *durable.Sessions) *proc {
 	t.Helper()
+	return startWorkerWith(t, queue, s, workerOptions())
+}
+
+// startWorkerWith starts a worker process with options wo serving
+// sessions on queue.
+func startWorkerWith(t *testing.T, queue string, s *durable.Sessions, wo worker.Options) *proc {
+	t.Helper()
 	c := dial(t)
-	w := worker.New(c, queue, workerOptions())
+	w := worker.New(c, queue, wo)
 	s.Register(w)
 	require.NoError(t, w.Start())
 	p := &proc{c: c, w: w}
@@ -134,9 +141,15 @@ func newClient(t *testing.T, queue string, s *durable.Sessions) *durable.Client 
 // transcript msgs.
 func startSession(t *testing.T, o durable.Options, msgs ...agentcore.Message) *durable.Session {
 	t.Helper()
+	return startSessionWith(t, o, workerOptions(), msgs...)
+}
+
+// startSessionWith is startSession on a worker with options wo.
+func startSessionWith(t *testing.T, o durable.Options, wo worker.Options, msgs ...agentcore.Message) *durable.Session {
+	t.Helper()
 	sessions := durable.New(o)
 	queue := taskQueue(t)
-	startWorker(t, queue, sessions)
+	startWorkerWith(t, queue, sessions, wo)
 	s, err := newClient(t, queue, sessions).Start(testCtx(t), queue, msgs...)
 	require.NoError(t, err)
 	return s

@@ -119,16 +119,21 @@ func (o *Options) maxHistory() int {
 	return o.MaxHistoryLength
 }
 
-// HeartbeatThrottle is the MaxHeartbeatThrottleInterval [WorkerOptions]
-// sets: an abort reaches a running tool's ctx within about that time.
+// HeartbeatThrottle is the interval at which a running request or tool
+// call sends its heartbeats to the server (a third of its heartbeat
+// timeout when that is shorter): an abort reaches the activity's ctx
+// within about that time, whatever the worker's options, since the
+// answer to a heartbeat is how the server tells an activity it was
+// cancelled. [WorkerOptions] sets it as the worker's throttle too.
 const HeartbeatThrottle = 300 * time.Millisecond
 
-// WorkerOptions returns o as a worker serving sessions needs it: a zero
-// MaxHeartbeatThrottleInterval becomes [HeartbeatThrottle]. The SDK sends
-// an activity's heartbeats to the server at most once per throttle
-// interval (by default 80% of the heartbeat timeout, 24 s for the default
-// 30 s), and a cancellation reaches the activity only in the answer to
-// one: without it, an abort reaches a running tool that late.
+// WorkerOptions returns o with a zero MaxHeartbeatThrottleInterval set to
+// [HeartbeatThrottle]. A worker serving sessions no longer needs it: the
+// activities send their heartbeats through the worker's client, past the
+// SDK's throttle (by default 80% of the heartbeat timeout, 24 s), and an
+// abort reaches a running tool as soon with the SDK's default options.
+// The throttle still applies where the SDK sends the heartbeats itself
+// (an activity test environment, which has no client).
 func WorkerOptions(o worker.Options) worker.Options {
 	if o.MaxHeartbeatThrottleInterval == 0 {
 		o.MaxHeartbeatThrottleInterval = HeartbeatThrottle

@@ -24,20 +24,14 @@ func withProgress(ctx context.Context) (context.Context, *progress) {
 	return context.WithValue(ctx, progressKey{}, p), p
 }
 
-// beat records a heartbeat with the latest details, if any; p may be nil.
-func (p *progress) beat(ctx context.Context) {
+// latest returns the latest details, if any; p may be nil.
+func (p *progress) latest() (details any, set bool) {
 	if p == nil {
-		activity.RecordHeartbeat(ctx)
-		return
+		return nil, false
 	}
 	p.mu.Lock()
-	details, set := p.details, p.set
-	p.mu.Unlock()
-	if set {
-		activity.RecordHeartbeat(ctx, details)
-	} else {
-		activity.RecordHeartbeat(ctx)
-	}
+	defer p.mu.Unlock()
+	return p.details, p.set
 }
 
 // ToolProgress records details, a value the data converter encodes, as
@@ -55,7 +49,6 @@ func ToolProgress(ctx context.Context, details any) {
 	p.mu.Lock()
 	p.details, p.set = details, true
 	p.mu.Unlock()
-	p.beat(ctx)
 }
 
 // LastToolProgress decodes into ptr the details the call's previous
