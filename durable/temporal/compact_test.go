@@ -14,9 +14,9 @@ import (
 	"go.temporal.io/sdk/worker"
 )
 
-// compactSettings compact a smallWindow session above 500 tokens of
+// compactSettings compact a smallWindow session above 600 tokens of
 // context, keeping about 100.
-var compactSettings = compaction.Settings{ReserveTokens: 7500, KeepRecentTokens: 100}
+var compactSettings = compaction.Settings{ReserveTokens: 7400, KeepRecentTokens: 100}
 
 // smallWindow is the fake model with a 8,000-token context window.
 func smallWindow() agentcore.Model {
