@@ -89,11 +89,14 @@
 //
 // # Durable sessions
 //
-// A durable session (package durable/temporal) runs its hooks in the
-// workflow, where they must not block, so the summary call cannot run in
-// PrepareNextTurn there. Compact such a session between runs instead: read
-// its transcript, run [Prepare] and [Summarize] in an activity (the summary
-// call is a model request, as the session's model activity is), and
-// replace the transcript with [Preparation.Messages] (the session's
-// SetMessages). Recovery is the same with the run's last answer.
+// A durable session (package durable/temporal) compacts when its Options
+// set Compaction: after each run, by the same threshold, cut and summary
+// as the [Agent]'s. Its hooks run in the workflow and must not block, so
+// it does not compact between the turns of a run; the steps underneath
+// are what it uses: [Prepare] and [Preparation.Messages] run as workflow
+// code (they are deterministic functions of the transcript), and
+// [Summarize] runs there too with a stream function that makes each
+// summary call as the session's model activity, recorded in the history,
+// and [SummaryRequest].Now set to the workflow's clock, so that a replay
+// gives the same summary message.
 package compaction

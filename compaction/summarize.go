@@ -38,6 +38,10 @@ type SummaryRequest struct {
 	// before they are written out; nil applies [ConvertMessages] and keeps
 	// the standard roles. It runs on the calling goroutine.
 	ConvertToLLM func(ctx context.Context, messages []agentcore.Message) ([]agentcore.Message, error)
+	// Now is the clock that stamps the summary and the requests'
+	// messages; nil means [time.Now]. A durable session passes its
+	// workflow's clock, so that a replay gives the same summary.
+	Now func() time.Time
 }
 
 // Summarize writes the summary of a prepared compaction with one model
@@ -90,10 +94,18 @@ func Summarize(ctx context.Context, p *Preparation, req SummaryRequest) (*Summar
 		text += splitHeading + prefix
 	}
 	s := &Summary{
-		Summary: text + fileTags(p.ReadFiles, p.ModifiedFiles, req.fileChars()), TokensBefore: p.TokensBefore, Timestamp: p.stamp(),
+		Summary: text + fileTags(p.ReadFiles, p.ModifiedFiles, req.fileChars()), TokensBefore: p.TokensBefore, Timestamp: p.stamp(req.now()),
 		ReadFiles: p.ReadFiles, ModifiedFiles: p.ModifiedFiles, Usage: &usage,
 	}
 	return s, nil
+}
+
+// now reads the request's clock.
+func (r *SummaryRequest) now() time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return time.Now()
 }
 
 // fileChars is the room of the file lists in a summary: unbounded on a
@@ -110,8 +122,8 @@ func (r *SummaryRequest) fileChars() int {
 // message it precedes when that is later, so that the usage the kept
 // assistant messages report (the context before the compaction) no
 // longer counts in the estimate.
-func (p *Preparation) stamp() int64 {
-	ts := time.Now().UnixMilli()
+func (p *Preparation) stamp(now time.Time) int64 {
+	ts := now.UnixMilli()
 	for _, m := range p.Kept {
 		ts = max(ts, timestamp(m)+1)
 	}
@@ -267,7 +279,7 @@ func (r *SummaryRequest) build(record, previous, task string) []agentcore.Messag
 	if r.MaxTokens > 0 && r.MaxTokens < 4096 {
 		fmt.Fprintf(&b, "\n\nKeep the whole reply under %d words.", r.MaxTokens/2)
 	}
-	now := time.Now().UnixMilli()
+	now := r.now().UnixMilli()
 	return []agentcore.Message{
 		&agentcore.SystemMessage{Content: agentcore.Text(systemPrompt), Timestamp: now},
 		&agentcore.UserMessage{Content: agentcore.Blocks(agentcore.TextBlock{Text: b.String()}), Timestamp: now},

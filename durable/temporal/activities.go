@@ -26,6 +26,9 @@ type activities struct {
 func (a *activities) model(ctx context.Context, in modelInput) (response, error) {
 	opts := a.opts.StreamOptions
 	opts.Reasoning = in.Reasoning
+	if in.MaxTokens > 0 {
+		opts.MaxTokens = in.MaxTokens
+	}
 	if h := a.opts.GetAPIKey; h != nil {
 		key, err := h(ctx, in.Model.Provider)
 		if err != nil {

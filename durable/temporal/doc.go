@@ -384,14 +384,16 @@
 //
 //   - safe: adding tools (a session whose settings were never changed
 //     takes them from its next run, and declares them to the model then);
-//     StreamFn, StreamOptions, GetAPIKey, OnStream; a tool's Execute and
+//     setting [Options].Compaction (a session compacts from the end of its
+//     next run, behind a version); StreamFn, StreamOptions, GetAPIKey, OnStream; a tool's Execute and
 //     Replay; the activity options; PayloadLimit and MaxHistoryLength
 //     upwards; the SystemPrompt, Model, ThinkingLevel and modes of new
 //     sessions;
 //   - unsafe without versioning: what a hook decides or the messages it
 //     makes; removing or renaming a tool a session selects, or changing
 //     its declaration (its schema validates calls in the workflow);
-//     lowering MaxHistoryLength or PayloadLimit; a new version of
+//     lowering MaxHistoryLength or PayloadLimit; unsetting Compaction or
+//     changing its budgets; a new version of
 //     agentcore whose loop decides differently. Deploy such a change
 //     behind [workflow.GetVersion] in the hook (the version is recorded in
 //     the history the first time the hook runs, and replays read it back),
@@ -400,8 +402,38 @@
 //
 // The package follows the same rule for its own changes: each behaviour
 // that changed is behind a GetVersion change ID (requeue-undelivered,
-// pin-run-settings, wait-for-cancellation), and the histories recorded
+// pin-run-settings, wait-for-cancellation, compact-between-runs), and the histories recorded
 // in testdata by earlier versions must replay (TestReplayRecordedHistories).
+//
+// # Compaction
+//
+// A session whose [Options].Compaction is set compacts its transcript as
+// a [compaction.Agent] does after each run: when the context the model
+// would be sent (estimated after ConvertToLLM) is past the threshold of
+// the session's model ([compaction.ShouldCompact]; a model without a
+// known ContextWindow never compacts), the workflow cuts the transcript
+// ([compaction.Prepare]), has the older part summarized
+// ([compaction.Summarize]) and replaces the transcript with the system
+// message, the summary and the kept messages, which [Session.Messages]
+// reports as a replacement. The cut and the replacement are workflow
+// code; each summary call (one, or two for a split turn) is a request
+// of the session's model activity, with the summary's max tokens, so it
+// is in the history, retried as any request and streamed to
+// [Options.OnStream] (with Run 0). The summary is stamped with the
+// workflow's clock: a replay gives the same transcript
+// (TestCompactionBetweenRuns, testdata/history-compaction.json).
+//
+// The session waits for no compaction: a prompt, an edit or a reset that
+// arrives while the summary is written is applied, and the summary is
+// then dropped (the transcript it summarized is gone); a summary that
+// fails leaves the transcript as it was. Both are retried after the next
+// run. Not done, since hooks must not block in the workflow: compacting
+// between the turns of a run and before a prompt, and the Agent's
+// recovery from an overflowing answer. A session shows summaries to the
+// model as user messages ([compaction.ConvertMessages], applied before
+// [Options].ConvertToLLM). The transcript read from a session holds a
+// summary as an [*agentcore.CustomMessage] of role "compactionSummary"
+// ([compaction.AsSummary] reads it).
 //
 // # Not here yet
 //

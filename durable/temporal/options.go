@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/compaction"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -103,6 +104,14 @@ type Options struct {
 	// turns the checks off, for workers and clients that keep large
 	// payloads out of the history with a [ClaimCheck].
 	PayloadLimit int
+
+	// Compaction, when not nil, compacts a session's transcript after
+	// each run, as [compaction.Agent] does, with these budgets (zero
+	// fields scale with the session's model, [compaction.Settings.ForWindow]);
+	// nil never compacts. A session that compacts shows summaries to the
+	// model as user messages ([compaction.ConvertMessages], applied before
+	// ConvertToLLM). See the package doc's Compaction.
+	Compaction *compaction.Settings
 }
 
 func (o *Options) name() string {

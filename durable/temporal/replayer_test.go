@@ -9,6 +9,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
+	"github.com/pi-go/agentcore/compaction"
 	durable "github.com/pi-go/agentcore/durable/temporal"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/worker"
@@ -34,6 +35,9 @@ func historySessions(fake *agentcoretest.Fake) *durable.Sessions {
 	// A hook that fails only the turns of a prompt the other histories
 	// lack.
 	do.PrepareNextTurn = failCompaction
+	// Compaction, which only a session on a model with a known window
+	// does: the other histories replay unchanged.
+	do.Compaction = &compactSettings
 	return durable.New(do)
 }
 
@@ -66,7 +70,7 @@ func abortableEcho() agentcore.Tool {
 // whose settings, transcript and queues are edited, idle and during a
 // run; of one whose failed run puts back the follow-up it took; and of one
 // aborted while its tool runs, recorded with the pin-run-settings and
-// wait-for-cancellation versions. Each
+// wait-for-cancellation versions; and of one that compacts between runs. Each
 // is a subtest: record one alone with -run, so that the others
 // keep the format of the version that recorded them (the replayer must
 // go on reading old histories).
@@ -221,6 +225,16 @@ func TestRecordHistory(t *testing.T) {
 		require.Empty(t, st.FollowUp)
 		require.Equal(t, "after the follow-up", st.Messages[len(st.Messages)-1].(*agentcore.AssistantMessage).Text())
 		writeHistory(t, cl, "history-requeue")
+	})
+	t.Run("compaction", func(t *testing.T) {
+		// A session on a small window compacts between its second and
+		// third runs.
+		cl, s := recordedSession(t, agentcoretest.New(compactResponses()...), "history-compaction")
+		compactScript(t, s)
+		st, err := s.State(testCtx(t))
+		require.NoError(t, err)
+		require.Equal(t, compaction.Role, st.Messages[1].Role())
+		writeHistory(t, cl, "history-compaction")
 	})
 }
 

@@ -63,6 +63,9 @@ type modelInput struct {
 	// index in it, for live events ([StreamEvent]).
 	Run     int `json:"run,omitempty"`
 	Request int `json:"request,omitempty"`
+	// MaxTokens, when not zero, caps the answer: a compaction's summary
+	// call sets it.
+	MaxTokens int `json:"maxTokens,omitempty"`
 }
 
 // toolInput is what the tool activity is given: one validated call.

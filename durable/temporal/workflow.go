@@ -49,7 +49,7 @@ type Sessions struct {
 func New(opts Options) *Sessions {
 	opts.Tools = slices.Clone(opts.Tools)
 	opts.ActiveTools = slices.Clone(opts.ActiveTools)
-	s := &Sessions{opts: opts}
+	s := &Sessions{opts: withCompaction(opts)}
 	s.acts = &activities{opts: &s.opts}
 	return s
 }
@@ -104,6 +104,7 @@ func (s *Sessions) Workflow(ctx workflow.Context, in StartInput) error {
 			if err := ss.drive(ctx); err != nil {
 				return err
 			}
+			ss.compact(ctx)
 			continue
 		}
 		// Idle, or between two steps of a run: the run's record goes
