@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/jsondec"
 	"github.com/pi-go/agentcore/internal/jsonv"
 	"github.com/pi-go/agentcore/internal/jsvalue"
 	"github.com/pi-go/agentcore/internal/provider"
@@ -52,8 +53,10 @@ type decoder struct {
 	// may add.
 	unsigned map[string]int
 
-	// ev is the event being applied, reused for each.
-	ev event
+	// ev is the event being applied, reused for each, and dec decodes
+	// every event's data.
+	ev  event
+	dec jsondec.Decoder
 
 	// terminal is set once a response.completed, response.incomplete or
 	// response.failed arrived.

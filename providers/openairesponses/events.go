@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 
+	"github.com/pi-go/agentcore/internal/jsondec"
 	"github.com/pi-go/agentcore/internal/jsonv"
 )
 
@@ -96,12 +97,12 @@ func (l *lazyRaw) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// decodeEvent decodes data, which is valid JSON, into e as
+// decodeEvent decodes data, which is valid JSON, into e with dec as
 // [decodeLoosely] does, and sets e's slot key from its output_index. It
 // reports whether data is a JSON object.
-func decodeEvent(data []byte, e *event) bool {
+func decodeEvent(dec *jsondec.Decoder, data []byte, e *event) bool {
 	e.OutputIndex = math.NaN() // JSON has no NaN: it stays when absent
-	err := json.Unmarshal(data, e)
+	err := dec.Decode(data, e)
 	var typeErr *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &typeErr):

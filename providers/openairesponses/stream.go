@@ -188,7 +188,7 @@ func (d *decoder) event(ev sse.Event) (done bool, failure string) {
 	}
 	e := &d.ev
 	*e = event{}
-	isObject := decodeEvent(data, e)
+	isObject := decodeEvent(&d.dec, data, e)
 	if !isObject && !json.Valid(data) {
 		return false, MalformedEventText
 	}
