@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/tokens"
 )
 
 // ErrSummaryFailed is wrapped by the error of a summary call whose answer
@@ -132,19 +133,10 @@ func (p *Preparation) stamp(now time.Time) int64 {
 
 // timestamp is m's timestamp, 0 for a message of unknown type.
 func timestamp(m agentcore.Message) int64 {
-	switch m := m.(type) {
-	case *agentcore.SystemMessage:
-		return m.Timestamp
-	case *agentcore.UserMessage:
-		return m.Timestamp
-	case *agentcore.AssistantMessage:
-		return m.Timestamp
-	case *agentcore.ToolResultMessage:
-		return m.Timestamp
-	case *Summary:
-		return m.Timestamp
+	if s, ok := m.(*Summary); ok {
+		return s.Timestamp
 	}
-	return 0
+	return tokens.Timestamp(m)
 }
 
 // fileTags is the file lists appended to a summary. With maxChars > 0 (a

@@ -76,7 +76,7 @@ func LastUsage(messages []agentcore.Message) (index, tokens int) {
 				index, tokens = i, n
 			}
 		}
-		latest = max(latest, timestamp(m))
+		latest = max(latest, Timestamp(m))
 	}
 	return index, tokens
 }
@@ -90,7 +90,9 @@ func ContextTokens(u agentcore.Usage) int {
 	return int(u.Input + u.Output + u.CacheRead + u.CacheWrite)
 }
 
-func timestamp(m agentcore.Message) int64 {
+// Timestamp is the timestamp of one of the root package's messages, 0 for
+// a message of another type.
+func Timestamp(m agentcore.Message) int64 {
 	switch m := m.(type) {
 	case *agentcore.SystemMessage:
 		return m.Timestamp
