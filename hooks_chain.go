@@ -19,8 +19,12 @@ func chainHooks(hs []Hooks) Hooks {
 		PrepareRequest:   chainPrepareRequest(collect(hs, func(h Hooks) func(context.Context, RequestContext) (*RequestUpdate, error) { return h.PrepareRequest })),
 		PrepareNextTurn:  chainPrepareNextTurn(collect(hs, func(h Hooks) func(context.Context, TurnContext) (*TurnUpdate, error) { return h.PrepareNextTurn })),
 		FinishTurn:       chainFinishTurn(collect(hs, func(h Hooks) func(context.Context, TurnContext) (TurnDecision, error) { return h.FinishTurn })),
-		BeforeToolCall:   chainBeforeToolCall(collect(hs, func(h Hooks) func(context.Context, BeforeToolCallContext) (*BeforeToolCallResult, error) { return h.BeforeToolCall })),
-		AfterToolCall:    chainAfterToolCall(collect(hs, func(h Hooks) func(context.Context, AfterToolCallContext) (*AfterToolCallResult, error) { return h.AfterToolCall })),
+		BeforeToolCall: chainBeforeToolCall(collect(hs, func(h Hooks) func(context.Context, BeforeToolCallContext) (*BeforeToolCallResult, error) {
+			return h.BeforeToolCall
+		})),
+		AfterToolCall: chainAfterToolCall(collect(hs, func(h Hooks) func(context.Context, AfterToolCallContext) (*AfterToolCallResult, error) {
+			return h.AfterToolCall
+		})),
 	}
 }
 
