@@ -3,9 +3,14 @@
 // that serve it: a [Handler] takes a RunAgentInput as a POST of JSON and
 // answers with the run's AG-UI events as server-sent events.
 //
+//	model, _ := models.Lookup("anthropic", "claude-sonnet-4-5")
+//	provider := providers.StreamFn(providers.Options{}) // ANTHROPIC_API_KEY
 //	h := agui.New(agui.Options{
 //		NewAgent: func(ctx context.Context, in *agui.RunInput) (agentcore.Options, error) {
-//			return agentcore.Options{SystemPrompt: "...", Model: model, Tools: tools}, nil
+//			return agentcore.Options{
+//				SystemPrompt: "...", Model: model, StreamFn: provider, Tools: tools,
+//				Layers: []agentcore.Layer{tracing}, // e.g. an agentotel.Instrumentation
+//			}, nil
 //		},
 //	})
 //	http.Handle("/agent", h)

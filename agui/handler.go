@@ -54,10 +54,12 @@ type Options struct {
 	// (see OnTranscript). It is called on the request's goroutine, once
 	// per thread, with the request's ctx and the decoded input; in is the
 	// handler's, read-only. An error refuses the request with 500 (or the
-	// status of an [*HTTPError]) and the error's text. The handler wraps
-	// the options' FinishTurn and sets the Agent's tools before each run
-	// (the program's tools plus the client's front-end tools). A nil
-	// NewAgent fails every request with 500 ([ErrNoAgent]).
+	// status of an [*HTTPError]) and the error's text. The options' Layers
+	// (compaction, tracing, the program's own) are the thread Agent's: the
+	// handler adds a layer of its own after them, whose FinishTurn ends a
+	// run that called a front-end tool, and sets the Agent's tools before
+	// each run (the program's tools plus the client's front-end tools). A
+	// nil NewAgent fails every request with 500 ([ErrNoAgent]).
 	NewAgent func(ctx context.Context, in *RunInput) (agentcore.Options, error)
 
 	// Prepare, when not nil, decides whether a decoded request may run, on

@@ -30,24 +30,24 @@ type thread struct {
 	ran bool
 }
 
-// newThread makes the Agent of a thread from the program's options: its
-// FinishTurn ends the run after a turn that called a front-end tool.
+// newThread makes the Agent of a thread from the program's options, with
+// the handler's layer after the program's layers (see [frontEndLayer]).
 func newThread(opts agentcore.Options) *thread {
-	finish := opts.FinishTurn
-	opts.FinishTurn = func(ctx context.Context, t agentcore.TurnContext) (agentcore.TurnDecision, error) {
-		d := agentcore.TurnDefault
-		if finish != nil {
-			var err error
-			if d, err = finish(ctx, t); err != nil {
-				return d, err
-			}
-		}
-		if r := relayFrom(ctx); r != nil && len(r.pendingCalls()) > 0 {
-			return agentcore.TurnEnd, nil
-		}
-		return d, nil
-	}
+	opts.Layers = append(slices.Clip(opts.Layers), agentcore.LayerFunc(frontEndLayer))
 	return &thread{agent: agentcore.New(opts), server: slices.Clone(opts.Tools), ids: map[agentcore.Message]string{}}
+}
+
+// frontEndLayer is the handler's layer on every thread's Agent: its
+// FinishTurn ends the run after a turn that called a front-end tool.
+func frontEndLayer(s *agentcore.Setup) {
+	s.AddHooks(agentcore.Hooks{
+		FinishTurn: func(ctx context.Context, _ agentcore.TurnContext) (agentcore.TurnDecision, error) {
+			if r := relayFrom(ctx); r != nil && len(r.pendingCalls()) > 0 {
+				return agentcore.TurnEnd, nil
+			}
+			return agentcore.TurnDefault, nil
+		},
+	})
 }
 
 // plan is what a request asks of its thread.
