@@ -214,3 +214,48 @@ func (st *stack) run(inner RunFunc) RunFunc {
 	}
 	return inner
 }
+
+// Stack is layers composed for a surface that runs the loop its own way
+// and applies each part where that part runs: the hooks where the loop
+// runs, the stream function wrappers where requests are made, the tool
+// wrappers where tools execute (the durable session applies them in a
+// workflow and in its activities). The layers are installed once, with no
+// Agent ([Setup.Agent] is nil). Listeners and run wrappers are the
+// surface's to apply or leave, as its documentation says. An Agent and
+// RunLoop compose their layers themselves. A Stack is immutable and safe
+// for concurrent use.
+type Stack struct {
+	st stack
+}
+
+// NewStack installs layers over the program's hooks and returns their
+// composition. A nil layer is skipped.
+func NewStack(layers []Layer, hooks Hooks) *Stack {
+	return &Stack{st: install(nil, layers, hooks)}
+}
+
+// Hooks returns the layers' hooks composed with the program's, by the
+// rules of [Setup.AddHooks].
+func (s *Stack) Hooks() Hooks { return s.st.hooks }
+
+// StreamFn returns fn wrapped by the layers, the first outermost; a nil
+// fn is returned as is.
+func (s *Stack) StreamFn(fn StreamFn) StreamFn {
+	if fn == nil {
+		return nil
+	}
+	return s.st.streamFn(fn)
+}
+
+// Tools returns a copy of tools wrapped by the layers, the first
+// outermost.
+func (s *Stack) Tools(tools []Tool) []Tool {
+	return slices.Clone(s.st.wrapTools(tools))
+}
+
+// Listeners returns the layers' listeners, in layer order.
+func (s *Stack) Listeners() []Listener { return slices.Clone(s.st.listeners) }
+
+// WrapsRuns reports whether a layer added a run wrapper, which only an
+// Agent applies.
+func (s *Stack) WrapsRuns() bool { return len(s.st.runs) > 0 }

@@ -390,3 +390,18 @@ func TestRunLoopLayers(t *testing.T) {
 	assert.Equal(t, []string{"stream l", "stream l"}, j.of("stream "))
 	assert.Empty(t, j.of("run "), "run wrappers need an Agent")
 }
+
+func TestStack(t *testing.T) {
+	j := &journal{}
+	st := agentcore.NewStack([]agentcore.Layer{tagLayer(j, "l")}, tagHooks(j, "program"))
+	assert.True(t, st.WrapsRuns())
+	assert.Len(t, st.Listeners(), 1)
+	assert.Nil(t, st.StreamFn(nil))
+	tools := st.Tools([]agentcore.Tool{layerEchoTool()})
+	_, err := tools[0].Execute(context.Background(), "c1", json.RawMessage(`{}`), func(agentcore.ToolResult) {})
+	require.NoError(t, err)
+	h := st.Hooks()
+	_, err = h.TransformContext(context.Background(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"tool l", "transform l", "transform program"}, j.all())
+}
