@@ -27,7 +27,6 @@ func clock() func() time.Time {
 	return func() time.Time { t = t.Add(time.Second); return t }
 }
 
-
 // goScripted writes histories through this package's API into dir and
 // returns their files, for pi to read.
 func goScripted(t *testing.T, dir string) []string {

@@ -70,16 +70,16 @@ func (e *UsageEntry) MarshalJSON() ([]byte, error) {
 // MarshalJSON writes the entry as pi does.
 func (e *Compaction) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Type             string                  `json:"type"`
-		ID               string                  `json:"id"`
-		ParentID         *string                 `json:"parentId"`
-		Timestamp        string                  `json:"timestamp"`
-		Summary          string                  `json:"summary"`
-		FirstKeptEntryID string                  `json:"firstKeptEntryId,omitempty"`
-		TokensBefore     int                     `json:"tokensBefore"`
-		Details          json.RawMessage         `json:"details,omitempty"`
-		Usage            *agentcore.Usage        `json:"usage,omitempty"`
-		FromHook         *bool                   `json:"fromHook,omitempty"`
+		Type             string                   `json:"type"`
+		ID               string                   `json:"id"`
+		ParentID         *string                  `json:"parentId"`
+		Timestamp        string                   `json:"timestamp"`
+		Summary          string                   `json:"summary"`
+		FirstKeptEntryID string                   `json:"firstKeptEntryId,omitempty"`
+		TokensBefore     int                      `json:"tokensBefore"`
+		Details          json.RawMessage          `json:"details,omitempty"`
+		Usage            *agentcore.Usage         `json:"usage,omitempty"`
+		FromHook         *bool                    `json:"fromHook,omitempty"`
 		SystemMessage    *agentcore.SystemMessage `json:"systemMessage,omitempty"`
 	}{e.Type(), e.ID, nullable(e.ParentID), e.Timestamp, e.Summary, e.FirstKeptEntryID, e.TokensBefore,
 		e.Details, e.Usage, e.FromHook, e.SystemMessage})
