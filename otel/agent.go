@@ -2,6 +2,7 @@ package agentotel
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"go.opentelemetry.io/otel/trace"
@@ -9,38 +10,43 @@ import (
 	"github.com/pi-go/agentcore"
 )
 
-// NewAgent returns [agentcore.New] of opts, instrumented: opts.StreamFn is
-// wrapped as by [Instrumentation.WrapStreamFn] and opts.Tools as by
-// [Instrumentation.WrapTools], and a listener subscribed first records
-// each run's spans and metrics from its events (see the package
-// documentation for which). No hook is set or replaced: opts.Hooks run as
-// they would without instrumentation, and the user's listeners, subscribed
-// after, see every event as before.
-//
-// A nil opts.StreamFn (the process default, [agentcore.SetDefaultStreamFn])
-// cannot be wrapped: the runs then record no chat spans. Tools given later
-// to SetTools get their spans all the same; wrap them with WrapTools for
-// their ctx to carry the span.
-func (in *Instrumentation) NewAgent(opts agentcore.Options) *agentcore.Agent {
+// Install makes the Instrumentation an [agentcore.Layer]: give it in
+// [agentcore.Options].Layers (or [agentcore.LoopConfig].Layers) and each
+// run of the Agent records its spans and metrics from its events (see the
+// package documentation for which). It wraps the stream function of every
+// request, so that it nests under the run's span, and every tool (those
+// given later to SetTools included), so that Execute's ctx carries its
+// call's span; its listener, the layer's, records the run and tool spans.
+// It sets no hook: the Agent's hooks and other layers run as they would
+// without instrumentation. Put it first in Layers to see the work of the
+// layers after it (a compaction's summary request) inside the run.
+// A disabled Instrumentation (no-op providers) installs nothing.
+func (in *Instrumentation) Install(s *agentcore.Setup) {
 	if in.disabled {
-		return agentcore.New(opts)
+		return
 	}
-	o := &observer{in: in}
-	if opts.StreamFn != nil {
-		opts.StreamFn = o.wrapStreamFn(opts.StreamFn)
-	}
-	opts.Tools = in.WrapTools(opts.Tools)
-	a := agentcore.New(opts)
-	o.agent = a
-	a.Subscribe(o.listen)
-	return a
+	o := &observer{in: in, agent: s.Agent(), descriptions: map[string]string{}}
+	s.WrapStreamFn(o.wrapStreamFn)
+	s.WrapTool(o.wrapTool)
+	s.Subscribe(o.listen)
+}
+
+// NewAgent is [agentcore.New] with the Instrumentation as the first of
+// opts.Layers (see [Instrumentation.Install]).
+func (in *Instrumentation) NewAgent(opts agentcore.Options) *agentcore.Agent {
+	opts.Layers = slices.Concat([]agentcore.Layer{in}, opts.Layers)
+	return agentcore.New(opts)
 }
 
 // observer records the runs of one Agent from its events. An Agent runs
 // one run at a time; its listeners get one event at a time.
 type observer struct {
 	in    *Instrumentation
-	agent *agentcore.Agent
+	agent *agentcore.Agent // nil under RunLoop
+
+	// descriptions are the tools' descriptions by name, as wrapped.
+	descMu       sync.Mutex
+	descriptions map[string]string
 
 	mu   sync.Mutex
 	run  *runState
@@ -81,9 +87,13 @@ func (o *observer) wrapStreamFn(fn agentcore.StreamFn) agentcore.StreamFn {
 func (o *observer) listen(ctx context.Context, ev agentcore.AgentEvent) {
 	switch ev := ev.(type) {
 	case *agentcore.AgentStartEvent:
-		// The run's model and tools are the Agent's as the run starts.
-		st := o.agent.State()
-		r := o.in.startRun(ctx, st.Model, st.Tools)
+		// The run's model is the Agent's as the run starts; under RunLoop
+		// the first request tells it.
+		var model agentcore.Model
+		if o.agent != nil {
+			model = o.agent.State().Model
+		}
+		r := o.in.startRun(ctx, model)
 		o.mu.Lock()
 		o.run = r
 		o.mu.Unlock()
@@ -100,6 +110,22 @@ func (o *observer) listen(ctx context.Context, ev agentcore.AgentEvent) {
 	case *agentcore.AgentEndEvent:
 		o.endRun(ctx, ev.Messages)
 	}
+}
+
+// wrapTool is the Instrumentation's tool wrapper, noting the tool's
+// description for its call spans.
+func (o *observer) wrapTool(t agentcore.Tool) agentcore.Tool {
+	o.descMu.Lock()
+	o.descriptions[t.Name] = t.Description
+	o.descMu.Unlock()
+	return o.in.wrapTool(t)
+}
+
+// description is the description of the tool name, as last wrapped.
+func (o *observer) description(name string) string {
+	o.descMu.Lock()
+	defer o.descMu.Unlock()
+	return o.descriptions[name]
 }
 
 func hasToolCalls(m *agentcore.AssistantMessage) bool {
@@ -142,7 +168,7 @@ func (o *observer) startTool(ev *agentcore.ToolExecutionStartEvent) {
 	if o.run == nil || !o.run.on {
 		return
 	}
-	call := o.in.startTool(o.run.ctx, ev.ToolName, o.run.descriptions[ev.ToolName], ev.ToolCallID, ev.Args)
+	call := o.in.startTool(o.run.ctx, ev.ToolName, o.description(ev.ToolName), ev.ToolCallID, ev.Args)
 	if o.calls == nil {
 		o.calls = make(map[string][]*toolCall)
 	}

@@ -22,10 +22,10 @@ import (
 // ends with its final event, whose message gives the response attributes.
 // A nil fn is returned as is.
 //
-// It is the stream function of [Instrumentation.NewAgent], and the one to
-// give [agentcore.RunLoop]: there the request's ctx is the loop's, so the
-// chat spans nest under the span that ctx carries (see
-// [Instrumentation.StartRun]).
+// The Instrumentation's layer wraps the stream function itself; this is
+// the one to give a [agentcore.RunLoop] run without the layer: there the
+// request's ctx is the loop's, so the chat spans nest under the span that
+// ctx carries (see [Instrumentation.StartRun]).
 func (in *Instrumentation) WrapStreamFn(fn agentcore.StreamFn) agentcore.StreamFn {
 	if in.disabled || fn == nil {
 		return fn

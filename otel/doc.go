@@ -7,27 +7,37 @@
 // # Turning it on
 //
 // Build an [Instrumentation] from a [Config] (the tracer and meter
-// providers, an agent name, whether to capture content) and make the Agent
-// with it:
+// providers, an agent name, whether to capture content) and give it to the
+// Agent as a layer ([agentcore.Layer]), first, so that it sees the work of
+// the layers after it:
 //
 //	inst := agentotel.New(agentotel.Config{TracerProvider: tp, MeterProvider: mp, AgentName: "coder"})
-//	agent := inst.NewAgent(agentcore.Options{Model: model, StreamFn: provider, Tools: tools})
+//	agent := agentcore.New(agentcore.Options{
+//		Model: model, StreamFn: provider, Tools: tools,
+//		Layers: []agentcore.Layer{inst, compactor}, // compactor: compaction.New(...)
+//	})
 //	err := agent.Prompt(ctx, "fix the failing tests") // ctx's span is the run's parent
 //
-// [Instrumentation.NewAgent] is the one way for an Agent; give it the
-// provider's stream function and the tools unwrapped. The program
-// examples/stdout of this module does this on the fake model (no network,
-// no key) and prints the spans and metrics of a run:
+// Give it the provider's stream function and the tools unwrapped: the
+// layer wraps them ([Instrumentation.Install]). [Instrumentation.NewAgent]
+// is the shorthand for an Agent with the Instrumentation as its first
+// layer. A surface that serves an Agent (agui's handler, the MCP server)
+// serves its layers too: a run served from an HTTP request whose ctx
+// carries a span (otelhttp) is that span's child. The program
+// examples/stdout of this module runs on the fake model (no network, no
+// key) and prints the spans and metrics of a run:
 //
 //	cd otel && go run ./examples/stdout
 //
-// Users of [agentcore.RunLoop] assemble the same parts:
-// [Instrumentation.StartRun] for the run span and the ctx to run under,
-// [Instrumentation.WrapStreamFn] for the model requests and
-// [Instrumentation.WrapTools] for the tool calls. A loop's events reach its
-// reader later, on another goroutine, so there the tool spans are the
-// wrappers' own: they cover Execute only, and a call that never executes
-// (an unknown tool, invalid arguments, a blocked call) has none.
+// Users of [agentcore.RunLoop] give the Instrumentation in
+// [agentcore.LoopConfig].Layers and get the same spans; the loop calls the
+// layer's listener with each event on the run's goroutine. Without the
+// layer they assemble the parts: [Instrumentation.StartRun] for the run
+// span and the ctx to run under, [Instrumentation.WrapStreamFn] for the
+// model requests and [Instrumentation.WrapTools] for the tool calls; there
+// the tool spans are the wrappers' own: they cover Execute only, and a
+// call that never executes (an unknown tool, invalid arguments, a blocked
+// call) has none.
 //
 // # Spans
 //
@@ -168,10 +178,11 @@
 //
 // # What it uses of the Agent
 //
-// NewAgent sets no hook: the Hooks of the Options run as given. It wraps
-// the StreamFn and each Tool's Execute, and subscribes one listener before
-// any of the caller's. That listener reads agent_start (where it takes the
-// Agent's [agentcore.Agent.State] for the run's model and tools) and
+// The layer sets no hook: the Agent's hooks, and those of its other
+// layers, run as given. It wraps the stream function and each tool's
+// Execute, and subscribes one listener, before those of the layers after
+// it and of the program. That listener reads agent_start (where it takes
+// the Agent's [agentcore.Agent.State] for the run's model) and
 // agent_end (the run span), message_end of assistant messages with tool
 // calls and turn_end (to find a call's span from its Execute), and
 // tool_execution_start and tool_execution_end (the tool spans); it
@@ -184,7 +195,7 @@
 //
 // With the OpenTelemetry API's no-op providers (trace/noop and
 // metric/noop), New returns an Instrumentation whose wrappers are the
-// wrapped values themselves and whose NewAgent subscribes nothing: nothing
+// wrapped values themselves and whose layer installs nothing: nothing
 // is added (BenchmarkRun counts the same allocations as without it). With
 // providers that record nothing for a run and no histogram enabled (the
 // global providers before any is installed, a sampler that drops the run),

@@ -100,8 +100,8 @@ var (
 
 // New returns the instrumentation for cfg. When both providers are the
 // OpenTelemetry API's no-op providers (trace/noop and metric/noop), every
-// wrapper it returns is the wrapped value itself and [Instrumentation.NewAgent]
-// subscribes nothing: instrumenting then costs nothing at all. A meter
+// wrapper it returns is the wrapped value itself and its layer
+// ([Instrumentation.Install]) installs nothing: instrumenting then costs nothing at all. A meter
 // that refuses an instrument (a provider's error) leaves that histogram a
 // no-op; the library never logs.
 func New(cfg Config) *Instrumentation {

@@ -178,3 +178,33 @@ func TestConcurrentAgents(t *testing.T) {
 		assert.Len(t, runs, 2, "each file opens under its own run")
 	})
 }
+
+// TestRunLoopLayer records a RunLoop run with the Instrumentation as a
+// layer: its listener records the run and tool spans from the events, so
+// that the calls that never execute (an unknown tool) have spans too, and
+// the run's span is a child of ctx's.
+func TestRunLoopLayer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(agentotel.Config{AgentName: "loop"})
+		fake := agentcoretest.New(
+			agentcoretest.ToolCallResponse(
+				agentcoretest.ToolCall("c1", "read", readArgs{Path: "b.txt"}),
+				agentcoretest.ToolCall("c2", "fail", nil),
+				agentcoretest.ToolCall("c3", "unknown", nil),
+			),
+			agentcoretest.Response{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "ok"}}, Usage: usage(10, 2, 0)},
+		)
+		ctx, parent := h.tp.Tracer("test").Start(context.Background(), "request")
+		lr, err := agentcore.RunLoop(ctx,
+			[]agentcore.Message{&agentcore.UserMessage{Content: agentcore.Text("go"), Timestamp: 1}},
+			agentcore.AgentContext{Tools: []agentcore.Tool{readTool(), failTool()}},
+			agentcore.LoopConfig{Model: model(), StreamFn: fake.Stream, Layers: []agentcore.Layer{h.inst}})
+		require.NoError(t, err)
+		for range lr.Events() {
+		}
+		_, err = lr.Wait()
+		require.NoError(t, err)
+		parent.End()
+		golden.Check(t, []byte(h.tree()+"\n"+h.metrics(t)), filepath.Join("testdata", "runloop_layer.golden"))
+	})
+}

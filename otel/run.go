@@ -37,7 +37,7 @@ func (in *Instrumentation) StartRun(ctx context.Context, model agentcore.Model) 
 	if in.disabled {
 		return ctx, &Run{}
 	}
-	r := in.startRun(ctx, model, nil)
+	r := in.startRun(ctx, model)
 	r.ctx = context.WithValue(r.ctx, runKey{}, r)
 	return r.ctx, &Run{state: r}
 }
@@ -69,9 +69,6 @@ type runState struct {
 	// on is false when nothing records the run: its requests and tool
 	// calls are then not instrumented at all.
 	on bool
-	// descriptions are the descriptions of the run's tools by name, for
-	// the tool spans an Agent's events start.
-	descriptions map[string]string
 
 	mu       sync.Mutex
 	hasModel bool // the span has its provider and model
@@ -108,9 +105,8 @@ func modelAttrs(model agentcore.Model) []attribute.KeyValue {
 	return attrs
 }
 
-// startRun starts the span of a run of model; tools, optional, are the
-// run's tools.
-func (in *Instrumentation) startRun(ctx context.Context, model agentcore.Model, tools []agentcore.Tool) *runState {
+// startRun starts the span of a run of model.
+func (in *Instrumentation) startRun(ctx context.Context, model agentcore.Model) *runState {
 	r := &runState{in: in, start: time.Now()}
 	attrs := in.runAttrs
 	if r.hasModel = model.ID != "" || model.Provider != "" || model.API != ""; r.hasModel {
@@ -119,12 +115,6 @@ func (in *Instrumentation) startRun(ctx context.Context, model agentcore.Model, 
 	r.ctx, r.span = in.tracer.Start(ctx, in.runName,
 		trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...), trace.WithTimestamp(r.start))
 	r.on = r.span.IsRecording() || in.metered(ctx)
-	if r.on && len(tools) > 0 {
-		r.descriptions = make(map[string]string, len(tools))
-		for _, t := range tools {
-			r.descriptions[t.Name] = t.Description
-		}
-	}
 	return r
 }
 
