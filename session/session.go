@@ -224,7 +224,12 @@ func (s *Session) encodeAll(entries []Entry) ([]byte, error) {
 
 // write appends data to the file with one write.
 func (s *Session) write(data []byte) error {
-	f, err := os.OpenFile(s.path, os.O_WRONLY|os.O_APPEND, 0)
+	return s.writeFlags(data, os.O_WRONLY|os.O_APPEND)
+}
+
+// writeFlags opens the file with flag and writes data with one write.
+func (s *Session) writeFlags(data []byte, flag int) error {
+	f, err := os.OpenFile(s.path, flag, 0o644)
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
@@ -233,7 +238,7 @@ func (s *Session) write(data []byte) error {
 		err = f.Sync()
 	}
 	if err = errors.Join(err, f.Close()); err != nil {
-		return fmt.Errorf("session: append: %w", err)
+		return fmt.Errorf("session: write: %w", err)
 	}
 	return nil
 }
@@ -276,16 +281,8 @@ func (s *Session) persist(e Entry) error {
 		if err != nil {
 			return err
 		}
-		f, err := os.OpenFile(s.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err != nil {
-			return fmt.Errorf("session: %w", err)
-		}
-		_, err = f.Write(data)
-		if err == nil && s.opts.Sync {
-			err = f.Sync()
-		}
-		if err = errors.Join(err, f.Close()); err != nil {
-			return fmt.Errorf("session: %w", err)
+		if err := s.writeFlags(data, os.O_WRONLY|os.O_CREATE|os.O_EXCL); err != nil {
+			return err
 		}
 		s.flushed = true
 	} else {
