@@ -1,0 +1,135 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/compaction"
+)
+
+// Layer returns an [agentcore.Layer] that keeps an Agent's conversation
+// in s:
+//
+//   - every message the Agent ends (message_end: prompts, answers, tool
+//     results, steering and follow-up messages) is appended to s, on the
+//     goroutine that delivers the event, before the run goes on (an
+//     Agent's listeners are awaited);
+//   - the model sees the context's branch summaries, custom messages and
+//     compaction summaries as user messages ([ConvertMessages], first in
+//     the ConvertToLLM pipeline);
+//   - an append that failed fails the run at its next model request
+//     (PrepareRequest), with the error, rather than going on unrecorded.
+//
+// Record compactions with [Session.OnCompaction].
+func (s *Session) Layer() agentcore.Layer {
+	var (
+		mu  sync.Mutex
+		err error
+	)
+	return agentcore.LayerFunc(func(setup *agentcore.Setup) {
+		setup.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
+			end, ok := ev.(*agentcore.MessageEndEvent)
+			if !ok {
+				return
+			}
+			if _, werr := s.AppendMessage(end.Message); werr != nil {
+				mu.Lock()
+				err = werr
+				mu.Unlock()
+			}
+		})
+		setup.AddHooks(agentcore.Hooks{
+			ConvertToLLM: func(_ context.Context, messages []agentcore.Message) ([]agentcore.Message, error) {
+				return ConvertMessages(messages), nil
+			},
+			PrepareRequest: func(context.Context, agentcore.RequestContext) (*agentcore.RequestUpdate, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil {
+					return nil, fmt.Errorf("session: %w", err)
+				}
+				return nil, nil
+			},
+		})
+	})
+}
+
+// Restore returns opts set to resume s from its current leaf: the
+// context's messages as the transcript, its thinking level, its model
+// (looked up with lookup, models.Lookup for pi's catalog; opts.Model is
+// kept when lookup is nil or does not know it) and s's [Session.Layer]
+// appended to the layers.
+func (s *Session) Restore(opts agentcore.Options, lookup func(provider, id string) (agentcore.Model, bool)) agentcore.Options {
+	ctx := s.Context()
+	opts.Messages = ctx.Messages
+	if ctx.ThinkingLevel != "" {
+		opts.ThinkingLevel = ctx.ThinkingLevel
+	}
+	if ctx.Model != nil && lookup != nil {
+		if m, ok := lookup(ctx.Model.Provider, ctx.Model.ModelID); ok {
+			opts.Model = m
+		}
+	}
+	opts.Layers = append(append([]agentcore.Layer(nil), opts.Layers...), s.Layer())
+	return opts
+}
+
+// RecordCompaction appends r, a compaction of the package compaction, as
+// pi's compaction entry: its summary, token count, file lists (details)
+// and usage; its first kept entry is the entry of the r.Kept-th message
+// from the end of the current branch (the compaction's own ID when it
+// kept none, the first message when the branch holds fewer).
+func (s *Session) RecordCompaction(r *compaction.Result) (string, error) {
+	if r == nil || r.Summary == nil {
+		return "", fmt.Errorf("%w: no compaction result", ErrInvalid)
+	}
+	c := &Compaction{Summary: r.Summary.Summary, TokensBefore: r.TokensBefore, Usage: r.Summary.Usage}
+	if len(r.Summary.ReadFiles) > 0 || len(r.Summary.ModifiedFiles) > 0 {
+		c.Details = filesJSON(r.Summary.ReadFiles, r.Summary.ModifiedFiles)
+	}
+	if r.Kept > 0 {
+		seen := 0
+		path := s.Path("")
+		for i := len(path) - 1; i >= 0 && seen < r.Kept; i-- {
+			if m, ok := path[i].(*MessageEntry); ok && !isSystem(m.Message) {
+				seen++
+				c.FirstKeptEntryID = path[i].Base().ID
+			}
+		}
+	}
+	return s.Append(c)
+}
+
+// OnCompaction returns a [compaction.Listener] for [compaction.Options]
+// OnEvent that records each compaction that succeeded
+// ([Session.RecordCompaction]) and then calls next, when not nil. A
+// failed record is reported to onError, when not nil.
+func (s *Session) OnCompaction(next compaction.Listener, onError func(error)) compaction.Listener {
+	return func(ctx context.Context, ev compaction.Event) {
+		if end, ok := ev.(*compaction.EndEvent); ok && end.Result != nil {
+			if _, err := s.RecordCompaction(end.Result); err != nil && onError != nil {
+				onError(err)
+			}
+		}
+		if next != nil {
+			next(ctx, ev)
+		}
+	}
+}
+
+func filesJSON(read, modified []string) []byte {
+	if read == nil {
+		read = []string{}
+	}
+	if modified == nil {
+		modified = []string{}
+	}
+	data, _ := json.Marshal(struct {
+		ReadFiles     []string `json:"readFiles"`
+		ModifiedFiles []string `json:"modifiedFiles"`
+	}{read, modified})
+	return data
+}

@@ -1,0 +1,202 @@
+package session
+
+import (
+	"encoding/json"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/compaction"
+)
+
+// ModelRef names a model: the provider and the model's ID.
+type ModelRef struct {
+	Provider string `json:"provider"`
+	ModelID  string `json:"modelId"`
+}
+
+// Context is what a model sees from a leaf of a session, with the model
+// and thinking level in effect there.
+type Context struct {
+	// Messages are the messages of the context, in order: the stored
+	// messages, a [*compaction.Summary] (after the compaction's system
+	// message) in place of what a compaction summarized, a
+	// [*BranchSummaryMessage] and a [*CustomMessage] for the entries of
+	// those kinds, and context edits applied. They share the session's
+	// messages, which must not be modified.
+	Messages []agentcore.Message
+	// ThinkingLevel is the last thinking level set on the path; "off"
+	// when none was.
+	ThinkingLevel agentcore.ThinkingLevel
+	// Model is the model of the last model change or assistant message on
+	// the path, whichever came later; nil when none.
+	Model *ModelRef
+}
+
+// BuildContext builds the context a model sees from leafID, as pi's
+// buildSessionContext does:
+//
+//   - the path from the root to the leaf is taken;
+//   - the latest compaction on it comes first (its system message, then
+//     its summary), followed by the entries from its first kept entry up
+//     to it (system messages left out: the compaction's own replays them)
+//     and every entry after it;
+//   - the latest context edit of each entry on that range replaces its
+//     content or, when nil, leaves it out;
+//   - model and thinking-level changes are read from the whole path.
+//
+// entries are all the entries of a session in file order; an empty leafID
+// gives an empty context.
+func BuildContext(entries []Entry, leafID string) Context {
+	return newTree(entries).context(leafID)
+}
+
+func (t *tree) context(leafID string) Context {
+	path := t.path(leafID)
+	ctx := Context{ThinkingLevel: agentcore.ThinkingOff}
+	for _, e := range path {
+		switch e := e.(type) {
+		case *ThinkingLevelChange:
+			ctx.ThinkingLevel = e.ThinkingLevel
+		case *ModelChange:
+			ctx.Model = &ModelRef{Provider: e.Provider, ModelID: e.ModelID}
+		case *MessageEntry:
+			if a, ok := e.Message.(*agentcore.AssistantMessage); ok {
+				ctx.Model = &ModelRef{Provider: a.Provider, ModelID: a.Model}
+			}
+		}
+	}
+	selected := contextEntries(path)
+	edits := map[string]*ContextEdit{}
+	for _, e := range selected {
+		if ed, ok := e.(*ContextEdit); ok {
+			edits[ed.TargetID] = ed
+		}
+	}
+	for i, e := range selected {
+		if _, ok := e.(*Compaction); ok && i > 0 {
+			continue // an older compaction kept in the range: only the newest speaks
+		}
+		ctx.Messages = append(ctx.Messages, project(e, edits[e.Base().ID])...)
+	}
+	return ctx
+}
+
+// contextEntries selects the entries of path that make the context.
+func contextEntries(path []Entry) []Entry {
+	at := -1
+	for i, e := range path {
+		if _, ok := e.(*Compaction); ok {
+			at = i
+		}
+	}
+	if at < 0 {
+		return path
+	}
+	c := path[at].(*Compaction)
+	out := []Entry{c}
+	kept := false
+	for _, e := range path[:at] {
+		if e.Base().ID == c.FirstKeptEntryID {
+			kept = true
+		}
+		if !kept {
+			continue
+		}
+		if m, ok := e.(*MessageEntry); ok && isSystem(m.Message) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return append(out, path[at+1:]...)
+}
+
+func isSystem(m agentcore.Message) bool {
+	if _, ok := m.(*agentcore.SystemMessage); ok {
+		return true
+	}
+	return m != nil && m.Role() == "system"
+}
+
+// project returns the messages entry e puts into the context, edit
+// applied.
+func project(e Entry, edit *ContextEdit) []agentcore.Message {
+	msgs := entryMessages(e)
+	if edit == nil {
+		return msgs
+	}
+	if edit.Replacement == nil {
+		return nil
+	}
+	out := make([]agentcore.Message, len(msgs))
+	for i, m := range msgs {
+		out[i] = replaceContent(m, edit.Replacement.Content)
+	}
+	return out
+}
+
+// entryMessages returns the messages an entry contributes before edits.
+func entryMessages(e Entry) []agentcore.Message {
+	switch e := e.(type) {
+	case *MessageEntry:
+		return []agentcore.Message{e.Message}
+	case *CustomMessageEntry:
+		return []agentcore.Message{&CustomMessage{CustomType: e.CustomType, Content: e.Content, Display: e.Display,
+			Details: e.Details, Timestamp: millis(e.Timestamp)}}
+	case *BranchSummary:
+		if e.Summary == "" {
+			return nil
+		}
+		return []agentcore.Message{&BranchSummaryMessage{Summary: e.Summary, FromID: e.FromID, Timestamp: millis(e.Timestamp)}}
+	case *Compaction:
+		s := &compaction.Summary{Summary: e.Summary, TokensBefore: e.TokensBefore, Timestamp: millis(e.Timestamp)}
+		var files struct {
+			ReadFiles     []string `json:"readFiles"`
+			ModifiedFiles []string `json:"modifiedFiles"`
+		}
+		if len(e.Details) > 0 && json.Unmarshal(e.Details, &files) == nil {
+			s.ReadFiles, s.ModifiedFiles = orNil(files.ReadFiles), orNil(files.ModifiedFiles)
+		}
+		if e.SystemMessage != nil {
+			return []agentcore.Message{e.SystemMessage, s}
+		}
+		return []agentcore.Message{s}
+	}
+	return nil
+}
+
+func orNil(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
+
+// replaceContent returns m with content c, as pi's context edits replace
+// it: for user, assistant, tool-result and custom messages only; a plain
+// string becomes one text block for assistant and tool-result messages.
+func replaceContent(m agentcore.Message, c agentcore.Content) agentcore.Message {
+	blocks := func() []agentcore.ContentBlock {
+		if c.Plain {
+			return []agentcore.ContentBlock{agentcore.TextBlock{Text: c.Text()}}
+		}
+		return c.Blocks
+	}
+	switch m := m.(type) {
+	case *agentcore.UserMessage:
+		out := *m
+		out.Content = c
+		return &out
+	case *agentcore.AssistantMessage:
+		out := m.Clone()
+		out.Content = blocks()
+		return out
+	case *agentcore.ToolResultMessage:
+		out := *m
+		out.Content = blocks()
+		return &out
+	case *CustomMessage:
+		out := *m
+		out.Content = c
+		return &out
+	}
+	return m
+}

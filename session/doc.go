@@ -1,0 +1,58 @@
+// Package session reads and writes the session files of the pi coding
+// agent (pi-coding-agent 1.6.0): a conversation a person can resume,
+// branch and label, stored as one JSON object per line whose entries form
+// a tree. A file written here opens in pi, and a file pi wrote opens here
+// with the same tree and the same context.
+//
+// # Resume an Agent
+//
+//	s, err := session.Open(path, nil) // or session.Create(dir, cwd, nil)
+//	if err != nil { ... }
+//	defer s.Close()
+//	agent := agentcore.New(s.Restore(opts, models.Lookup))
+//
+// [Session.Restore] fills the options from the current leaf (transcript,
+// model, thinking level) and adds [Session.Layer], which appends every
+// message the Agent ends. The Agent's leading system message is not
+// recorded: the prompt comes from the options each time. Record the
+// compactions of package compaction with [Session.OnCompaction].
+//
+// # Files
+//
+// A session lives in a file <dir>/<time>_<id>.jsonl, the directory of a
+// working directory being [Dir] (under [AgentDir], ~/.pi/agent). The
+// first line is a [Header]; each other line an [Entry]: messages, model
+// and thinking-level changes, compactions, branch summaries, labels,
+// names, context edits, usage, and extensions' custom entries and
+// messages, each written with pi's fields in pi's order. A type this
+// package does not know is kept as an [*UnknownEntry] and written back
+// unchanged. Files of versions 1 and 2 are migrated on open as pi
+// migrates them. [List], [Delete], [Session.Fork] (a new file holding one
+// branch) and [ForkFrom] (a copy into another working directory) manage
+// the files.
+//
+// # The tree
+//
+// Each entry names its parent. [Session.Append] adds a child of the leaf
+// and makes it the leaf; [Session.Branch] moves the leaf back to an
+// earlier entry, so the next append starts a branch; [Session.BranchWithSummary]
+// does so with a summary of the branch left. [Session.Path] is the branch
+// from the root to a leaf, [Session.Tree] the whole tree with labels.
+// [Session.Context] ([BuildContext]) is what a model sees from the leaf,
+// built as pi builds it: the latest compaction on the branch replaces what
+// it summarized, context edits apply, and the model and thinking level
+// are the last ones set.
+//
+// # Safety
+//
+// Every entry is written with one write of one line at the end of the
+// file, so a crash leaves whole lines and at worst a torn last one. On
+// open, a line that is not an entry is skipped, as pi skips it, and
+// reported to [Options.OnBadLine] with its number ([*LineError]); a torn
+// last line is then ended so that appends start on a line of their own.
+// The file is read a line at a time, never whole. A writer holds the
+// lock directory <file>.lock, the lock proper-lockfile makes, from open
+// to [Session.Close]: a second writer gets [ErrLocked], and appends from
+// many goroutines are serialized. pi 1.6.0 itself takes no lock on its
+// session files; readers ([Options].ReadOnly) need none.
+package session

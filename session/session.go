@@ -1,0 +1,419 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/compaction"
+)
+
+// Errors of a [Session]'s methods, tested with errors.Is.
+var (
+	// ErrNotFound is returned for an entry ID the session does not hold.
+	ErrNotFound = errors.New("session: entry not found")
+	// ErrInvalid is returned for an entry the session refuses to append.
+	ErrInvalid = errors.New("session: invalid entry")
+	// ErrBadID is returned for a session ID pi would refuse.
+	ErrBadID = errors.New("session: invalid session id")
+	// ErrReadOnly is returned by a write to a session opened read-only.
+	ErrReadOnly = errors.New("session: read-only")
+	// ErrClosed is returned by a write after Close.
+	ErrClosed = errors.New("session: closed")
+)
+
+// Options configure [Create], [Open] and the functions that make new
+// session files. A nil *Options means the defaults.
+type Options struct {
+	// ID is the ID of a new session ([Create], [ForkFrom], [Session.Fork]);
+	// "" makes a UUIDv7. pi's rules apply: letters, digits, '-', '_' and
+	// '.', starting and ending with a letter or digit.
+	ID string
+	// ParentSession is the parent file a new session records; "" for none.
+	ParentSession string
+	// Registry decodes app-defined message roles; nil knows none, and a
+	// role nobody registered is kept as an [*agentcore.CustomMessage].
+	Registry *agentcore.MessageRegistry
+	// ReadOnly opens a session without its lock, migrating an old file in
+	// memory only; appends fail with [ErrReadOnly].
+	ReadOnly bool
+	// Sync makes every append wait for the disk (fsync).
+	Sync bool
+	// StaleLock is how long a lock nobody touched (each append touches it)
+	// is left alone before a writer takes it over; zero never takes one
+	// over: a crashed writer's lock then stays until removed by hand.
+	StaleLock time.Duration
+	// OnBadLine is called, on the opening goroutine, for each line of the
+	// file that is not an entry (a torn last line has Torn set); an error
+	// it returns fails the open. Nil skips such lines, as pi does.
+	OnBadLine func(*LineError) error
+	// Now is the clock of the entries' timestamps; nil is time.Now.
+	Now func() time.Time
+}
+
+func (o *Options) orDefault() Options {
+	var out Options
+	if o != nil {
+		out = *o
+	}
+	if out.Now == nil {
+		out.Now = time.Now
+	}
+	return out
+}
+
+// Session is a session file open for reading and appending: pi's
+// SessionManager. Its methods are safe for concurrent use; appends are
+// serialized, each written as one line with one write. Close it to give
+// up its lock.
+type Session struct {
+	mu      sync.Mutex
+	opts    Options
+	path    string
+	header  Header
+	t       *tree
+	flushed bool // the file holds the header and every entry so far
+	lock    *fileLock
+	closed  bool
+}
+
+// Create starts a new session for the working directory cwd, in dir: the
+// file dir/<time>_<id>.jsonl, pi's naming. As in pi, the file is written
+// once the session holds a user or assistant message; until then its
+// entries are kept in memory (its lock is taken at once).
+func Create(dir, cwd string, opts *Options) (*Session, error) {
+	o := opts.orDefault()
+	id := o.ID
+	now := o.Now()
+	if id == "" {
+		id = newSessionID(now)
+	} else if err := checkSessionID(id); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("session: %w", err)
+	}
+	ts := isoTime(now)
+	name := strings.NewReplacer(":", "-", ".", "-").Replace(ts) + "_" + id + ".jsonl"
+	s := &Session{opts: o, path: filepath.Join(dir, name), t: newTree(nil),
+		header: Header{Version: CurrentVersion, ID: id, Timestamp: ts, Cwd: cwd, ParentSession: o.ParentSession}}
+	if !o.ReadOnly {
+		l, err := lockFile(s.path, o.StaleLock, o.Now)
+		if err != nil {
+			return nil, err
+		}
+		s.lock = l
+	}
+	return s, nil
+}
+
+// Open opens the session file at path. The file is read line by line (a
+// line at a time in memory besides the decoded entries), an older version
+// migrated as pi migrates it and, unless ReadOnly, rewritten (through a
+// temporary file renamed over it) and locked; a torn last line is skipped
+// and, unless ReadOnly, ended with a newline so that appends start on a
+// line of their own. The leaf is the last entry of the file. A file whose
+// first entry is not a header is refused with [ErrNotSession]; an empty
+// one gets a new header, pi's repair.
+func Open(path string, opts *Options) (*Session, error) {
+	o := opts.orDefault()
+	s := &Session{opts: o, path: path}
+	if !o.ReadOnly {
+		l, err := lockFile(path, o.StaleLock, o.Now)
+		if err != nil {
+			return nil, err
+		}
+		s.lock = l
+	}
+	if err := s.load(); err != nil {
+		if s.lock != nil {
+			_ = s.lock.release()
+		}
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Session) load() error {
+	f, err := os.Open(s.path)
+	if err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	c, err := readContents(f, s.opts.Registry, s.opts.OnBadLine)
+	_ = f.Close()
+	if errors.Is(err, io.EOF) { // an empty file
+		cwd, _ := os.Getwd()
+		now := s.opts.Now()
+		s.header = Header{Version: CurrentVersion, ID: newSessionID(now), Timestamp: isoTime(now), Cwd: cwd}
+		s.t = newTree(nil)
+		if s.opts.ReadOnly {
+			return nil
+		}
+		return s.rewrite()
+	}
+	if err != nil {
+		return fmt.Errorf("session: %s: %w", s.path, err)
+	}
+	s.header, s.t, s.flushed = c.header, newTree(c.entries), true
+	if s.opts.ReadOnly {
+		return nil
+	}
+	if c.migrated {
+		return s.rewrite()
+	}
+	if c.tornTail {
+		return s.write([]byte("\n"))
+	}
+	return nil
+}
+
+// rewrite replaces the file with the header and every entry, through a
+// temporary file renamed over it.
+func (s *Session) rewrite() error {
+	data, err := s.encodeAll(s.t.entries)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(s.path), ".session-*.tmp")
+	if err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	err = errors.Join(err, tmp.Close())
+	if err == nil {
+		err = os.Rename(tmp.Name(), s.path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("session: rewrite %s: %w", s.path, err)
+	}
+	s.flushed = true
+	return nil
+}
+
+// encodeAll is the file's text: the header and entries, a line each.
+func (s *Session) encodeAll(entries []Entry) ([]byte, error) {
+	var buf bytes.Buffer
+	h, err := json.Marshal(s.header)
+	if err != nil {
+		return nil, err
+	}
+	buf.Write(h)
+	buf.WriteByte('\n')
+	for _, e := range entries {
+		line, err := json.Marshal(e)
+		if err != nil {
+			return nil, fmt.Errorf("session: entry %s: %w", e.Base().ID, err)
+		}
+		buf.Write(line)
+		buf.WriteByte('\n')
+	}
+	return buf.Bytes(), nil
+}
+
+// write appends data to the file with one write.
+func (s *Session) write(data []byte) error {
+	return s.writeFlags(data, os.O_WRONLY|os.O_APPEND)
+}
+
+// writeFlags opens the file with flag and writes data with one write.
+func (s *Session) writeFlags(data []byte, flag int) error {
+	f, err := os.OpenFile(s.path, flag, 0o644)
+	if err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	_, err = f.Write(data)
+	if err == nil && s.opts.Sync {
+		err = f.Sync()
+	}
+	if err = errors.Join(err, f.Close()); err != nil {
+		return fmt.Errorf("session: write: %w", err)
+	}
+	return nil
+}
+
+// Close gives up the session's lock. Entries appended before are on disk;
+// later writes fail with [ErrClosed].
+func (s *Session) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	if s.lock != nil {
+		return s.lock.release()
+	}
+	return nil
+}
+
+// hasConversation reports whether the session holds a user or assistant
+// message: pi writes the file from then on.
+func (s *Session) hasConversation() bool {
+	for _, e := range s.t.entries {
+		if m, ok := e.(*MessageEntry); ok {
+			if r := m.Message.Role(); r == "user" || r == "assistant" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// persist writes the entry just added.
+func (s *Session) persist(e Entry) error {
+	if !s.flushed {
+		if !s.hasConversation() {
+			return nil
+		}
+		data, err := s.encodeAll(s.t.entries)
+		if err != nil {
+			return err
+		}
+		if err := s.writeFlags(data, os.O_WRONLY|os.O_CREATE|os.O_EXCL); err != nil {
+			return err
+		}
+		s.flushed = true
+	} else {
+		line, err := json.Marshal(e)
+		if err != nil {
+			return fmt.Errorf("session: entry: %w", err)
+		}
+		if err := s.write(append(line, '\n')); err != nil {
+			return err
+		}
+	}
+	if s.lock != nil {
+		s.lock.touch(s.opts.Now())
+	}
+	return nil
+}
+
+// Append adds e as a child of the leaf, writes it, makes it the leaf and
+// returns its ID. Append sets e's EntryBase (ID, parent, time) and owns e
+// from then on. As pi's SessionManager, it
+//
+//   - refuses a label or context edit whose target it does not hold, a
+//     context edit of an entry off the current branch or of one that puts
+//     no user, assistant, tool-result or custom message in the context;
+//   - writes a context edit's string content as a text block for an
+//     assistant or tool-result target;
+//   - gives a compaction without FirstKeptEntryID its own ID (nothing
+//     kept) and, when SystemMessage is nil, the system message replayed
+//     from the current context;
+//   - writes a session name on one line, trimmed.
+//
+// A write that fails leaves the session as it was.
+func (s *Session) Append(e Entry) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.append(e, s.t.leaf)
+}
+
+// AppendMessage appends m in a [MessageEntry]; see [Session.Append].
+func (s *Session) AppendMessage(m agentcore.Message) (string, error) {
+	return s.Append(&MessageEntry{Message: m})
+}
+
+func (s *Session) append(e Entry, parent string) (string, error) {
+	if s.closed {
+		return "", ErrClosed
+	}
+	if s.opts.ReadOnly {
+		return "", ErrReadOnly
+	}
+	if e == nil {
+		return "", fmt.Errorf("%w: nil entry", ErrInvalid)
+	}
+	b := e.Base()
+	b.ID = newEntryID(s.t.byID)
+	b.ParentID = parent
+	now := s.opts.Now()
+	b.Timestamp = isoTime(now)
+	if err := s.check(e, now); err != nil {
+		return "", err
+	}
+	previous := s.t.leaf
+	s.t.add(e)
+	if err := s.persist(e); err != nil {
+		s.t.removeLast(previous)
+		return "", err
+	}
+	return b.ID, nil
+}
+
+// check validates and completes e before it is appended.
+func (s *Session) check(e Entry, now time.Time) error {
+	switch e := e.(type) {
+	case *MessageEntry:
+		if e.Message == nil {
+			return fmt.Errorf("%w: message entry without a message", ErrInvalid)
+		}
+		switch e.Message.(type) {
+		case *compaction.Summary, *BranchSummaryMessage:
+			return fmt.Errorf("%w: a %s message is written as its own entry", ErrInvalid, e.Message.Role())
+		}
+	case *Label:
+		if s.t.byID[e.TargetID] == nil {
+			return fmt.Errorf("%w: label target %q", ErrNotFound, e.TargetID)
+		}
+	case *SessionInfo:
+		e.Name = strings.TrimSpace(newlines.ReplaceAllString(e.Name, " "))
+	case *Compaction:
+		if e.FirstKeptEntryID == "" {
+			e.FirstKeptEntryID = e.ID
+		}
+		if e.SystemMessage == nil {
+			if sys := agentcore.CurrentSystemMessage(s.t.context(s.t.leaf).Messages); sys != nil {
+				sys.Timestamp = now.UnixMilli()
+				e.SystemMessage = sys
+			}
+		}
+	case *ContextEdit:
+		return s.checkEdit(e)
+	}
+	return nil
+}
+
+func (s *Session) checkEdit(e *ContextEdit) error {
+	target := s.t.byID[e.TargetID]
+	if target == nil {
+		return fmt.Errorf("%w: context edit target %q", ErrNotFound, e.TargetID)
+	}
+	onBranch := false
+	for _, p := range s.t.path(s.t.leaf) {
+		if p.Base().ID == e.TargetID {
+			onBranch = true
+		}
+	}
+	if !onBranch {
+		return fmt.Errorf("%w: context edit target %q is not on the current branch", ErrInvalid, e.TargetID)
+	}
+	role := "custom"
+	if m, ok := target.(*MessageEntry); ok {
+		role = m.Message.Role()
+	} else if _, ok := target.(*CustomMessageEntry); !ok {
+		role = ""
+	}
+	switch role {
+	case "user", "custom":
+	case "assistant", "toolResult":
+		if e.Replacement != nil && e.Replacement.Content.Plain {
+			e.Replacement = &Replacement{Content: agentcore.Blocks(agentcore.TextBlock{Text: e.Replacement.Content.Text()})}
+		}
+	default:
+		return fmt.Errorf("%w: context edit target %q puts no editable message in the context", ErrInvalid, e.TargetID)
+	}
+	return nil
+}
