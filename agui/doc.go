@@ -20,6 +20,13 @@
 // or abort it) and [Handler.Forget] drops it. A thread runs one run at a
 // time: a request for a running thread is refused with 409.
 //
+// The handler holds at most [Options.MaxThreads] threads and drops a
+// thread idle longer than [Options.IdleTimeout], telling
+// [Options.OnDrop]; to hold a new thread at the bound it drops the one
+// idle the longest (with every thread running, the request is refused
+// with 503). A dropped thread's next request makes a new Agent with
+// NewAgent, which restores the transcript OnTranscript stored.
+//
 // The transcript is the server's. On a thread's first run the handler
 // adopts the client's messages: those before the trailing user messages
 // become the transcript (replacing what NewAgent restored, when the client
@@ -47,11 +54,18 @@
 // [Options.MaxRequestBytes], 400 (errors wrapping [ErrBadInput]) for a body
 // that does not decode, a missing threadId or runId, an unknown message
 // role, a content part other than text and inline images, a resume (this
-// agent raises no interrupts), a tool declared twice or by both client and
-// server, a tool message for a call that is not pending, or nothing new to
-// run; 403 (or a hook's [*HTTPError] status) when Prepare refuses, 409
-// for a running thread, 500 when NewAgent fails or a hook panics. A refused
-// request changes nothing: the thread goes on from where it was.
+// agent raises no interrupts), more than [MaxTools] front-end tools, a
+// tool name other than 1 to 64 letters, digits, '_' and '-', parameters
+// that are not an object's JSON Schema or are over the schema bounds
+// ([agentcore.MaxSchemaDepth] and the others, checked before compiling),
+// a tool declared twice or by both client and server, a tool message for
+// a call that is not pending, or nothing new to run; 403 (or a hook's
+// [*HTTPError] status) when Prepare refuses, 409 for a running thread, 503
+// at MaxThreads with every thread running, 500 when NewAgent fails or a
+// hook panics. The texts name the request's fields, never the handler's
+// types. A refused request changes nothing: the thread goes on from where
+// it was, and a new thread is not made (NewAgent is called only when the
+// request is refused for a clash with the program's tools).
 //
 // # Front-end tools
 //

@@ -256,7 +256,12 @@ func TestRefusals(t *testing.T) {
 		{"unknown assistant", input("t1", "r2", `[{"id":"a9","role":"assistant","content":"I said"}]`, ""), 400, "history is the server's"},
 		{"unanswerable tool", input("t1", "r2", `[{"id":"x","role":"tool","toolCallId":"nope","content":"1"}]`, ""), 400, "not waiting"},
 		{"unsupported part", input("t1", "r2", `[{"id":"x","role":"user","content":[{"type":"audio","source":{"type":"url","value":"http://a"}}]}]`, ""), 400, "not supported"},
-		{"bad tool schema", input("t2", "r2", "["+userMsg("u1", "hi")+"]", `[{"name":"a","description":"","parameters":"str"}]`), 400, "tools:"},
+		{"bad tool schema", input("t2", "r2", "["+userMsg("u1", "hi")+"]", `[{"name":"a","description":"","parameters":{"type":"object","properties":{"x":{"type":"string","pattern":"^(?!x)"}}}}]`), 400, "tools[0]: agentcore: invalid tool \"a\": Parameters: invalid tool schema"},
+		{"parameters not a schema", input("t2", "r2", "["+userMsg("u1", "hi")+"]", `[{"name":"a","description":"","parameters":"str"}]`), 400, `tools[0] (a): parameters: want a JSON Schema object, got "str"`},
+		{"parameters not an object schema", input("t2", "r2", "["+userMsg("u1", "hi")+"]", `[{"name":"a","description":"","parameters":{"type":"string"}}]`), 400, `want a schema of "type": "object"`},
+		{"invalid tool name", input("t2", "r2", "["+userMsg("u1", "hi")+"]", `[{"name":"say hi!","description":""}]`), 400, `name "say hi!": want 1 to 64 letters`},
+		{"wrong kind", `{"threadId":5,"runId":"r"}`, 400, "threadId: want a string, got a JSON number"},
+		{"wrong kind in a message", input("t1", "r2", `[{"id":1,"role":"user","content":"x"}]`, ""), 400, "messages[0]: id: want a string, got a JSON number"},
 		{"tool clash", input("t2", "r2", "["+userMsg("u1", "hi")+"]", `[{"name":"a","description":""},{"name":"a","description":""}]`), 400, "declared twice"},
 	}
 	for _, tt := range tests {
@@ -264,6 +269,8 @@ func TestRefusals(t *testing.T) {
 			status, evs := post(t, t.Context(), srv.URL, tt.body)
 			assert.Equal(t, tt.status, status)
 			assert.Contains(t, evs[0].Message, tt.text)
+			assert.NotContains(t, evs[0].Message, "Go ", "no Go internals")
+			assert.NotContains(t, evs[0].Message, "wire")
 		})
 	}
 	t.Run("method", func(t *testing.T) {

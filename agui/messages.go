@@ -64,7 +64,7 @@ type wirePart struct {
 // decode reads one message and checks what its role requires.
 func (m *wireMessage) decode(raw json.RawMessage) error {
 	if err := json.Unmarshal(raw, m); err != nil {
-		return err
+		return jsonError(err)
 	}
 	m.raw = raw
 	if m.ID == "" {

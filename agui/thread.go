@@ -1,11 +1,13 @@
 package agui
 
 import (
+	"container/list"
 	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/pi-go/agentcore"
 )
@@ -19,6 +21,12 @@ const placeholderText = "No result: this tool runs in the user's browser, which 
 // used only by the request holding it.
 type thread struct {
 	mu sync.Mutex
+
+	// id, used and elem are the handler's, under its lock: the thread's
+	// ID, when its last request ended, its place in the idle list.
+	id   string
+	used time.Time
+	elem *list.Element
 
 	agent  *agentcore.Agent
 	server []agentcore.Tool // the program's tools
@@ -154,10 +162,10 @@ func (c *change) take(t *thread, m wireMessage) error {
 // non-system messages (a transcript the program restored stays when the
 // client sends none), and the trailing user messages are the prompts.
 func (t *thread) adopt(msgs []wireMessage) (plan, error) {
-	n := len(msgs)
-	for n > 0 && msgs[n-1].Role == roleUser {
-		n--
+	if err := adoptable(msgs); err != nil {
+		return plan{}, err
 	}
+	n := trailingUsers(msgs)
 	ids := map[agentcore.Message]string{}
 	history, err := coreMessages(msgs[:n], ids)
 	if err != nil {
@@ -169,12 +177,7 @@ func (t *thread) adopt(msgs []wireMessage) (plan, error) {
 		ids[msg] = m.ID
 		p.prompts = append(p.prompts, msg)
 	}
-	if len(p.prompts) == 0 {
-		if n == 0 || msgs[n-1].Role != roleTool {
-			return plan{}, fmt.Errorf("%w: nothing to run: the messages end with no user message or tool result", ErrBadInput)
-		}
-		p.resume = true
-	}
+	p.resume = len(p.prompts) == 0
 	if len(history) > 0 {
 		kept := slices.DeleteFunc(t.agent.Messages(), func(m agentcore.Message) bool {
 			_, sys := m.(*agentcore.SystemMessage)
@@ -184,6 +187,25 @@ func (t *thread) adopt(msgs []wireMessage) (plan, error) {
 	}
 	maps(ids, t.ids)
 	return p, nil
+}
+
+// trailingUsers is the index of the user messages msgs ends with.
+func trailingUsers(msgs []wireMessage) int {
+	n := len(msgs)
+	for n > 0 && msgs[n-1].Role == roleUser {
+		n--
+	}
+	return n
+}
+
+// adoptable checks that a new thread's messages ask for a run: they end
+// with user messages or a tool result.
+func adoptable(msgs []wireMessage) error {
+	n := trailingUsers(msgs)
+	if n == len(msgs) && (n == 0 || msgs[n-1].Role != roleTool) {
+		return fmt.Errorf("%w: nothing to run: the messages end with no user message or tool result", ErrBadInput)
+	}
+	return nil
 }
 
 // maps copies src into dst.
@@ -229,25 +251,6 @@ func (t *thread) snapshot() []json.RawMessage {
 		}
 	}
 	return out
-}
-
-// tools are the run's tools: the program's, then a tool per front-end
-// tool, whose calls end the run pending.
-func (t *thread) tools(front []Tool) ([]agentcore.Tool, error) {
-	tools := slices.Clone(t.server)
-	for _, f := range front {
-		if slices.ContainsFunc(tools, func(s agentcore.Tool) bool { return s.Name == f.Name }) {
-			return nil, fmt.Errorf("%w: tool %q is declared twice, or by the client and the server", ErrBadInput, f.Name)
-		}
-		tools = append(tools, agentcore.Tool{
-			Name: f.Name, Description: f.Description, Parameters: f.Parameters,
-			Execute: frontExecute,
-		})
-	}
-	if err := agentcore.ValidateTools(tools[len(t.server):]); err != nil {
-		return nil, fmt.Errorf("%w: tools: %v", ErrBadInput, err)
-	}
-	return tools, nil
 }
 
 // frontExecute is the Execute of a front-end tool: it records the call as
