@@ -257,9 +257,10 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, t *thread, in *Run
 		h.report(r, fmt.Errorf("agui: writing the answer: %w", err))
 		return
 	}
-	rl := &relay{in: in, out: out, thread: t}
+	rl := &relay{in: in, out: out, thread: t, view: newView(msgs)}
 	ctx = context.WithValue(ctx, runKey{}, rl)
 	rl.emit(runStarted{evRunStarted, in.ThreadID, in.RunID, in.ParentRunID})
+	rl.sync(t.snapshot(append(t.agent.Messages(), p.prompts...)))
 	unsubscribe := t.agent.Subscribe(rl.handle)
 	if p.resume && len(p.prompts) == 0 {
 		err = t.agent.Continue(ctx)
@@ -273,7 +274,7 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, t *thread, in *Run
 	t.prune()
 	rl.closeOpen()
 	t.pending = rl.pendingCalls()
-	rl.emit(messagesSnapshot{evMessagesSnapshot, t.snapshot()})
+	rl.sync(t.snapshot(t.agent.Messages()))
 	rl.emit(rl.finish(err))
 	if werr := out.failure(); werr != nil {
 		h.report(r, fmt.Errorf("agui: writing the answer: %w", werr))

@@ -32,6 +32,9 @@ type thread struct {
 	server []agentcore.Tool // the program's tools
 	// ids are the AG-UI IDs of the transcript's messages.
 	ids map[agentcore.Message]string
+	// rids are the IDs a client gave the reasoning messages that became
+	// thinking blocks; the others are named by [reasoningID].
+	rids map[blockKey]string
 	// pending are the front-end calls waiting for their client's answer.
 	pending []string
 	// ran is set once a run started: the client's history was adopted.
@@ -55,7 +58,7 @@ func newThread(opts agentcore.Options) *thread {
 		}
 		return d, nil
 	}
-	return &thread{agent: agentcore.New(opts), server: slices.Clone(opts.Tools), ids: map[agentcore.Message]string{}}
+	return &thread{agent: agentcore.New(opts), server: slices.Clone(opts.Tools), ids: map[agentcore.Message]string{}, rids: map[blockKey]string{}}
 }
 
 // plan is what a request asks of its thread.
@@ -104,7 +107,7 @@ func (t *thread) knownIDs() map[string]bool {
 		known[id] = true
 		if a, ok := m.(*agentcore.AssistantMessage); ok {
 			for i := range a.Content {
-				known[reasoningID(id, i)] = true
+				known[t.reasoningID(a, id, i)] = true
 			}
 		}
 	}
@@ -167,7 +170,7 @@ func (t *thread) adopt(msgs []wireMessage) (plan, error) {
 	}
 	n := trailingUsers(msgs)
 	ids := map[agentcore.Message]string{}
-	history, err := coreMessages(msgs[:n], ids)
+	history, err := coreMessages(msgs[:n], ids, t.rids)
 	if err != nil {
 		return plan{}, fmt.Errorf("%w: %v", ErrBadInput, err)
 	}
@@ -227,14 +230,29 @@ func (t *thread) prune() {
 			delete(t.ids, m)
 		}
 	}
+	for k := range t.rids {
+		if !held[k.m] {
+			delete(t.rids, k)
+		}
+	}
 }
 
-// snapshot is the thread's transcript as AG-UI messages, without the
-// placeholders of front-end calls still pending. Messages the handler has
-// not named yet (a restored transcript's) are named now.
-func (t *thread) snapshot() []json.RawMessage {
+// reasoningID is the ID of the reasoning message of thinking block i of
+// the assistant message a, whose ID is id.
+func (t *thread) reasoningID(a agentcore.Message, id string, i int) string {
+	if rid, ok := t.rids[blockKey{a, i}]; ok {
+		return rid
+	}
+	return reasoningID(id, i)
+}
+
+// snapshot is msgs, messages of the thread's transcript, as AG-UI
+// messages, without the placeholders of front-end calls still pending.
+// Messages the handler has not named yet (a restored transcript's) are
+// named now.
+func (t *thread) snapshot(msgs []agentcore.Message) []json.RawMessage {
 	var out []json.RawMessage
-	for _, m := range t.agent.Messages() {
+	for _, m := range msgs {
 		if r, ok := m.(*agentcore.ToolResultMessage); ok && slices.Contains(t.pending, r.ToolCallID) {
 			continue
 		}
@@ -243,7 +261,8 @@ func (t *thread) snapshot() []json.RawMessage {
 			id = newID()
 			t.ids[m] = id
 		}
-		for _, w := range wireMessages(m, id) {
+		rid := func(i int) string { return t.reasoningID(m, id, i) }
+		for _, w := range wireMessages(m, id, rid) {
 			data, err := json.Marshal(w)
 			if err == nil {
 				out = append(out, data)
