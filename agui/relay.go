@@ -2,8 +2,8 @@ package agui
 
 import (
 	"context"
-	"encoding/json"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sync"
@@ -59,7 +59,7 @@ type relay struct {
 	in     *RunInput
 	out    *eventWriter
 	thread *thread
-	view   *view // the client's messages as the events leave them
+	view   *view           // the client's messages as the events leave them
 	front  map[string]bool // the names of this run's front-end tools
 
 	mu      sync.Mutex
