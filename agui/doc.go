@@ -120,11 +120,23 @@
 //     follow-up the program queued through [Handler.Agent]):
 //     TEXT_MESSAGE_START {role: "user"}, TEXT_MESSAGE_CONTENT,
 //     TEXT_MESSAGE_END, so the page shows what the agent was told.
-//   - agent_end: nothing; then MESSAGES_SNAPSHOT with the transcript as
-//     AG-UI messages (system messages left out; each thinking block as a
-//     reasoning message before its assistant message, with its
-//     encryptedValue; a failed tool result with error set), and the run's
-//     end.
+//   - agent_end: nothing. The client's message list then equals the
+//     transcript as AG-UI messages (system messages left out; each
+//     thinking block as a reasoning message before its assistant message,
+//     with its encryptedValue, keeping the ID of a client's reasoning
+//     message; a failed tool result with error set; the placeholders of
+//     pending front-end calls left out). When the events could not make it
+//     so (a failed tool result, whose error no event carries; a run that
+//     could not start), MESSAGES_SNAPSHOT follows.
+//   - Start of a run whose client lacks messages of the transcript (made
+//     after it left, the placeholder of a call it never answered) or holds
+//     them in another order: after RUN_STARTED, a MESSAGES_SNAPSHOT of the
+//     messages both hold in the same place, then one of the whole
+//     transcript. AG-UI clients keep the messages a snapshot names in
+//     place and append the others, so the missing messages land in
+//     transcript order, before the client's new ones. A client that holds
+//     the transcript gets no snapshot: an answer's size does not grow with
+//     the conversation.
 //   - The run's end: RUN_FINISHED {outcome: {type: "success"}} (with
 //     pendingToolCallIds after a front-end call), RUN_FINISHED {outcome:
 //     {type: "cancelled"}} for a run aborted through [Handler.Agent]'s

@@ -10,13 +10,7 @@ import (
 // the handler writes, the way @ag-ui/client builds it, or decoded from a
 // message JSON.
 type shown struct {
-	ID             string          `json:"id"`
-	Role           string          `json:"role"`
-	Content        json.RawMessage `json:"content,omitempty"`
-	ToolCalls      []outToolCall   `json:"toolCalls,omitempty"`
-	ToolCallID     string          `json:"toolCallId,omitempty"`
-	Error          string          `json:"error,omitempty"`
-	EncryptedValue string          `json:"encryptedValue,omitempty"`
+	outMessage
 
 	text    []byte // the content streamed so far, when streamed is set
 	streamd bool
@@ -86,7 +80,7 @@ func (v *view) open(id, role string) *shown {
 	if m := v.find(id); m != nil {
 		return m
 	}
-	m := &shown{ID: id, Role: role}
+	m := &shown{outMessage: outMessage{ID: id, Role: role}}
 	v.msgs = append(v.msgs, m)
 	return m
 }
@@ -119,7 +113,7 @@ func (v *view) apply(ev any) {
 			}
 		}
 	case toolCallResult:
-		v.result(&shown{ID: ev.MessageID, Role: roleTool, ToolCallID: ev.ToolCallID, Content: ev.Content})
+		v.result(&shown{outMessage: outMessage{ID: ev.MessageID, Role: roleTool, ToolCallID: ev.ToolCallID, Content: ev.Content}})
 	case messagesSnapshot:
 		v.snapshot(ev.Messages)
 	}
