@@ -13,10 +13,24 @@ import (
 // [Agent.Continue] and [RunLoop] when a tool is misconfigured.
 var ErrInvalidTool = errors.New("agentcore: invalid tool")
 
+// The bounds of a tool's Parameters and OutputSchema, checked before they
+// compile (compiling costs more than linear time in a schema's size): a
+// schema over one fails [Tool.Validate] with an error naming the bound.
+const (
+	// MaxSchemaBytes is the largest schema, in bytes of JSON text.
+	MaxSchemaBytes = schema.MaxBytes
+	// MaxSchemaDepth is the deepest nesting of JSON objects and arrays in
+	// a schema (each property nests two levels: properties, its schema).
+	MaxSchemaDepth = schema.MaxDepth
+	// MaxSchemaSubschemas is the most subschemas a schema may hold.
+	MaxSchemaSubschemas = schema.MaxSubschemas
+)
+
 // Validate reports what makes t unusable, naming it: an empty name, an
 // arguments type [NewTool] cannot describe (not a struct, or a field JSON
 // Schema cannot express), or a Parameters or OutputSchema that does not
-// compile as a JSON Schema. The error wraps [ErrInvalidTool].
+// compile as a JSON Schema or is over [MaxSchemaBytes], [MaxSchemaDepth]
+// or [MaxSchemaSubschemas]. The error wraps [ErrInvalidTool].
 func (t Tool) Validate() error {
 	if t.Name == "" {
 		return fmt.Errorf("%w: a tool has no name", ErrInvalidTool)

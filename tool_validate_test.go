@@ -3,6 +3,8 @@ package agentcore_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -85,4 +87,18 @@ func TestInvalidToolRefusesRun(t *testing.T) {
 		agentcore.AgentContext{Tools: []agentcore.Tool{bad}}, agentcore.LoopConfig{StreamFn: fake.Stream})
 	require.ErrorIs(t, err, agentcore.ErrInvalidTool)
 	assert.Zero(t, fake.CallCount())
+}
+
+func TestValidateBoundsSchemas(t *testing.T) {
+	// 3,000 levels of nested properties: refused before compiling (which
+	// cost minutes), the error naming the bound.
+	deep := strings.Repeat(`{"type":"object","properties":{"a":`, 3000) + `{}` + strings.Repeat("}}", 3000)
+	err := agentcore.Tool{Name: "deep", Parameters: json.RawMessage(deep)}.Validate()
+	require.ErrorIs(t, err, agentcore.ErrInvalidTool)
+	assert.Contains(t, err.Error(), fmt.Sprintf("nested deeper than the limit of %d levels", agentcore.MaxSchemaDepth))
+
+	big := `{"description":"` + strings.Repeat("x", agentcore.MaxSchemaBytes) + `"}`
+	err = agentcore.Tool{Name: "big", OutputSchema: json.RawMessage(big)}.Validate()
+	require.ErrorIs(t, err, agentcore.ErrInvalidTool)
+	assert.Contains(t, err.Error(), fmt.Sprintf("over the limit of %d", agentcore.MaxSchemaBytes))
 }

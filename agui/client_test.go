@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -64,6 +66,9 @@ func installClient(t *testing.T) string {
 			skipOrFail(t, "the AG-UI client test needs "+tool+" on PATH")
 		}
 	}
+	if err := pingRegistry(t.Context()); err != nil {
+		skipOrFail(t, "npm cannot reach its registry: "+err.Error())
+	}
 	dir := t.TempDir()
 	for _, f := range []string{"package.json", "package-lock.json", "client.mjs"} {
 		data, err := os.ReadFile(filepath.Join("testdata", "client", f))
@@ -76,6 +81,21 @@ func installClient(t *testing.T) string {
 		skipOrFail(t, "npm install @ag-ui/client failed: "+err.Error()+"\n"+string(out))
 	}
 	return dir
+}
+
+// pingTimeout bounds the probe of the npm registry: without one, npm ci
+// takes over a minute of retries to give up.
+const pingTimeout = 10 * time.Second
+
+// pingRegistry asks npm whether its registry answers, without retries.
+func pingRegistry(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, pingTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "npm", "ping", "--fetch-retries=0", "--fetch-timeout=5000", "--loglevel=error")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("npm ping: %w\n%s", err, out)
+	}
+	return nil
 }
 
 // clientScripts answers each thread of client.mjs with its scenario.

@@ -25,6 +25,13 @@
 // or abort it) and [Handler.Forget] drops it. A thread runs one run at a
 // time: a request for a running thread is refused with 409.
 //
+// The handler holds at most [Options.MaxThreads] threads and drops a
+// thread idle longer than [Options.IdleTimeout], telling
+// [Options.OnDrop]; to hold a new thread at the bound it drops the one
+// idle the longest (with every thread running, the request is refused
+// with 503). A dropped thread's next request makes a new Agent with
+// NewAgent, which restores the transcript OnTranscript stored.
+//
 // The transcript is the server's. On a thread's first run the handler
 // adopts the client's messages: those before the trailing user messages
 // become the transcript (replacing what NewAgent restored, when the client
@@ -52,11 +59,18 @@
 // [Options.MaxRequestBytes], 400 (errors wrapping [ErrBadInput]) for a body
 // that does not decode, a missing threadId or runId, an unknown message
 // role, a content part other than text and inline images, a resume (this
-// agent raises no interrupts), a tool declared twice or by both client and
-// server, a tool message for a call that is not pending, or nothing new to
-// run; 403 (or a hook's [*HTTPError] status) when Prepare refuses, 409
-// for a running thread, 500 when NewAgent fails or a hook panics. A refused
-// request changes nothing: the thread goes on from where it was.
+// agent raises no interrupts), more than [MaxTools] front-end tools, a
+// tool name other than 1 to 64 letters, digits, '_' and '-', parameters
+// that are not an object's JSON Schema or are over the schema bounds
+// ([agentcore.MaxSchemaDepth] and the others, checked before compiling),
+// a tool declared twice or by both client and server, a tool message for
+// a call that is not pending, or nothing new to run; 403 (or a hook's
+// [*HTTPError] status) when Prepare refuses, 409 for a running thread, 503
+// at MaxThreads with every thread running, 500 when NewAgent fails or a
+// hook panics. The texts name the request's fields, never the handler's
+// types. A refused request changes nothing: the thread goes on from where
+// it was, and a new thread is not made (NewAgent is called only when the
+// request is refused for a clash with the program's tools).
 //
 // # Front-end tools
 //
@@ -111,11 +125,23 @@
 //     follow-up the program queued through [Handler.Agent]):
 //     TEXT_MESSAGE_START {role: "user"}, TEXT_MESSAGE_CONTENT,
 //     TEXT_MESSAGE_END, so the page shows what the agent was told.
-//   - agent_end: nothing; then MESSAGES_SNAPSHOT with the transcript as
-//     AG-UI messages (system messages left out; each thinking block as a
-//     reasoning message before its assistant message, with its
-//     encryptedValue; a failed tool result with error set), and the run's
-//     end.
+//   - agent_end: nothing. The client's message list then equals the
+//     transcript as AG-UI messages (system messages left out; each
+//     thinking block as a reasoning message before its assistant message,
+//     with its encryptedValue, keeping the ID of a client's reasoning
+//     message; a failed tool result with error set; the placeholders of
+//     pending front-end calls left out). When the events could not make it
+//     so (a failed tool result, whose error no event carries; a run that
+//     could not start), MESSAGES_SNAPSHOT follows.
+//   - Start of a run whose client lacks messages of the transcript (made
+//     after it left, the placeholder of a call it never answered) or holds
+//     them in another order: after RUN_STARTED, a MESSAGES_SNAPSHOT of the
+//     messages both hold in the same place, then one of the whole
+//     transcript. AG-UI clients keep the messages a snapshot names in
+//     place and append the others, so the missing messages land in
+//     transcript order, before the client's new ones. A client that holds
+//     the transcript gets no snapshot: an answer's size does not grow with
+//     the conversation.
 //   - The run's end: RUN_FINISHED {outcome: {type: "success"}} (with
 //     pendingToolCallIds after a front-end call), RUN_FINISHED {outcome:
 //     {type: "cancelled"}} for a run aborted through [Handler.Agent]'s

@@ -50,8 +50,9 @@ func TestGoldenWire(t *testing.T) {
 	)
 	srv, _ := server(t, fake, agui.Options{}, weather)
 	var out bytes.Buffer
-	// send posts body and returns the messages of the answer's snapshot.
-	send := func(body string) string {
+	// send posts body, with the messages msgs, and returns the messages
+	// the client holds after the answer.
+	send := func(msgs string, body string) string {
 		resp, err := http.Post(srv.URL, "application/json", strings.NewReader(body))
 		require.NoError(t, err)
 		defer resp.Body.Close()
@@ -59,18 +60,22 @@ func TestGoldenWire(t *testing.T) {
 		require.NoError(t, err)
 		fmt.Fprintf(&out, "# %d %s\n", resp.StatusCode, resp.Header.Get("Content-Type"))
 		out.Write(data)
-		var snap struct {
-			Messages json.RawMessage `json:"messages"`
-		}
+		var evs []event
 		for line := range strings.Lines(string(data)) {
-			if strings.Contains(line, `"MESSAGES_SNAPSHOT"`) {
-				require.NoError(t, json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &snap))
+			if rest, ok := strings.CutPrefix(line, "data: "); ok {
+				var e event
+				require.NoError(t, json.Unmarshal([]byte(rest), &e))
+				evs = append(evs, e)
 			}
 		}
-		return string(snap.Messages)
+		held, err := json.Marshal(held(sentMessages(t, msgs), evs))
+		require.NoError(t, err)
+		return string(held)
 	}
-	history := send(input("t1", "r1", "["+userMsg("u1", "Should I go out in Paris?")+"]", confirmTool))
-	// The client sends back the snapshot's messages with its answer.
-	send(input("t1", "r2", history[:len(history)-1]+`,{"id":"a2","role":"tool","toolCallId":"c2","content":"yes"}]`, confirmTool))
+	first := "[" + userMsg("u1", "Should I go out in Paris?") + "]"
+	history := send(first, input("t1", "r1", first, confirmTool))
+	// The client sends back the messages it holds with its answer.
+	second := history[:len(history)-1] + `,{"id":"a2","role":"tool","toolCallId":"c2","content":"yes"}]`
+	send(second, input("t1", "r2", second, confirmTool))
 	golden.Check(t, normalizeIDs(out.Bytes()), "testdata/wire.golden")
 }

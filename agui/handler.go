@@ -2,6 +2,7 @@ package agui
 
 import (
 	"bytes"
+	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +18,14 @@ import (
 // DefaultMaxRequestBytes is the request body limit of a [Handler] whose
 // MaxRequestBytes is zero.
 const DefaultMaxRequestBytes = 8 << 20
+
+// DefaultMaxThreads is the bound on held threads of a [Handler] whose
+// MaxThreads is zero.
+const DefaultMaxThreads = 1000
+
+// DefaultIdleTimeout is the idle expiry of a [Handler] whose IdleTimeout
+// is zero.
+const DefaultIdleTimeout = time.Hour
 
 // DefaultWriteIdleTimeout is the per-write deadline of a [Handler] whose
 // WriteIdleTimeout is zero.
@@ -86,6 +95,27 @@ type Options struct {
 	// [DefaultWriteIdleTimeout]; negative means no deadline.
 	WriteIdleTimeout time.Duration
 
+	// MaxThreads bounds the threads the handler holds. Zero means
+	// [DefaultMaxThreads]; negative means no bound. To hold a new thread
+	// at the bound, the handler drops the thread idle the longest (see
+	// OnDrop); when every thread it holds is running, a request for a new
+	// thread is refused with 503.
+	MaxThreads int
+
+	// IdleTimeout is how long a thread may go without a request before
+	// the handler drops it (see OnDrop); a running thread is never idle.
+	// Zero means [DefaultIdleTimeout]; negative means never. Expired
+	// threads are dropped when the handler serves its next request.
+	IdleTimeout time.Duration
+
+	// OnDrop, when not nil, is told the ID of each thread the handler
+	// drops to keep within MaxThreads or IdleTimeout ([Handler.Forget]
+	// does not call it). It is called on the goroutine of the request
+	// that made the handler drop the thread, before that request runs,
+	// without the handler's locks held. The thread's next request makes a
+	// new Agent with NewAgent, which restores what OnTranscript stored.
+	OnDrop func(threadID string)
+
 	// OnError, when not nil, is told what the handler keeps from its
 	// clients or has no client to tell: a panic of a hook (err wraps
 	// [ErrPanic]) and a failed write of the answer (a client that went
@@ -102,6 +132,7 @@ type Handler struct {
 
 	mu      sync.Mutex
 	threads map[string]*thread
+	idle    list.List // of *thread: the threads not running, least recently used first
 }
 
 // New returns a handler configured by opts.
@@ -111,6 +142,12 @@ func New(opts Options) *Handler {
 	}
 	if opts.WriteIdleTimeout == 0 {
 		opts.WriteIdleTimeout = DefaultWriteIdleTimeout
+	}
+	if opts.MaxThreads == 0 {
+		opts.MaxThreads = DefaultMaxThreads
+	}
+	if opts.IdleTimeout == 0 {
+		opts.IdleTimeout = DefaultIdleTimeout
 	}
 	return &Handler{opts: opts, threads: map[string]*thread{}}
 }
@@ -141,7 +178,7 @@ func (h *Handler) Forget(threadID string) bool {
 		return false
 	}
 	defer t.mu.Unlock()
-	delete(h.threads, threadID)
+	h.remove(t)
 	return true
 }
 
@@ -163,24 +200,31 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	t, err := h.thread(r.Context(), in)
+	if err := checkTools(r.Context(), in.Tools); err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	t, made, err := h.thread(r, in, msgs)
 	if err != nil {
 		h.refuse(w, r, err, http.StatusInternalServerError)
 		return
 	}
-	defer t.mu.Unlock()
+	defer h.release(t)
 	tools, err := t.tools(in.Tools)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
-		return
+	if err == nil {
+		var p plan
+		if p, err = t.prepare(msgs); err == nil {
+			t.agent.SetTools(tools)
+			h.run(w, r, t, in, msgs, p)
+			return
+		}
 	}
-	p, err := t.prepare(msgs)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
-		return
+	if made {
+		h.mu.Lock()
+		h.remove(t) // a refused request makes no thread
+		h.mu.Unlock()
 	}
-	t.agent.SetTools(tools)
-	h.run(w, r, t, in, p)
+	writeError(w, http.StatusBadRequest, err.Error())
 }
 
 // decode reads and decodes the request body; on failure it returns the
@@ -206,40 +250,8 @@ func (h *Handler) decode(w http.ResponseWriter, r *http.Request) (*RunInput, []w
 	return in, msgs, 0, nil
 }
 
-// thread returns the request's thread, locked, making it when the handler
-// does not hold it. A thread that is running answers 409.
-func (h *Handler) thread(ctx context.Context, in *RunInput) (*thread, error) {
-	h.mu.Lock()
-	t := h.threads[in.ThreadID]
-	h.mu.Unlock()
-	if t == nil {
-		if h.opts.NewAgent == nil {
-			return nil, ErrNoAgent
-		}
-		var opts agentcore.Options
-		err := h.guard("NewAgent", func() (err error) {
-			opts, err = h.opts.NewAgent(ctx, in)
-			return err
-		})
-		if err != nil {
-			return nil, err
-		}
-		made := newThread(opts)
-		h.mu.Lock()
-		if t = h.threads[in.ThreadID]; t == nil { // another request may have made it meanwhile
-			t = made
-			h.threads[in.ThreadID] = t
-		}
-		h.mu.Unlock()
-	}
-	if !t.mu.TryLock() {
-		return nil, &HTTPError{Status: http.StatusConflict, Message: fmt.Sprintf("thread %q is running: wait for its run to finish", in.ThreadID)}
-	}
-	return t, nil
-}
-
 // run streams the run p asks for; the thread is locked.
-func (h *Handler) run(w http.ResponseWriter, r *http.Request, t *thread, in *RunInput, p plan) {
+func (h *Handler) run(w http.ResponseWriter, r *http.Request, t *thread, in *RunInput, msgs []wireMessage, p plan) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	out, err := startAnswer(w, h.opts.WriteIdleTimeout, cancel)
@@ -247,9 +259,10 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, t *thread, in *Run
 		h.report(r, fmt.Errorf("agui: writing the answer: %w", err))
 		return
 	}
-	rl := &relay{in: in, out: out, thread: t}
+	rl := &relay{in: in, out: out, thread: t, view: newView(msgs)}
 	ctx = context.WithValue(ctx, runKey{}, rl)
 	rl.emit(runStarted{evRunStarted, in.ThreadID, in.RunID, in.ParentRunID})
+	rl.sync(t.snapshot(append(t.agent.Messages(), p.prompts...)))
 	unsubscribe := t.agent.Subscribe(rl.handle)
 	if p.resume && len(p.prompts) == 0 {
 		err = t.agent.Continue(ctx)
@@ -263,7 +276,7 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, t *thread, in *Run
 	t.prune()
 	rl.closeOpen()
 	t.pending = rl.pendingCalls()
-	rl.emit(messagesSnapshot{evMessagesSnapshot, t.snapshot()})
+	rl.sync(t.snapshot(t.agent.Messages()))
 	rl.emit(rl.finish(err))
 	if werr := out.failure(); werr != nil {
 		h.report(r, fmt.Errorf("agui: writing the answer: %w", werr))
@@ -317,6 +330,9 @@ func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, err error, fall
 		return
 	}
 	status := fallback
+	if errors.Is(err, ErrBadInput) {
+		status = http.StatusBadRequest
+	}
 	if he, ok := errors.AsType[*HTTPError](err); ok && he.Status >= 400 && he.Status <= 599 {
 		status = he.Status
 	}

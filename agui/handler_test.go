@@ -34,19 +34,19 @@ func TestTextRun(t *testing.T) {
 	require.Equal(t, http.StatusOK, status)
 	assert.Equal(t, []string{
 		"RUN_STARTED", "STEP_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_CONTENT",
-		"TEXT_MESSAGE_END", "STEP_FINISHED", "MESSAGES_SNAPSHOT", "RUN_FINISHED",
+		"TEXT_MESSAGE_END", "STEP_FINISHED", "RUN_FINISHED",
 	}, types(evs))
 	assert.Equal(t, "t1", evs[0].ThreadID)
 	assert.Equal(t, "r1", evs[0].RunID)
 	assert.Equal(t, "turn 1", evs[1].StepName)
 	assert.Equal(t, "assistant", evs[2].Role)
 	assert.Equal(t, "Hello there", evs[3].text()+evs[4].text())
-	snap := evs[7].Messages
+	snap := held(sentMessages(t, "["+userMsg("u1", "hi")+"]"), evs)
 	require.Len(t, snap, 2)
 	assert.Equal(t, "u1", snap[0].ID, "the client's ID is kept")
 	assert.Equal(t, evs[2].MessageID, snap[1].ID, "the snapshot names the streamed message")
 	assert.JSONEq(t, `"Hello there"`, string(snap[1].Content))
-	assert.Equal(t, "success", evs[8].Outcome.Type)
+	assert.Equal(t, "success", evs[7].Outcome.Type)
 }
 
 func TestReasoning(t *testing.T) {
@@ -56,18 +56,19 @@ func TestReasoning(t *testing.T) {
 	}})
 	srv, _ := server(t, fake, agui.Options{})
 	_, evs := post(t, t.Context(), srv.URL, input("t1", "r1", "["+userMsg("u1", "why?")+"]", ""))
+	sent := sentMessages(t, "["+userMsg("u1", "why?")+"]")
 	assert.Equal(t, []string{
 		"RUN_STARTED", "STEP_STARTED",
 		"REASONING_START", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END",
 		"REASONING_ENCRYPTED_VALUE", "REASONING_END",
 		"TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END",
-		"STEP_FINISHED", "MESSAGES_SNAPSHOT", "RUN_FINISHED",
+		"STEP_FINISHED", "RUN_FINISHED",
 	}, types(evs))
 	enc := find(evs, "REASONING_ENCRYPTED_VALUE")[0]
 	assert.Equal(t, "message", enc.Subtype)
 	assert.Equal(t, "sig-123", enc.EncryptedValue)
 	assert.Equal(t, find(evs, "REASONING_MESSAGE_START")[0].MessageID, enc.EntityID)
-	snap := find(evs, "MESSAGES_SNAPSHOT")[0].Messages
+	snap := held(sent, evs)
 	require.Len(t, snap, 3)
 	assert.Equal(t, "reasoning", snap[1].Role)
 	assert.Equal(t, enc.EntityID, snap[1].ID)
@@ -96,7 +97,7 @@ func TestParallelServerTools(t *testing.T) {
 	}
 	assert.Equal(t, map[string]string{"c1": "sunny in Paris", "c2": "sunny in Rome"}, got)
 	assert.Len(t, find(evs, "STEP_STARTED"), 2)
-	snap := find(evs, "MESSAGES_SNAPSHOT")[0].Messages
+	snap := held(sentMessages(t, "["+userMsg("u1", "weather?")+"]"), evs)
 	assert.Equal(t, []string{"user", "assistant", "tool", "tool", "assistant"}, roles(snap))
 }
 
@@ -124,7 +125,7 @@ func TestFrontendToolRoundTrip(t *testing.T) {
 	require.Len(t, results, 1, "only the server tool has a result")
 	assert.Equal(t, "c2", results[0].ToolCallID)
 	assert.Equal(t, 1, fake.CallCount(), "the run ended with the call pending")
-	snap := find(evs, "MESSAGES_SNAPSHOT")[0].Messages
+	snap := held(sentMessages(t, "["+userMsg("u1", "deploy")+"]"), evs)
 	assert.Equal(t, []string{"user", "assistant", "tool"}, roles(snap), "no placeholder for the pending call")
 
 	// The client answers: the history it holds plus the tool message.
@@ -135,6 +136,7 @@ func TestFrontendToolRoundTrip(t *testing.T) {
 	}
 	history = append(history, `{"id":"tool-1","role":"tool","toolCallId":"c1","content":"yes"}`)
 	_, evs = post(t, t.Context(), srv.URL, input("t1", "r2", "["+strings.Join(history, ",")+"]", confirmTool))
+	clientSent := sentMessages(t, "["+strings.Join(history, ",")+"]")
 	require.Equal(t, "RUN_FINISHED", evs[len(evs)-1].Type, types(evs))
 	assert.Nil(t, evs[len(evs)-1].Outcome.PendingToolCallIDs)
 	calls := fake.Calls()
@@ -149,7 +151,7 @@ func TestFrontendToolRoundTrip(t *testing.T) {
 	require.NotNil(t, answer)
 	assert.Equal(t, "yes", agentcore.Blocks(answer.Content...).Text())
 	assert.Equal(t, "confirm", answer.ToolName)
-	snap = find(evs, "MESSAGES_SNAPSHOT")[0].Messages
+	snap = held(clientSent, evs)
 	assert.Equal(t, []string{"user", "assistant", "tool", "tool", "assistant"}, roles(snap))
 	for _, m := range snap {
 		if m.ToolCallID == "c1" {
@@ -239,8 +241,8 @@ func TestRefusals(t *testing.T) {
 	ok := input("t1", "r1", "["+userMsg("u1", "hi")+"]", "")
 	_, evs := post(t, t.Context(), srv.URL, ok)
 	require.Equal(t, "RUN_FINISHED", evs[len(evs)-1].Type)
-	snap := find(evs, "MESSAGES_SNAPSHOT")[0].Messages
-	held, _ := json.Marshal(snap)
+	snap := held(sentMessages(t, "["+userMsg("u1", "hi")+"]"), evs)
+	heldJSON, _ := json.Marshal(snap)
 
 	tests := []struct {
 		name   string
@@ -252,11 +254,16 @@ func TestRefusals(t *testing.T) {
 		{"no thread", `{"runId":"r","messages":[]}`, 400, "threadId is required"},
 		{"unknown role", input("t1", "r2", `[{"id":"x","role":"robot","content":"hi"}]`, ""), 400, `unknown role "robot"`},
 		{"too large", input("t1", "r2", "["+userMsg("u2", strings.Repeat("x", 5000))+"]", ""), 413, "too large"},
-		{"nothing new", input("t1", "r2", string(held), ""), 400, "nothing to run"},
+		{"nothing new", input("t1", "r2", string(heldJSON), ""), 400, "nothing to run"},
 		{"unknown assistant", input("t1", "r2", `[{"id":"a9","role":"assistant","content":"I said"}]`, ""), 400, "history is the server's"},
 		{"unanswerable tool", input("t1", "r2", `[{"id":"x","role":"tool","toolCallId":"nope","content":"1"}]`, ""), 400, "not waiting"},
 		{"unsupported part", input("t1", "r2", `[{"id":"x","role":"user","content":[{"type":"audio","source":{"type":"url","value":"http://a"}}]}]`, ""), 400, "not supported"},
-		{"bad tool schema", input("t2", "r2", "["+userMsg("u1", "hi")+"]", `[{"name":"a","description":"","parameters":"str"}]`), 400, "tools:"},
+		{"bad tool schema", input("t2", "r2", "["+userMsg("u1", "hi")+"]", `[{"name":"a","description":"","parameters":{"type":"object","properties":{"x":{"type":"string","pattern":"^(?!x)"}}}}]`), 400, "tools[0]: agentcore: invalid tool \"a\": Parameters: invalid tool schema"},
+		{"parameters not a schema", input("t2", "r2", "["+userMsg("u1", "hi")+"]", `[{"name":"a","description":"","parameters":"str"}]`), 400, `tools[0] (a): parameters: want a JSON Schema object, got "str"`},
+		{"parameters not an object schema", input("t2", "r2", "["+userMsg("u1", "hi")+"]", `[{"name":"a","description":"","parameters":{"type":"string"}}]`), 400, `want a schema of "type": "object"`},
+		{"invalid tool name", input("t2", "r2", "["+userMsg("u1", "hi")+"]", `[{"name":"say hi!","description":""}]`), 400, `name "say hi!": want 1 to 64 letters`},
+		{"wrong kind", `{"threadId":5,"runId":"r"}`, 400, "threadId: want a string, got a JSON number"},
+		{"wrong kind in a message", input("t1", "r2", `[{"id":1,"role":"user","content":"x"}]`, ""), 400, "messages[0]: id: want a string, got a JSON number"},
 		{"tool clash", input("t2", "r2", "["+userMsg("u1", "hi")+"]", `[{"name":"a","description":""},{"name":"a","description":""}]`), 400, "declared twice"},
 	}
 	for _, tt := range tests {
@@ -264,6 +271,8 @@ func TestRefusals(t *testing.T) {
 			status, evs := post(t, t.Context(), srv.URL, tt.body)
 			assert.Equal(t, tt.status, status)
 			assert.Contains(t, evs[0].Message, tt.text)
+			assert.NotContains(t, evs[0].Message, "Go ", "no Go internals")
+			assert.NotContains(t, evs[0].Message, "wire")
 		})
 	}
 	t.Run("method", func(t *testing.T) {
@@ -279,9 +288,10 @@ func TestRefusals(t *testing.T) {
 		assert.Equal(t, http.StatusUnsupportedMediaType, resp.StatusCode)
 	})
 	// Nothing was lost: the thread goes on where it was.
-	_, evs = post(t, t.Context(), srv.URL, input("t1", "r3", string(held[:len(held)-1])+","+userMsg("u3", "again")+"]", ""))
+	again := string(heldJSON[:len(heldJSON)-1]) + "," + userMsg("u3", "again") + "]"
+	_, evs = post(t, t.Context(), srv.URL, input("t1", "r3", again, ""))
 	require.Equal(t, "RUN_FINISHED", evs[len(evs)-1].Type, evs)
-	assert.Equal(t, []string{"user", "assistant", "user", "assistant"}, roles(find(evs, "MESSAGES_SNAPSHOT")[0].Messages))
+	assert.Equal(t, []string{"user", "assistant", "user", "assistant"}, roles(held(sentMessages(t, again), evs)))
 }
 
 func TestBusyThread(t *testing.T) {
@@ -328,7 +338,7 @@ func TestSteeringIsAUserMessage(t *testing.T) {
 		}
 	}
 	require.Len(t, users, 1)
-	assert.Equal(t, []string{"user", "assistant", "user", "assistant"}, roles(find(evs, "MESSAGES_SNAPSHOT")[0].Messages))
+	assert.Equal(t, []string{"user", "assistant", "user", "assistant"}, roles(held(sentMessages(t, "["+userMsg("u1", "hi")+"]"), evs)))
 }
 
 func TestHookRefusals(t *testing.T) {
@@ -396,12 +406,13 @@ func TestHistoryOfANewThread(t *testing.T) {
 	a := sent[2].(*agentcore.AssistantMessage)
 	assert.Equal(t, agentcore.ThinkingBlock{Thinking: "hm", ThinkingSignature: "sig"}, a.Content[0])
 	assert.Equal(t, "weather", sent[3].(*agentcore.ToolResultMessage).ToolName)
-	snap := find(evs, "MESSAGES_SNAPSHOT")[0].Messages
+	snap := held(sentMessages(t, history), evs)
 	var ids []string
 	for _, m := range snap {
 		ids = append(ids, m.ID)
 	}
-	assert.Equal(t, []string{"u0", "a0-reasoning-0", "a0", "t0", "s0", "u1"}, ids[:6], "the client's messages keep their IDs")
+	assert.Equal(t, []string{"u0", "r0", "a0", "t0", "s0", "u1"}, ids[:6], "the client's messages keep their IDs")
+	assert.Empty(t, find(evs, "MESSAGES_SNAPSHOT"), "the client holds the transcript")
 }
 
 func TestRunThatCannotStart(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,17 +47,22 @@ type event struct {
 type message struct {
 	ID             string          `json:"id"`
 	Role           string          `json:"role"`
-	Content        json.RawMessage `json:"content"`
-	ToolCallID     string          `json:"toolCallId"`
-	Error          string          `json:"error"`
-	EncryptedValue string          `json:"encryptedValue"`
-	ToolCalls      []struct {
-		ID       string `json:"id"`
-		Function struct {
-			Name      string `json:"name"`
-			Arguments string `json:"arguments"`
-		} `json:"function"`
-	} `json:"toolCalls"`
+	Content        json.RawMessage `json:"content,omitempty"`
+	ToolCallID     string          `json:"toolCallId,omitempty"`
+	Error          string          `json:"error,omitempty"`
+	EncryptedValue string          `json:"encryptedValue,omitempty"`
+	ToolCalls      []toolCall      `json:"toolCalls,omitempty"`
+}
+
+type toolCall struct {
+	ID       string   `json:"id"`
+	Type     string   `json:"type,omitempty"`
+	Function function `json:"function"`
+}
+
+type function struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
 }
 
 // text is the text delta of a content event.
@@ -143,4 +149,93 @@ func post(t *testing.T, ctx context.Context, url, body string) (int, []event) {
 		evs = append(evs, e)
 	}
 	return resp.StatusCode, evs
+}
+
+// held applies an answer's events to the messages a client sent, as
+// @ag-ui/client does, and returns the messages the client holds after.
+func held(sent []message, evs []event) []message {
+	msgs := slices.Clone(sent)
+	find := func(id string) int { return slices.IndexFunc(msgs, func(m message) bool { return m.ID == id }) }
+	open := func(id, role string) int {
+		if i := find(id); i >= 0 {
+			return i
+		}
+		msgs = append(msgs, message{ID: id, Role: role})
+		return len(msgs) - 1
+	}
+	appendText := func(i int, delta string) {
+		var s string
+		_ = json.Unmarshal(msgs[i].Content, &s)
+		msgs[i].Content, _ = json.Marshal(s + delta)
+	}
+	for _, e := range evs {
+		switch e.Type {
+		case "TEXT_MESSAGE_START", "REASONING_MESSAGE_START":
+			if i := open(e.MessageID, e.Role); msgs[i].Content == nil {
+				msgs[i].Content = json.RawMessage(`""`)
+			}
+		case "TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT":
+			if i := find(e.MessageID); i >= 0 {
+				appendText(i, e.text())
+			}
+		case "REASONING_ENCRYPTED_VALUE":
+			if i := find(e.EntityID); i >= 0 && e.Subtype == "message" {
+				msgs[i].EncryptedValue = e.EncryptedValue
+			}
+		case "TOOL_CALL_START":
+			i := open(e.ParentMessageID, "assistant")
+			msgs[i].ToolCalls = append(msgs[i].ToolCalls, toolCall{ID: e.ToolCallID, Type: "function", Function: function{Name: e.ToolCallName}})
+		case "TOOL_CALL_ARGS":
+			for i := range msgs {
+				for j := range msgs[i].ToolCalls {
+					if msgs[i].ToolCalls[j].ID == e.ToolCallID {
+						msgs[i].ToolCalls[j].Function.Arguments += e.text()
+					}
+				}
+			}
+		case "TOOL_CALL_RESULT":
+			r := message{ID: e.MessageID, Role: "tool", ToolCallID: e.ToolCallID, Content: e.Content}
+			at := slices.IndexFunc(msgs, func(m message) bool {
+				return slices.ContainsFunc(m.ToolCalls, func(c toolCall) bool { return c.ID == e.ToolCallID })
+			})
+			if at < 0 {
+				msgs = append(msgs, r)
+				continue
+			}
+			for at++; at < len(msgs) && msgs[at].Role == "tool"; at++ {
+			}
+			msgs = slices.Insert(msgs, at, r)
+		case "MESSAGES_SNAPSHOT":
+			named := map[string]message{}
+			reasoning := false
+			for _, m := range e.Messages {
+				named[m.ID] = m
+				reasoning = reasoning || m.Role == "reasoning"
+			}
+			var kept []message
+			for _, m := range msgs {
+				if s, ok := named[m.ID]; ok {
+					kept = append(kept, s)
+					delete(named, m.ID)
+				} else if m.Role == "reasoning" && !reasoning {
+					kept = append(kept, m)
+				}
+			}
+			for _, m := range e.Messages {
+				if _, ok := named[m.ID]; ok {
+					kept = append(kept, m)
+				}
+			}
+			msgs = kept
+		}
+	}
+	return msgs
+}
+
+// sentMessages parses the messages JSON of a request.
+func sentMessages(t *testing.T, messages string) []message {
+	t.Helper()
+	var out []message
+	require.NoError(t, json.Unmarshal([]byte(messages), &out))
+	return out
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"reflect"
 )
 
 // RunInput is one decoded AG-UI request (RunAgentInput), as
@@ -80,7 +82,7 @@ type wireContext struct {
 func decodeInput(body []byte) (*RunInput, []wireMessage, error) {
 	var w wireInput
 	if err := json.Unmarshal(body, &w); err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrBadInput, err)
+		return nil, nil, fmt.Errorf("%w: %v", ErrBadInput, jsonError(err))
 	}
 	switch {
 	case w.ThreadID == nil || *w.ThreadID == "":
@@ -110,6 +112,46 @@ func decodeInput(body []byte) (*RunInput, []wireMessage, error) {
 		}
 	}
 	return in, msgs, nil
+}
+
+// jsonError restates an error of encoding/json in the request's terms:
+// where the JSON is malformed, or which field has a value of the wrong
+// kind, with none of the handler's Go types.
+func jsonError(err error) error {
+	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
+		return fmt.Errorf("the body is not valid JSON: %v (at byte %d)", se, se.Offset)
+	}
+	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+		where := "the body"
+		if te.Field != "" {
+			where = te.Field
+		}
+		return fmt.Errorf("%s: want %s, got a JSON %s", where, jsonKind(te.Type), te.Value)
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return errors.New("the body is not valid JSON: it ends too soon")
+	}
+	return errors.New("the body is not valid JSON")
+}
+
+// jsonKind names the JSON value a Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return "a JSON value"
+		}
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "a number"
 }
 
 // nullToNil returns raw, or nil for an absent or null value.

@@ -26,11 +26,11 @@ func FuzzDecodeInput(f *testing.F) {
 		require.NotEmpty(t, in.RunID)
 		require.Len(t, msgs, len(in.Messages))
 		ids := map[agentcore.Message]string{}
-		history, err := coreMessages(msgs, ids)
+		history, err := coreMessages(msgs, ids, map[blockKey]string{})
 		require.NoError(t, err, "a decoded history converts")
 		for _, m := range history {
 			assert.NotEmpty(t, ids[m], "every message is named")
-			assert.NotNil(t, wireMessages(m, ids[m]), "and shown back")
+			assert.NotNil(t, wireMessages(m, ids[m], nil), "and shown back")
 		}
 	})
 }

@@ -64,7 +64,7 @@ type wirePart struct {
 // decode reads one message and checks what its role requires.
 func (m *wireMessage) decode(raw json.RawMessage) error {
 	if err := json.Unmarshal(raw, m); err != nil {
-		return err
+		return jsonError(err)
 	}
 	m.raw = raw
 	if m.ID == "" {
@@ -123,10 +123,12 @@ func decodeContent(raw json.RawMessage) ([]agentcore.ContentBlock, error) {
 // coreMessages converts a client's history, for a thread the handler does
 // not hold, into a transcript: reasoning messages become thinking blocks
 // of the assistant message that follows, activity messages are dropped.
-// ids receives each message's AG-UI ID.
-func coreMessages(msgs []wireMessage, ids map[agentcore.Message]string) ([]agentcore.Message, error) {
+// ids receives each message's AG-UI ID, rids the IDs of the reasoning
+// messages that became thinking blocks.
+func coreMessages(msgs []wireMessage, ids map[agentcore.Message]string, rids map[blockKey]string) ([]agentcore.Message, error) {
 	var out []agentcore.Message
 	var thinking []agentcore.ContentBlock
+	var thinkingIDs []string
 	names := map[string]string{} // tool call ID -> tool name
 	for i, m := range msgs {
 		var msg agentcore.Message
@@ -135,12 +137,16 @@ func coreMessages(msgs []wireMessage, ids map[agentcore.Message]string) ([]agent
 			var text string
 			_ = json.Unmarshal(m.Content, &text)
 			thinking = append(thinking, agentcore.ThinkingBlock{Thinking: text, ThinkingSignature: m.EncryptedValue})
+			thinkingIDs = append(thinkingIDs, m.ID)
 			continue
 		case roleActivity:
 			continue
 		case roleAssistant:
 			a := assistantMessage(m, thinking)
-			thinking = nil
+			for i, id := range thinkingIDs {
+				rids[blockKey{a, i}] = id
+			}
+			thinking, thinkingIDs = nil, nil
 			for _, c := range m.ToolCalls {
 				names[c.ID] = c.Function.Name
 			}
@@ -227,21 +233,31 @@ type outFunction struct {
 	Arguments string `json:"arguments"`
 }
 
-// reasoningID is the ID of the reasoning message of an assistant
-// message's thinking block i, in events and snapshots alike.
+// blockKey names content block i of a transcript message.
+type blockKey struct {
+	m agentcore.Message
+	i int
+}
+
+// reasoningID is the ID the handler gives the reasoning message of an
+// assistant message's thinking block i, in events and snapshots alike.
 func reasoningID(assistantID string, i int) string {
 	return fmt.Sprintf("%s-reasoning-%d", assistantID, i)
 }
 
 // wireMessages converts a transcript message with AG-UI ID id into the
 // AG-UI messages that show it: none for a system message, the reasoning
-// messages and then the message for an assistant message.
-func wireMessages(m agentcore.Message, id string) []any {
+// messages and then the message for an assistant message. rid names the
+// reasoning message of thinking block i; nil means [reasoningID].
+func wireMessages(m agentcore.Message, id string, rid func(i int) string) []any {
 	switch m := m.(type) {
 	case *agentcore.UserMessage:
 		return []any{outMessage{ID: id, Role: roleUser, Content: contentJSON(m.Content.Blocks)}}
 	case *agentcore.AssistantMessage:
-		return assistantWire(m, id)
+		if rid == nil {
+			rid = func(i int) string { return reasoningID(id, i) }
+		}
+		return assistantWire(m, id, rid)
 	case *agentcore.ToolResultMessage:
 		out := outMessage{ID: id, Role: roleTool, ToolCallID: m.ToolCallID, Content: contentJSON(m.Content)}
 		if m.IsError {
@@ -260,14 +276,14 @@ func wireMessages(m agentcore.Message, id string) []any {
 }
 
 // assistantWire is [wireMessages] for an assistant message.
-func assistantWire(m *agentcore.AssistantMessage, id string) []any {
+func assistantWire(m *agentcore.AssistantMessage, id string, rid func(int) string) []any {
 	var out []any
 	msg := outMessage{ID: id, Role: roleAssistant}
 	var text strings.Builder
 	for i, b := range m.Content {
 		switch b := b.(type) {
 		case agentcore.ThinkingBlock:
-			r := outMessage{ID: reasoningID(id, i), Role: roleReasoning, Content: stringJSON(""), EncryptedValue: b.ThinkingSignature}
+			r := outMessage{ID: rid(i), Role: roleReasoning, Content: stringJSON(""), EncryptedValue: b.ThinkingSignature}
 			if !b.Redacted {
 				r.Content = stringJSON(b.Thinking)
 			} else if r.EncryptedValue == "" {

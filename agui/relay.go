@@ -3,6 +3,7 @@ package agui
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sync"
@@ -58,6 +59,7 @@ type relay struct {
 	in     *RunInput
 	out    *eventWriter
 	thread *thread
+	view   *view           // the client's messages as the events leave them
 	front  map[string]bool // the names of this run's front-end tools
 
 	mu      sync.Mutex
@@ -99,9 +101,24 @@ func (r *relay) pendingCalls() []string {
 func (r *relay) isPending(id string) bool { return slices.Contains(r.pendingCalls(), id) }
 
 func (r *relay) emit(ev any) {
+	r.view.apply(ev)
 	if r.out.write(ev) != nil {
 		r.writeFail = true
 	}
+}
+
+// sync brings the client's messages to want, the thread's messages as
+// AG-UI messages, when the events left them otherwise: with a snapshot of
+// want, after a snapshot of the part the client holds in place when it
+// holds messages that belong after some it lacks (see [view]).
+func (r *relay) sync(want []json.RawMessage) {
+	if r.view.matches(want) {
+		return
+	}
+	if n := r.view.agreed(want); n < len(r.view.msgs) {
+		r.emit(messagesSnapshot{evMessagesSnapshot, want[:n:n]})
+	}
+	r.emit(messagesSnapshot{evMessagesSnapshot, want})
 }
 
 // handle maps one agent event; see the package documentation.

@@ -1,11 +1,13 @@
 package agui
 
 import (
+	"container/list"
 	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/pi-go/agentcore"
 )
@@ -20,10 +22,19 @@ const placeholderText = "No result: this tool runs in the user's browser, which 
 type thread struct {
 	mu sync.Mutex
 
+	// id, used and elem are the handler's, under its lock: the thread's
+	// ID, when its last request ended, its place in the idle list.
+	id   string
+	used time.Time
+	elem *list.Element
+
 	agent  *agentcore.Agent
 	server []agentcore.Tool // the program's tools
 	// ids are the AG-UI IDs of the transcript's messages.
 	ids map[agentcore.Message]string
+	// rids are the IDs a client gave the reasoning messages that became
+	// thinking blocks; the others are named by [reasoningID].
+	rids map[blockKey]string
 	// pending are the front-end calls waiting for their client's answer.
 	pending []string
 	// ran is set once a run started: the client's history was adopted.
@@ -34,7 +45,7 @@ type thread struct {
 // the handler's layer after the program's layers (see [frontEndLayer]).
 func newThread(opts agentcore.Options) *thread {
 	opts.Layers = append(slices.Clip(opts.Layers), agentcore.LayerFunc(frontEndLayer))
-	return &thread{agent: agentcore.New(opts), server: slices.Clone(opts.Tools), ids: map[agentcore.Message]string{}}
+	return &thread{agent: agentcore.New(opts), server: slices.Clone(opts.Tools), ids: map[agentcore.Message]string{}, rids: map[blockKey]string{}}
 }
 
 // frontEndLayer is the handler's layer on every thread's Agent: its
@@ -96,7 +107,7 @@ func (t *thread) knownIDs() map[string]bool {
 		known[id] = true
 		if a, ok := m.(*agentcore.AssistantMessage); ok {
 			for i := range a.Content {
-				known[reasoningID(id, i)] = true
+				known[t.reasoningID(a, id, i)] = true
 			}
 		}
 	}
@@ -154,12 +165,12 @@ func (c *change) take(t *thread, m wireMessage) error {
 // non-system messages (a transcript the program restored stays when the
 // client sends none), and the trailing user messages are the prompts.
 func (t *thread) adopt(msgs []wireMessage) (plan, error) {
-	n := len(msgs)
-	for n > 0 && msgs[n-1].Role == roleUser {
-		n--
+	if err := adoptable(msgs); err != nil {
+		return plan{}, err
 	}
+	n := trailingUsers(msgs)
 	ids := map[agentcore.Message]string{}
-	history, err := coreMessages(msgs[:n], ids)
+	history, err := coreMessages(msgs[:n], ids, t.rids)
 	if err != nil {
 		return plan{}, fmt.Errorf("%w: %v", ErrBadInput, err)
 	}
@@ -169,12 +180,7 @@ func (t *thread) adopt(msgs []wireMessage) (plan, error) {
 		ids[msg] = m.ID
 		p.prompts = append(p.prompts, msg)
 	}
-	if len(p.prompts) == 0 {
-		if n == 0 || msgs[n-1].Role != roleTool {
-			return plan{}, fmt.Errorf("%w: nothing to run: the messages end with no user message or tool result", ErrBadInput)
-		}
-		p.resume = true
-	}
+	p.resume = len(p.prompts) == 0
 	if len(history) > 0 {
 		kept := slices.DeleteFunc(t.agent.Messages(), func(m agentcore.Message) bool {
 			_, sys := m.(*agentcore.SystemMessage)
@@ -184,6 +190,25 @@ func (t *thread) adopt(msgs []wireMessage) (plan, error) {
 	}
 	maps(ids, t.ids)
 	return p, nil
+}
+
+// trailingUsers is the index of the user messages msgs ends with.
+func trailingUsers(msgs []wireMessage) int {
+	n := len(msgs)
+	for n > 0 && msgs[n-1].Role == roleUser {
+		n--
+	}
+	return n
+}
+
+// adoptable checks that a new thread's messages ask for a run: they end
+// with user messages or a tool result.
+func adoptable(msgs []wireMessage) error {
+	n := trailingUsers(msgs)
+	if n == len(msgs) && (n == 0 || msgs[n-1].Role != roleTool) {
+		return fmt.Errorf("%w: nothing to run: the messages end with no user message or tool result", ErrBadInput)
+	}
+	return nil
 }
 
 // maps copies src into dst.
@@ -205,14 +230,29 @@ func (t *thread) prune() {
 			delete(t.ids, m)
 		}
 	}
+	for k := range t.rids {
+		if !held[k.m] {
+			delete(t.rids, k)
+		}
+	}
 }
 
-// snapshot is the thread's transcript as AG-UI messages, without the
-// placeholders of front-end calls still pending. Messages the handler has
-// not named yet (a restored transcript's) are named now.
-func (t *thread) snapshot() []json.RawMessage {
+// reasoningID is the ID of the reasoning message of thinking block i of
+// the assistant message a, whose ID is id.
+func (t *thread) reasoningID(a agentcore.Message, id string, i int) string {
+	if rid, ok := t.rids[blockKey{a, i}]; ok {
+		return rid
+	}
+	return reasoningID(id, i)
+}
+
+// snapshot is msgs, messages of the thread's transcript, as AG-UI
+// messages, without the placeholders of front-end calls still pending.
+// Messages the handler has not named yet (a restored transcript's) are
+// named now.
+func (t *thread) snapshot(msgs []agentcore.Message) []json.RawMessage {
 	var out []json.RawMessage
-	for _, m := range t.agent.Messages() {
+	for _, m := range msgs {
 		if r, ok := m.(*agentcore.ToolResultMessage); ok && slices.Contains(t.pending, r.ToolCallID) {
 			continue
 		}
@@ -221,7 +261,8 @@ func (t *thread) snapshot() []json.RawMessage {
 			id = newID()
 			t.ids[m] = id
 		}
-		for _, w := range wireMessages(m, id) {
+		rid := func(i int) string { return t.reasoningID(m, id, i) }
+		for _, w := range wireMessages(m, id, rid) {
 			data, err := json.Marshal(w)
 			if err == nil {
 				out = append(out, data)
@@ -229,25 +270,6 @@ func (t *thread) snapshot() []json.RawMessage {
 		}
 	}
 	return out
-}
-
-// tools are the run's tools: the program's, then a tool per front-end
-// tool, whose calls end the run pending.
-func (t *thread) tools(front []Tool) ([]agentcore.Tool, error) {
-	tools := slices.Clone(t.server)
-	for _, f := range front {
-		if slices.ContainsFunc(tools, func(s agentcore.Tool) bool { return s.Name == f.Name }) {
-			return nil, fmt.Errorf("%w: tool %q is declared twice, or by the client and the server", ErrBadInput, f.Name)
-		}
-		tools = append(tools, agentcore.Tool{
-			Name: f.Name, Description: f.Description, Parameters: f.Parameters,
-			Execute: frontExecute,
-		})
-	}
-	if err := agentcore.ValidateTools(tools[len(t.server):]); err != nil {
-		return nil, fmt.Errorf("%w: tools: %v", ErrBadInput, err)
-	}
-	return tools, nil
 }
 
 // frontExecute is the Execute of a front-end tool: it records the call as

@@ -30,8 +30,12 @@ type cacheEntry struct {
 // RE2 cannot express, a $ref cycle) is an error naming the problem. A $ref
 // that names nothing does not fail the compile; as in the reference, it
 // rejects only the values at its place, with the error "unresolved reference
-// REF".
+// REF". A schema over [MaxBytes], [MaxDepth] or [MaxSubschemas] is an error
+// wrapping [ErrTooLarge]; the first two are checked before the cache.
 func Compile(schema json.RawMessage) (*Validator, error) {
+	if err := checkText(schema); err != nil {
+		return nil, err
+	}
 	e := cachedEntry(schema)
 	e.once.Do(func() { e.v, e.err = compile(schema) })
 	return e.v, e.err

@@ -35,6 +35,9 @@ func compile(schema json.RawMessage) (*Validator, error) {
 		return nil, notASchema(root)
 	}
 	doc := newDocument(root)
+	if err := checkSubschemas(doc); err != nil {
+		return nil, err
+	}
 	if doc.nonSchema != nil {
 		return nil, notASchema(*doc.nonSchema)
 	}
@@ -51,7 +54,7 @@ func compile(schema json.RawMessage) (*Validator, error) {
 	}
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
-	if usesItemsArray(doc) {
+	if usesItemsArray(doc) || !needsDraft2020(doc) {
 		c.Draft = jsonschema.Draft2019
 	}
 	c.AssertFormat = true
