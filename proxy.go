@@ -50,7 +50,11 @@ type ProxyOptions struct {
 	// error with the content that fit, its Err wrapping
 	// [ErrResponseTooLarge] and its text "Response too large: more than N
 	// bytes of content". Zero means [DefaultMaxResponseBytes] (16 MiB);
-	// negative, no cap.
+	// negative, no cap. The same cap bounds the bytes a compressed answer
+	// (gzip, which Go's transport asks for and inflates) may inflate to:
+	// past them the response ends with the same error, its text
+	// "Response too large: more than N bytes inflated from a compressed
+	// body".
 	MaxResponseBytes int64
 	// IdleTimeout bounds how long the response waits for the server: for
 	// its headers, then at each read of its body (counted only while the
@@ -166,7 +170,7 @@ func (p *proxyCall) run(model Model, req Request, so StreamOptions) {
 		p.failErr(err)
 		return
 	}
-	body := limit.WatchIdle(ctx, cancel, resp.Body, idle)
+	body := limit.WatchIdle(ctx, cancel, limit.Inflated(resp, p.opts.MaxResponseBytes), idle)
 	defer body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		p.failWith(ProviderError{Message: proxyStatusText(resp, body), StatusCode: resp.StatusCode, RetryAfter: retryafter.Parse(resp.Header, time.Now())})
@@ -233,11 +237,9 @@ func (p *proxyCall) post(ctx context.Context, cancel context.CancelCauseFunc, id
 	}
 	hreq.Header.Set("Authorization", "Bearer "+token)
 	hreq.Header.Set("Content-Type", "application/json")
-	if idle > 0 {
-		timer := time.AfterFunc(idle, func() { cancel(limit.IdleError(idle)) })
-		defer timer.Stop()
-	}
+	stopIdle := limit.WatchHeaders(cancel, idle)
 	resp, err := redirect.Do(p.opts.Client, hreq)
+	stopIdle()
 	switch cause := context.Cause(ctx); {
 	case err == nil:
 		return resp, nil

@@ -73,6 +73,28 @@
 //     while providers/openairesponses and providers/anthropic send their
 //     minimum, as pi-ai does.
 //
+// # Limits
+//
+// Every provider bounds what a server may cost it with two options of its
+// own (MaxResponseBytes and IdleTimeout, in each provider's Options), by
+// the same rules as the proxy client's [agentcore.ProxyOptions]:
+//
+//   - The idle timeout (zero means [agentcore.DefaultStreamIdleTimeout],
+//     10 minutes) bounds each wait for the server: for the response's
+//     headers, then each read of its body, counted only while the stream
+//     waits for the server. A server that stalls before its headers ends
+//     as one that stalls mid-body, with an error wrapping
+//     [agentcore.ErrStreamIdleTimeout] ("Stream idle timeout: no data from
+//     the server for D"), which may be retried.
+//     [agentcore.StreamOptions.Timeout], when set, bounds the wait for the
+//     headers alone, with the SDKs' "Request timed out.".
+//   - The response cap (zero means [agentcore.DefaultMaxResponseBytes],
+//     16 MiB) bounds the content a response builds, and the bytes a
+//     compressed body (gzip, which Go's transport asks for and inflates)
+//     inflates to, so that 1 MB of gzip cannot cost a gigabyte of reading.
+//     Past it the response ends with the content that fit and an error
+//     wrapping [agentcore.ErrResponseTooLarge].
+//
 // # Your own API
 //
 // [Registry.Register] adds a stream function for an API of your own, or

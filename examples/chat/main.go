@@ -68,6 +68,7 @@ import (
 	"time"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/examples/internal/modelflag"
 	"github.com/pi-go/agentcore/models"
 	"github.com/pi-go/agentcore/providers"
 	"github.com/pi-go/agentcore/providers/anthropic"
@@ -79,23 +80,29 @@ import (
 )
 
 func main() {
-	model := flag.String("model", "", "the model, PROVIDER/ID from pi-ai's catalog, such as anthropic/claude-sonnet-4-5 (default: CHAT_MODEL)")
-	baseURL := flag.String("base-url", "", "the server to send requests to, such as http://localhost:11434/v1 (default: BASE_URL)")
-	flag.Parse()
-	env := func(k string) string {
-		switch {
-		case k == "CHAT_MODEL" && *model != "":
-			return *model
-		case k == "BASE_URL" && *baseURL != "":
-			return *baseURL
-		}
-		return os.Getenv(k)
+	fs := flag.NewFlagSet("chat", flag.ContinueOnError)
+	flags := modelflag.Register(fs, "go run ./examples/chat [-model PROVIDER/ID] [-base-url URL]", environment)
+	help, err := modelflag.Parse(fs, os.Args[1:])
+	switch {
+	case help:
+		return
+	case err != nil:
+		os.Exit(2)
 	}
-	if err := run(context.Background(), os.Stdin, os.Stdout, env); err != nil {
+	if err := run(context.Background(), os.Stdin, os.Stdout, flags.Getenv(os.Getenv)); err != nil {
 		fmt.Fprintln(os.Stderr, "chat:", err)
 		os.Exit(1)
 	}
 }
+
+// environment lists the variables chat reads without -model, for -h.
+const environment = `  Without a model named, PROVIDER (anthropic, google, azure,
+  google-vertex, mistral or openai; default: the first whose key is set),
+  MODEL (the ID), API (openai-responses for OpenAI's Responses API),
+  THINKING (minimal, low, medium, high) and the providers' base URLs
+  (ANTHROPIC_BASE_URL, GEMINI_BASE_URL, AZURE_OPENAI_BASE_URL or
+  AZURE_OPENAI_RESOURCE_NAME, MISTRAL_BASE_URL, OPENAI_BASE_URL) choose.
+`
 
 // run chats over in and out until in ends, ctx is done, or Ctrl-C arrives
 // while no answer is streaming; Ctrl-C during an answer aborts it. env
@@ -190,11 +197,9 @@ type settings struct {
 // catalog, else the provider's defaults. The stream function is the
 // dispatcher of every provider, with env as its environment for keys.
 func config(env func(string) string) (settings, error) {
-	if name := env("CHAT_MODEL"); name != "" {
-		m, err := providers.LookupModel(name, env("BASE_URL"))
-		if err != nil {
-			return settings{}, err
-		}
+	if m, ok, err := modelflag.Lookup(env); err != nil {
+		return settings{}, err
+	} else if ok {
 		s := settings{model: m, baseURL: m.BaseURL, thinking: agentcore.ThinkingLevel(env("THINKING")),
 			streamFn: providers.StreamFn(providers.Options{Getenv: env})}
 		if m.Provider == providers.LocalProvider {
@@ -373,7 +378,8 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 }
 
 // ended shows how an answer ended: a new line after its text, whether it
-// was aborted or failed, and what it cost when the model has prices.
+// was aborted or failed, and its usage (and cost, when the model has
+// prices).
 func ended(out io.Writer, m *agentcore.AssistantMessage) {
 	if m.Text() != "" {
 		fmt.Fprintln(out)
@@ -382,9 +388,9 @@ func ended(out io.Writer, m *agentcore.AssistantMessage) {
 	case agentcore.StopAborted:
 		fmt.Fprintln(out, "(aborted)")
 	case agentcore.StopError:
-		fmt.Fprintf(out, "(error: %s)\n", m.ErrorMessage)
+		fmt.Fprintf(out, "(error: %s)\n", modelflag.ErrorText(m))
 	}
-	if c := m.Usage.Cost.Total; c > 0 {
-		fmt.Fprintf(out, "(%d tokens in, %d out: $%.6f)\n", m.Usage.Input+m.Usage.CacheRead+m.Usage.CacheWrite, m.Usage.Output, c)
+	if u := modelflag.Usage(m.Usage); u != "" {
+		fmt.Fprintf(out, "(%s)\n", u)
 	}
 }

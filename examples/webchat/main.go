@@ -11,17 +11,19 @@
 //
 //	go run ./examples/webchat
 //
-// then open http://127.0.0.1:8080. On a real model, name its API and ID;
-// the key comes from the provider's environment variable
-// (ANTHROPIC_API_KEY, GEMINI_API_KEY, OPENAI_API_KEY):
+// then open http://127.0.0.1:8080. On a real model, name it as
+// PROVIDER/ID from pi-ai's catalog; the key comes from the provider's
+// environment variable (ANTHROPIC_API_KEY, GEMINI_API_KEY,
+// OPENAI_API_KEY, ...; -h lists them):
 //
-//	go run ./examples/webchat -api anthropic-messages -model claude-sonnet-4-5
-//	go run ./examples/webchat -api google-generative-ai -model gemini-2.5-flash -thinking low
-//	go run ./examples/webchat -api openai-completions -model gpt-4.1-mini
-//	go run ./examples/webchat -api openai-completions -base-url http://localhost:11434/v1 -model qwen3
+//	go run ./examples/webchat -model anthropic/claude-sonnet-4-5
+//	go run ./examples/webchat -model google/gemini-2.5-flash -thinking low
+//	go run ./examples/webchat -model openai/gpt-4.1-mini
+//	go run ./examples/webchat -model ollama/qwen3 -base-url http://localhost:11434/v1
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -30,41 +32,36 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"time"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
+	"github.com/pi-go/agentcore/examples/internal/modelflag"
 	"github.com/pi-go/agentcore/examples/webchat/internal/webchat"
 	"github.com/pi-go/agentcore/providers"
-	"github.com/pi-go/agentcore/providers/anthropic"
-	"github.com/pi-go/agentcore/providers/google"
-	"github.com/pi-go/agentcore/providers/openai"
-	"github.com/pi-go/agentcore/providers/openairesponses"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, os.Args[1:]); err != nil {
+	if err := run(ctx, os.Args[1:]); err != nil && !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(os.Stderr, "webchat:", err)
 		os.Exit(1)
 	}
 }
 
-// run parses the flags and serves until ctx is done.
+// run parses the flags and serves until ctx is done; -h prints the usage
+// and returns flag.ErrHelp.
 func run(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("webchat", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-	api := fs.String("api", "", "the model's API: "+strings.Join([]string{providers.AnthropicMessages, providers.GoogleGenerativeAI, providers.OpenAICompletions, providers.OpenAIResponses}, ", ")+"; empty runs the built-in fake model")
-	model := fs.String("model", "", "the model's ID (with -api)")
-	provider := fs.String("provider", "", "the model's provider name (default: derived from -api)")
-	baseURL := fs.String("base-url", "", "the provider's base URL (default: the provider's own)")
 	thinking := fs.String("thinking", "", "thinking level: minimal, low, medium, high (default off)")
-	if err := fs.Parse(args); err != nil {
-		return err
+	flags := modelflag.Register(fs, "go run ./examples/webchat [-model PROVIDER/ID] [-base-url URL] [-addr HOST:PORT]",
+		"  Without a model named, the page runs the built-in fake model.\n")
+	if help, err := modelflag.Parse(fs, args); help || err != nil {
+		return cmp.Or(err, flag.ErrHelp)
 	}
-	cfg, err := config(*api, *model, *provider, *baseURL, agentcore.ThinkingLevel(*thinking))
+	cfg, err := config(flags.Getenv(os.Getenv), agentcore.ThinkingLevel(*thinking))
 	if err != nil {
 		return err
 	}
@@ -95,31 +92,19 @@ func run(ctx context.Context, args []string) error {
 	return err
 }
 
-// config is the page's model: the fake one without an API, else the
-// named model behind the providers' dispatcher.
-func config(api, model, provider, baseURL string, thinking agentcore.ThinkingLevel) (webchat.Config, error) {
-	if api == "" {
-		if model != "" {
-			return webchat.Config{}, errors.New("-model needs -api")
-		}
+// config is the page's model: the one env names (-model, CHAT_MODEL)
+// behind the providers' dispatcher, else the fake one.
+func config(env func(string) string, thinking agentcore.ThinkingLevel) (webchat.Config, error) {
+	m, ok, err := modelflag.Lookup(env)
+	switch {
+	case err != nil:
+		return webchat.Config{}, err
+	case !ok:
 		return webchat.Config{Model: agentcoretest.Model(), StreamFn: webchat.FakeModel(40 * time.Millisecond).Stream}, nil
 	}
-	if model == "" {
-		return webchat.Config{}, errors.New("-api needs -model")
+	c := webchat.Config{Model: m, StreamFn: providers.StreamFn(providers.Options{Getenv: env}), ThinkingLevel: thinking}
+	if m.Provider == providers.LocalProvider {
+		c.APIKey = env("OPENAI_API_KEY")
 	}
-	if provider == "" {
-		provider = map[string]string{
-			providers.AnthropicMessages: "anthropic", providers.GoogleGenerativeAI: "google",
-			providers.OpenAICompletions: "openai", providers.OpenAIResponses: "openai",
-		}[api]
-	}
-	m := agentcore.Model{ID: model, Name: model, API: api, Provider: provider, BaseURL: baseURL,
-		Reasoning: thinking != "", Input: []string{"text", "image"}, MaxTokens: 16000}
-	fn := providers.StreamFn(providers.Options{
-		OpenAI:          openai.Options{BaseURL: baseURL},
-		OpenAIResponses: openairesponses.Options{BaseURL: baseURL},
-		Anthropic:       anthropic.Options{BaseURL: baseURL},
-		Google:          google.Options{BaseURL: baseURL},
-	})
-	return webchat.Config{Model: m, StreamFn: fn, ThinkingLevel: thinking}, nil
+	return c, nil
 }

@@ -101,6 +101,21 @@ func IdleError(d time.Duration) error {
 	return fmt.Errorf("%w: no data from the server for %s", ErrStreamIdleTimeout, d)
 }
 
+// WatchHeaders starts the idle timeout of a request waiting for its
+// response's headers, the first wait of a stream for its server: past d
+// (none when d is 0 or less) it cancels the request's context through
+// cancel with [IdleError]'s error as the cause. Call the returned stop
+// once the headers arrived or the request failed; from then on the body
+// is watched by [WatchIdle]. The same d bounds both waits, so a server
+// that stalls before its headers ends as one that stalls mid-body.
+func WatchHeaders(cancel context.CancelCauseFunc, d time.Duration) (stop func()) {
+	if d <= 0 {
+		return func() {}
+	}
+	timer := time.AfterFunc(d, func() { cancel(IdleError(d)) })
+	return func() { timer.Stop() }
+}
+
 // idleBody is a streaming body that fails with [ErrStreamIdleTimeout]
 // when a Read waits longer than d for the server: the timer runs only
 // while a Read is blocked, so a consumer slow between reads does not

@@ -119,11 +119,17 @@ type Request struct {
 	// ForceStream sets an OnPayload replacement's "stream" member to true
 	// ([Payload]), as pi-ai's Anthropic adapter does.
 	ForceStream bool
-	// IdleTimeout bounds each wait of a read of the response's body for
-	// the server: past it the read fails with an error wrapping
-	// [agentcore.ErrStreamIdleTimeout]. Zero means
+	// IdleTimeout bounds each wait for the server: for the response's
+	// headers, then at each read of its body ([limit.WatchHeaders],
+	// [limit.WatchIdle]). Past it the attempt, or the read, fails with an
+	// error wrapping [agentcore.ErrStreamIdleTimeout]. Zero means
 	// [agentcore.DefaultStreamIdleTimeout], negative none.
 	IdleTimeout time.Duration
+	// MaxResponseBytes is the provider's response cap; it bounds the
+	// bytes a body the transport inflated may inflate to
+	// ([limit.Inflated]). Zero means [agentcore.DefaultMaxResponseBytes],
+	// negative none.
+	MaxResponseBytes int64
 }
 
 // Do posts r until a response is accepted or a refusal is final, calling
@@ -133,7 +139,8 @@ type Request struct {
 //   - a refusal and a [*DelayTooLongError]: the caller describes the
 //     refusal (and closes its body), the error's text first;
 //   - nil and an error: ctx's when it is done, a [*HookError] from
-//     OnResponse, [ErrTimedOut], a refused redirect (wrapping
+//     OnResponse, [ErrTimedOut], the idle timeout's error (no headers
+//     within IdleTimeout), a refused redirect (wrapping
 //     [redirect.ErrCrossOrigin], never retried), or the transport's error.
 func Do(ctx context.Context, r Request) (*http.Response, error) {
 	for attempt := 0; ; attempt++ {
@@ -202,7 +209,7 @@ func Reason(resp *http.Response) string {
 // header; its body is closed) and its body (read up to 1 MiB); connection makes that of a request that got no response;
 // aborted is the text of a request aborted before its response. A hook's
 // error, a timeout and a refused redirect are failures with their own
-// text, their cause kept; a refusal whose server asks a longer wait than
+// text, their cause kept, as is the idle timeout's before the headers; a refusal whose server asks a longer wait than
 // MaxRetryDelay is described with the [DelayTooLongError]'s text, then
 // the SDK's text of the refusal ([Failure.SDKText]), as pi-ai words it.
 func Send(ctx context.Context, r Request, describe func(resp *http.Response, body []byte) *Failure, connection func(error) *Failure, aborted string) (*http.Response, *Failure) {
@@ -223,7 +230,7 @@ func Send(ctx context.Context, r Request, describe func(resp *http.Response, bod
 		return nil, f
 	case err != nil && ctx.Err() != nil:
 		return nil, TextFailure(aborted)
-	case errors.As(err, &hook), errors.Is(err, ErrTimedOut), errors.Is(err, redirect.ErrCrossOrigin):
+	case errors.As(err, &hook), errors.Is(err, ErrTimedOut), limit.Is(err), errors.Is(err, redirect.ErrCrossOrigin):
 		return nil, ErrFailure(err)
 	case err != nil:
 		return nil, connection(err)
@@ -243,8 +250,10 @@ func refusal(ctx context.Context, resp *http.Response, describe func(*http.Respo
 	return describe(resp, body)
 }
 
-// once sends one attempt under the timeout and calls OnResponse.
+// once sends one attempt under the timeout and the idle timeout, and
+// calls OnResponse.
 func (r Request) once(ctx context.Context) (*http.Response, error) {
+	idle := limit.Duration(r.IdleTimeout, agentcore.DefaultStreamIdleTimeout)
 	actx, cancel := context.WithCancelCause(ctx)
 	req, err := http.NewRequestWithContext(actx, http.MethodPost, r.URL, bytes.NewReader(r.Body))
 	if err != nil {
@@ -256,7 +265,9 @@ func (r Request) once(ctx context.Context) (*http.Response, error) {
 	if r.Options.Timeout > 0 {
 		timer = time.AfterFunc(r.Options.Timeout, func() { cancel(ErrTimedOut) })
 	}
+	stopIdle := limit.WatchHeaders(cancel, idle)
 	resp, err := sendFresh(r.Client, req)
+	stopIdle()
 	if timer != nil && !timer.Stop() && context.Cause(actx) == ErrTimedOut {
 		if resp != nil {
 			resp.Body.Close()
@@ -265,10 +276,13 @@ func (r Request) once(ctx context.Context) (*http.Response, error) {
 		return nil, ErrTimedOut
 	}
 	if err != nil {
+		if cause := context.Cause(actx); limit.Is(cause) {
+			err = cause
+		}
 		cancel(nil)
 		return nil, err
 	}
-	resp.Body = limit.WatchIdle(actx, cancel, cancelOnClose{resp.Body, cancel}, limit.Duration(r.IdleTimeout, agentcore.DefaultStreamIdleTimeout))
+	resp.Body = limit.WatchIdle(actx, cancel, cancelOnClose{limit.Inflated(resp, r.MaxResponseBytes), cancel}, idle)
 	if h := r.Options.OnResponse; h != nil {
 		pr := agentcore.ProviderResponse{StatusCode: resp.StatusCode, Header: resp.Header.Clone()}
 		if err := h(ctx, r.Model, pr); err != nil {

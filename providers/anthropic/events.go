@@ -35,15 +35,15 @@ type startMessage struct {
 }
 
 type startUsage struct {
-	InputTokens              float64        `json:"input_tokens"`
-	OutputTokens             float64        `json:"output_tokens"`
-	CacheReadInputTokens     float64        `json:"cache_read_input_tokens"`
-	CacheCreationInputTokens float64        `json:"cache_creation_input_tokens"`
-	CacheCreation            *cacheCreation `json:"cache_creation"`
+	InputTokens              provider.Number `json:"input_tokens"`
+	OutputTokens             provider.Number `json:"output_tokens"`
+	CacheReadInputTokens     provider.Number `json:"cache_read_input_tokens"`
+	CacheCreationInputTokens provider.Number `json:"cache_creation_input_tokens"`
+	CacheCreation            *cacheCreation  `json:"cache_creation"`
 }
 
 type cacheCreation struct {
-	Ephemeral1h *float64 `json:"ephemeral_1h_input_tokens"`
+	Ephemeral1h *provider.Number `json:"ephemeral_1h_input_tokens"`
 }
 
 // startBlock is the content_block of content_block_start.
@@ -77,13 +77,13 @@ type stopDetails struct {
 // deltaUsage is the usage of message_delta; absent counts keep the values
 // message_start gave.
 type deltaUsage struct {
-	InputTokens              *float64       `json:"input_tokens"`
-	OutputTokens             *float64       `json:"output_tokens"`
-	CacheReadInputTokens     *float64       `json:"cache_read_input_tokens"`
-	CacheCreationInputTokens *float64       `json:"cache_creation_input_tokens"`
-	CacheCreation            *cacheCreation `json:"cache_creation"`
+	InputTokens              *provider.Number `json:"input_tokens"`
+	OutputTokens             *provider.Number `json:"output_tokens"`
+	CacheReadInputTokens     *provider.Number `json:"cache_read_input_tokens"`
+	CacheCreationInputTokens *provider.Number `json:"cache_creation_input_tokens"`
+	CacheCreation            *cacheCreation   `json:"cache_creation"`
 	OutputTokensDetails      *struct {
-		ThinkingTokens *float64 `json:"thinking_tokens"`
+		ThinkingTokens *provider.Number `json:"thinking_tokens"`
 	} `json:"output_tokens_details"`
 	// The cost OpenRouter billed, for its models.
 	provider.OpenRouterCost
@@ -112,13 +112,13 @@ func mapStopReason(reason string, details *stopDetails) (stop agentcore.StopReas
 
 // setStartUsage sets usage from message_start and prices it.
 func setStartUsage(u *agentcore.Usage, s startUsage, model agentcore.Model) {
-	u.Input = limit.Count(s.InputTokens)
-	u.Output = limit.Count(s.OutputTokens)
-	u.CacheRead = limit.Count(s.CacheReadInputTokens)
-	u.CacheWrite = limit.Count(s.CacheCreationInputTokens)
+	u.Input = s.InputTokens.Count()
+	u.Output = s.OutputTokens.Count()
+	u.CacheRead = s.CacheReadInputTokens.Count()
+	u.CacheWrite = s.CacheCreationInputTokens.Count()
 	var write1h int64
 	if s.CacheCreation != nil && s.CacheCreation.Ephemeral1h != nil {
-		write1h = limit.Count(*s.CacheCreation.Ephemeral1h)
+		write1h = s.CacheCreation.Ephemeral1h.Count()
 	}
 	u.CacheWrite1h = &write1h
 	price(u, model)
@@ -128,14 +128,14 @@ func setStartUsage(u *agentcore.Usage, s startUsage, model agentcore.Model) {
 // prices it.
 func applyDeltaUsage(u *agentcore.Usage, d *deltaUsage, model agentcore.Model) {
 	if d != nil {
-		set := func(dst *int64, v *float64) {
+		set := func(dst *int64, v *provider.Number) {
 			if v != nil {
-				*dst = limit.Count(*v)
+				*dst = v.Count()
 			}
 		}
-		setOptional := func(dst **int64, v *float64) {
+		setOptional := func(dst **int64, v *provider.Number) {
 			if v != nil {
-				n := limit.Count(*v)
+				n := v.Count()
 				*dst = &n
 			}
 		}

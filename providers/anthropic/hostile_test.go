@@ -75,3 +75,16 @@ func TestErrorTextsBounded(t *testing.T) {
 		assert.Equal(t, final.ErrorMessage, final.Err.Error())
 	})
 }
+
+// TestUsageCounts: every token count is read by the one rule of
+// providertest's count table, 1e400 included, at the start and in the
+// delta.
+func TestUsageCounts(t *testing.T) {
+	testTarget(t).Counts(t, func(c string) string {
+		usage := strings.ReplaceAll(`{"input_tokens":#,"output_tokens":#,"cache_read_input_tokens":#,"cache_creation_input_tokens":#,"cache_creation":{"ephemeral_1h_input_tokens":#}}`, "#", c)
+		delta := strings.ReplaceAll(`{"output_tokens":#,"output_tokens_details":{"thinking_tokens":#}}`, "#", c)
+		return "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"usage\":" + usage + "}}\n\n" +
+			"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":" + delta + "}\n\n" +
+			"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+	}, func(u agentcore.Usage) int64 { return u.Output })
+}

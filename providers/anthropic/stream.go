@@ -100,7 +100,7 @@ func (c *call) Send(ctx context.Context) (*http.Response, *provider.Failure) {
 	}
 	return provider.Send(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: endpoint(base), Header: header, Body: body, Model: c.Model, Options: c.Options,
-		ForceStream: true, IdleTimeout: c.opts.IdleTimeout,
+		ForceStream: true, IdleTimeout: c.opts.IdleTimeout, MaxResponseBytes: c.opts.MaxResponseBytes,
 	}, refusal, provider.Connection, AbortedBeforeResponseText)
 }
 

@@ -43,14 +43,14 @@ type blockDelta struct {
 }
 
 type usage struct {
-	InputTokens           float64 `json:"inputTokens"`
-	OutputTokens          float64 `json:"outputTokens"`
-	TotalTokens           float64 `json:"totalTokens"`
-	CacheReadInputTokens  float64 `json:"cacheReadInputTokens"`
-	CacheWriteInputTokens float64 `json:"cacheWriteInputTokens"`
+	InputTokens           provider.Number `json:"inputTokens"`
+	OutputTokens          provider.Number `json:"outputTokens"`
+	TotalTokens           provider.Number `json:"totalTokens"`
+	CacheReadInputTokens  provider.Number `json:"cacheReadInputTokens"`
+	CacheWriteInputTokens provider.Number `json:"cacheWriteInputTokens"`
 	CacheDetails          *[]struct {
-		TTL         string  `json:"ttl"`
-		InputTokens float64 `json:"inputTokens"`
+		TTL         string          `json:"ttl"`
+		InputTokens provider.Number `json:"inputTokens"`
 	} `json:"cacheDetails"`
 }
 
@@ -289,12 +289,12 @@ func mapStopReason(reason string) (agentcore.StopReason, string) {
 // cost negative.
 func setUsage(u *agentcore.Usage, m *usage, model agentcore.Model) {
 	*u = agentcore.Usage{
-		Input:      limit.Count(m.InputTokens),
-		Output:     limit.Count(m.OutputTokens),
-		CacheRead:  limit.Count(m.CacheReadInputTokens),
-		CacheWrite: limit.Count(m.CacheWriteInputTokens),
+		Input:      m.InputTokens.Count(),
+		Output:     m.OutputTokens.Count(),
+		CacheRead:  m.CacheReadInputTokens.Count(),
+		CacheWrite: m.CacheWriteInputTokens.Count(),
 	}
-	u.TotalTokens = limit.Count(m.TotalTokens)
+	u.TotalTokens = m.TotalTokens.Count()
 	if u.TotalTokens == 0 {
 		u.TotalTokens = limit.Sum(u.Input, u.Output)
 	}
@@ -302,7 +302,7 @@ func setUsage(u *agentcore.Usage, m *usage, model agentcore.Model) {
 		var long int64
 		for _, c := range *m.CacheDetails {
 			if c.TTL == "1h" {
-				long = limit.Sum(long, limit.Count(c.InputTokens))
+				long = limit.Sum(long, c.InputTokens.Count())
 			}
 		}
 		u.CacheWrite1h = &long

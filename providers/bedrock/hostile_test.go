@@ -105,3 +105,15 @@ func TestSignedRedirects(t *testing.T) {
 	})
 	assert.Equal(t, int32(2), verified.Load(), "each same-origin redirect is signed for its path")
 }
+
+// TestUsageCounts: every token count is read by the one rule of
+// providertest's count table, 1e400 included.
+func TestUsageCounts(t *testing.T) {
+	testTarget(t).Counts(t, func(c string) string {
+		usage := strings.ReplaceAll(`{"inputTokens":#,"outputTokens":#,"cacheReadInputTokens":#,"cacheWriteInputTokens":#,"totalTokens":#,"cacheDetails":[{"ttl":"1h","inputTokens":#}]}`, "#", c)
+		return string(concat(eventFrame("messageStart", `{"role":"assistant"}`),
+			eventFrame("contentBlockDelta", `{"contentBlockIndex":0,"delta":{"text":"ok"}}`),
+			eventFrame("messageStop", `{"stopReason":"end_turn"}`),
+			eventFrame("metadata", `{"usage":`+usage+`}`)))
+	}, func(u agentcore.Usage) int64 { return u.Output })
+}

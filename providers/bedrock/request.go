@@ -79,9 +79,6 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentc
 			var spec toolSpecBlock
 			spec.ToolSpec.Name, spec.ToolSpec.Description = t.Name, t.Description
 			spec.ToolSpec.InputSchema.JSON = t.Parameters
-			if len(t.Parameters) == 0 {
-				spec.ToolSpec.InputSchema.JSON = json.RawMessage("{}")
-			}
 			tc.Tools = append(tc.Tools, spec)
 		}
 		req.ToolConfig = tc

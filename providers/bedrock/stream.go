@@ -166,7 +166,7 @@ func (c *call) send(ctx context.Context) (*http.Response, *provider.Failure) {
 	}
 	return provider.Send(ctx, provider.Request{
 		Client: client, URL: endpoint + modelPath(c.model.ID), Header: header, Body: body, Model: c.model,
-		Options: c.so, IdleTimeout: c.opts.IdleTimeout,
+		Options: c.so, IdleTimeout: c.opts.IdleTimeout, MaxResponseBytes: c.opts.MaxResponseBytes,
 	}, statusFailure, connectionFailure, AbortedBeforeResponseText)
 }
 

@@ -79,8 +79,10 @@ type toolSpecBlock struct {
 type toolSpec struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
+	// InputSchema holds the tool's parameters; a tool without any has an
+	// empty inputSchema, as the AWS SDK writes pi-ai's {json: undefined}.
 	InputSchema struct {
-		JSON json.RawMessage `json:"json"`
+		JSON json.RawMessage `json:"json,omitempty"`
 	} `json:"inputSchema"`
 }
 

@@ -243,14 +243,14 @@ func setUsage(u *agentcore.Usage, m *usageMetadata, model agentcore.Model) {
 	if reasoning == nil {
 		reasoning = new(int64)
 	}
-	*reasoning = limit.Count(float64(m.ThoughtsTokenCount))
-	cached := limit.Count(float64(m.CachedContentTokenCount))
+	*reasoning = m.ThoughtsTokenCount.Count()
+	cached := m.CachedContentTokenCount.Count()
 	*u = agentcore.Usage{
-		Input:       max(0, limit.Count(float64(m.PromptTokenCount))-cached),
-		Output:      limit.Sum(limit.Count(float64(m.CandidatesTokenCount)), *reasoning),
+		Input:       max(0, m.PromptTokenCount.Count()-cached),
+		Output:      limit.Sum(m.CandidatesTokenCount.Count(), *reasoning),
 		CacheRead:   cached,
 		Reasoning:   reasoning,
-		TotalTokens: limit.Count(float64(m.TotalTokenCount)),
+		TotalTokens: m.TotalTokenCount.Count(),
 	}
 	u.Cost = pricing.Cost(model, *u)
 }

@@ -145,3 +145,13 @@ func TestErrorTextsBounded(t *testing.T) {
 
 // concat joins the events of a body.
 func concat(events ...[]byte) []byte { return bytes.Join(events, nil) }
+
+// TestUsageCounts: every token count is read by the one rule of
+// providertest's count table, 1e400 included (Vertex shares this codec).
+// The output adds the thoughts, so the thoughts' count is the one read.
+func TestUsageCounts(t *testing.T) {
+	testTarget(t).Counts(t, func(c string) string {
+		usage := strings.ReplaceAll(`{"promptTokenCount":#,"candidatesTokenCount":#,"thoughtsTokenCount":#,"cachedContentTokenCount":#,"totalTokenCount":#}`, "#", c)
+		return `data: {"candidates":[{"content":{"parts":[{"text":"ok"}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":` + usage + "}\n\n"
+	}, func(u agentcore.Usage) int64 { return *u.Reasoning })
+}

@@ -77,7 +77,7 @@ func (c *call) Send(ctx context.Context) (*http.Response, *provider.Failure) {
 	}
 	return provider.Send(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: ep.URL, Header: header, Body: body, Model: c.Model, Options: c.Options,
-		IdleTimeout: c.opts.IdleTimeout,
+		IdleTimeout: c.opts.IdleTimeout, MaxResponseBytes: c.opts.MaxResponseBytes,
 	}, refusal, connectionFailure, AbortedBeforeResponseText)
 }
 

@@ -106,13 +106,13 @@ func (d *decoder) chunk(c *wireChunk) string {
 // (at most the prompt's) out of the input, the total as reported else
 // summed, priced at the model's rates ([pricing.Cost]).
 func (d *decoder) usage(w *wireUsage) {
-	prompt := limit.Count(float64(w.PromptTokens))
+	prompt := w.PromptTokens.Count()
 	cached := min(prompt, limit.Count(w.cached()))
 	u := &d.b.Out.Usage
 	u.Input = prompt - cached
-	u.Output = limit.Count(float64(w.CompletionTokens))
+	u.Output = w.CompletionTokens.Count()
 	u.CacheRead, u.CacheWrite = cached, 0
-	u.TotalTokens = limit.Count(float64(w.TotalTokens))
+	u.TotalTokens = w.TotalTokens.Count()
 	if u.TotalTokens == 0 {
 		u.TotalTokens = limit.Sum(u.Input, u.Output, u.CacheRead)
 	}

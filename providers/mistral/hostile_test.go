@@ -46,3 +46,12 @@ func TestUsageOutOfRange(t *testing.T) {
 		return chunkEvent(`{"content":"ok"}`, `"stop"`) + `data: {"id":"c","choices":[],"usage":` + usage + "}\n\ndata: [DONE]\n\n"
 	}, cases)
 }
+
+// TestUsageCounts: every token count is read by the one rule of
+// providertest's count table, 1e400 included.
+func TestUsageCounts(t *testing.T) {
+	testTarget(t).Counts(t, func(c string) string {
+		usage := strings.ReplaceAll(`{"prompt_tokens":#,"completion_tokens":#,"total_tokens":#,"num_cached_tokens":#,"prompt_tokens_details":{"cached_tokens":#}}`, "#", c)
+		return chunkEvent(`{"content":"ok"}`, `"stop"`) + `data: {"id":"c","choices":[],"usage":` + usage + "}\n\ndata: [DONE]\n\n"
+	}, func(u agentcore.Usage) int64 { return u.Output })
+}

@@ -45,9 +45,13 @@ type Options struct {
 	// thinking and tool calls); past it the response ends as an error
 	// wrapping [agentcore.ErrResponseTooLarge]. Zero means
 	// [agentcore.DefaultMaxResponseBytes]; negative, no cap.
+	// The same cap bounds the bytes a compressed body (gzip, which Go's
+	// transport asks for and inflates) may inflate to: past them the
+	// response ends with the same error, its text "Response too large:
+	// more than N bytes inflated from a compressed body".
 	MaxResponseBytes int64
-	// IdleTimeout bounds how long a read of a response's body waits for
-	// the server; past it the response ends as an error wrapping
+	// IdleTimeout bounds each wait for the server, as the proxy client's
+	// does: for the response's headers, then at each read of its body; past it the response ends as an error wrapping
 	// [agentcore.ErrStreamIdleTimeout]. Zero means
 	// [agentcore.DefaultStreamIdleTimeout]; negative, none.
 	IdleTimeout time.Duration

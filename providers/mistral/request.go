@@ -63,7 +63,7 @@ type wireTool struct {
 	Function struct {
 		Name        string          `json:"name"`
 		Description string          `json:"description"`
-		Parameters  json.RawMessage `json:"parameters"`
+		Parameters  json.RawMessage `json:"parameters,omitempty"` // none: left out, as pi-ai leaves it
 		Strict      bool            `json:"strict"`
 	} `json:"function"`
 }

@@ -56,7 +56,7 @@ func (c *call) Send(ctx context.Context) (*http.Response, *provider.Failure) {
 	url := c.opts.endpoint(c.Model)
 	return provider.Send(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: url, Header: c.headers(url, key), Body: body, Model: c.Model, Options: c.Options,
-		IdleTimeout: c.opts.IdleTimeout,
+		IdleTimeout: c.opts.IdleTimeout, MaxResponseBytes: c.opts.MaxResponseBytes,
 	}, refusal, connectionFailure, AbortedText)
 }
 

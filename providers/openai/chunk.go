@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"math"
 	"strconv"
 
 	"github.com/pi-go/agentcore"
@@ -71,24 +72,24 @@ type functionDelta struct {
 }
 
 type usageJSON struct {
-	PromptTokens            float64               `json:"prompt_tokens"`
-	CompletionTokens        float64               `json:"completion_tokens"`
+	PromptTokens            provider.Number       `json:"prompt_tokens"`
+	CompletionTokens        provider.Number       `json:"completion_tokens"`
 	PromptTokensDetails     promptTokensDetails   `json:"prompt_tokens_details"`
 	PromptCacheHitTokens    number                `json:"prompt_cache_hit_tokens"`
 	CachedTokens            number                `json:"cached_tokens"`
 	CompletionTokensDetails completionTokenDetail `json:"completion_tokens_details"`
-	ReasoningTokens         float64               `json:"reasoning_tokens"`
+	ReasoningTokens         provider.Number       `json:"reasoning_tokens"`
 	// The cost OpenRouter billed, for its models.
 	provider.OpenRouterCost
 }
 
 type promptTokensDetails struct {
-	CachedTokens     number  `json:"cached_tokens"`
-	CacheWriteTokens float64 `json:"cache_write_tokens"`
+	CachedTokens     number          `json:"cached_tokens"`
+	CacheWriteTokens provider.Number `json:"cache_write_tokens"`
 }
 
 type completionTokenDetail struct {
-	ReasoningTokens float64 `json:"reasoning_tokens"`
+	ReasoningTokens provider.Number `json:"reasoning_tokens"`
 }
 
 // number is a JSON number that may be absent: a value of another type,
@@ -98,9 +99,11 @@ type number struct {
 	ok bool
 }
 
-// UnmarshalJSON keeps data when it is a number; it never fails.
+// UnmarshalJSON keeps data when it is a number (one beyond float64's
+// range as ±Inf, as [provider.Number] reads it); it never fails.
 func (n *number) UnmarshalJSON(data []byte) error {
-	if v, err := strconv.ParseFloat(string(data), 64); err == nil {
+	// A number beyond float64's range is ±Inf, JavaScript's ±Infinity.
+	if v, err := strconv.ParseFloat(string(data), 64); err == nil || math.IsInf(v, 0) {
 		n.v, n.ok = v, true
 	}
 	return nil
@@ -151,13 +154,13 @@ func first(ls ...number) float64 {
 func toUsage(u *usageJSON, model agentcore.Model, openRouter bool) agentcore.Usage {
 	details := u.PromptTokensDetails
 	cacheRead := limit.Count(first(details.CachedTokens, u.PromptCacheHitTokens, u.CachedTokens))
-	cacheWrite := limit.Count(details.CacheWriteTokens)
+	cacheWrite := details.CacheWriteTokens.Count()
 	out := agentcore.Usage{
-		Input:      max(0, limit.Count(u.PromptTokens)-limit.Sum(cacheRead, cacheWrite)),
-		Output:     limit.Count(u.CompletionTokens),
+		Input:      max(0, u.PromptTokens.Count()-limit.Sum(cacheRead, cacheWrite)),
+		Output:     u.CompletionTokens.Count(),
 		CacheRead:  cacheRead,
 		CacheWrite: cacheWrite,
-		Reasoning:  new(limit.Count(cmp.Or(u.CompletionTokensDetails.ReasoningTokens, u.ReasoningTokens))),
+		Reasoning:  new(cmp.Or(u.CompletionTokensDetails.ReasoningTokens, u.ReasoningTokens).Count()),
 	}
 	out.TotalTokens = limit.Sum(out.Input, out.Output, out.CacheRead, out.CacheWrite)
 	out.Cost = pricing.Cost(model, out)

@@ -51,3 +51,13 @@ func TestErrorTextsBounded(t *testing.T) {
 	assert.Equal(t, strings.Repeat("é", 16000)+"... [truncated 84000 chars]", final.ErrorMessage)
 	assert.Equal(t, final.ErrorMessage, final.Err.Error())
 }
+
+// TestUsageCounts: every token count is read by the one rule of
+// providertest's count table, 1e400 included.
+func TestUsageCounts(t *testing.T) {
+	testTarget(t).Counts(t, func(c string) string {
+		usage := strings.ReplaceAll(`{"prompt_tokens":#,"completion_tokens":#,"prompt_cache_hit_tokens":#,"cached_tokens":#,"reasoning_tokens":#,"prompt_tokens_details":{"cached_tokens":#,"cache_write_tokens":#},"completion_tokens_details":{"reasoning_tokens":#}}`, "#", c)
+		return `data: {"id":"c","choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop"}]}` + "\n\n" +
+			`data: {"id":"c","choices":[],"usage":` + usage + "}\n\ndata: [DONE]\n\n"
+	}, func(u agentcore.Usage) int64 { return u.Output })
+}

@@ -86,9 +86,13 @@ type Options struct {
 	// that fit, its Err wrapping [agentcore.ErrResponseTooLarge] and its
 	// text "Response too large: more than N bytes of content". Zero means
 	// [agentcore.DefaultMaxResponseBytes] (16 MiB); negative, no cap.
+	// The same cap bounds the bytes a compressed body (gzip, which Go's
+	// transport asks for and inflates) may inflate to: past them the
+	// response ends with the same error, its text "Response too large:
+	// more than N bytes inflated from a compressed body".
 	MaxResponseBytes int64
-	// IdleTimeout bounds how long a read of a response's body waits for
-	// the server (counted only while the stream waits for it, not while
+	// IdleTimeout bounds each wait for the server, as the proxy client's
+	// does: for the response's headers, then at each read of its body (counted only while the stream waits for it, not while
 	// the consumer handles an event): a server that sends nothing for
 	// that long ends the response as an error, its Err wrapping
 	// [agentcore.ErrStreamIdleTimeout] and its text "Stream idle timeout:

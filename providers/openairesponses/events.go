@@ -7,6 +7,7 @@ import (
 
 	"github.com/pi-go/agentcore/internal/jsondec"
 	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/provider"
 )
 
 // event is the data of one server-sent event of a streamed response. One
@@ -75,15 +76,15 @@ type responseError struct {
 }
 
 type usageJSON struct {
-	InputTokens        float64 `json:"input_tokens"`
-	OutputTokens       float64 `json:"output_tokens"`
-	TotalTokens        float64 `json:"total_tokens"`
+	InputTokens        provider.Number `json:"input_tokens"`
+	OutputTokens       provider.Number `json:"output_tokens"`
+	TotalTokens        provider.Number `json:"total_tokens"`
 	InputTokensDetails struct {
-		CachedTokens     float64 `json:"cached_tokens"`
-		CacheWriteTokens float64 `json:"cache_write_tokens"`
+		CachedTokens     provider.Number `json:"cached_tokens"`
+		CacheWriteTokens provider.Number `json:"cache_write_tokens"`
 	} `json:"input_tokens_details"`
 	OutputTokensDetails struct {
-		ReasoningTokens float64 `json:"reasoning_tokens"`
+		ReasoningTokens provider.Number `json:"reasoning_tokens"`
 	} `json:"output_tokens_details"`
 }
 

@@ -154,14 +154,14 @@ func (d *decoder) removedReasoning(raw lazyRaw) {
 // Every count is clamped to 0…math.MaxInt64 ([limit.Count]), so a
 // hostile or broken server cannot make a count or a cost negative.
 func usage(u *usageJSON) agentcore.Usage {
-	cached, written := limit.Count(u.InputTokensDetails.CachedTokens), limit.Count(u.InputTokensDetails.CacheWriteTokens)
+	cached, written := u.InputTokensDetails.CachedTokens.Count(), u.InputTokensDetails.CacheWriteTokens.Count()
 	return agentcore.Usage{
-		Input:       max(0, limit.Count(u.InputTokens)-limit.Sum(cached, written)),
-		Output:      limit.Count(u.OutputTokens),
+		Input:       max(0, u.InputTokens.Count()-limit.Sum(cached, written)),
+		Output:      u.OutputTokens.Count(),
 		CacheRead:   cached,
 		CacheWrite:  written,
-		Reasoning:   new(limit.Count(u.OutputTokensDetails.ReasoningTokens)),
-		TotalTokens: limit.Count(u.TotalTokens),
+		Reasoning:   new(u.OutputTokensDetails.ReasoningTokens.Count()),
+		TotalTokens: u.TotalTokens.Count(),
 	}
 }
 

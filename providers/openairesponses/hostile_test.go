@@ -69,3 +69,13 @@ func TestErrorTextsBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestUsageCounts: every token count is read by the one rule of
+// providertest's count table, 1e400 included (Azure shares this codec).
+func TestUsageCounts(t *testing.T) {
+	testTarget(t).Counts(t, func(c string) string {
+		usage := strings.ReplaceAll(`{"input_tokens":#,"output_tokens":#,"total_tokens":#,"input_tokens_details":{"cached_tokens":#,"cache_write_tokens":#},"output_tokens_details":{"reasoning_tokens":#}}`, "#", c)
+		return "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"output_index\":0,\"item\":{\"id\":\"msg_1\",\"type\":\"message\",\"content\":[]}}\n\n" +
+			"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_1\",\"status\":\"completed\",\"output\":[],\"usage\":" + usage + "}}\n\n"
+	}, func(u agentcore.Usage) int64 { return u.Output })
+}

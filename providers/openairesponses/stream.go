@@ -83,7 +83,7 @@ func (c *call) Send(ctx context.Context) (*http.Response, *provider.Failure) {
 	}
 	resp, f := provider.Send(ctx, provider.Request{
 		Client: c.opts.HTTPClient, URL: ep.URL, Header: header, Body: body, Model: c.Model, Options: c.Options,
-		IdleTimeout: c.opts.IdleTimeout,
+		IdleTimeout: c.opts.IdleTimeout, MaxResponseBytes: c.opts.MaxResponseBytes,
 	}, refusal(c.Model, c.v), provider.Connection, AbortedBeforeResponseText)
 	if f != nil {
 		f.Text = c.hint(f.Text)

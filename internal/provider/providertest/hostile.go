@@ -24,6 +24,8 @@ func Hostile(t *testing.T, target Target) {
 	t.Run("a huge tool call ends at the response cap", target.responseCap)
 	t.Run("MaxResponseBytes", target.maxResponseBytes)
 	t.Run("IdleTimeout", target.idleTimeout)
+	t.Run("IdleTimeout before the headers", target.idleBeforeHeaders)
+	t.Run("a gzip bomb ends at the response cap", target.gzipBomb)
 }
 
 // maxResponseBytes: a response of more content than MaxResponseBytes ends
