@@ -201,7 +201,7 @@ func (a *Answer[T]) judge(turn agentcore.TurnContext) verdict {
 	case t.accepted != nil:
 		return verdictAccepted
 	case len(msg.ToolCalls()) == 0:
-		if t.prose > a.nudges || a.nudges < 0 {
+		if t.prose > a.nudges { // a negative bound: at the first
 			return verdictGiveUp
 		}
 		return verdictNudge
@@ -255,12 +255,11 @@ func (a *Answer[T]) tally(messages []agentcore.Message) tally {
 	return t
 }
 
-// decode returns the value of an accepted answer's result: its Details as
-// the tool set them, or, from a decoded transcript, their JSON.
+// decode returns the value of an accepted answer's result, a T of the
+// caller's own: decoded from the JSON of its Details (the T the tool set
+// in a live run, whose slices and maps the transcript keeps; raw JSON in a
+// decoded transcript).
 func (a *Answer[T]) decode(r *agentcore.ToolResultMessage) (T, error) {
-	if v, ok := r.Details.(T); ok {
-		return v, nil
-	}
 	raw, ok := r.Details.(json.RawMessage)
 	if !ok {
 		var err error

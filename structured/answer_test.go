@@ -224,3 +224,19 @@ func TestResultOfADecodedTranscript(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, Customer{Name: "Ada", Address: &Address{City: "Porto", Country: "PT"}}, got)
 }
+
+func TestValueIsTheCallersOwn(t *testing.T) {
+	args := map[string]any{"number": "1", "status": "paid", "customer": map[string]any{"name": "A"},
+		"lines": []any{map[string]any{"item": "tea", "quantity": 1, "price": 1}}, "tags": map[string]string{"k": "v"}}
+	fake := agentcoretest.New(call("c1", args))
+	answer := structured.New[Invoice](structured.Options[Invoice]{})
+	agent := newAgent(fake, answer)
+	first, err := answer.Prompt(t.Context(), agent, "go")
+	require.NoError(t, err)
+	first.Tags["k"], first.Lines[0].Item = "changed", "changed"
+
+	again, err := answer.Result(agent.Messages())
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"k": "v"}, again.Tags, "the transcript's value is not the caller's")
+	assert.Equal(t, "tea", again.Lines[0].Item)
+}
