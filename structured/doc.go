@@ -1,0 +1,83 @@
+// Package structured turns an agent run into a Go value: the model ends
+// the run by calling a final-answer tool whose arguments are a T, the
+// loop's validator checks them, and the run returns the T.
+//
+//	type Ticket struct {
+//		Title    string   `json:"title"`
+//		Priority string   `json:"priority" jsonschema:"enum=low,enum=high"`
+//		Labels   []string `json:"labels,omitempty"`
+//	}
+//
+//	answer := structured.New[Ticket](structured.Options[Ticket]{})
+//	agent := agentcore.New(agentcore.Options{Model: model, Tools: tools, Layers: []agentcore.Layer{answer}})
+//	ticket, err := answer.Prompt(ctx, agent, "File a ticket for: "+report)
+//
+// It works on every provider, since it needs nothing but tool calls: it
+// is pi's answer to "how do I get structured output" (a final tool with
+// terminate) made a layer.
+//
+// # The answer
+//
+// [New] reflects T's JSON Schema as [agentcore.NewTool] does (json tags
+// name the properties; a field without omitempty is required; jsonschema
+// tags add descriptions, enums and bounds; pointers, nested structs,
+// slices and maps work as encoding/json has them) and makes the tool
+// final_answer ([Options].Name) from it. The [Answer] is an
+// [agentcore.Layer]: its PrepareRequest hook adds the tool to each run's
+// working context when the run's tools lack it, declared to the model by
+// a system message at the end of that context, so the Agent's tools and
+// transcript stay the program's (list [Answer.Tool] among the Agent's
+// tools to have the transcript declare it instead). A call with valid
+// arguments executes as a tool whose result's Details hold the T and whose
+// Terminate ends the run; the FinishTurn hook ends the run too when the
+// call shared its batch with other tools.
+//
+// [Answer.Prompt] runs a prompt and returns the T; [Answer.Result] reads
+// the T from the messages of any run, live or decoded from JSON.
+//
+// # Repair
+//
+// Arguments that fail validation (or are not JSON, or do not decode) are
+// an error result of the tool, whose text is the validator's (the field,
+// what is wrong, the arguments received): the model reads it and tries
+// again, up to [Options].Repairs times. A model that ends a turn without
+// calling any tool, answering in prose, is told to call the tool by a
+// user message, up to [Options].Nudges times (FinishTurn answers
+// TurnContinue and PrepareNextTurn adds the message). Past either bound
+// the run ends and Prompt or Result return an [*Error], wrapping
+// [ErrInvalidAnswer] or [ErrNoAnswer], with the last attempt (arguments
+// and the validator's words, or the prose) and the run's messages. A run
+// that failed (a model error, an abort) returns its
+// [*agentcore.RunError] instead.
+//
+// The hooks keep no state: they judge each turn from the messages the run
+// added so far, so an Answer serves any number of Agents and concurrent
+// RunLoop runs, and a run replayed from its messages is judged the same.
+//
+// # Partial values
+//
+// [Options].OnPartial gets the value the answer's arguments show while
+// they stream (read by the partial-JSON parser the providers use), so a
+// UI fills a form as the model writes it. It is a listener of the run:
+// called on the run's goroutine, in order, the run waiting for it; each
+// value is a fresh T, the callback's to keep. Fields not written yet are
+// zero, and nothing is validated until the call ends.
+//
+// # RunLoop, AG-UI, durable sessions
+//
+// Under [agentcore.RunLoop], put the Answer in [agentcore.LoopConfig].Layers
+// and read the value with Result from the messages [agentcore.LoopRun.Wait]
+// returns (or those of the agent_end event).
+//
+// Through the agui handler, the value is the client's state: the answer's
+// call streams to the page as TOOL_CALL_ARGS like any call, and a program
+// that wants a form filled calls agui.SetState with its ctx from OnPartial
+// (the listener's ctx is the run's) and, after the run, the handler's
+// OnTranscript hands the transcript Result reads the value from.
+//
+// In a durable session the layer's hooks apply inside the workflow only
+// as far as the session applies hooks there, which requires them to be
+// deterministic: these are (they read only the run's messages), and the
+// value is in the run's result, read with Result. OnPartial is a
+// listener, as the session documents for listeners.
+package structured
