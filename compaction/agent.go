@@ -219,7 +219,7 @@ func (a *Agent) compactAbove(ctx context.Context, messages, prompts []agentcore.
 
 // above reports whether messages are above model's threshold.
 func (a *Agent) above(ctx context.Context, messages []agentcore.Message, model agentcore.Model) bool {
-	return ShouldCompact(estimateContext(a.llmView(ctx, messages)), model.ContextWindow, a.opts.Settings)
+	return ShouldCompact(EstimateContextTokens(a.llmView(ctx, messages)), model.ContextWindow, a.opts.Settings)
 }
 
 // prepareNextTurn is the Agent's PrepareNextTurn hook: it compacts the
@@ -275,7 +275,7 @@ func (a *Agent) compact(ctx context.Context, reason Reason, messages []agentcore
 	}
 	out := p.Messages(summary)
 	res := &Result{
-		Summary: summary, TokensBefore: p.TokensBefore, TokensAfter: estimateContext(a.llmView(ctx, out)),
+		Summary: summary, TokensBefore: p.TokensBefore, TokensAfter: EstimateContextTokens(a.llmView(ctx, out)),
 		Summarized: len(p.History) + len(p.TurnPrefix), Kept: len(p.Kept), Split: p.Split(),
 	}
 	a.emit(ctx, &EndEvent{Reason: reason, Result: res, WillRetry: willRetry})

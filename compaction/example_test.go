@@ -27,7 +27,7 @@ func ExampleNewAgent() {
 		return agentcoretest.TextResponse("All three files are read.")
 	})
 	read := agentcore.NewTool("read", "Read a file.", func(_ context.Context, _ string, args readArgs, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
-		return agentcore.TextResult(strings.Repeat("line of "+args.Path+"\n", 200)), nil
+		return agentcore.TextResult(strings.Repeat("line of "+args.Path+"\n", 240)), nil
 	})
 	model := agentcoretest.Model()
 	model.ContextWindow, model.MaxTokens = 8192, 2048
@@ -51,6 +51,6 @@ func ExampleNewAgent() {
 	}
 	fmt.Println()
 	// Output:
-	// compacted (threshold): 3159 -> 1168 tokens, 5 messages summarized, 2 kept
+	// compacted (threshold): 3302 -> 1200 tokens, 5 messages summarized, 2 kept
 	// system compactionSummary assistant toolResult assistant
 }

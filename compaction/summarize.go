@@ -233,7 +233,7 @@ const summaryAttempts = 2
 func (r *SummaryRequest) fit(parts []string, previous, task string, scale float64) int {
 	budget := 0
 	for _, p := range parts {
-		budget += utf8.RuneCountInString(p) + 2
+		budget += tokens.JSLen(p) + 2
 	}
 	if r.Model.ContextWindow <= 0 || r.MaxTokens <= 0 {
 		return budget
@@ -242,7 +242,7 @@ func (r *SummaryRequest) fit(parts []string, previous, task string, scale float6
 	for range 8 {
 		request := r.build(fitParts(parts, budget), previous, task)
 		excess := float64(r.MaxTokens - clampMaxTokens(r.Model, request, r.MaxTokens))
-		counted := math.Ceil(float64(estimateContext(request)) * scale)
+		counted := math.Ceil(float64(EstimateContextTokens(request)) * scale)
 		excess = max(excess, (counted+float64(r.MaxTokens+clampMargin-r.Model.ContextWindow))/scale)
 		if excess <= 0 || budget == 0 {
 			break
