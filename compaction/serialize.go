@@ -77,19 +77,26 @@ func appendAssistant(parts []string, m *agentcore.AssistantMessage) []string {
 // JavaScript counts them (UTF-16 code units, a character never split), and
 // says how many it cut, as pi does.
 func truncate(text string, max int) string {
-	n := tokens.JSLen(text)
+	n := jsLen(text)
 	if n <= max {
 		return text
 	}
-	units, cut := 0, len(text)
+	return fmt.Sprintf("%s\n\n[... %d more characters cut]", truncateQuiet(text, max), n-max)
+}
+
+// truncateQuiet is the first max UTF-16 code units of text, a character
+// never split.
+func truncateQuiet(text string, max int) string {
+	units := 0
 	for i, r := range text {
 		if units += utf16.RuneLen(r); units > max {
-			cut = i
-			break
+			return text[:i]
 		}
 	}
-	return fmt.Sprintf("%s\n\n[... %d more characters cut]", text[:cut], n-max)
+	return text
 }
+
+func jsLen(s string) int { return tokens.JSLen(s) }
 
 // fitParts joins parts with blank lines within about maxChars characters,
 // leaving out the oldest parts when they do not fit and saying so; when
