@@ -16,6 +16,11 @@ type Options struct {
 	// Settings are the token budgets; zero fields scale with the model's
 	// window.
 	Settings
+	// ContextWindow, when above 0, is the window compaction works with in
+	// place of the model's ContextWindow. A model whose ContextWindow is 0
+	// (unknown: any local model from providers.LookupModel) with no
+	// ContextWindow here never compacts by itself; only Compact does.
+	ContextWindow int
 	// Manual turns automatic compaction and overflow recovery off (pi's
 	// "enabled": false): only [Agent.Compact] compacts.
 	Manual bool
@@ -69,6 +74,10 @@ type Agent struct {
 
 	// op is held by Prompt, PromptMessages, Continue and Compact.
 	op sync.Mutex
+
+	mu sync.Mutex
+	// warnedFixed is the fixed part last reported by a FixedPartEvent.
+	warnedFixed int
 }
 
 // NewAgent returns an Agent configured by agentOpts, whose ConvertToLLM
@@ -217,9 +226,36 @@ func (a *Agent) compactAbove(ctx context.Context, messages, prompts []agentcore.
 	}
 }
 
-// above reports whether messages are above model's threshold.
+// above reports whether messages are above model's threshold and worth
+// compacting: a fixed part above the threshold by itself is reported
+// with a FixedPartEvent instead.
 func (a *Agent) above(ctx context.Context, messages []agentcore.Message, model agentcore.Model) bool {
-	return ShouldCompact(EstimateContextTokens(a.llmView(ctx, messages)), model.ContextWindow, a.opts.Settings)
+	model = a.window(model)
+	llm := a.llmView(ctx, messages)
+	if !ShouldCompact(EstimateContextTokens(llm), model.ContextWindow, a.opts.Settings) {
+		return false
+	}
+	fixed := fixedTokens(llm)
+	threshold := model.ContextWindow - a.opts.Settings.ForWindow(model.ContextWindow).ReserveTokens
+	if fixed < threshold {
+		return true
+	}
+	a.mu.Lock()
+	warned := a.warnedFixed == fixed
+	a.warnedFixed = fixed
+	a.mu.Unlock()
+	if !warned {
+		a.emit(ctx, &FixedPartEvent{FixedTokens: fixed, Threshold: threshold})
+	}
+	return false
+}
+
+// window is model with the window of Options.ContextWindow, when set.
+func (a *Agent) window(model agentcore.Model) agentcore.Model {
+	if a.opts.ContextWindow > 0 {
+		model.ContextWindow = a.opts.ContextWindow
+	}
+	return model
 }
 
 // prepareNextTurn is the Agent's PrepareNextTurn hook: it compacts the
@@ -256,28 +292,61 @@ func (a *Agent) prepareNextTurn(ctx context.Context, turn agentcore.TurnContext)
 // returns the compacted transcript. A transcript with nothing to
 // summarize fails with ErrNothingToCompact and no events.
 func (a *Agent) compact(ctx context.Context, reason Reason, messages []agentcore.Message, model agentcore.Model, instructions string, willRetry bool) ([]agentcore.Message, *Result, error) {
+	model = a.window(model)
 	s := a.opts.Settings.ForWindow(model.ContextWindow)
-	p, err := Prepare(messages, s.KeepRecentTokens, a.opts.Files)
+	prep := PrepareOptions{KeepRecentTokens: s.KeepRecentTokens, Files: a.opts.Files, ConvertToLLM: a.convertToLLM}
+	p, err := PrepareWith(ctx, messages, prep)
 	if errors.Is(err, ErrNothingToCompact) && reason != ReasonManual {
 		// Above the threshold with the whole recent part within the kept
 		// budget (a summary and fixed prompt that take most of a small
 		// window): keep only the last message and its tool results.
-		p, err = Prepare(messages, 0, a.opts.Files)
+		prep.KeepRecentTokens = 0
+		p, err = PrepareWith(ctx, messages, prep)
+	}
+	threshold := model.ContextWindow - s.ReserveTokens
+	if errors.Is(err, ErrNothingToCompact) && reason != ReasonManual && model.ContextWindow > 0 {
+		// Nothing to summarize (one call and its results since the last
+		// summary): cut the large results instead.
+		return a.fitOnly(ctx, reason, messages, threshold, willRetry)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
 	a.emit(ctx, &StartEvent{Reason: reason, TokensBefore: p.TokensBefore, WillRetry: willRetry})
-	summary, err := Summarize(ctx, p, a.summaryRequest(ctx, model, s, instructions))
+	req := a.summaryRequest(ctx, model, s, instructions)
+	summary, err := Summarize(ctx, p, req)
 	if err != nil {
 		a.emit(ctx, &EndEvent{Reason: reason, Err: err})
 		return nil, nil, err
 	}
+	cut := 0
+	if model.ContextWindow > 0 {
+		room := threshold - EstimateContextTokens([]agentcore.Message{summary.UserMessage()})
+		if p.Head != nil {
+			room -= estimateMessage(p.Head)
+		}
+		cut = p.FitKept(max(room, 0))
+	}
 	out := p.Messages(summary)
 	res := &Result{
 		Summary: summary, TokensBefore: p.TokensBefore, TokensAfter: EstimateContextTokens(a.llmView(ctx, out)),
-		Summarized: len(p.History) + len(p.TurnPrefix), Kept: len(p.Kept), Split: p.Split(),
+		Summarized: len(p.History) + len(p.TurnPrefix), Kept: len(p.Kept), Split: p.Split(), ToolResultsCut: cut,
 	}
+	a.emit(ctx, &EndEvent{Reason: reason, Result: res, WillRetry: willRetry})
+	return out, res, nil
+}
+
+// fitOnly cuts the large tool results of messages so that they fit
+// threshold, when no summary can help.
+func (a *Agent) fitOnly(ctx context.Context, reason Reason, messages []agentcore.Message, threshold int, willRetry bool) ([]agentcore.Message, *Result, error) {
+	llm := a.llmView(ctx, messages)
+	before := EstimateContextTokens(llm)
+	out, cut := fitResults(messages, threshold, tokenScale(llm))
+	if cut == 0 {
+		return nil, nil, ErrNothingToCompact
+	}
+	a.emit(ctx, &StartEvent{Reason: reason, TokensBefore: before, WillRetry: willRetry})
+	res := &Result{TokensBefore: before, TokensAfter: EstimateContextTokens(a.llmView(ctx, out)), Kept: len(out), ToolResultsCut: cut}
 	a.emit(ctx, &EndEvent{Reason: reason, Result: res, WillRetry: willRetry})
 	return out, res, nil
 }
@@ -291,6 +360,9 @@ func (a *Agent) summaryRequest(ctx context.Context, model agentcore.Model, s Set
 	}
 	if a.opts.Model != nil {
 		req.Model = *a.opts.Model
+		if req.Model.ContextWindow <= 0 {
+			req.Model.ContextWindow = model.ContextWindow
+		}
 	}
 	if req.StreamFn == nil {
 		req.StreamFn = a.streamFn

@@ -28,7 +28,8 @@ const (
 )
 
 // Event is what [Options.OnEvent] is told: a [*StartEvent] before each
-// compaction and an [*EndEvent] after it.
+// compaction and an [*EndEvent] after it, or a [*FixedPartEvent] when
+// compaction cannot help.
 type Event interface {
 	compactionEvent()
 }
@@ -57,8 +58,24 @@ type EndEvent struct {
 	WillRetry bool
 }
 
-func (*StartEvent) compactionEvent() {}
-func (*EndEvent) compactionEvent()   {}
+// FixedPartEvent is sent instead of a compaction when the fixed part of
+// the context, the system prompt and the tool declarations, is above the
+// threshold by itself: no summary can bring the context under it, so the
+// Agent does not compact automatically (overflow recovery and Compact
+// still work). It is sent again only when the fixed part changes. Lower
+// the tools or the prompt, or raise ReserveTokens' room with a larger
+// window.
+type FixedPartEvent struct {
+	// FixedTokens is the estimated size of the fixed part, scaled by the
+	// last usage's token scale.
+	FixedTokens int
+	// Threshold is the context size above which compaction starts.
+	Threshold int
+}
+
+func (*StartEvent) compactionEvent()     {}
+func (*EndEvent) compactionEvent()       {}
+func (*FixedPartEvent) compactionEvent() {}
 
 // Result is the outcome of a compaction.
 type Result struct {
@@ -75,6 +92,10 @@ type Result struct {
 	Kept int
 	// Split is true when the cut fell inside a user message's span.
 	Split bool
+	// ToolResultsCut is how many kept tool results were cut to fit the
+	// threshold ([Preparation.FitKept]). When the compaction had nothing
+	// to summarize and only cut tool results, Summary is nil.
+	ToolResultsCut int
 }
 
 // Listener receives compaction events; see [Options.OnEvent].

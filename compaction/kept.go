@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/tokens"
 )
 
 // minResultTokens is the least of a tool result that [Preparation.FitKept]
@@ -102,4 +103,15 @@ func cutResult(m *agentcore.ToolResultMessage, chars int) *agentcore.ToolResultM
 	c := *m
 	c.Content = []agentcore.ContentBlock{agentcore.TextBlock{Text: head + fmt.Sprintf(notice, jsLen(text)-jsLen(head))}}
 	return &c
+}
+
+// fixedTokens is the estimated size of the fixed part of llm, the current
+// system prompt and tool declarations, scaled by the last usage's token
+// scale.
+func fixedTokens(llm []agentcore.Message) int {
+	chars := jsLen(agentcore.SystemPromptText(agentcore.CurrentSystemMessage(llm)))
+	if tools := agentcore.CurrentTools(llm); len(tools) > 0 {
+		chars += tokens.JSONLen(tools)
+	}
+	return int(float64(ofChars(chars)) * tokenScale(llm))
 }
