@@ -3,6 +3,7 @@ package compaction
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -162,7 +163,8 @@ func (a *Agent) run(ctx context.Context, prompts []agentcore.Message, start func
 			return err // an abort is the user's: nothing to compact or retry
 		}
 		st := a.State()
-		if !isContextOverflow(last, st.Model.ContextWindow) && !isRecoverableLength(last, st.Model.MaxTokens) {
+		model := a.window(st.Model)
+		if !isContextOverflow(last, model.ContextWindow) && !a.clampedLength(ctx, st.Messages, last, model) {
 			a.compactAbove(ctx, st.Messages, nil, st.Model)
 			return err
 		}
@@ -174,17 +176,35 @@ func (a *Agent) run(ctx context.Context, prompts []agentcore.Message, start func
 			return err
 		}
 		if retried {
-			a.emit(ctx, &EndEvent{Reason: ReasonOverflow, Err: ErrRecoveryFailed})
-			return err
+			return errors.Join(ErrRecoveryFailed, err)
 		}
 		retried = true
 		out, _, cerr := a.compact(ctx, ReasonOverflow, withoutAttempt(st.Messages, last), st.Model, "", true)
 		if cerr != nil {
-			return err
+			return errors.Join(fmt.Errorf("%w: %w", ErrRecoveryFailed, cerr), err)
 		}
 		a.SetMessages(out)
 		start = a.Agent.Continue
 	}
+}
+
+// clampedLength reports whether last, the answer ending messages, stopped
+// at its length limit because the provider fit its max tokens into a
+// full window: pi-ai's isRecoverableLength (the output is below the max
+// tokens asked for: the stream options', else the model's), and the
+// request was clamped below that by the providers' rule. A length stop at
+// a limit the caller set, or with a window that left room, is an
+// ordinary answer.
+func (a *Agent) clampedLength(ctx context.Context, messages []agentcore.Message, last *agentcore.AssistantMessage, model agentcore.Model) bool {
+	desired := a.StreamOptions().MaxTokens
+	if desired <= 0 {
+		desired = model.MaxTokens
+	}
+	if !isRecoverableLength(last, desired) {
+		return false
+	}
+	request := withoutAttempt(messages, last)
+	return clampMaxTokens(model, a.llmView(ctx, request), desired) < desired
 }
 
 // runCapturing runs start and returns the last assistant message the run

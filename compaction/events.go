@@ -7,9 +7,11 @@ import (
 	"github.com/pi-go/agentcore"
 )
 
-// ErrRecoveryFailed is the error of the [EndEvent] reported when a run
-// retried after an overflow recovery failed the same way again: the
-// recovery compacts and retries once per Prompt or Continue.
+// ErrRecoveryFailed is the error of a Prompt, PromptMessages or Continue
+// whose run overflowed the window and could not be recovered: the
+// compaction of the recovery failed (the error wraps its cause too), or
+// the run retried after it overflowed again. The recovery compacts and
+// retries once per call.
 var ErrRecoveryFailed = errors.New("compaction: context overflow recovery failed after one compact-and-retry attempt; reduce the context or use a model with a larger window")
 
 // Reason is why a compaction ran.
@@ -102,8 +104,8 @@ type Result struct {
 type Listener func(ctx context.Context, ev Event)
 
 // isRecoverableLength reports whether msg stopped at its length limit
-// before the model's own output limit, as pi-ai's isRecoverableLength
-// does: an answer cut short because the context left it no room.
+// before maxTokens, the output limit asked for, as pi-ai's
+// isRecoverableLength does.
 func isRecoverableLength(msg *agentcore.AssistantMessage, maxTokens int) bool {
 	return msg.StopReason == agentcore.StopLength && maxTokens > 0 && msg.Usage.Output < int64(maxTokens)
 }
