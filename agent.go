@@ -55,6 +55,12 @@ type Options struct {
 	// FollowUpMode is how many follow-up messages a drain point takes; empty
 	// means [QueueModeOneAtATime].
 	FollowUpMode QueueMode
+
+	// Layers add behavior to the Agent (compaction, tracing, session
+	// recording, a program's own policies): [New] installs them in order,
+	// the first outermost, and composes their hooks with Hooks (see
+	// [Setup]). The slice is read once; a nil layer is skipped.
+	Layers []Layer
 }
 
 // Listener receives the events of the Agent's runs. Listeners run in
@@ -76,7 +82,8 @@ type Listener func(ctx context.Context, ev AgentEvent)
 type Agent struct {
 	mu sync.Mutex
 
-	hooks         Hooks
+	hooks         Hooks // the layers' and the program's, composed
+	layers        stack
 	streamFn      StreamFn
 	streamOptions StreamOptions
 	toolExecution ToolExecutionMode
@@ -104,6 +111,8 @@ type listenerEntry struct {
 	removed atomic.Bool
 }
 
+// activeRun is the run in progress: from the start of Prompt or Continue
+// to its end, run wrappers included.
 type activeRun struct {
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -113,7 +122,6 @@ type activeRun struct {
 // New returns an Agent configured by opts.
 func New(opts Options) *Agent {
 	a := &Agent{
-		hooks:         opts.Hooks,
 		streamFn:      opts.StreamFn,
 		streamOptions: opts.StreamOptions.agentDefaults(),
 		toolExecution: opts.ToolExecution,
@@ -123,6 +131,11 @@ func New(opts Options) *Agent {
 		messages:      withoutNil(opts.Messages),
 		steering:      messageQueue{mode: orOneAtATime(opts.SteeringMode)},
 		followUp:      messageQueue{mode: orOneAtATime(opts.FollowUpMode)},
+	}
+	a.layers = install(a, opts.Layers, opts.Hooks)
+	a.hooks = a.layers.hooks
+	for _, l := range a.layers.listeners {
+		a.Subscribe(l)
 	}
 	if len(a.messages) == 0 || !isSystem(a.messages[0]) {
 		decls := make([]ToolDeclaration, len(a.tools))
@@ -197,7 +210,7 @@ func (a *Agent) PromptMessages(ctx context.Context, messages ...Message) error {
 		return err
 	}
 	prompts := slices.Clone(messages)
-	return a.start(ctx, func() (runKind, []Message, error) { return runPrompt, prompts, nil })
+	return a.start(ctx, func() (Run, error) { return Run{Prompts: prompts}, nil })
 }
 
 // Continue starts a run from the current transcript without a new message,
@@ -207,52 +220,43 @@ func (a *Agent) PromptMessages(ctx context.Context, messages ...Message) error {
 // with [ErrContinueFromAssistant]. An empty transcript, or one of only
 // system messages, fails with [ErrNoMessages]. It returns like Prompt.
 func (a *Agent) Continue(ctx context.Context) error {
-	return a.start(ctx, func() (runKind, []Message, error) {
-		if !slices.ContainsFunc(a.messages, func(m Message) bool { return !isSystem(m) }) {
-			return 0, nil, ErrNoMessages
+	return a.start(ctx, func() (Run, error) {
+		if err := a.checkContinue(); err != nil {
+			if err != ErrContinueFromAssistant {
+				return Run{}, err
+			}
+			if steer := a.steering.drain(); len(steer) > 0 {
+				return Run{Prompts: steer, From: SteeringQueue}, nil
+			}
+			if follow := a.followUp.drain(); len(follow) > 0 {
+				return Run{Prompts: follow, From: FollowUpQueue}, nil
+			}
+			return Run{}, err
 		}
-		if _, ok := a.messages[len(a.messages)-1].(*AssistantMessage); !ok {
-			return runContinue, nil, nil
-		}
-		if steer := a.steering.drain(); len(steer) > 0 {
-			return runPromptSkipSteering, steer, nil
-		}
-		if follow := a.followUp.drain(); len(follow) > 0 {
-			return runFollowUps, follow, nil
-		}
-		return 0, nil, ErrContinueFromAssistant
+		return Run{Continue: true}, nil
 	})
 }
 
-type runKind int
-
-const (
-	runPrompt             runKind = iota + 1 // the caller's prompts
-	runPromptSkipSteering                    // queued steering, as prompts
-	runFollowUps                             // queued follow-ups, as prompts
-	runContinue
-)
-
-// from is the queue the prompts of a run of kind k were taken from; zero
-// for the caller's own.
-func (k runKind) from() Queue {
-	switch k {
-	case runPromptSkipSteering:
-		return SteeringQueue
-	case runFollowUps:
-		return FollowUpQueue
+// checkContinue reports, holding mu, why the transcript cannot be
+// continued without a prompt, or nil.
+func (a *Agent) checkContinue() error {
+	if !slices.ContainsFunc(a.messages, func(m Message) bool { return !isSystem(m) }) {
+		return ErrNoMessages
 	}
-	return 0
+	if _, ok := a.messages[len(a.messages)-1].(*AssistantMessage); ok {
+		return ErrContinueFromAssistant
+	}
+	return nil
 }
 
-// start begins a run if none is active. choose runs under the lock, so that
-// a refused call takes nothing from the queues.
-func (a *Agent) start(ctx context.Context, choose func() (runKind, []Message, error)) error {
+// start begins a run if none is active, and runs it through the layers'
+// run wrappers. choose runs under the lock, so that a refused call takes
+// nothing from the queues.
+func (a *Agent) start(ctx context.Context, choose func() (Run, error)) (err error) {
 	if ctx == nil {
 		return ErrNilContext
 	}
-	fn, err := resolveStreamFn(a.streamFn)
-	if err != nil {
+	if _, err := resolveStreamFn(a.streamFn); err != nil {
 		return err
 	}
 	a.mu.Lock()
@@ -260,11 +264,11 @@ func (a *Agent) start(ctx context.Context, choose func() (runKind, []Message, er
 		a.mu.Unlock()
 		return ErrBusy
 	}
-	if err := ValidateTools(a.tools); err != nil {
+	if err := ValidateTools(a.layers.wrapTools(a.tools)); err != nil {
 		a.mu.Unlock()
 		return err
 	}
-	kind, prompts, err := choose()
+	run, err := choose()
 	if err != nil {
 		a.mu.Unlock()
 		return err
@@ -274,21 +278,62 @@ func (a *Agent) start(ctx context.Context, choose func() (runKind, []Message, er
 	a.run = r
 	a.streaming, a.errorText = true, ""
 	a.current = nil
-	actx := AgentContext{Messages: slices.Clone(a.messages), Tools: slices.Clone(a.tools)}
-	cfg := a.loopConfig(fn, kind == runPromptSkipSteering)
 	a.mu.Unlock()
 
 	defer a.finishRun(r)
+	if len(a.layers.runs) > 0 {
+		// A run wrapper that panics fails the call; the loop's own panics
+		// are handled inside it.
+		defer func() {
+			if v := recover(); v != nil {
+				err = panicError(v)
+			}
+		}()
+	}
+	return a.layers.run(a.runOnce)(runCtx, run)
+}
+
+// runOnce is the innermost [RunFunc]: it runs the loop once on the
+// Agent's current state.
+func (a *Agent) runOnce(ctx context.Context, run Run) error {
+	if ctx == nil {
+		return ErrNilContext
+	}
+	if err := checkMessages("prompt", run.Prompts); err != nil {
+		return err
+	}
+	fn, err := resolveStreamFn(a.streamFn)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	tools := a.layers.wrapTools(a.tools)
+	if err := ValidateTools(tools); err != nil {
+		a.mu.Unlock()
+		return err
+	}
+	if run.Continue {
+		if err := a.checkContinue(); err != nil {
+			a.mu.Unlock()
+			return err
+		}
+	}
+	a.errorText = ""
+	a.current = nil
+	actx := AgentContext{Messages: slices.Clone(a.messages), Tools: tools}
+	cfg := a.loopConfig(a.layers.streamFn(fn), run.From == SteeringQueue)
+	a.mu.Unlock()
+
 	// cfg.StreamFn is fn, resolved above: newEngine cannot fail.
-	e, _ := newEngine(runCtx, actx, cfg, func(ev AgentEvent) error { return a.process(runCtx, ev, false) })
-	if kind == runContinue {
+	e, _ := newEngine(ctx, actx, cfg, func(ev AgentEvent) error { return a.process(ctx, ev, false) })
+	if run.Continue {
 		_, err = e.runContinue()
 	} else {
-		_, err = e.runPrompts(prompts, kind.from())
+		_, err = e.runPrompts(slices.Clone(run.Prompts), run.From)
 	}
 	if err != nil {
 		a.requeue(e.held, e.heldFrom)
-		return a.failRun(runCtx, err)
+		return a.failRun(ctx, err)
 	}
 	return e.failure()
 }

@@ -7,6 +7,27 @@
 // same order, the same hook points) and its JSON (a transcript written by
 // one reads in the other).
 //
+// A complete program, on the scripted fake model of package agentcoretest
+// (a real model is models.Lookup's, with providers.StreamFn):
+//
+//	weather := agentcore.NewTool("weather", "Current weather for a city.",
+//		func(ctx context.Context, id string, args struct{ City string }, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+//			return agentcore.TextResult("18°C in " + args.City), nil
+//		})
+//	model := agentcoretest.New(
+//		agentcoretest.ToolCallResponse(agentcoretest.ToolCall("c1", "weather", map[string]string{"City": "Lisbon"})),
+//		agentcoretest.TextResponse("It is 18°C in Lisbon."),
+//	)
+//	agent := agentcore.New(agentcore.Options{
+//		Model:    agentcoretest.Model(),
+//		StreamFn: model.Stream,
+//		Tools:    []agentcore.Tool{weather},
+//	})
+//	if err := agent.Prompt(ctx, "Weather in Lisbon?"); err != nil {
+//		return err // the run failed or was aborted
+//	}
+//	fmt.Println(agent.Messages()[len(agent.Messages())-1].(*agentcore.AssistantMessage).Text())
+//
 // The package knows nothing about coding, sessions or files. The loop has
 // no I/O of its own (the model is reached through a stream function, the
 // world through tools) and leaves no goroutine behind; the package's one
@@ -14,12 +35,12 @@
 // handler ([NewProxyHandler]) used only when configured. Everything a
 // product decides (where the transcript is stored, when to compact it,
 // which tool calls need the user's permission, whether to retry) comes in
-// through [Hooks], and everything that happens goes out as an
+// through [Hooks] and [Layer]s, and everything that happens goes out as an
 // [AgentEvent]. The examples of this package and the programs under
 // examples/ show the layers above: examples/permissions, examples/retry
 // and examples/persist.
 //
-// # Two layers: RunLoop and Agent
+// # RunLoop and Agent
 //
 // [RunLoop] and [RunLoopContinue] are the stateless engine. Give them a
 // context (the transcript and the executable tools, an [AgentContext]) and
@@ -56,6 +77,29 @@
 // or the fake of package agentcoretest in tests. [SetDefaultStreamFn]
 // installs a process default, the package's only global state; with
 // neither, a run fails with [ErrNoStreamFn].
+//
+// # Layers
+//
+// A [Layer] adds behavior to an Agent through one [Setup]: hooks that
+// compose with the program's ([Setup.AddHooks]), a wrapped stream function
+// ([Setup.WrapStreamFn]), wrapped tools ([Setup.WrapTool]), listeners
+// ([Setup.Subscribe]) and work around whole runs ([Setup.WrapRun]). The
+// packages beside this one that add behavior are layers (compaction,
+// tracing in the otel module, session recording), and so is a program's
+// own policy; [Options].Layers installs them in order, the first
+// outermost:
+//
+//	agent := agentcore.New(agentcore.Options{
+//		Model: model, StreamFn: providers.StreamFn(providers.Options{}), Tools: tools,
+//		Hooks:  agentcore.Hooks{BeforeToolCall: askUser},   // the program's own, run last
+//		Layers: []agentcore.Layer{tracing, compactor, audit}, // tracing sees everything
+//	})
+//
+// A layer never replaces another's hook or the program's: every hook runs,
+// composed per hook as [Setup.AddHooks] says. The surfaces that serve an
+// Agent (the agui handler, the MCP server, the durable session) take it
+// with its layers; [LoopConfig].Layers applies them to a [RunLoop] run,
+// without run wrappers.
 //
 // # Turns, runs and sessions
 //

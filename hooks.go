@@ -265,6 +265,15 @@ type LoopConfig struct {
 	// is pending); it is polled then, and only then, on the run's
 	// goroutine. Its answer is handled like GetSteeringMessages'.
 	GetFollowUpMessages func(ctx context.Context) []Message
+
+	// Layers add behavior to the run, as [Options].Layers do to an Agent's,
+	// except that [Setup.Agent] is nil and run wrappers do not apply: the
+	// layers' hooks compose with Hooks, their stream function and tool
+	// wrappers apply, and their listeners are called with each event, in
+	// order on the run's goroutine, before it is sent on the run's channel
+	// (a listener that panics ends the run with its error). They are
+	// installed once per run, by RunLoop or RunLoopContinue.
+	Layers []Layer
 }
 
 // DefaultConvertToLLM keeps the messages of the four standard roles. When

@@ -306,12 +306,26 @@ func startLoop(ctx context.Context, actx AgentContext, cfg LoopConfig, body func
 	if ctx == nil {
 		return nil, ErrNilContext
 	}
+	fn, err := resolveStreamFn(cfg.StreamFn)
+	if err != nil {
+		return nil, err
+	}
+	layers := install(nil, cfg.Layers, cfg.Hooks)
+	cfg.Hooks, cfg.StreamFn, cfg.Layers = layers.hooks, layers.streamFn(fn), nil
+	actx = AgentContext{Messages: slices.Clone(actx.Messages), Tools: slices.Clone(layers.wrapTools(actx.Tools))}
 	if err := ValidateTools(actx.Tools); err != nil {
 		return nil, err
 	}
 	q := newHandoff[AgentEvent]()
-	actx = AgentContext{Messages: slices.Clone(actx.Messages), Tools: slices.Clone(actx.Tools)}
-	e, err := newEngine(ctx, actx, cfg, func(ev AgentEvent) error { q.put(ev); return nil })
+	e, err := newEngine(ctx, actx, cfg, func(ev AgentEvent) error {
+		for _, l := range layers.listeners {
+			if err := callListener(ctx, l, ev); err != nil {
+				return err
+			}
+		}
+		q.put(ev)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -209,26 +209,7 @@ func (c *callRun) finalize(ctx context.Context, o *RunToolCallOptions) {
 	if res == nil {
 		return
 	}
-	r := &c.result
-	if res.StructuredContent != nil || res.Content != nil {
-		r.StructuredContent = res.StructuredContent
-	}
-	if res.Content != nil {
-		r.Content = res.Content
-	}
-	if res.Details != nil {
-		r.Details = res.Details
-	}
-	if res.Usage != nil {
-		r.Usage = res.Usage
-	}
-	if res.Terminate != nil {
-		r.Terminate = *res.Terminate
-		r.explicit |= explicitTerminate
-	}
-	if res.IsError != nil {
-		c.isError = *res.IsError
-	}
+	c.isError = res.apply(&c.result, c.isError)
 }
 
 // resultMessage returns the transcript entry of the done call, made once.
