@@ -130,9 +130,24 @@ func (r *recorder) ends() []*compaction.EndEvent {
 	return out
 }
 
-func newAgent(r *router, rec *recorder, messages []agentcore.Message, opts compaction.Options) *compaction.Agent {
+// compacting is an Agent with its Compactor.
+type compacting struct {
+	*agentcore.Agent
+	*compaction.Compactor
+}
+
+// layered builds an Agent of aopts with a Compactor of opts as its only
+// layer.
+func layered(aopts agentcore.Options, opts compaction.Options) compacting {
+	c := compaction.New(opts)
+	aopts.Layers = []agentcore.Layer{c}
+	return compacting{agentcore.New(aopts), c}
+}
+
+func newAgent(r *router, rec *recorder, messages []agentcore.Message, opts compaction.Options) compacting {
 	opts.OnEvent = rec.onEvent
-	a := compaction.NewAgent(agentcore.Options{
+	opts.StreamFn = r.fake.Stream
+	a := layered(agentcore.Options{
 		SystemPrompt: "You help.", Model: smallModel(), StreamFn: r.fake.Stream,
 		Tools: []agentcore.Tool{readTool()}, Messages: messages,
 	}, opts)
@@ -415,7 +430,7 @@ func TestCallerHooks(t *testing.T) {
 	)
 	var seen []int
 	sawSummary := false
-	a := compaction.NewAgent(agentcore.Options{
+	a := layered(agentcore.Options{
 		SystemPrompt: "You help.", Model: smallModel(), StreamFn: r.fake.Stream, Tools: []agentcore.Tool{readTool()},
 		Hooks: agentcore.Hooks{
 			PrepareNextTurn: func(_ context.Context, turn agentcore.TurnContext) (*agentcore.TurnUpdate, error) {
@@ -485,7 +500,7 @@ func TestCompactsDownToTheLastMessage(t *testing.T) {
 	assert.Equal(t, 1, ends[0].Result.Kept)
 	assert.True(t, strings.HasPrefix(ends[0].Result.Summary.Summary, "earlier "), "the previous summary stands for the history")
 
-	_, err := compaction.NewAgent(agentcore.Options{Messages: transcript, Model: smallModel(), StreamFn: r.fake.Stream}, compaction.Options{}).Compact(context.Background(), "")
+	_, err := layered(agentcore.Options{Messages: transcript, Model: smallModel(), StreamFn: r.fake.Stream}, compaction.Options{StreamFn: r.fake.Stream}).Compact(context.Background(), "")
 	assert.ErrorIs(t, err, compaction.ErrNothingToCompact, "a manual compaction keeps pi's budget")
 }
 

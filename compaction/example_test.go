@@ -10,10 +10,10 @@ import (
 	"github.com/pi-go/agentcore/compaction"
 )
 
-// An Agent on an 8k model reads three large files in one run; before the
-// fourth request its context is above the threshold, so it is compacted
-// between the turns.
-func ExampleNewAgent() {
+// An Agent on an 8k model, with a Compactor as its layer, reads three
+// large files in one run; before the fourth request its context is above
+// the threshold, so it is compacted between the turns.
+func ExampleCompactor() {
 	reads := 0
 	fake := agentcoretest.NewFunc(func(_ context.Context, c agentcoretest.Call) agentcoretest.Response {
 		if isSummaryCall(c) {
@@ -32,15 +32,17 @@ func ExampleNewAgent() {
 	model := agentcoretest.Model()
 	model.ContextWindow, model.MaxTokens = 8192, 2048
 
-	agent := compaction.NewAgent(agentcore.Options{
-		SystemPrompt: "You read files.", Model: model, StreamFn: fake.Stream, Tools: []agentcore.Tool{read},
-	}, compaction.Options{
+	compactor := compaction.New(compaction.Options{
 		OnEvent: func(_ context.Context, ev compaction.Event) {
 			if end, ok := ev.(*compaction.EndEvent); ok && end.Result != nil {
 				fmt.Printf("compacted (%s): %d -> %d tokens, %d messages summarized, %d kept\n",
 					end.Reason, end.Result.TokensBefore, end.Result.TokensAfter, end.Result.Summarized, end.Result.Kept)
 			}
 		},
+	})
+	agent := agentcore.New(agentcore.Options{
+		SystemPrompt: "You read files.", Model: model, StreamFn: fake.Stream, Tools: []agentcore.Tool{read},
+		Layers: []agentcore.Layer{compactor},
 	})
 	if err := agent.Prompt(context.Background(), "Read the three files."); err != nil {
 		fmt.Println(err)

@@ -38,7 +38,7 @@ func TestOversizedToolResultsInTheKeptPart(t *testing.T) {
 		summaryResponse("## Original Request\nread three files", 20),
 	)
 	rec := &recorder{}
-	a := compaction.NewAgent(agentcore.Options{SystemPrompt: "You help.", Model: smallModel(), StreamFn: r.fake.Stream, Tools: []agentcore.Tool{bigRead}},
+	a := layered(agentcore.Options{SystemPrompt: "You help.", Model: smallModel(), StreamFn: r.fake.Stream, Tools: []agentcore.Tool{bigRead}},
 		compaction.Options{OnEvent: rec.onEvent})
 	require.NoError(t, a.Prompt(context.Background(), "read a, b and c"))
 
@@ -65,8 +65,8 @@ func TestContextWindowOption(t *testing.T) {
 			rec := &recorder{}
 			model := smallModel()
 			model.ContextWindow = 0
-			a := compaction.NewAgent(agentcore.Options{Model: model, StreamFn: r.fake.Stream, Messages: big()},
-				compaction.Options{OnEvent: rec.onEvent, ContextWindow: tt.window})
+			a := layered(agentcore.Options{Model: model, StreamFn: r.fake.Stream, Messages: big()},
+				compaction.Options{OnEvent: rec.onEvent, ContextWindow: tt.window, StreamFn: r.fake.Stream})
 			require.NoError(t, a.Prompt(context.Background(), "next"))
 			assert.Len(t, rec.ends(), tt.compactions)
 		})
@@ -79,7 +79,7 @@ func TestContextWindowOption(t *testing.T) {
 func TestFixedPartOverTheThreshold(t *testing.T) {
 	r := newRouter([]agentcoretest.Response{agentcoretest.TextResponse("one"), agentcoretest.TextResponse("two")})
 	rec := &recorder{}
-	a := compaction.NewAgent(agentcore.Options{SystemPrompt: words("prompt", 3500), Model: smallModel(), StreamFn: r.fake.Stream},
+	a := layered(agentcore.Options{SystemPrompt: words("prompt", 3500), Model: smallModel(), StreamFn: r.fake.Stream},
 		compaction.Options{OnEvent: rec.onEvent})
 	require.NoError(t, a.Prompt(context.Background(), "first"))
 	require.NoError(t, a.Prompt(context.Background(), "second"))
