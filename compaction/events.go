@@ -19,7 +19,7 @@ type Reason string
 
 // The reasons of a compaction, pi's.
 const (
-	// ReasonManual is a compaction asked for with [Agent.Compact].
+	// ReasonManual is a compaction asked for with [Compactor.Compact].
 	ReasonManual Reason = "manual"
 	// ReasonThreshold is an automatic compaction of a context above the
 	// threshold.

@@ -155,7 +155,7 @@ func newAgent(r *router, rec *recorder, messages []agentcore.Message, opts compa
 	return a
 }
 
-// head is the system message NewAgent would write for the agent of
+// head is the system message agentcore.New would write for the agent of
 // newAgent.
 func head() *agentcore.SystemMessage {
 	return agentcore.InitialSystemMessage("You help.", []agentcore.ToolDeclaration{readTool().Declaration()})
