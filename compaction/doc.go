@@ -6,30 +6,51 @@
 // response's max tokens into what is left of the window (keeping a 4,096
 // token margin), so past a point every answer is cut to a token or two.
 //
-// The package is optional and sits on the hooks the runtime already has.
-// [NewAgent] returns an [Agent], an [agentcore.Agent] that compacts by
-// itself; [Prepare], [Summarize] and [Preparation.Messages] are the steps
-// underneath, for a layer that drives compaction on its own.
+// The package is optional and is a layer ([agentcore.Layer]): install a
+// [Compactor] on an Agent and it compacts by itself.
+//
+//	compactor := compaction.New(compaction.Options{StreamFn: streamFn})
+//	agent := agentcore.New(agentcore.Options{
+//		Model: model, StreamFn: streamFn, Tools: tools,
+//		Layers: []agentcore.Layer{compactor},
+//	})
+//	err := agent.Prompt(ctx, "Read the notes.")      // compacts when needed
+//	res, err := compactor.Compact(ctx, "the API")     // or on demand
+//
+// [Prepare], [Summarize] and [Preparation.Messages] are the steps
+// underneath, for a program that drives compaction on its own.
 //
 // # When
 //
 // A compaction starts when the context takes more than ContextWindow -
-// ReserveTokens tokens ([ShouldCompact]). The context size is pi-ai's
-// estimate ([models.EstimateContextTokens]) of what the model would be
-// sent: the usage the provider reported for the last answer plus an
-// estimate of the messages after it. The [Agent] checks it
+// ReserveTokens tokens ([ShouldCompact]). The context size is pi's coding
+// agent's estimate ([EstimateContextTokens]) of what the model would be
+// sent: the usage the provider reported for the last answer plus the
+// messages after it at 4 characters a token. The [Compactor] checks it
 //
-//   - before each prompt, the new messages included;
-//   - between the turns of a run, after the tool results were appended
-//     (its PrepareNextTurn hook), so a run of many tool calls never
+//   - before each prompt, the new messages included (scaled by the token
+//     scale of the last usage, see [Prepare]: pi does not scale);
+//   - between the turns of a run (its PrepareNextTurn hook), after the
+//     tool results were appended, so a run of many tool calls never
 //     outgrows the window; the loop skips that hook when the run ends;
 //   - after each run.
+//
+// A model whose ContextWindow is 0 (unknown, as any local model from
+// providers.LookupModel) never compacts by itself: set
+// [Options].ContextWindow. When the system prompt and the tool
+// declarations alone are above the threshold, no compaction can help: a
+// [FixedPartEvent] says so, once, and the Compactor does not compact
+// before every prompt.
 //
 // pi's budgets (reserve 16,384 tokens, keep 20,000) suit large windows;
 // zero [Settings] scale them down for small ones ([Settings.ForWindow]):
 // on an 8k model compaction starts above 3,072 tokens of context, keeps
-// 768 and caps the summary at 768, so that every request leaves the
-// providers' margin and at least 1,024 tokens to answer.
+// 768 and caps the summary at 768. This leaves a checked request the
+// providers' 4,096-token margin and about 1,000 tokens to answer by the
+// estimate; a tokenizer that counts more than the estimate leaves less,
+// which is why the layer also scales by the last usage, cuts oversized
+// tool results of the kept part to fit ([Preparation.FitKept], with a
+// notice the model reads), and cuts a summary longer than its cap.
 //
 // # Where to cut
 //
@@ -57,41 +78,47 @@
 // pi's read/write/edit convention by default) are appended as lists and
 // carried from summary to summary (on a small window, the lists in the
 // summary's text are cut to a quarter of its room; the message keeps
-// them whole). A summary that failed, stopped at its
-// token cap, called a tool or is empty is refused ([ErrSummaryFailed]).
+// them whole). A summary that failed or called a tool is asked for once
+// more, then refused ([ErrSummaryFailed]); one that is empty twice is
+// replaced by the record's latest entries, and one stopped at its token
+// cap twice is kept, marked as cut ([Summarize]).
 //
 // The summary enters the transcript as a [*Summary] message (role
 // "compactionSummary", pi's), between the system message and the kept
 // messages. The model sees it as a user message holding the summary in
-// <summary> tags ([ConvertMessages], which the Agent's ConvertToLLM
-// applies). A transcript holding one round-trips through JSON; decode it
+// <summary> tags ([ConvertMessages], which the Compactor's ConvertToLLM
+// hook applies before the program's). A transcript holding one round-trips through JSON; decode it
 // with a registry on which [Register] was called.
 //
 // # Recovery
 //
 // When a run's last answer says the request overflowed the window
-// ([models.IsContextOverflow]) or stopped at its length limit below the
-// model's output limit (an answer clamped by a full context), the Agent
-// recovers once per call, in pi's order: the failed run ends normally (its
-// turn_end and agent_end carry the failed answer), then the failed answer
-// is dropped, the transcript compacted, and a fresh run ([agentcore.Agent.Continue])
-// retries. An answer that completed although its input exceeded the
-// window is compacted after, not retried. If the retry fails the same
-// way, an [EndEvent] reports [ErrRecoveryFailed]. A compaction that fails
-// leaves the transcript as it was, and its [EndEvent] says why.
+// ([models.IsContextOverflow]), or stopped at its length limit below the
+// max tokens asked for because the providers clamped them into a full
+// window, the Compactor recovers once per call, in pi's order: the failed
+// run ends normally (its turn_end and agent_end carry the failed answer),
+// then the failed answer is dropped, the transcript compacted, and the
+// transcript continued by a fresh run. A length stop at a limit the
+// caller set is an ordinary answer. An answer that completed although its
+// input exceeded the window is compacted after, not retried. If the
+// compaction or the retry fails, Prompt returns [ErrRecoveryFailed]. A
+// compaction that fails leaves the transcript as it was, and its
+// [EndEvent] says why; one during which the transcript was edited keeps
+// the edit. [agentcore.Agent.Abort] ends a compaction inside a run as it
+// ends the run.
 //
 // # Seen from outside
 //
 // [Options.OnEvent] gets a [*StartEvent] before and an [*EndEvent] after
 // each compaction, with the estimated tokens before and after, the
-// summary and its usage ([Result]). [Agent.Compact] compacts on demand,
-// with optional instructions ("focus on the API changes").
+// summary and its usage ([Result]). [Compactor.Compact] compacts on
+// demand, with optional instructions ("focus on the API changes").
 //
 // # Durable sessions
 //
 // A durable session (package durable/temporal) compacts when its Options
 // set Compaction: after each run, by the same threshold, cut and summary
-// as the [Agent]'s. Its hooks run in the workflow and must not block, so
+// as the [Compactor]'s. Its hooks run in the workflow and must not block, so
 // it does not compact between the turns of a run; the steps underneath
 // are what it uses: [Prepare] and [Preparation.Messages] run as workflow
 // code (they are deterministic functions of the transcript), and

@@ -7,9 +7,11 @@ import (
 	"github.com/pi-go/agentcore"
 )
 
-// ErrRecoveryFailed is the error of the [EndEvent] reported when a run
-// retried after an overflow recovery failed the same way again: the
-// recovery compacts and retries once per Prompt or Continue.
+// ErrRecoveryFailed is the error of a Prompt, PromptMessages or Continue
+// whose run overflowed the window and could not be recovered: the
+// compaction of the recovery failed (the error wraps its cause too), or
+// the run retried after it overflowed again. The recovery compacts and
+// retries once per call.
 var ErrRecoveryFailed = errors.New("compaction: context overflow recovery failed after one compact-and-retry attempt; reduce the context or use a model with a larger window")
 
 // Reason is why a compaction ran.
@@ -17,7 +19,7 @@ type Reason string
 
 // The reasons of a compaction, pi's.
 const (
-	// ReasonManual is a compaction asked for with [Agent.Compact].
+	// ReasonManual is a compaction asked for with [Compactor.Compact].
 	ReasonManual Reason = "manual"
 	// ReasonThreshold is an automatic compaction of a context above the
 	// threshold.
@@ -28,7 +30,8 @@ const (
 )
 
 // Event is what [Options.OnEvent] is told: a [*StartEvent] before each
-// compaction and an [*EndEvent] after it.
+// compaction and an [*EndEvent] after it, or a [*FixedPartEvent] when
+// compaction cannot help.
 type Event interface {
 	compactionEvent()
 }
@@ -57,8 +60,24 @@ type EndEvent struct {
 	WillRetry bool
 }
 
-func (*StartEvent) compactionEvent() {}
-func (*EndEvent) compactionEvent()   {}
+// FixedPartEvent is sent instead of a compaction when the fixed part of
+// the context, the system prompt and the tool declarations, is above the
+// threshold by itself: no summary can bring the context under it, so the
+// Agent does not compact automatically (overflow recovery and Compact
+// still work). It is sent again only when the fixed part changes. Lower
+// the tools or the prompt, or raise ReserveTokens' room with a larger
+// window.
+type FixedPartEvent struct {
+	// FixedTokens is the estimated size of the fixed part, scaled by the
+	// last usage's token scale.
+	FixedTokens int
+	// Threshold is the context size above which compaction starts.
+	Threshold int
+}
+
+func (*StartEvent) compactionEvent()     {}
+func (*EndEvent) compactionEvent()       {}
+func (*FixedPartEvent) compactionEvent() {}
 
 // Result is the outcome of a compaction.
 type Result struct {
@@ -75,14 +94,18 @@ type Result struct {
 	Kept int
 	// Split is true when the cut fell inside a user message's span.
 	Split bool
+	// ToolResultsCut is how many kept tool results were cut to fit the
+	// threshold ([Preparation.FitKept]). When the compaction had nothing
+	// to summarize and only cut tool results, Summary is nil.
+	ToolResultsCut int
 }
 
 // Listener receives compaction events; see [Options.OnEvent].
 type Listener func(ctx context.Context, ev Event)
 
 // isRecoverableLength reports whether msg stopped at its length limit
-// before the model's own output limit, as pi-ai's isRecoverableLength
-// does: an answer cut short because the context left it no room.
+// before maxTokens, the output limit asked for, as pi-ai's
+// isRecoverableLength does.
 func isRecoverableLength(msg *agentcore.AssistantMessage, maxTokens int) bool {
 	return msg.StopReason == agentcore.StopLength && maxTokens > 0 && msg.Usage.Output < int64(maxTokens)
 }

@@ -58,14 +58,40 @@ func newFileSet(previous *Summary) fileSet {
 	return fs
 }
 
-// add records the files of the tool calls of messages' assistant messages.
+// nestedCalls is the nestedCalls member of a tool result (pi's codemode):
+// the tool calls a script made.
+type nestedCalls struct {
+	Calls []struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"calls"`
+}
+
+// toolCalls are the tool calls m records: an assistant message's, or the
+// nested calls of a tool result.
+func toolCalls(m agentcore.Message) []agentcore.ToolCall {
+	switch m := m.(type) {
+	case *agentcore.AssistantMessage:
+		return m.ToolCalls()
+	case *agentcore.ToolResultMessage:
+		var nested nestedCalls
+		if len(m.NestedCalls) == 0 || json.Unmarshal(m.NestedCalls, &nested) != nil {
+			return nil
+		}
+		calls := make([]agentcore.ToolCall, len(nested.Calls))
+		for i, c := range nested.Calls {
+			calls[i] = agentcore.ToolCall{Name: c.Name, Arguments: c.Arguments}
+		}
+		return calls
+	}
+	return nil
+}
+
+// add records the files of the tool calls of messages: those of assistant
+// messages and those nested in tool results, as pi does.
 func (fs fileSet) add(messages []agentcore.Message, files FilesFunc) {
 	for _, m := range messages {
-		a, ok := m.(*agentcore.AssistantMessage)
-		if !ok {
-			continue
-		}
-		for _, call := range a.ToolCalls() {
+		for _, call := range toolCalls(m) {
 			for _, op := range files(call) {
 				if op.Path == "" {
 					continue
@@ -80,7 +106,8 @@ func (fs fileSet) add(messages []agentcore.Message, files FilesFunc) {
 	}
 }
 
-// lists returns the files only read and the files modified, sorted.
+// lists returns the files only read and the files modified, sorted as
+// JavaScript sorts strings (by UTF-16 code units).
 func (fs fileSet) lists() (read, modified []string) {
 	for f := range fs.read {
 		if !fs.modified[f] {
@@ -90,7 +117,7 @@ func (fs fileSet) lists() (read, modified []string) {
 	for f := range fs.modified {
 		modified = append(modified, f)
 	}
-	slices.Sort(read)
-	slices.Sort(modified)
+	slices.SortFunc(read, compareJS)
+	slices.SortFunc(modified, compareJS)
 	return read, modified
 }

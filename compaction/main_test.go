@@ -44,10 +44,10 @@ func result(id, text string) *agentcore.ToolResultMessage {
 	return &agentcore.ToolResultMessage{ToolCallID: id, ToolName: "read", Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: text}}, Timestamp: 30}
 }
 
-// words is a text of about n tokens by the estimate (3.5 characters a
+// words is a text of about n tokens by the estimate (4 characters a
 // token), tagged so a test can tell the messages apart.
 func words(tag string, n int) string {
-	return tag + " " + strings.Repeat("x", n*7/2-len(tag)-1)
+	return tag + " " + strings.Repeat("x", n*4-len(tag)-1)
 }
 
 // summaryModel is the fake model's test for a summary request: the

@@ -155,8 +155,8 @@ func (s *Summary) UserMessage() *agentcore.UserMessage {
 // ConvertMessages returns messages with every summary (see [AsSummary])
 // replaced by its [Summary.UserMessage] and every other message kept. It
 // returns messages itself when they hold no summary. Use it at the start
-// of an [agentcore.Hooks.ConvertToLLM] hook; the [Agent] of this package
-// installs it.
+// of an [agentcore.Hooks.ConvertToLLM] hook; the [Compactor] of this
+// package installs it.
 func ConvertMessages(messages []agentcore.Message) []agentcore.Message {
 	var out []agentcore.Message
 	for i, m := range messages {

@@ -1,11 +1,12 @@
 package compaction
 
 import (
+	"context"
 	"errors"
 	"slices"
 
 	"github.com/pi-go/agentcore"
-	"github.com/pi-go/agentcore/models"
+	"github.com/pi-go/agentcore/internal/tokens"
 )
 
 // ErrNothingToCompact is reported when a transcript has nothing a
@@ -73,17 +74,44 @@ func (p *Preparation) Messages(s *Summary) []agentcore.Message {
 //   - a cut at an assistant message splits its user message's span: the
 //     span's earlier part becomes TurnPrefix, summarized apart.
 //
-// The estimate counts 3.5 characters a token, as pi-ai does; a tokenizer
+// The estimate counts 4 characters a token, as pi's coding agent does
+// (and a summary by its text). Where this departs from pi: a tokenizer
 // that spends more tokens on the same text would keep more than the
 // budget, and a compaction might not bring the context under the
-// threshold. So the walk scales each message's estimate by the ratio the
+// threshold, so the walk scales each message's estimate by the ratio the
 // provider's last usage shows between the tokens it counted and the
-// estimate of the same messages (never below 1).
+// estimate of the same messages (TokenScale, never below 1). With no
+// usage, or a usage at or below the estimate, the scale is 1 and the cut
+// is pi's.
 //
 // files says which tool calls touch which files; nil means
 // [DefaultFiles]. It fails with [ErrNothingToCompact] when nothing would
-// be summarized.
+// be summarized. Prepare counts app-defined messages as 0 tokens;
+// [PrepareWith] counts them as its ConvertToLLM maps them.
 func Prepare(messages []agentcore.Message, keepRecentTokens int, files FilesFunc) (*Preparation, error) {
+	return PrepareWith(context.Background(), messages, PrepareOptions{KeepRecentTokens: keepRecentTokens, Files: files})
+}
+
+// PrepareOptions configure [PrepareWith].
+type PrepareOptions struct {
+	// KeepRecentTokens is about how much of the most recent context stays
+	// verbatim.
+	KeepRecentTokens int
+	// Files says which tool calls touch which files; nil means
+	// [DefaultFiles].
+	Files FilesFunc
+	// ConvertToLLM, when not nil, maps app-defined messages to what the
+	// model sees (the agent's ConvertToLLM hook), so that they count
+	// toward the estimate and the cut as the text they become, as pi
+	// counts its custom messages. It is called on the calling goroutine
+	// with the whole transcript (summaries already mapped) and with each
+	// app-defined message alone. Nil counts them as 0 tokens.
+	ConvertToLLM ConvertFunc
+}
+
+// PrepareWith is [Prepare] with options; ctx is passed to ConvertToLLM.
+func PrepareWith(ctx context.Context, messages []agentcore.Message, opts PrepareOptions) (*Preparation, error) {
+	files := opts.Files
 	if files == nil {
 		files = DefaultFiles
 	}
@@ -96,8 +124,14 @@ func Prepare(messages []agentcore.Message, keepRecentTokens int, files FilesFunc
 		}
 	}
 	llm := ConvertMessages(messages)
+	if opts.ConvertToLLM != nil {
+		if out, err := opts.ConvertToLLM(ctx, llm); err == nil {
+			llm = out
+		}
+	}
 	scale := tokenScale(llm)
-	cut, turnStart := findCut(messages, start, keepRecentTokens, scale)
+	size := func(m agentcore.Message) float64 { return float64(messageTokens(ctx, m, opts.ConvertToLLM)) * scale }
+	cut, turnStart := findCut(messages, start, opts.KeepRecentTokens, size)
 	if cut < 0 {
 		return nil, ErrNothingToCompact
 	}
@@ -110,7 +144,7 @@ func Prepare(messages []agentcore.Message, keepRecentTokens int, files FilesFunc
 		Previous:     previous,
 		History:      withoutSystem(messages[start:historyEnd]),
 		Kept:         slices.Clip(messages[cut:]),
-		TokensBefore: estimateContext(llm),
+		TokensBefore: EstimateContextTokens(llm),
 		TokenScale:   scale,
 	}
 	if turnStart >= 0 {
@@ -129,7 +163,7 @@ func Prepare(messages []agentcore.Message, keepRecentTokens int, files FilesFunc
 // findCut returns the index of the first kept message of messages[start:]
 // and, when it splits a span, the index of the span's start (else -1). It
 // returns -1 when messages[start:] has no place to cut.
-func findCut(messages []agentcore.Message, start, keep int, scale float64) (cut, turnStart int) {
+func findCut(messages []agentcore.Message, start, keep int, size func(agentcore.Message) float64) (cut, turnStart int) {
 	var cuts []int
 	for i := start; i < len(messages); i++ {
 		if isCutPoint(messages[i]) {
@@ -142,7 +176,7 @@ func findCut(messages []agentcore.Message, start, keep int, scale float64) (cut,
 	cut = cuts[0]
 	acc := 0.0
 	for i := len(messages) - 1; i >= start; i-- {
-		acc += float64(messageTokens(messages[i])) * scale
+		acc += size(messages[i])
 		if acc >= float64(keep) {
 			j, _ := slices.BinarySearch(cuts, i)
 			cut = cuts[min(j, len(cuts)-1)]
@@ -163,26 +197,18 @@ func findCut(messages []agentcore.Message, start, keep int, scale float64) (cut,
 // tokenScale is the ratio of the tokens the last applicable usage of llm
 // counted to the estimate of the messages it covers, at least 1.
 func tokenScale(llm []agentcore.Message) float64 {
-	est := models.EstimateContextTokens(llm)
-	if est.LastUsageIndex < 0 || est.UsageTokens <= 0 {
+	last, used := tokens.LastUsage(llm)
+	if last < 0 || used <= 0 {
 		return 1
 	}
-	chars := 0
-	for _, m := range llm[:est.LastUsageIndex+1] {
-		chars += estimateMessage(m)
+	estimated := 0
+	for _, m := range llm[:last+1] {
+		estimated += estimateMessage(m)
 	}
-	if chars == 0 {
+	if estimated == 0 {
 		return 1
 	}
-	return max(1, float64(est.UsageTokens)/float64(chars))
-}
-
-// messageTokens estimates m as the model sees it.
-func messageTokens(m agentcore.Message) int {
-	if s, ok := AsSummary(m); ok {
-		return estimateMessage(s.UserMessage())
-	}
-	return estimateMessage(m)
+	return max(1, float64(used)/float64(estimated))
 }
 
 // isCutPoint reports whether a compaction may keep the transcript from m

@@ -1,13 +1,12 @@
 package compaction
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
+	"unicode/utf16"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/tokens"
 )
 
 // toolResultChars is how much of a tool result's text (as in pi) and of a
@@ -24,18 +23,35 @@ func serialize(messages []agentcore.Message, resultChars int) []string {
 	for _, m := range messages {
 		switch m := m.(type) {
 		case *agentcore.UserMessage:
-			if text := m.Text(); text != "" {
+			text := m.Content.Text()
+			if !m.Content.Plain {
+				text = joinText(m.Content.Blocks)
+			}
+			if text != "" {
 				parts = append(parts, "[User]: "+text)
 			}
 		case *agentcore.AssistantMessage:
 			parts = appendAssistant(parts, m)
 		case *agentcore.ToolResultMessage:
-			if text := m.Text(); text != "" {
+			if text := joinText(m.Content); text != "" {
 				parts = append(parts, "[Tool result]: "+truncate(text, resultChars))
 			}
 		}
 	}
 	return parts
+}
+
+// joinText joins the text blocks of a user message or a tool result with
+// nothing between them, as pi's record does (an assistant message's are
+// joined with newlines).
+func joinText(blocks []agentcore.ContentBlock) string {
+	var b strings.Builder
+	for _, block := range blocks {
+		if t, ok := block.(agentcore.TextBlock); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
 }
 
 func appendAssistant(parts []string, m *agentcore.AssistantMessage) []string {
@@ -57,49 +73,30 @@ func appendAssistant(parts []string, m *agentcore.AssistantMessage) []string {
 	return parts
 }
 
-// formatArgs writes a JSON object's members as key=value, in order, each
-// value as compact JSON; anything else is written as it is.
-func formatArgs(raw json.RawMessage) string {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return string(raw)
-	}
-	var out []string
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return string(raw)
-		}
-		var value json.RawMessage
-		if dec.Decode(&value) != nil {
-			return string(raw)
-		}
-		var compact bytes.Buffer
-		if json.Compact(&compact, value) != nil {
-			return string(raw)
-		}
-		out = append(out, fmt.Sprint(key)+"="+compact.String())
-	}
-	return strings.Join(out, ", ")
-}
-
-// truncate keeps the first max characters of text and says how many it
-// cut.
+// truncate keeps the first max characters of text, counted as
+// JavaScript counts them (UTF-16 code units, a character never split), and
+// says how many it cut, as pi does.
 func truncate(text string, max int) string {
-	n := utf8.RuneCountInString(text)
+	n := jsLen(text)
 	if n <= max {
 		return text
 	}
-	cut := 0
-	for i := range text {
-		if max == 0 {
-			cut = i
-			break
-		}
-		max--
-	}
-	return fmt.Sprintf("%s\n\n[... %d more characters cut]", text[:cut], n-utf8.RuneCountInString(text[:cut]))
+	return fmt.Sprintf("%s\n\n[... %d more characters cut]", truncateQuiet(text, max), n-max)
 }
+
+// truncateQuiet is the first max UTF-16 code units of text, a character
+// never split.
+func truncateQuiet(text string, max int) string {
+	units := 0
+	for i, r := range text {
+		if units += utf16.RuneLen(r); units > max {
+			return text[:i]
+		}
+	}
+	return text
+}
+
+func jsLen(s string) int { return tokens.JSLen(s) }
 
 // fitParts joins parts with blank lines within about maxChars characters,
 // leaving out the oldest parts when they do not fit and saying so; when
@@ -107,7 +104,7 @@ func truncate(text string, max int) string {
 func fitParts(parts []string, maxChars int) string {
 	total, keep := 0, len(parts)
 	for keep > 0 {
-		next := utf8.RuneCountInString(parts[keep-1]) + 2
+		next := tokens.JSLen(parts[keep-1]) + 2
 		if total+next > maxChars {
 			break
 		}

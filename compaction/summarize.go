@@ -57,7 +57,14 @@ type SummaryRequest struct {
 //
 // A call whose answer cannot be a checkpoint is made once more, its usage
 // counted too; a second such answer fails with an error wrapping
-// [ErrSummaryFailed]. A call the provider refuses as too large for the
+// [ErrSummaryFailed], except in two cases where this package goes past
+// pi so that a small window still gets compacted: a second empty answer
+// falls back to the record's latest entries, cut to the summary's cap
+// and marked as such, and a second answer stopped at its token cap is
+// kept, marked as cut. A summary longer than its cap (a provider that
+// ignores max tokens) is cut to it, with a notice: by the estimate of 4
+// characters a token scaled by the preparation's TokenScale, each call's
+// text takes at most MaxTokens. A call the provider refuses as too large for the
 // window (its tokenizer counts more than the estimate) is made again with
 // half the record, up to three times. A cancelled ctx fails with ctx's
 // error.
@@ -203,18 +210,47 @@ func (r *SummaryRequest) call(ctx context.Context, messages []agentcore.Message,
 		}
 		overflow := msg != nil && isContextOverflow(msg, 0)
 		switch {
-		case err == nil || ctx.Err() != nil:
-			return text, err
+		case err == nil:
+			return r.capText(text, scale), nil
+		case ctx.Err() != nil:
+			return "", err
 		case overflow && budget > 0 && shrinks < maxShrinks:
 			// The provider counts more than the estimate: send half.
 			shrinks++
 			budget /= 2
 		case !overflow && failures+1 < summaryAttempts:
 			failures++
+		case errors.Is(err, errCapped) && text != "":
+			return r.capText(text, scale) + cappedNotice, nil
+		case errors.Is(err, errEmpty):
+			return fallbackNotice + r.capText(fitParts(parts, budget), scale), nil
 		default:
-			return text, err
+			return "", err
 		}
 	}
+}
+
+// Why an answer is not a checkpoint, where a second such answer is kept
+// or replaced rather than failing the compaction.
+var (
+	errEmpty  = fmt.Errorf("%w: the summary is empty", ErrSummaryFailed)
+	errCapped = fmt.Errorf("%w: the summary reached its token cap and is incomplete", ErrSummaryFailed)
+)
+
+// The notices of a summary this package kept or made in place of the
+// model's.
+const (
+	cappedNotice   = "\n\n[The summary stopped at its length limit here.]"
+	fallbackNotice = "[The summary model returned nothing; the latest entries of the conversation follow instead.]\n\n"
+)
+
+// capText cuts text to the summary's cap: MaxTokens at 4 characters a
+// token, scaled down by scale; 0 (unknown) keeps it whole.
+func (r *SummaryRequest) capText(text string, scale float64) string {
+	if r.MaxTokens <= 0 {
+		return text
+	}
+	return truncate(text, int(float64(r.MaxTokens*charsPerToken)/max(scale, 1)))
 }
 
 // maxShrinks is how many times a summary request the provider refused as
@@ -233,7 +269,7 @@ const summaryAttempts = 2
 func (r *SummaryRequest) fit(parts []string, previous, task string, scale float64) int {
 	budget := 0
 	for _, p := range parts {
-		budget += utf8.RuneCountInString(p) + 2
+		budget += tokens.JSLen(p) + 2
 	}
 	if r.Model.ContextWindow <= 0 || r.MaxTokens <= 0 {
 		return budget
@@ -242,7 +278,7 @@ func (r *SummaryRequest) fit(parts []string, previous, task string, scale float6
 	for range 8 {
 		request := r.build(fitParts(parts, budget), previous, task)
 		excess := float64(r.MaxTokens - clampMaxTokens(r.Model, request, r.MaxTokens))
-		counted := math.Ceil(float64(estimateContext(request)) * scale)
+		counted := math.Ceil(float64(EstimateContextTokens(request)) * scale)
 		excess = max(excess, (counted+float64(r.MaxTokens+clampMargin-r.Model.ContextWindow))/scale)
 		if excess <= 0 || budget == 0 {
 			break
@@ -316,13 +352,13 @@ func checkpointText(ctx context.Context, msg *agentcore.AssistantMessage) (strin
 		}
 		return "", fmt.Errorf("%w: %s", ErrSummaryFailed, text)
 	case msg.StopReason == agentcore.StopLength:
-		return "", fmt.Errorf("%w: the summary reached its token cap and is incomplete", ErrSummaryFailed)
+		return strings.TrimSpace(msg.Text()), errCapped
 	case len(msg.ToolCalls()) > 0:
 		return "", fmt.Errorf("%w: the model called a tool instead of summarizing", ErrSummaryFailed)
 	}
 	text := strings.TrimSpace(msg.Text())
 	if text == "" {
-		return "", fmt.Errorf("%w: the summary is empty", ErrSummaryFailed)
+		return "", errEmpty
 	}
 	return text, nil
 }

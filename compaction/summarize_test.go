@@ -125,17 +125,16 @@ func TestSummarizeFailures(t *testing.T) {
 	transcript := []agentcore.Message{sys("p"), user(words("u0", 900)), answer(words("a0", 900)), user(words("u1", 900)), answer(words("a1", 900))}
 	p, err := compaction.Prepare(transcript, 1000, nil)
 	require.NoError(t, err)
-	length := agentcoretest.TextResponse("## Goal\nhalf")
-	length.StopReason = agentcore.StopLength
+	emptyLength := agentcoretest.TextResponse("")
+	emptyLength.StopReason = agentcore.StopLength
 	tests := []struct {
 		name string
 		resp agentcoretest.Response
 		want string
 	}{
 		{"provider error", agentcoretest.ErrorResponse("overloaded"), "compaction: summary failed: overloaded"},
-		{"token cap", length, "the summary reached its token cap and is incomplete"},
 		{"tool call", agentcoretest.ToolCallResponse(call("c", "read", "x")), "the model called a tool instead of summarizing"},
-		{"empty", agentcoretest.TextResponse("  "), "the summary is empty"},
+		{"token cap with no text", emptyLength, "the summary reached its token cap and is incomplete"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -146,6 +145,31 @@ func TestSummarizeFailures(t *testing.T) {
 			assert.Equal(t, 2, fake.CallCount(), "made once more")
 		})
 	}
+	t.Run("a summary stopped at its cap twice is kept, marked", func(t *testing.T) {
+		length := agentcoretest.TextResponse("## Goal\nhalf")
+		length.StopReason = agentcore.StopLength
+		fake := agentcoretest.New(length, length)
+		s, err := compaction.Summarize(context.Background(), p, compaction.SummaryRequest{Model: agentcoretest.Model(), StreamFn: fake.Stream})
+		require.NoError(t, err)
+		assert.Equal(t, "## Goal\nhalf\n\n[The summary stopped at its length limit here.]", s.Summary)
+		assert.Equal(t, 2, fake.CallCount())
+	})
+	t.Run("an empty summary twice falls back to the record", func(t *testing.T) {
+		fake := agentcoretest.New(agentcoretest.TextResponse("  "), agentcoretest.TextResponse(""))
+		s, err := compaction.Summarize(context.Background(), p, compaction.SummaryRequest{Model: agentcoretest.Model(), StreamFn: fake.Stream, MaxTokens: 100})
+		require.NoError(t, err)
+		assert.True(t, strings.HasPrefix(s.Summary, "[The summary model returned nothing; the latest entries of the conversation follow instead.]\n\n"), s.Summary)
+		assert.Contains(t, s.Summary, "[User]: u0 ")
+		assert.LessOrEqual(t, len(s.Summary), 100*4+200, "cut to the cap")
+		assert.Equal(t, 2, fake.CallCount())
+	})
+	t.Run("a summary over its cap is cut", func(t *testing.T) {
+		huge := summaryResponse(strings.Repeat("s", 1<<20), 10)
+		fake := agentcoretest.New(huge)
+		s, err := compaction.Summarize(context.Background(), p, compaction.SummaryRequest{Model: agentcoretest.Model(), StreamFn: fake.Stream, MaxTokens: 768})
+		require.NoError(t, err)
+		assert.Equal(t, strings.Repeat("s", 768*4)+fmt.Sprintf("\n\n[... %d more characters cut]", 1<<20-768*4), s.Summary)
+	})
 	t.Run("a second attempt that succeeds", func(t *testing.T) {
 		first := agentcoretest.TextResponse("")
 		first.Usage = agentcore.Usage{Output: 1, TotalTokens: 1}

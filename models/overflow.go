@@ -3,9 +3,17 @@ package models
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/tokens"
 )
+
+// overflowTextLimit is how much of an error message [IsContextOverflow]
+// reads: the providers' overflow texts sit at the start of their errors,
+// and a provider that returns a megabyte of error body must not make the
+// check slow.
+const overflowTextLimit = 16 << 10
 
 // The patterns below are matched against an error message with its ASCII
 // letters lowered, which is how a case-insensitive JavaScript expression
@@ -73,10 +81,11 @@ var (
 //   - a length stop with no output whose input and cache-read tokens fill
 //     at least 99% of contextWindow.
 //
-// A contextWindow of 0 skips the last two checks.
+// Only the first 16 KiB of ErrorMessage are read. A contextWindow of 0
+// skips the last two checks.
 func IsContextOverflow(msg agentcore.AssistantMessage, contextWindow int) bool {
 	if msg.StopReason == agentcore.StopError && msg.ErrorMessage != "" {
-		text := asciiLower(msg.ErrorMessage)
+		text := asciiLower(prefix(msg.ErrorMessage, overflowTextLimit))
 		if !notOverflowRE.MatchString(text) &&
 			(overflowRE.MatchString(text) || msg.Provider == "cerebras" && cerebrasRE.MatchString(text)) {
 			return true
@@ -85,7 +94,7 @@ func IsContextOverflow(msg agentcore.AssistantMessage, contextWindow int) bool {
 	if contextWindow == 0 {
 		return false
 	}
-	input := msg.Usage.Input + msg.Usage.CacheRead
+	input := tokens.Sum(msg.Usage.Input, msg.Usage.CacheRead)
 	switch msg.StopReason {
 	case agentcore.StopStop:
 		return input > int64(contextWindow)
@@ -104,4 +113,15 @@ func asciiLower(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// prefix is s cut to at most n bytes, at a character boundary.
+func prefix(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

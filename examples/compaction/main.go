@@ -77,14 +77,13 @@ func readTool() agentcore.Tool {
 	})
 }
 
-// newAgent returns a compacting Agent on an 8k model whose compaction
-// events are written to out.
-func newAgent(fake *agentcoretest.Fake, messages []agentcore.Message, out io.Writer) *compaction.Agent {
+// newAgent returns an Agent on an 8k model with a Compactor layer whose
+// events are written to out, and the Compactor.
+func newAgent(fake *agentcoretest.Fake, messages []agentcore.Message, out io.Writer) (*agentcore.Agent, *compaction.Compactor) {
 	model := agentcoretest.Model()
 	model.ContextWindow, model.MaxTokens = 8192, 2048
-	return compaction.NewAgent(agentcore.Options{
-		SystemPrompt: "You read notes.", Model: model, StreamFn: fake.Stream, Tools: []agentcore.Tool{readTool()}, Messages: messages,
-	}, compaction.Options{
+	compactor := compaction.New(compaction.Options{
+		StreamFn: fake.Stream, // the summaries' model, also before the first run
 		OnEvent: func(_ context.Context, ev compaction.Event) {
 			switch ev := ev.(type) {
 			case *compaction.StartEvent:
@@ -99,15 +98,20 @@ func newAgent(fake *agentcoretest.Fake, messages []agentcore.Message, out io.Wri
 			}
 		},
 	})
+	agent := agentcore.New(agentcore.Options{
+		SystemPrompt: "You read notes.", Model: model, StreamFn: fake.Stream, Tools: []agentcore.Tool{readTool()}, Messages: messages,
+		Layers: []agentcore.Layer{compactor},
+	})
+	return agent, compactor
 }
 
 func run(ctx context.Context, out io.Writer) error {
 	fake := newFake()
-	agent := newAgent(fake, nil, out)
+	agent, compactor := newAgent(fake, nil, out)
 	for _, input := range []string{"Read notes1.txt, notes2.txt and notes3.txt.", "/compact focus on the garden", "Read notes4.txt: what are they all about?", "List the plants."} {
 		fmt.Fprintln(out, "> "+input)
 		if instructions, ok := strings.CutPrefix(input, "/compact"); ok {
-			if _, err := agent.Compact(ctx, strings.TrimSpace(instructions)); err != nil {
+			if _, err := compactor.Compact(ctx, strings.TrimSpace(instructions)); err != nil {
 				fmt.Fprintln(out, "  compact:", err)
 			}
 			continue
@@ -130,7 +134,7 @@ func run(ctx context.Context, out io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(out, "saved and loaded %d messages: %s\n", len(loaded), roles(loaded))
-	again := newAgent(fake, loaded, out)
+	again, _ := newAgent(fake, loaded, out)
 	fmt.Fprintln(out, "> Thanks!")
 	if err := again.Prompt(ctx, "Thanks!"); err != nil {
 		return err

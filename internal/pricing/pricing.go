@@ -3,13 +3,17 @@
 // the providers call it here, so that they need not import the catalog.
 package pricing
 
-import "github.com/pi-go/agentcore"
+import (
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/tokens"
+)
 
 // Rates returns the rates per million tokens that apply to usage: those
 // of the tier with the highest InputTokensAbove that the usage's input,
-// cache-read and cache-write tokens exceed, or the model's base rates.
+// cache-read and cache-write tokens exceed (their sum saturating rather
+// than wrapping), or the model's base rates.
 func Rates(cost agentcore.ModelCost, usage agentcore.Usage) agentcore.ModelCost {
-	input := usage.Input + usage.CacheRead + usage.CacheWrite
+	input := tokens.Sum(usage.Input, usage.CacheRead, usage.CacheWrite)
 	rates := cost
 	rates.Tiers = nil
 	matched := int64(-1)

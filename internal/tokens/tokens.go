@@ -82,12 +82,29 @@ func LastUsage(messages []agentcore.Message) (index, tokens int) {
 }
 
 // ContextTokens is the context size a usage reports: its total, or the
-// sum of its counts when the total is 0.
+// sum of its counts when the total is 0. The sum saturates at the largest
+// int rather than wrapping; a negative count counts 0.
 func ContextTokens(u agentcore.Usage) int {
 	if u.TotalTokens != 0 {
-		return int(u.TotalTokens)
+		return int(min(u.TotalTokens, math.MaxInt))
 	}
-	return int(u.Input + u.Output + u.CacheRead + u.CacheWrite)
+	return int(min(Sum(u.Input, u.Output, u.CacheRead, u.CacheWrite), math.MaxInt))
+}
+
+// Sum adds token counts, saturating at the largest int64 instead of
+// wrapping; a negative count counts 0.
+func Sum(counts ...int64) int64 {
+	var total int64
+	for _, n := range counts {
+		if n <= 0 {
+			continue
+		}
+		if total > math.MaxInt64-n {
+			return math.MaxInt64
+		}
+		total += n
+	}
+	return total
 }
 
 // Timestamp is the timestamp of one of the root package's messages, 0 for
@@ -108,40 +125,55 @@ func Timestamp(m agentcore.Message) int64 {
 
 // MessageTokens estimates the tokens of one message from its characters.
 func MessageTokens(m agentcore.Message) int {
+	if s, ok := m.(*agentcore.SystemMessage); ok {
+		n := ofChars(JSLen(agentcore.SystemPromptText(s)))
+		if len(s.ToolsAdded) > 0 {
+			n += ofChars(JSONLen(s.ToolsAdded))
+		}
+		if len(s.ToolsRemoved) > 0 {
+			n += ofChars(JSONLen(s.ToolsRemoved))
+		}
+		return n
+	}
+	return ofChars(MessageChars(m))
+}
+
+// MessageChars is the length of one message as the estimate counts it:
+// UTF-16 code units of its text, 4800 for an image, a tool call's name
+// and arguments' JSON, a system message's prompt and added tools' JSON.
+// A message of a type it does not know counts 0.
+func MessageChars(m agentcore.Message) int {
 	switch m := m.(type) {
 	case *agentcore.SystemMessage:
-		n := ofChars(jsLen(agentcore.SystemPromptText(m)))
+		n := JSLen(agentcore.SystemPromptText(m))
 		if len(m.ToolsAdded) > 0 {
-			n += ofChars(jsonLen(m.ToolsAdded))
-		}
-		if len(m.ToolsRemoved) > 0 {
-			n += ofChars(jsonLen(m.ToolsRemoved))
+			n += JSONLen(m.ToolsAdded)
 		}
 		return n
 	case *agentcore.UserMessage:
 		if m.Content.Plain {
-			return ofChars(jsLen(m.Content.Text()))
+			return JSLen(m.Content.Text())
 		}
-		return ofChars(blocksChars(m.Content.Blocks))
+		return blocksChars(m.Content.Blocks)
 	case *agentcore.ToolResultMessage:
-		return ofChars(blocksChars(m.Content))
+		return blocksChars(m.Content)
 	case *agentcore.AssistantMessage:
 		chars := 0
 		for _, b := range m.Content {
 			switch b := b.(type) {
 			case agentcore.TextBlock:
-				chars += jsLen(b.Text)
+				chars += JSLen(b.Text)
 			case agentcore.ThinkingBlock:
-				chars += jsLen(b.Thinking)
+				chars += JSLen(b.Thinking)
 			case agentcore.ToolCall:
 				args := b.Arguments
 				if len(args) == 0 {
 					args = json.RawMessage("{}")
 				}
-				chars += jsLen(b.Name) + jsonLen(args)
+				chars += JSLen(b.Name) + JSONLen(args)
 			}
 		}
-		return ofChars(chars)
+		return chars
 	}
 	return 0
 }
@@ -152,7 +184,7 @@ func blocksChars(blocks []agentcore.ContentBlock) int {
 	chars := 0
 	for _, b := range blocks {
 		if t, ok := b.(agentcore.TextBlock); ok {
-			chars += jsLen(t.Text)
+			chars += JSLen(t.Text)
 		} else {
 			chars += imageChars
 		}
@@ -162,8 +194,8 @@ func blocksChars(blocks []agentcore.ContentBlock) int {
 
 func ofChars(chars int) int { return int(math.Ceil(float64(chars) / charsPerToken)) }
 
-// jsLen is the length of s in UTF-16 code units, as JavaScript counts it.
-func jsLen(s string) int {
+// JSLen is the length of s in UTF-16 code units, as JavaScript counts it.
+func JSLen(s string) int {
 	n := 0
 	for _, r := range s {
 		n += utf16.RuneLen(r)
@@ -171,13 +203,13 @@ func jsLen(s string) int {
 	return n
 }
 
-// jsonLen is the length of v's compact JSON without HTML escaping.
-func jsonLen(v any) int {
+// JSONLen is the length of v's compact JSON without HTML escaping.
+func JSONLen(v any) int {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if enc.Encode(v) != nil {
 		return 0
 	}
-	return jsLen(string(bytes.TrimRight(buf.Bytes(), "\n")))
+	return JSLen(string(bytes.TrimRight(buf.Bytes(), "\n")))
 }

@@ -199,10 +199,11 @@ func run(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 		Input: []string{"text"}, ContextWindow: cfg.Window, MaxTokens: cfg.MaxTokens,
 	}
 	turnsThisRun := 0
-	agent := compaction.NewAgent(agentcore.Options{
+	streamFn := openai.StreamFn(openai.Options{BaseURL: cfg.URL})
+	agent := agentcore.New(agentcore.Options{
 		SystemPrompt:  "You are a helpful assistant working on a garden project. Use the tools to read and write files.",
 		Model:         model,
-		StreamFn:      openai.StreamFn(openai.Options{BaseURL: cfg.URL}),
+		StreamFn:      streamFn,
 		StreamOptions: agentcore.StreamOptions{OnPayload: s.onPayload, Timeout: 5 * time.Minute},
 		Tools:         tools(),
 		Hooks: agentcore.Hooks{
@@ -214,7 +215,8 @@ func run(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 				return agentcore.TurnDefault, nil
 			},
 		},
-	}, compaction.Options{OnEvent: s.onEvent})
+		Layers: []agentcore.Layer{compaction.New(compaction.Options{OnEvent: s.onEvent, StreamFn: streamFn})},
+	})
 	agent.Subscribe(s.listen)
 
 	start := time.Now()
@@ -224,10 +226,14 @@ func run(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 		prompt := fmt.Sprintf("(%d) %s", i+1, prompts[i%len(prompts)])
 		if err := agent.Prompt(ctx, prompt); err != nil {
 			var runErr *agentcore.RunError
-			if !errors.As(err, &runErr) {
+			switch {
+			case errors.As(err, &runErr):
+				runErrors = append(runErrors, runErr.Message.ErrorMessage)
+			case errors.Is(err, compaction.ErrRecoveryFailed):
+				runErrors = append(runErrors, err.Error())
+			default:
 				return false, err
 			}
-			runErrors = append(runErrors, runErr.Message.ErrorMessage)
 		}
 	}
 	elapsed := time.Since(start)

@@ -130,9 +130,24 @@ func (r *recorder) ends() []*compaction.EndEvent {
 	return out
 }
 
-func newAgent(r *router, rec *recorder, messages []agentcore.Message, opts compaction.Options) *compaction.Agent {
+// compacting is an Agent with its Compactor.
+type compacting struct {
+	*agentcore.Agent
+	*compaction.Compactor
+}
+
+// layered builds an Agent of aopts with a Compactor of opts as its only
+// layer.
+func layered(aopts agentcore.Options, opts compaction.Options) compacting {
+	c := compaction.New(opts)
+	aopts.Layers = []agentcore.Layer{c}
+	return compacting{agentcore.New(aopts), c}
+}
+
+func newAgent(r *router, rec *recorder, messages []agentcore.Message, opts compaction.Options) compacting {
 	opts.OnEvent = rec.onEvent
-	a := compaction.NewAgent(agentcore.Options{
+	opts.StreamFn = r.fake.Stream
+	a := layered(agentcore.Options{
 		SystemPrompt: "You help.", Model: smallModel(), StreamFn: r.fake.Stream,
 		Tools: []agentcore.Tool{readTool()}, Messages: messages,
 	}, opts)
@@ -140,7 +155,7 @@ func newAgent(r *router, rec *recorder, messages []agentcore.Message, opts compa
 	return a
 }
 
-// head is the system message NewAgent would write for the agent of
+// head is the system message agentcore.New would write for the agent of
 // newAgent.
 func head() *agentcore.SystemMessage {
 	return agentcore.InitialSystemMessage("You help.", []agentcore.ToolDeclaration{readTool().Declaration()})
@@ -298,17 +313,45 @@ func TestRecoveryOnlyOnce(t *testing.T) {
 	rec := &recorder{}
 	a := newAgent(r, rec, []agentcore.Message{head(), user(words("u0", 1000)), answer(words("a0", 1000))}, compaction.Options{})
 	err := a.Prompt(context.Background(), "more")
+	require.ErrorIs(t, err, compaction.ErrRecoveryFailed, "a failed recovery is the prompt's error")
 	var runErr *agentcore.RunError
-	require.ErrorAs(t, err, &runErr)
+	assert.ErrorAs(t, err, &runErr)
 	assert.Equal(t, []string{
 		"agent_start", "turn_start", "turn_end error", "agent_end",
 		"compaction_start overflow retry=true", "compaction_end overflow ok retry=true",
 		"agent_start", "turn_start", "turn_end error", "agent_end",
-		"compaction_end overflow failed retry=false",
-	}, rec.log)
-	ends := rec.ends()
-	assert.ErrorIs(t, ends[len(ends)-1].Err, compaction.ErrRecoveryFailed)
+	}, rec.log, "start and end events pair")
 	assert.Len(t, r.agentCalls(), 2)
+}
+
+// TestLengthStopIsNotAnOverflow checks that a length stop at a limit the
+// caller set below the model's, or with no output in a window that left
+// room, is an ordinary answer: one call, no compaction, the transcript
+// kept.
+func TestLengthStopIsNotAnOverflow(t *testing.T) {
+	capped := agentcoretest.TextResponse("a cut answer")
+	capped.StopReason = agentcore.StopLength
+	capped.Usage = agentcore.Usage{Input: 300, Output: 100, TotalTokens: 400}
+	empty := agentcoretest.TextResponse("")
+	empty.StopReason = agentcore.StopLength
+	empty.Usage = agentcore.Usage{Input: 300, TotalTokens: 300}
+	for _, tt := range []struct {
+		name      string
+		resp      agentcoretest.Response
+		maxTokens int
+	}{{"max tokens below the model's", capped, 100}, {"no output every time", empty, 0}} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRouter([]agentcoretest.Response{tt.resp, tt.resp, tt.resp}, summaryResponse("## Goal\nx", 10), summaryResponse("prefix", 10))
+			rec := &recorder{}
+			transcript := []agentcore.Message{head(), user(words("u0", 100)), answer(words("a0", 100))}
+			a := newAgent(r, rec, transcript, compaction.Options{})
+			a.SetStreamOptions(agentcore.StreamOptions{MaxTokens: tt.maxTokens})
+			require.NoError(t, a.Prompt(context.Background(), "more"))
+			assert.Len(t, r.agentCalls(), 1)
+			assert.Empty(t, rec.events)
+			assert.Len(t, a.Messages(), 5)
+		})
+	}
 }
 
 func TestFailingSummaryLeavesTheTranscript(t *testing.T) {
@@ -387,7 +430,7 @@ func TestCallerHooks(t *testing.T) {
 	)
 	var seen []int
 	sawSummary := false
-	a := compaction.NewAgent(agentcore.Options{
+	a := layered(agentcore.Options{
 		SystemPrompt: "You help.", Model: smallModel(), StreamFn: r.fake.Stream, Tools: []agentcore.Tool{readTool()},
 		Hooks: agentcore.Hooks{
 			PrepareNextTurn: func(_ context.Context, turn agentcore.TurnContext) (*agentcore.TurnUpdate, error) {
@@ -457,7 +500,7 @@ func TestCompactsDownToTheLastMessage(t *testing.T) {
 	assert.Equal(t, 1, ends[0].Result.Kept)
 	assert.True(t, strings.HasPrefix(ends[0].Result.Summary.Summary, "earlier "), "the previous summary stands for the history")
 
-	_, err := compaction.NewAgent(agentcore.Options{Messages: transcript, Model: smallModel(), StreamFn: r.fake.Stream}, compaction.Options{}).Compact(context.Background(), "")
+	_, err := layered(agentcore.Options{Messages: transcript, Model: smallModel(), StreamFn: r.fake.Stream}, compaction.Options{StreamFn: r.fake.Stream}).Compact(context.Background(), "")
 	assert.ErrorIs(t, err, compaction.ErrNothingToCompact, "a manual compaction keeps pi's budget")
 }
 
