@@ -2,14 +2,12 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/synctest"
-	"time"
 
+	"github.com/pi-go/agentcore/hold"
 	"github.com/pi-go/agentcore/internal/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,26 +16,39 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// TestPermissions answers yes, then no, then nothing: the third question
-// times out. The input stays open, like a terminal nobody types in. In a
-// bubble the timeout is virtual: it passes only once the answers typed
-// were read, however slow the machine.
-func TestPermissions(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		in, typing := io.Pipe()
-		go func() { _, _ = io.WriteString(typing, "y\nn\n") }()
-		defer typing.Close() // ends the reader goroutine
-
-		var out bytes.Buffer
-		require.NoError(t, run(t.Context(), in, &out, 30*time.Millisecond))
-		golden.Check(t, out.Bytes(), filepath.Join("testdata", "output.golden"))
-	})
+// TestRestarts plays three invocations on one session file: the first
+// exits with c2 held, the second approves it and exits with c3 held, the
+// third denies c3 and the run finishes.
+func TestRestarts(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "session.json")
+	var out bytes.Buffer
+	for _, args := range [][]string{
+		{},
+		{"-approve", "c2"},
+		{"-deny", "c3", "-reason", "Never force-push."},
+	} {
+		args = append([]string{"-state", state}, args...)
+		out.WriteString("$ permissions " + strings.Join(args[2:], " ") + "\n")
+		require.NoError(t, run(t.Context(), args, &out), out.String())
+	}
+	golden.Check(t, out.Bytes(), filepath.Join("testdata", "output.golden"))
+	assert.NoFileExists(t, state, "a finished session leaves no file")
 }
 
-// TestClosedInput denies every question when there is no input at all.
-func TestClosedInput(t *testing.T) {
+// TestBadDecision refuses a decision for a call that is not held and
+// leaves the session file as it was.
+func TestBadDecision(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "session.json")
 	var out bytes.Buffer
-	require.NoError(t, run(context.Background(), strings.NewReader(""), &out, time.Minute))
-	assert.Equal(t, 3, strings.Count(out.String(), "[y/N] (no input)"), "questions denied for lack of input:\n%s", out.String())
-	assert.Contains(t, out.String(), "calls c2 and c3 and c4 were refused", "the model did not see the denials")
+	require.NoError(t, run(t.Context(), []string{"-state", state}, &out))
+	before, err := os.ReadFile(state)
+	require.NoError(t, err)
+	err = run(t.Context(), []string{"-state", state, "-approve", "c9"}, &out)
+	assert.ErrorIs(t, err, hold.ErrNotHeld)
+	after, err := os.ReadFile(state)
+	require.NoError(t, err)
+	assert.Equal(t, before, after)
+
+	err = run(t.Context(), []string{"-state", filepath.Join(t.TempDir(), "none.json"), "-approve", "c2"}, &out)
+	assert.ErrorContains(t, err, "nothing is waiting")
 }
