@@ -1,0 +1,104 @@
+package codingtools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pi-go/agentcore"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// recordedCall is one call of testdata/pi_calls.json, written by
+// testdata/record/record.mjs running pi-coding-agent 1.6.0's own tools.
+type recordedCall struct {
+	Name   string          `json:"name"`
+	Tool   string          `json:"tool"`
+	Args   json.RawMessage `json:"args"`
+	Error  *string         `json:"error"`
+	Result *struct {
+		Content           json.RawMessage `json:"content"`
+		Details           json.RawMessage `json:"details"`
+		IsError           bool            `json:"isError"`
+		StructuredContent json.RawMessage `json:"structuredContent"`
+	} `json:"result"`
+}
+
+// knownDifferences are the recorded calls whose Go result is not pi's, by
+// name, with the reason; the package doc lists them too.
+var knownDifferences = map[string]string{}
+
+func TestReplayPiCalls(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "pi_calls.json"))
+	require.NoError(t, err)
+	var calls []recordedCall
+	require.NoError(t, json.Unmarshal(data, &calls))
+	require.GreaterOrEqual(t, len(calls), 150)
+
+	root := copyCorpus(t)
+	tempDir := t.TempDir()
+	tools := map[string]agentcore.Tool{}
+	for _, tool := range AllTools(root, &Options{TempDir: tempDir}) {
+		tools[tool.Name] = tool
+	}
+	fullOutput := regexp.MustCompile(regexp.QuoteMeta(tempDir) + `/pi-bash-[0-9a-f]+\.log`)
+	scrub := func(s string) string {
+		return fullOutput.ReplaceAllString(strings.ReplaceAll(s, root, "$ROOT"), "$$FULL_OUTPUT")
+	}
+	asJSON := func(v any) any {
+		b, err := json.Marshal(v)
+		require.NoError(t, err)
+		var out any
+		require.NoError(t, json.Unmarshal([]byte(scrub(string(b))), &out))
+		return out
+	}
+	rawJSON := func(r json.RawMessage) any {
+		var out any
+		if len(r) > 0 {
+			require.NoError(t, json.Unmarshal(r, &out))
+		}
+		return out
+	}
+	same := 0
+	for i, c := range calls {
+		tool := tools[c.Tool]
+		args := c.Args
+		if tool.PrepareArguments != nil {
+			args, err = tool.PrepareArguments(args)
+			require.NoError(t, err)
+		}
+		res, err := tool.Execute(context.Background(), fmt.Sprintf("call-%d", i), args, nil)
+		name := fmt.Sprintf("%03d %s", i, c.Name)
+		if reason, ok := knownDifferences[c.Name]; ok {
+			t.Logf("%s: kept difference: %s", name, reason)
+			continue
+		}
+		ok := true
+		if c.Error != nil {
+			ok = assert.Error(t, err, name) && assert.Equal(t, *c.Error, scrub(err.Error()), name)
+		} else if assert.NoError(t, err, name) {
+			ok = assert.Equal(t, rawJSON(c.Result.Content), asJSON(res.Content), name+": content") && ok
+			ok = assert.Equal(t, rawJSON(c.Result.Details), asJSON(res.Details), name+": details") && ok
+			ok = assert.Equal(t, c.Result.IsError, res.IsError, name+": isError") && ok
+			if c.Tool == "read" || c.Tool == "bash" {
+				got := asJSON(res.StructuredContent)
+				if m, isMap := got.(map[string]any); isMap && c.Tool == "bash" {
+					delete(m, "wall_time_seconds")
+				}
+				ok = assert.Equal(t, rawJSON(c.Result.StructuredContent), got, name+": structuredContent") && ok
+			}
+		} else {
+			ok = false
+		}
+		if ok {
+			same++
+		}
+	}
+	t.Logf("%d of %d recorded calls equal pi's, %d kept differences", same, len(calls), len(knownDifferences))
+}
