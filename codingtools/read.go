@@ -197,7 +197,7 @@ type lineSelector struct {
 }
 
 // readChunk is the size of a read of a text file.
-const readChunk = 64 * 1024
+const readChunk = 1024 * 1024
 
 func (l *lineSelector) readFrom(ctx context.Context, r io.Reader) error {
 	l.lastLineEmpty = true

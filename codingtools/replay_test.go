@@ -35,16 +35,36 @@ type recordedCall struct {
 var knownDifferences = map[string]string{}
 
 func TestReplayPiCalls(t *testing.T) {
+	root := copyCorpus(t)
+	tempDir := t.TempDir()
+	replay(t, root, AllTools(root, &Options{TempDir: tempDir}), tempDir, false)
+}
+
+// TestReplayPiCallsInMemory replays the calls of the file tools against an
+// FS that is not the disk: the same results prove the tools use only FS.
+func TestReplayPiCallsInMemory(t *testing.T) {
+	const root = "/project/repo"
+	fsys := memCorpus(t, copyCorpus(t), root)
+	replay(t, root, AllTools(root, &Options{FS: fsys}), t.TempDir(), true)
+}
+
+// loadCalls reads the recorded calls.
+func loadCalls(t *testing.T) []recordedCall {
 	data, err := os.ReadFile(filepath.Join("testdata", "pi_calls.json"))
 	require.NoError(t, err)
 	var calls []recordedCall
 	require.NoError(t, json.Unmarshal(data, &calls))
 	require.GreaterOrEqual(t, len(calls), 150)
+	return calls
+}
 
-	root := copyCorpus(t)
-	tempDir := t.TempDir()
+// replay runs the recorded calls in order with tools, working in root, and
+// compares their results with pi's; skipBash leaves bash's calls out.
+func replay(t *testing.T, root string, list []agentcore.Tool, tempDir string, skipBash bool) {
+	calls := loadCalls(t)
+	var err error
 	tools := map[string]agentcore.Tool{}
-	for _, tool := range AllTools(root, &Options{TempDir: tempDir}) {
+	for _, tool := range list {
 		tools[tool.Name] = tool
 	}
 	fullOutput := regexp.MustCompile(regexp.QuoteMeta(tempDir) + `/pi-bash-[0-9a-f]+\.log`)
@@ -67,6 +87,9 @@ func TestReplayPiCalls(t *testing.T) {
 	}
 	same := 0
 	for i, c := range calls {
+		if skipBash && c.Tool == "bash" {
+			continue
+		}
 		tool := tools[c.Tool]
 		args := c.Args
 		if tool.PrepareArguments != nil {

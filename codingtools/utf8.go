@@ -1,5 +1,7 @@
 package codingtools
 
+import "unicode/utf8"
+
 // replacementChar is U+FFFD in UTF-8.
 const replacementChar = "\uFFFD"
 
@@ -9,6 +11,9 @@ const replacementChar = "\uFFFD"
 // the end of src is not decoded but returned as rest, to be prefixed to
 // the next chunk.
 func decodeUTF8(dst, src []byte, final bool) (out, rest []byte) {
+	if (final || len(src) == 0 || src[len(src)-1] < 0x80) && utf8.Valid(src) {
+		return append(dst, src...), nil
+	}
 	i := 0
 	for i < len(src) {
 		b := src[i]
