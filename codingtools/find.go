@@ -109,20 +109,12 @@ func (s *toolset) find(ctx context.Context, args findArgs) (agentcore.ToolResult
 		return textResult("No files found matching pattern", nil), nil
 	}
 	slices.Sort(results)
-	limitReached := len(results) > limit
-	if limitReached {
-		results = results[:limit]
+	reached, notice := 0, ""
+	if len(results) > limit {
+		results, reached = results[:limit], limit
+		notice = fmt.Sprintf("%d results limit reached. Use limit=%d for more, or refine pattern", limit, limit*2)
 	}
-	tr := TruncateHead(strings.Join(results, "\n"), Limits{MaxLines: maxSafeInteger})
-	var details FindDetails
-	var notices []string
-	if limitReached {
-		notices = append(notices, fmt.Sprintf("%d results limit reached. Use limit=%d for more, or refine pattern", limit, limit*2))
-		details.ResultLimitReached = limit
-	}
-	if tr.Truncated {
-		notices = append(notices, FormatSize(DefaultMaxBytes)+" limit reached")
-		details.Truncation = &tr
-	}
-	return withNotices(tr.Content, notices, details), nil
+	return listResult(results, notice, func(cut *Truncation) FindDetails {
+		return FindDetails{ResultLimitReached: reached, Truncation: cut}
+	}), nil
 }

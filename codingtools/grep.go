@@ -157,20 +157,20 @@ func (s *toolset) grep(ctx context.Context, args grepArgs) (agentcore.ToolResult
 	tr := TruncateHead(strings.Join(out.lines, "\n"), Limits{MaxLines: maxSafeInteger})
 	tr.TotalLines, tr.TotalBytes = out.count, out.bytes-1
 	var details GrepDetails
-	var notices []string
+	before, after := "", ""
 	if out.limitReached {
-		notices = append(notices, fmt.Sprintf("%d matches limit reached. Use limit=%d for more, or refine pattern", out.limit, out.limit*2))
+		before = fmt.Sprintf("%d matches limit reached. Use limit=%d for more, or refine pattern", out.limit, out.limit*2)
 		details.MatchLimitReached = out.limit
 	}
-	if tr.Truncated {
-		notices = append(notices, FormatSize(DefaultMaxBytes)+" limit reached")
-		details.Truncation = &tr
-	}
 	if out.linesTruncated {
-		notices = append(notices, fmt.Sprintf("Some lines truncated to %d chars. Use read tool to see full lines", GrepMaxLineLength))
+		after = fmt.Sprintf("Some lines truncated to %d chars. Use read tool to see full lines", GrepMaxLineLength)
 		details.LinesTruncated = true
 	}
-	return withNotices(tr.Content, notices, details), nil
+	text, cut := listing(tr, before, after)
+	if details.Truncation = cut; details == (GrepDetails{}) {
+		return textResult(text, nil), nil
+	}
+	return textResult(text, details), nil
 }
 
 // grepDir searches the files below dir as ripgrep does with --hidden and

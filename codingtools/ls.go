@@ -106,27 +106,49 @@ func (s *toolset) ls(ctx context.Context, args lsArgs) (agentcore.ToolResult, er
 	if len(results) == 0 {
 		return textResult("(empty directory)", nil), nil
 	}
-	tr := TruncateHead(strings.Join(results, "\n"), Limits{MaxLines: maxSafeInteger})
-	var details LsDetails
+	notice := ""
+	if !limitReached {
+		limit = 0
+	} else {
+		notice = fmt.Sprintf("%d entries limit reached. Use limit=%d for more", limit, limit*2)
+	}
+	return listResult(results, notice, func(cut *Truncation) LsDetails {
+		return LsDetails{EntryLimitReached: limit, Truncation: cut}
+	}), nil
+}
+
+// listResult is the result of a listing of lines cut to
+// [DefaultMaxBytes], with limitNotice (when not "") and the cut's notice;
+// its details are mk's, nil when zero.
+func listResult[D comparable](lines []string, limitNotice string, mk func(cut *Truncation) D) agentcore.ToolResult {
+	text, cut := listing(TruncateHead(strings.Join(lines, "\n"), Limits{MaxLines: maxSafeInteger}), limitNotice, "")
+	var zero D
+	if d := mk(cut); d != zero {
+		return textResult(text, d)
+	}
+	return textResult(text, nil)
+}
+
+// listing is the text of a listing cut to [DefaultMaxBytes] with pi's
+// notices appended: before (when not ""), the cut's (when cut), after
+// (when not ""). It returns the truncation when the text was cut.
+func listing(tr Truncation, before, after string) (string, *Truncation) {
 	var notices []string
-	if limitReached {
-		notices = append(notices, fmt.Sprintf("%d entries limit reached. Use limit=%d for more", limit, limit*2))
-		details.EntryLimitReached = limit
+	var cut *Truncation
+	if before != "" {
+		notices = append(notices, before)
 	}
 	if tr.Truncated {
 		notices = append(notices, FormatSize(DefaultMaxBytes)+" limit reached")
-		details.Truncation = &tr
+		cut = &tr
 	}
-	return withNotices(tr.Content, notices, details), nil
-}
-
-// withNotices is a text result with pi's "[notice. notice]" appended; the
-// details are dropped when there is no notice.
-func withNotices[D any](text string, notices []string, details D) agentcore.ToolResult {
+	if after != "" {
+		notices = append(notices, after)
+	}
 	if len(notices) == 0 {
-		return textResult(text, nil)
+		return tr.Content, nil
 	}
-	return textResult(text+"\n\n["+strings.Join(notices, ". ")+"]", details)
+	return tr.Content + "\n\n[" + strings.Join(notices, ". ") + "]", cut
 }
 
 // textResult is a result of one text block; nil details stay nil.

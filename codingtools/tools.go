@@ -116,12 +116,13 @@ func ReadOnlyTools(dir string, opts *Options) []agentcore.Tool {
 // AllTools returns all seven tools for dir: read, bash, edit, write, grep,
 // find and ls (createAllTools without Windows' powershell).
 func AllTools(dir string, opts *Options) []agentcore.Tool {
-	return newToolset(dir, opts).tools("read", "bash", "edit", "write", "grep", "find", "ls")
+	return newToolset(dir, opts).tools(ToolNames()...)
 }
 
-// ToolNames are the names of the tools of this package, in [AllTools]'
-// order.
-var ToolNames = []string{"read", "bash", "edit", "write", "grep", "find", "ls"}
+// ToolNames returns the names of the tools of this package in [AllTools]'
+// order: read, bash, edit, write, grep, find, ls. The slice is the
+// caller's.
+func ToolNames() []string { return []string{"read", "bash", "edit", "write", "grep", "find", "ls"} }
 
 // Tool returns the tool named name ("read", "bash", "edit", "write",
 // "grep", "find" or "ls") for dir, and false for another name.

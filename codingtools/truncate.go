@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -94,15 +95,25 @@ func FormatSize(bytes int) string {
 	}
 }
 
+// measure counts content's lines and bytes; when it fits the limits, t is
+// the whole of it, untruncated.
+func measure(content string, limits Limits) (t Truncation, l Limits, lines []string, fits bool) {
+	l = limits.orDefault()
+	lines = countingLines(content)
+	t = Truncation{TotalLines: len(lines), TotalBytes: len(content), MaxLines: l.MaxLines, MaxBytes: l.MaxBytes}
+	if len(lines) <= l.MaxLines && len(content) <= l.MaxBytes {
+		t.Content, t.OutputLines, t.OutputBytes = content, len(lines), len(content)
+		return t, l, lines, true
+	}
+	return t, l, lines, false
+}
+
 // TruncateHead keeps the first lines of content within the limits, never a
 // partial line: when the first line alone is over the byte limit the
 // content is empty and FirstLineExceedsLimit is set.
 func TruncateHead(content string, limits Limits) Truncation {
-	l := limits.orDefault()
-	lines := countingLines(content)
-	t := Truncation{TotalLines: len(lines), TotalBytes: len(content), MaxLines: l.MaxLines, MaxBytes: l.MaxBytes}
-	if len(lines) <= l.MaxLines && len(content) <= l.MaxBytes {
-		t.Content, t.OutputLines, t.OutputBytes = content, len(lines), len(content)
+	t, l, lines, fits := measure(content, limits)
+	if fits {
 		return t
 	}
 	t.Truncated = true
@@ -135,11 +146,8 @@ func TruncateHead(content string, limits Limits) Truncation {
 // last line alone is over the byte limit, its end is kept and
 // LastLinePartial is set.
 func TruncateTail(content string, limits Limits) Truncation {
-	l := limits.orDefault()
-	lines := countingLines(content)
-	t := Truncation{TotalLines: len(lines), TotalBytes: len(content), MaxLines: l.MaxLines, MaxBytes: l.MaxBytes}
-	if len(lines) <= l.MaxLines && len(content) <= l.MaxBytes {
-		t.Content, t.OutputLines, t.OutputBytes = content, len(lines), len(content)
+	t, l, lines, fits := measure(content, limits)
+	if fits {
 		return t
 	}
 	t.Truncated, t.TruncatedBy = true, TruncatedByLines
@@ -206,15 +214,11 @@ func truncateLine(line string, max int) (string, bool) {
 	return line, false
 }
 
-// utf16Len is JavaScript's length of s.
+// utf16Len is JavaScript's length of s; an invalid byte counts as one.
 func utf16Len(s string) int {
 	n := 0
 	for _, r := range s {
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
+		n += max(1, utf16.RuneLen(r))
 	}
 	return n
 }

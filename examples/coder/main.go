@@ -160,7 +160,7 @@ func systemPrompt(dir string) string {
 	abs, _ := filepath.Abs(dir)
 	fmt.Fprintf(&b, "You are a coding assistant working in %s. Use the tools to look at the code before changing it, and keep answers short.\n\nTools:\n", abs)
 	var guidelines []string
-	for _, name := range codingtools.ToolNames {
+	for _, name := range codingtools.ToolNames() {
 		p, _ := codingtools.Prompt(name)
 		fmt.Fprintf(&b, "- %s: %s\n", name, p.Snippet)
 		guidelines = append(guidelines, p.Guidelines...)
