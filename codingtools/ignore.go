@@ -71,11 +71,10 @@ func parseIgnore(dir string, r io.Reader) *ignoreFile {
 // match returns whether the file's rules ignore (1), whitelist (-1) or say
 // nothing (0) about abs.
 func (f *ignoreFile) match(abs string, isDir bool) int {
-	rel := strings.TrimPrefix(abs, f.dir)
-	rel = strings.TrimPrefix(rel, "/")
-	if rel == "" || rel == abs {
+	if abs == f.dir || !within(f.dir, abs) {
 		return 0
 	}
+	rel := strings.TrimPrefix(strings.TrimPrefix(abs, f.dir), "/")
 	name := path.Base(rel)
 	for i := len(f.rules) - 1; i >= 0; i-- {
 		r := f.rules[i]
