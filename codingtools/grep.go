@@ -1,0 +1,296 @@
+package codingtools
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/pi-go/agentcore"
+)
+
+// grepArgs are the grep tool's arguments.
+type grepArgs struct {
+	Pattern    string   `json:"pattern"`
+	Path       string   `json:"path,omitempty"`
+	Glob       string   `json:"glob,omitempty"`
+	IgnoreCase bool     `json:"ignoreCase,omitempty"`
+	Literal    bool     `json:"literal,omitempty"`
+	Context    *float64 `json:"context,omitempty"`
+	Limit      *float64 `json:"limit,omitempty"`
+}
+
+// GrepDetails are the details of a grep result; nil when nothing was cut.
+type GrepDetails struct {
+	MatchLimitReached int         `json:"matchLimitReached,omitempty"`
+	Truncation        *Truncation `json:"truncation,omitempty"`
+	LinesTruncated    bool        `json:"linesTruncated,omitempty"`
+}
+
+// binarySniff is how far ripgrep looks for a NUL byte before it gives up
+// on a file as binary: its first buffer.
+const binarySniff = 64 * 1024
+
+// grepTool builds the grep tool.
+func (s *toolset) grepTool() agentcore.Tool {
+	return s.declare("grep", func(ctx context.Context, _ string, raw json.RawMessage, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+		var args grepArgs
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return agentcore.ToolResult{}, fmt.Errorf("decoding arguments of grep: %w", err)
+		}
+		if ctx.Err() != nil {
+			return agentcore.ToolResult{}, errAborted
+		}
+		res, err := s.grep(ctx, args)
+		if ctx.Err() != nil {
+			return agentcore.ToolResult{}, errAborted
+		}
+		return res, err
+	})
+}
+
+// grepOutput gathers grep's lines as pi does from ripgrep's events.
+type grepOutput struct {
+	limit, context int
+	lines          []string
+	bytes, count   int
+	matches        int
+	limitHit       bool
+	limitReached   bool
+	trailingEnd    int
+	lastFile       string
+	linesTruncated bool
+	done           bool
+}
+
+func (o *grepOutput) push(file string, n int, text string, match bool) {
+	o.lastFile = file
+	text = strings.TrimSuffix(text, "\n")
+	text = strings.TrimSuffix(text, "\r")
+	text, cut := truncateLine(text, GrepMaxLineLength)
+	if cut {
+		o.linesTruncated = true
+	}
+	sep := "-"
+	if match {
+		sep = ":"
+	}
+	line := fmt.Sprintf("%s%s%d%s %s", file, sep, n, sep, text)
+	if o.bytes-1 <= DefaultMaxBytes {
+		o.lines = append(o.lines, line)
+	}
+	o.bytes += len(line) + 1
+	o.count++
+}
+
+// event takes one line ripgrep would print: a match or a context line.
+func (o *grepOutput) event(file string, n int, text string, match bool) {
+	if o.done {
+		return
+	}
+	if !o.limitHit {
+		o.push(file, n, text, match)
+		if !match {
+			return
+		}
+		if o.matches++; o.matches >= o.limit {
+			o.limitHit = true
+			o.trailingEnd = n + o.context
+		}
+		return
+	}
+	inWindow := file == o.lastFile && n <= o.trailingEnd
+	if inWindow {
+		o.push(file, n, text, false)
+	}
+	if match {
+		o.limitReached = true
+	}
+	if o.limitReached && !(inWindow && n < o.trailingEnd) {
+		o.done = true
+	}
+}
+
+func (s *toolset) grep(ctx context.Context, args grepArgs) (agentcore.ToolResult, error) {
+	searchPath, err := s.paths.resolve(ctx, cmp(args.Path, "."))
+	if err != nil {
+		return agentcore.ToolResult{}, err
+	}
+	info, err := s.fs.Stat(ctx, searchPath)
+	if err != nil {
+		return agentcore.ToolResult{}, fmt.Errorf("Path not found: %s", searchPath)
+	}
+	contextLines := 0
+	if args.Context != nil && *args.Context > 0 {
+		contextLines = int(math.Min(math.Floor(*args.Context), maxSafeInteger))
+	}
+	expr := args.Pattern
+	if args.Literal {
+		expr = regexp.QuoteMeta(expr)
+	}
+	if args.IgnoreCase {
+		expr = "(?i)" + expr
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return agentcore.ToolResult{}, regexError(args.Pattern, err)
+	}
+	out := &grepOutput{limit: effectiveLimit(args.Limit, grepDefaultLimit), context: contextLines}
+	if !info.IsDir() {
+		err = s.grepFile(ctx, searchPath, path.Base(searchPath), re, false, out)
+	} else {
+		err = s.grepDir(ctx, searchPath, args.Glob, re, out)
+	}
+	if err != nil {
+		return agentcore.ToolResult{}, err
+	}
+	if out.matches == 0 {
+		return textResult("No matches found", nil), nil
+	}
+	tr := TruncateHead(strings.Join(out.lines, "\n"), Limits{MaxLines: maxSafeInteger})
+	tr.TotalLines, tr.TotalBytes = out.count, out.bytes-1
+	var details GrepDetails
+	before, after := "", ""
+	if out.limitReached {
+		before = fmt.Sprintf("%d matches limit reached. Use limit=%d for more, or refine pattern", out.limit, out.limit*2)
+		details.MatchLimitReached = out.limit
+	}
+	if out.linesTruncated {
+		after = fmt.Sprintf("Some lines truncated to %d chars. Use read tool to see full lines", GrepMaxLineLength)
+		details.LinesTruncated = true
+	}
+	text, cut := listing(tr, before, after)
+	if details.Truncation = cut; details == (GrepDetails{}) {
+		return textResult(text, nil), nil
+	}
+	return textResult(text, details), nil
+}
+
+// grepDir searches the files below dir as ripgrep does with --hidden and
+// --sort=path: .gitignore files obeyed inside a git repository, the glob
+// deciding before them, binary files skipped.
+func (s *toolset) grepDir(ctx context.Context, dir, glob string, re *regexp.Regexp, out *grepOutput) error {
+	useIgnore := repoRoot(ctx, s.fs, dir) != ""
+	w := &walker{fs: s.fs, useIgnore: useIgnore}
+	if glob != "" {
+		glob = stripDotSlash(glob)
+		rules := parseIgnore(dir, strings.NewReader(glob))
+		whitelist := !strings.HasPrefix(glob, "!")
+		w.override = func(e walkEntry) int {
+			switch rules.match(e.abs, e.isDir) {
+			case 1:
+				return -1
+			case -1:
+				return 1
+			}
+			if whitelist && !e.isDir {
+				return 1
+			}
+			return 0
+		}
+	}
+	var parents ignoreStack
+	if useIgnore {
+		parents = parentIgnores(ctx, s.fs, dir, true)
+	}
+	var ferr error
+	w.visit = func(e walkEntry) bool {
+		if !e.mode.IsRegular() {
+			return true
+		}
+		if ferr = s.grepFile(ctx, e.abs, e.rel, re, true, out); ferr != nil {
+			return false
+		}
+		return !out.done
+	}
+	if err := w.walk(ctx, dir, parents); err != nil {
+		return err
+	}
+	return ferr
+}
+
+// stripDotSlash drops the leading "./" of a glob, which ripgrep never
+// matches, keeping a leading "!".
+func stripDotSlash(glob string) string {
+	neg := strings.HasPrefix(glob, "!")
+	g := strings.TrimPrefix(glob, "!")
+	for strings.HasPrefix(g, "./") {
+		g = g[2:]
+	}
+	if neg {
+		return "!" + g
+	}
+	return g
+}
+
+// grepFile searches one file line by line, reporting matches and the
+// context lines around them to out. An implicit file (found by walking)
+// with a NUL byte in its first 64 KB is binary and skipped, and the
+// search of one stops at a later NUL, as ripgrep does.
+func (s *toolset) grepFile(ctx context.Context, abs, name string, re *regexp.Regexp, implicit bool, out *grepOutput) error {
+	f, err := s.fs.Open(ctx, abs)
+	if err != nil {
+		return nil // unreadable files are skipped
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, binarySniff)
+	if implicit {
+		head, _ := r.Peek(binarySniff)
+		if bytes.IndexByte(head, 0) >= 0 {
+			return nil
+		}
+	}
+	type line struct {
+		n    int
+		text string
+	}
+	var before []line
+	after := 0
+	for n := 1; ; n++ {
+		raw, err := r.ReadBytes('\n')
+		if len(raw) == 0 && err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return nil
+		}
+		if ctx.Err() != nil {
+			return errAborted
+		}
+		if implicit && bytes.IndexByte(raw, 0) >= 0 {
+			return nil
+		}
+		if n == 1 {
+			raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf")) // ripgrep drops a UTF-8 BOM
+		}
+		text := decodeString(raw)
+		body := strings.TrimSuffix(text, "\n")
+		switch {
+		case re.MatchString(body):
+			for _, b := range before {
+				out.event(name, b.n, b.text, false)
+			}
+			before = before[:0]
+			out.event(name, n, text, true)
+			after = out.context
+		case after > 0:
+			out.event(name, n, text, false)
+			after--
+		case out.context > 0:
+			if len(before) == out.context {
+				before = append(before[:0], before[1:]...)
+			}
+			before = append(before, line{n, text})
+		}
+		if out.done || err != nil {
+			return nil
+		}
+	}
+}

@@ -1,0 +1,213 @@
+package codingtools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// Shell runs bash's commands, as pi's BashOperations: implement it to run
+// them in a container or on a remote machine.
+type Shell interface {
+	// Exec runs c and returns its exit code. It writes the command's
+	// output, stdout and stderr combined, to c.Output, from one goroutine
+	// at a time, and returns only when it writes no more. When ctx ends it
+	// stops the command and everything it started and returns ctx's error;
+	// when c.Timeout passes it does the same and returns a *[TimeoutError].
+	Exec(ctx context.Context, c ShellCommand) (exitCode int, err error)
+}
+
+// ShellCommand is one command for a [Shell].
+type ShellCommand struct {
+	Command string
+	Dir     string
+	Env     []string // nil: the process's environment
+	Timeout time.Duration
+	Output  io.Writer
+}
+
+// ErrTimeout is matched by a *[TimeoutError] with [errors.Is].
+var ErrTimeout = errors.New("codingtools: command timed out")
+
+// TimeoutError reports a command stopped at its timeout.
+type TimeoutError struct {
+	Timeout time.Duration
+	// ShellExited is set when the shell had exited before the timeout and
+	// only processes it left in the background kept writing.
+	ShellExited bool
+	ExitCode    int           // the shell's, when ShellExited
+	After       time.Duration // when the shell exited, when ShellExited
+}
+
+func (e *TimeoutError) Error() string { return fmt.Sprintf("command timed out after %v", e.Timeout) }
+
+// Is makes errors.Is(err, ErrTimeout) true.
+func (e *TimeoutError) Is(target error) bool { return target == ErrTimeout }
+
+// LocalShell runs commands with bash on this machine, in a process group
+// of their own, so that abort and timeout kill everything a command
+// started. Its zero value uses /bin/bash, else bash on PATH, else sh.
+type LocalShell struct {
+	// Path is the shell to run with "-c"; empty means the default.
+	Path string
+}
+
+// exitGrace is how long output may keep arriving after the shell exited
+// before the pipe is closed on the processes still holding it.
+const exitGrace = 100 * time.Millisecond
+
+func (l *LocalShell) shell() string {
+	if l.Path != "" {
+		return l.Path
+	}
+	if _, err := os.Stat("/bin/bash"); err == nil {
+		return "/bin/bash"
+	}
+	if p, err := exec.LookPath("bash"); err == nil {
+		return p
+	}
+	return "sh"
+}
+
+// Exec runs c.Command with "-c".
+func (l *LocalShell) Exec(ctx context.Context, c ShellCommand) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if _, err := os.Stat(c.Dir); err != nil {
+		return 0, fmt.Errorf("Working directory does not exist: %s\nCannot execute bash commands.", c.Dir)
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return 0, err
+	}
+	cmd := exec.Command(l.shell(), "-c", c.Command)
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = c.Dir, c.Env, pw, pw
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	err = cmd.Start()
+	pw.Close()
+	if err != nil {
+		pr.Close()
+		return 0, err
+	}
+	pgid := cmd.Process.Pid
+	kill := func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
+
+	data := make(chan struct{}, 1)
+	readDone := make(chan struct{})
+	go func() {
+		defer close(readDone)
+		buf := make([]byte, 64*1024)
+		for {
+			n, err := pr.Read(buf)
+			if n > 0 {
+				if c.Output != nil {
+					_, _ = c.Output.Write(buf[:n])
+				}
+				select {
+				case data <- struct{}{}:
+				default:
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+	started := time.Now()
+	var deadline <-chan time.Time
+	if c.Timeout > 0 {
+		t := time.NewTimer(c.Timeout)
+		defer t.Stop()
+		deadline = t.C
+	}
+	var (
+		waitErr                error
+		shellDone, timedOut    bool
+		aborted                bool
+		exitedAfter            time.Duration
+		grace                  *time.Timer
+		graceC                 <-chan time.Time
+		readerDone             = readDone
+		exitedBeforeDeadline   bool
+		exitCodeBeforeDeadline int
+	)
+	stopGrace := func() {
+		if grace != nil {
+			grace.Stop()
+		}
+	}
+	defer stopGrace()
+	armGrace := func() {
+		stopGrace()
+		grace = time.NewTimer(exitGrace)
+		graceC = grace.C
+	}
+	for !shellDone || readerDone != nil {
+		select {
+		case waitErr = <-exited:
+			shellDone, exitedAfter = true, time.Since(started)
+			armGrace()
+		case <-readerDone:
+			readerDone = nil
+		case <-data:
+			if shellDone {
+				armGrace()
+			}
+		case <-graceC:
+			pr.Close() // background processes still hold the pipe
+			graceC = nil
+		case <-deadline:
+			deadline, timedOut = nil, true
+			if shellDone {
+				exitedBeforeDeadline, exitCodeBeforeDeadline = true, exitCode(cmd.ProcessState)
+			}
+			kill()
+			armGrace()
+		case <-ctx.Done():
+			if !aborted {
+				aborted = true
+				kill()
+				armGrace()
+			}
+		}
+	}
+	pr.Close()
+	<-readDone
+	code := exitCode(cmd.ProcessState)
+	switch {
+	case aborted:
+		return code, ctx.Err()
+	case timedOut:
+		te := &TimeoutError{Timeout: c.Timeout}
+		if exitedBeforeDeadline {
+			te.ShellExited, te.ExitCode, te.After = true, exitCodeBeforeDeadline, exitedAfter
+		}
+		return code, te
+	}
+	var exitErr *exec.ExitError
+	if waitErr != nil && !errors.As(waitErr, &exitErr) {
+		return code, waitErr
+	}
+	return code, nil
+}
+
+// exitCode is a finished process's exit code; 128 plus the signal for a
+// process a signal killed, as shells report it.
+func exitCode(ps *os.ProcessState) int {
+	if ps == nil {
+		return 1
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}

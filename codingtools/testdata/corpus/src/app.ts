@@ -1,0 +1,3 @@
+export const x = 1;
+// todo lowercase
+export function Hello() { return 'hi'; }

@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+// TODO: flags
+func main() {
+	fmt.Println("hello")
+	fmt.Println("hello")
+}
