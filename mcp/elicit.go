@@ -29,6 +29,7 @@ const (
 	reasonUnreadable    = "The user's answer could not be read; the tool call was denied."
 	reasonNoAnswer      = "No answer came for this tool call; it was denied."
 	reasonNotAsked      = "The user could not be asked"
+	reasonGone          = "The request was cancelled before the user decided; the tool call was denied."
 )
 
 // Fields of the form a person answers for a held call.

@@ -276,3 +276,26 @@ func TestHeldCallWithoutGate(t *testing.T) {
 	assert.True(t, res.IsError)
 	assert.Contains(t, resultText(res), hold.ErrHeld.Error())
 }
+
+// TestCancelledWhileAsking cancels a call while its person is asked (an
+// older client): the held call is denied, and the Agent does not wait.
+func TestCancelledWhileAsking(t *testing.T) {
+	d := newDeployer(1)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	cs := connectClient(t, d.server(t), &mcp.ClientOptions{
+		ElicitationHandler: func(ectx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			cancel()
+			<-ectx.Done()
+			return nil, ectx.Err()
+		},
+	}, &mcp.ClientSessionOptions{ProtocolVersion: legacyProtocol})
+
+	_, err := ask(ctx, cs, "ship it", nil)
+	require.ErrorIs(t, err, context.Canceled)
+	require.NoError(t, d.gate.Wait(t.Context()), "nothing waits")
+	calls := d.gate.State().Calls
+	require.Len(t, calls, 1)
+	assert.IsType(t, hold.Deny{}, calls[0].Decision)
+	assert.Empty(t, d.runs())
+}

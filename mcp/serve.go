@@ -97,7 +97,8 @@ func NewAgentServer(impl *mcp.Implementation, t AgentTool) (*mcp.Server, error) 
 // answers them and calls again, and that call resumes the run: its
 // request state is a random token naming what the server keeps); to an
 // older client they are elicitation/create requests sent while the call
-// runs. A client without the capability has every held call denied with
+// runs (a call cancelled meanwhile denies the calls still asked about). A
+// client without the capability has every held call denied with
 // [ReasonNoElicitation], which the model reads, and the call completes.
 //
 // While an Agent waits for answers asked of one call, a new call to it
@@ -263,6 +264,8 @@ func (s *agentSlot) serve(ctx context.Context, req *mcp.CallToolRequest, run fun
 			ds = denials(held.Calls, ReasonNoElicitation)
 		case asksInline(req):
 			if ds, err = askInline(ctx, req, held.Calls); err != nil {
+				// Nobody will answer: the Agent must not wait for it.
+				_ = s.gate.Decide(denials(held.Calls, reasonGone)...)
 				return nil, err
 			}
 		default:
