@@ -92,6 +92,27 @@
 //	err = server.Run(ctx, &mcp.StdioTransport{})                                   // over stdio
 //	http.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)) // over HTTP
 //
+// # Asking the client's person
+//
+// An Agent whose layers hold tool calls for a person's decision (a
+// [hold.Gate]) names its Gate in [AgentTool].Gate ([AgentTool].GateOf
+// with NewAgent). A held call then becomes a form elicitation to the
+// client, when the client declares that capability: the person reads the
+// request (title, reason, what it touches, the arguments) and accepts
+// (the call runs) or declines (it is denied), or unticks "approve" and
+// gives a reason the model reads. The run then continues, and the call
+// answers with its final text. A client without elicitation has held
+// calls denied with [ReasonNoElicitation], and the call still completes:
+//
+//	gate := hold.New(hold.Options{Policy: hold.Always(hold.Request{Title: "Deploy?"}, "deploy")})
+//	agent := agentcore.New(agentcore.Options{..., Layers: []agentcore.Layer{gate}})
+//	server, err := agentmcp.NewAgentServer(impl, agentmcp.AgentTool{Agent: agent, Gate: gate})
+//
+// On protocol 2026-07-28 the elicitations are input requests of the
+// call's result, answered by the client's next call (SEP-2322; the SDK's
+// client does it on its own); on older protocols they are requests the
+// server sends while the call runs. [AddAgentTool] gives the details.
+//
 // # Failures
 //
 // The package never logs. Connect's errors name the server; a call's

@@ -3,10 +3,12 @@ package agentmcp_test
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
+	"github.com/pi-go/agentcore/hold"
 
 	agentmcp "github.com/pi-go/agentcore/mcp"
 )
@@ -97,4 +99,48 @@ func ExampleNewAgentServer() {
 	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
 	// Output:
 	// Paris.
+}
+
+// A served Agent asks the client's person before it deploys: the held
+// call becomes an elicitation, the person accepts, and the run goes on.
+func ExampleAgentTool_gate() {
+	ctx := context.Background()
+	deploy := agentcore.NewTool("deploy", "Deploys the web app.", func(context.Context, string, struct{}, func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+		return agentcore.TextResult("deployed"), nil
+	})
+	gate := hold.New(hold.Options{Policy: hold.Always(hold.Request{Title: "Deploy the web app?"}, "deploy")})
+	agent := agentcore.New(agentcore.Options{
+		Model: agentcoretest.Model(), Tools: []agentcore.Tool{deploy}, Layers: []agentcore.Layer{gate},
+		StreamFn: agentcoretest.New(
+			agentcoretest.ToolCallResponse(agentcoretest.ToolCall("c1", "deploy", map[string]any{})),
+			agentcoretest.TextResponse("Deployed."),
+		).Stream,
+	})
+	server, err := agentmcp.NewAgentServer(&mcp.Implementation{Name: "ops"}, agentmcp.AgentTool{Agent: agent, Gate: gate})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	transport, _ := inProcess(server).New()
+	client := mcp.NewClient(&mcp.Implementation{Name: "ide"}, &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			fmt.Println("asked:", strings.Split(req.Params.Message, "\n")[0])
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
+		},
+	})
+	session, err := client.Connect(ctx, transport, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer session.Close()
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: agentmcp.DefaultAgentToolName, Arguments: map[string]any{"prompt": "ship it"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	// Output:
+	// asked: Deploy the web app?
+	// Deployed.
 }

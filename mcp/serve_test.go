@@ -37,9 +37,16 @@ func clientOf(t *testing.T, server *mcp.Server, progress chan<- *mcp.ProgressNot
 			}
 		}
 	}
+	return connectClient(t, server, opts, nil)
+}
+
+// connectClient connects an SDK client with opts to server over in-memory
+// transports, closing it when the test ends.
+func connectClient(t *testing.T, server *mcp.Server, opts *mcp.ClientOptions, session *mcp.ClientSessionOptions) *mcp.ClientSession {
+	t.Helper()
 	tr, err := inMemory(t, server).Transport.New()
 	require.NoError(t, err)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client"}, opts).Connect(t.Context(), tr, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client"}, opts).Connect(t.Context(), tr, session)
 	require.NoError(t, err)
 	t.Cleanup(func() { cs.Close() })
 	return cs
