@@ -68,6 +68,11 @@ type Compactor struct {
 // compact automatically with the defaults).
 func New(opts Options) *Compactor { return &Compactor{opts: opts} }
 
+// Options returns the options c was made with, for a surface that
+// compacts its own way (the durable session compacts between runs with
+// their settings).
+func (c *Compactor) Options() Options { return c.opts }
+
 // Install installs the compaction on s (see [Compactor]). It is called by
 // agentcore.New and RunLoop.
 func (c *Compactor) Install(s *agentcore.Setup) {

@@ -14,6 +14,31 @@ import (
 // histories recorded before a worker compacted replay without it.
 const compactChange = "compact-between-runs"
 
+// withLayers returns o with its Layers applied where each part runs (see
+// [Options].Layers): hooks composed with o's, StreamFn and Tools wrapped,
+// a Compactor's settings as o's Compaction.
+func withLayers(o Options) Options {
+	var layers []agentcore.Layer
+	for _, l := range o.Layers {
+		c, ok := l.(*compaction.Compactor)
+		if !ok {
+			layers = append(layers, l)
+			continue
+		}
+		if co := c.Options(); o.Compaction == nil && !co.Manual {
+			o.Compaction = &co.Settings
+		}
+	}
+	if len(layers) == 0 {
+		return o
+	}
+	st := agentcore.NewStack(layers, o.Hooks)
+	o.Hooks = st.Hooks()
+	o.StreamFn = st.StreamFn(o.StreamFn)
+	o.Tools = st.Tools(o.Tools)
+	return o
+}
+
 // withCompaction returns o with its ConvertToLLM showing summaries to the
 // model as compaction's Agent does, when o compacts.
 func withCompaction(o Options) Options {

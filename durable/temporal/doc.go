@@ -407,8 +407,10 @@
 //
 // # Compaction
 //
-// A session whose [Options].Compaction is set compacts its transcript as
-// a [compaction.Agent] does after each run: when the context the model
+// A session whose [Options].Compaction is set, or whose [Options].Layers
+// hold a [compaction.Compactor] (its Settings are used; its ContextWindow
+// option is not: the session's model's window decides), compacts its
+// transcript as the Compactor does after an Agent's run: when the context the model
 // would be sent (estimated after ConvertToLLM) is past the threshold of
 // the session's model ([compaction.ShouldCompact]; a model without a
 // known ContextWindow never compacts), the workflow cuts the transcript
@@ -434,6 +436,27 @@
 // [Options].ConvertToLLM). The transcript read from a session holds a
 // summary as an [*agentcore.CustomMessage] of role "compactionSummary"
 // ([compaction.AsSummary] reads it).
+//
+// # Layers
+//
+// [Options].Layers are the layers an [agentcore.Agent] of the session's
+// type would have ([agentcore.Layer]), each part applied where it runs,
+// as [agentcore.NewStack] composes them:
+//
+//   - hooks compose with [Options].Hooks and run in the workflow, under
+//     the rules above for hooks: deterministic, no I/O, no blocking, run
+//     again on replay (GetAPIKey in the model activity);
+//   - stream function wrappers wrap [Options].StreamFn in the model
+//     activity, on the worker: an agentotel.Instrumentation records a chat
+//     span per request there, the child of the activity's span;
+//   - tool wrappers wrap [Options].Tools in the tool activity: the
+//     Instrumentation records an execute_tool span per executed call;
+//   - listeners and run wrappers do not apply (a workflow has no Agent and
+//     sends no events): the Instrumentation records no invoke_agent span,
+//     and a Compactor is not installed but configures the compaction
+//     between runs (above).
+//
+// TestLayersInASession checks each part on the in-process server.
 //
 // # Not here yet
 //

@@ -106,12 +106,24 @@ type Options struct {
 	PayloadLimit int
 
 	// Compaction, when not nil, compacts a session's transcript after
-	// each run, as [compaction.Agent] does, with these budgets (zero
-	// fields scale with the session's model, [compaction.Settings.ForWindow]);
-	// nil never compacts. A session that compacts shows summaries to the
+	// each run, as a [compaction.Compactor] does after an Agent's run,
+	// with these budgets (zero fields scale with the session's model,
+	// [compaction.Settings.ForWindow]); nil never compacts, unless Layers
+	// holds a Compactor. A session that compacts shows summaries to the
 	// model as user messages ([compaction.ConvertMessages], applied before
 	// ConvertToLLM). See the package doc's Compaction.
 	Compaction *compaction.Settings
+
+	// Layers are the layers of the sessions' Agent, as for
+	// [agentcore.Options].Layers, applied where each part runs (see the
+	// package doc's Layers): their hooks compose with Hooks in the
+	// workflow, their stream function wrappers wrap StreamFn in the model
+	// activity, their tool wrappers wrap Tools in the tool activity. Their
+	// listeners and run wrappers do not apply: a workflow has no Agent and
+	// no events. A [*compaction.Compactor] among them is not installed: the
+	// session compacts between runs with its settings instead (when
+	// Compaction is nil and the Compactor is not Manual).
+	Layers []agentcore.Layer
 }
 
 func (o *Options) name() string {

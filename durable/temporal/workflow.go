@@ -49,7 +49,7 @@ type Sessions struct {
 func New(opts Options) *Sessions {
 	opts.Tools = slices.Clone(opts.Tools)
 	opts.ActiveTools = slices.Clone(opts.ActiveTools)
-	s := &Sessions{opts: withCompaction(opts)}
+	s := &Sessions{opts: withCompaction(withLayers(opts))}
 	s.acts = &activities{opts: &s.opts}
 	return s
 }
