@@ -27,6 +27,28 @@ type request struct {
 	Tools                []wireTool    `json:"tools,omitempty"`
 	Reasoning            *reasoning    `json:"reasoning,omitempty"`
 	Include              []string      `json:"include,omitempty"`
+	Text                 *textConfig   `json:"text,omitempty"`
+}
+
+// textConfig is the request's text field: the answer's format, a
+// json_schema from StreamOptions.ResponseFormat.
+type textConfig struct {
+	Format textFormat `json:"format"`
+}
+
+type textFormat struct {
+	Type   string          `json:"type"`
+	Name   string          `json:"name"`
+	Schema json.RawMessage `json:"schema"`
+	Strict bool            `json:"strict"`
+}
+
+// newTextConfig maps f onto the text field; nil for nil.
+func newTextConfig(f *agentcore.ResponseFormat) *textConfig {
+	if f == nil {
+		return nil
+	}
+	return &textConfig{Format: textFormat{Type: "json_schema", Name: cmp.Or(f.Name, "response"), Schema: f.Schema, Strict: f.Strict}}
 }
 
 // cacheOptions is prompt_cache_options, for servers with an explicit
@@ -115,6 +137,7 @@ func buildRequest(in requestInput) (request, error) {
 			req.Include = []string{encryptedReasoning}
 		}
 	}
+	req.Text = newTextConfig(so.ResponseFormat)
 	return req, nil
 }
 
