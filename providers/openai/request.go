@@ -34,14 +34,8 @@ type chatRequest struct {
 // responseFormat is response_format: a json_schema answer, from
 // StreamOptions.ResponseFormat.
 type responseFormat struct {
-	Type       string     `json:"type"`
-	JSONSchema jsonSchema `json:"json_schema"`
-}
-
-type jsonSchema struct {
-	Name   string          `json:"name"`
-	Schema json.RawMessage `json:"schema"`
-	Strict bool            `json:"strict"`
+	Type       string               `json:"type"`
+	JSONSchema *provider.JSONSchema `json:"json_schema"`
 }
 
 // newResponseFormat maps f onto response_format; nil for nil.
@@ -49,7 +43,7 @@ func newResponseFormat(f *agentcore.ResponseFormat) *responseFormat {
 	if f == nil {
 		return nil
 	}
-	return &responseFormat{Type: "json_schema", JSONSchema: jsonSchema{Name: cmp.Or(f.Name, "response"), Schema: f.Schema, Strict: f.Strict}}
+	return &responseFormat{Type: "json_schema", JSONSchema: provider.NewJSONSchema(f)}
 }
 
 // effort is OpenRouter's reasoning object.

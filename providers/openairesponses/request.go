@@ -36,11 +36,10 @@ type textConfig struct {
 	Format textFormat `json:"format"`
 }
 
+// textFormat is a json_schema format, its schema's fields inline.
 type textFormat struct {
-	Type   string          `json:"type"`
-	Name   string          `json:"name"`
-	Schema json.RawMessage `json:"schema"`
-	Strict bool            `json:"strict"`
+	Type string `json:"type"`
+	*provider.JSONSchema
 }
 
 // newTextConfig maps f onto the text field; nil for nil.
@@ -48,7 +47,7 @@ func newTextConfig(f *agentcore.ResponseFormat) *textConfig {
 	if f == nil {
 		return nil
 	}
-	return &textConfig{Format: textFormat{Type: "json_schema", Name: cmp.Or(f.Name, "response"), Schema: f.Schema, Strict: f.Strict}}
+	return &textConfig{Format: textFormat{Type: "json_schema", JSONSchema: provider.NewJSONSchema(f)}}
 }
 
 // cacheOptions is prompt_cache_options, for servers with an explicit
