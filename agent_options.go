@@ -68,13 +68,15 @@ func (o StreamOptions) agentDefaults() StreamOptions {
 	return o
 }
 
-// clone returns o with its own maps, JSON, temperature and identity.
+// clone returns o with its own maps, JSON, temperature, identity and
+// response format.
 func (o StreamOptions) clone() StreamOptions {
 	o.Headers = maps.Clone(o.Headers)
 	o.ThinkingBudgets = maps.Clone(o.ThinkingBudgets)
 	o.SamplingParams = bytes.Clone(o.SamplingParams)
 	o.Metadata = bytes.Clone(o.Metadata)
 	o.Identity = o.Identity.clone()
+	o.ResponseFormat = o.ResponseFormat.clone()
 	if o.Temperature != nil {
 		o.Temperature = new(*o.Temperature)
 	}

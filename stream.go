@@ -74,6 +74,16 @@ type StreamOptions struct {
 	// Metadata is request metadata for the provider, a JSON object; nil
 	// means none.
 	Metadata json.RawMessage
+	// ResponseFormat, when not nil, asks for the answer as JSON text that
+	// matches a schema, by the provider's native structured-output mode:
+	// response_format json_schema (openai-completions), text.format
+	// (openai-responses, azure-openai-responses), responseMimeType and
+	// responseJsonSchema (google-generative-ai, google-vertex),
+	// output_config.format (anthropic-messages). The other providers
+	// (bedrock, mistral, the echo provider) and [StreamProxy] ignore it.
+	// The model may still call tools; its final text is the JSON. The
+	// schema is read, not kept.
+	ResponseFormat *ResponseFormat
 
 	// Identity is how the request identifies the program: the User-Agent
 	// and provider attribution headers, below every other header. The zero

@@ -22,27 +22,38 @@ const DefaultDescription = "Give your final answer. Call this tool exactly once,
 // tool's name.
 const DefaultNudge = "Do not answer in text. Call the %s tool with your answer as its arguments."
 
+// DefaultRepair is the message that shows a model its invalid native
+// answer; %s is the validator's words.
+const DefaultRepair = "Your answer failed validation:\n%s\nAnswer again with only the corrected JSON."
+
 // acceptedText is the content of an accepted answer's tool result.
 const acceptedText = "Answer recorded."
 
-// Options configures an [Answer]. The zero value means defaults: the tool
-// final_answer, two repairs, one nudge, no partial values.
+// Options configures an [Answer]. The zero value means defaults: the
+// native mode where the model is known to support it, else the tool
+// final_answer; two repairs, one nudge, no partial values.
 type Options[T any] struct {
+	// Mode chooses between the final-answer tool and the provider's native
+	// structured-output mode, per request, from the request's model; the
+	// zero value is [ModeAuto]. See the package documentation's Native
+	// modes section.
+	Mode Mode
 	// Name is the final-answer tool's name; empty means [DefaultName]. It
 	// must not be the name of another tool of the run.
 	Name string
 	// Description tells the model what the tool is for; empty means
 	// [DefaultDescription]. Describe the fields of T with jsonschema tags.
 	Description string
-	// Repairs is how many invalid answers (arguments that fail validation
-	// or decoding) go back to the model, as the tool's error result in
-	// the validator's words, for another try. The run ends at the next
+	// Repairs is how many invalid answers (arguments, or a native
+	// answer's text, that fail validation or decoding) go back to the
+	// model, in the validator's words (the tool's error result, or for a
+	// native answer a user message, [DefaultRepair]), for another try. The run ends at the next
 	// invalid answer with an [*Error] wrapping [ErrInvalidAnswer]. Zero
 	// means 2; a negative value means none: the first invalid answer ends
 	// the run.
 	Repairs int
-	// Nudges is how many times a model that ends its turn without calling
-	// any tool (it answered in prose) is asked, with a user message, to
+	// Nudges is how many times a model in the tool mode that ends its
+	// turn without calling any tool (it answered in prose) is asked, with a user message, to
 	// call the final-answer tool. The run ends at the next such turn with
 	// an [*Error] wrapping [ErrNoAnswer]. Zero means 1; a negative value
 	// means never.
@@ -51,7 +62,7 @@ type Options[T any] struct {
 	// with the tool's name. A %s in it is not expanded.
 	Nudge string
 	// OnPartial, when not nil, receives the value the final-answer tool's
-	// arguments show while they stream, decoded into a fresh T of its own
+	// arguments (or a native answer's text) show while they stream, decoded into a fresh T of its own
 	// (fields the model has not written yet are zero; the value is not
 	// validated). It is called as a listener of the run (see
 	// [agentcore.Listener]): on the run's goroutine, in event order, with
@@ -70,6 +81,8 @@ type Options[T any] struct {
 // runs.
 type Answer[T any] struct {
 	name    string
+	mode    Mode
+	format  *agentcore.ResponseFormat // the native modes' request, read-only
 	tool    agentcore.Tool
 	decl    agentcore.ToolDeclaration
 	err     error // what makes T unusable, from the tool's validation
@@ -86,7 +99,7 @@ type Answer[T any] struct {
 // first request, with the error [agentcore.Tool.Validate] gives (wrapping
 // [agentcore.ErrInvalidTool]), and Prompt returns it without starting one.
 func New[T any](opts Options[T]) *Answer[T] {
-	a := &Answer[T]{name: opts.Name, repairs: opts.Repairs, nudges: opts.Nudges, nudge: opts.Nudge, partial: opts.OnPartial}
+	a := &Answer[T]{name: opts.Name, mode: opts.Mode, repairs: opts.Repairs, nudges: opts.Nudges, nudge: opts.Nudge, partial: opts.OnPartial}
 	if a.name == "" {
 		a.name = DefaultName
 	}
@@ -110,6 +123,8 @@ func New[T any](opts Options[T]) *Answer[T] {
 	})
 	a.err = a.tool.Validate()
 	a.decl = a.tool.Declaration()
+	sch, strict := nativeSchema(a.decl.Parameters)
+	a.format = &agentcore.ResponseFormat{Name: a.name, Schema: sch, Strict: strict}
 	return a
 }
 
@@ -122,22 +137,26 @@ func (a *Answer[T]) Name() string { return a.name }
 // result's Details hold the accepted T; its Terminate ends the run.
 func (a *Answer[T]) Tool() agentcore.Tool { return a.tool }
 
-// Install adds the layer's hooks and, with [Options].OnPartial, its
-// listener: PrepareRequest offers the tool, FinishTurn ends the run at an
-// accepted answer or past a bound, PrepareNextTurn sends the nudge.
+// Install adds the layer's hooks, its stream function wrapper and, with
+// [Options].OnPartial, its listener: PrepareRequest offers the tool (in
+// the tool mode), the wrapper sets the response format (in the native
+// mode), FinishTurn ends the run at an accepted answer or past a bound,
+// PrepareNextTurn sends the nudge or the repair.
 func (a *Answer[T]) Install(s *agentcore.Setup) {
 	s.AddHooks(agentcore.Hooks{
 		PrepareRequest:  a.prepareRequest,
 		FinishTurn:      a.finishTurn,
 		PrepareNextTurn: a.prepareNextTurn,
 	})
+	s.WrapStreamFn(a.wrapStreamFn)
 	if a.partial != nil {
 		s.Subscribe(newPartials(a).listen)
 	}
 }
 
 // prepareRequest adds the final-answer tool to the run's working context
-// when it is not among the run's tools: executable, and declared to the
+// when the request's model is in the tool mode and the tool is not among
+// the run's tools: executable, and declared to the
 // model by a system message at the end of the working context. The
 // Agent's transcript is not changed (the working context is the run's);
 // the declaration stays in the working context for the run's later
@@ -145,6 +164,9 @@ func (a *Answer[T]) Install(s *agentcore.Setup) {
 func (a *Answer[T]) prepareRequest(_ context.Context, req agentcore.RequestContext) (*agentcore.RequestUpdate, error) {
 	if a.err != nil {
 		return nil, a.err
+	}
+	if a.native(req.Model.API, req.Model.Provider, req.Model.ID) {
+		return nil, nil
 	}
 	for _, t := range req.Context.Tools {
 		if t.Name == a.name {
@@ -165,18 +187,24 @@ func (a *Answer[T]) finishTurn(_ context.Context, turn agentcore.TurnContext) (a
 	switch a.judge(turn) {
 	case verdictAccepted, verdictGiveUp:
 		return agentcore.TurnEnd, nil
-	case verdictNudge:
+	case verdictNudge, verdictRepair:
 		return agentcore.TurnContinue, nil
 	}
 	return agentcore.TurnDefault, nil
 }
 
-// prepareNextTurn sends the nudge after a prose answer within the bound.
+// prepareNextTurn sends the nudge after a prose answer, or the
+// validator's words after an invalid native answer, within the bound.
 func (a *Answer[T]) prepareNextTurn(_ context.Context, turn agentcore.TurnContext) (*agentcore.TurnUpdate, error) {
-	if a.judge(turn) != verdictNudge {
+	text := a.nudge
+	switch a.judge(turn) {
+	case verdictNudge:
+	case verdictRepair:
+		text = fmt.Sprintf(DefaultRepair, a.tally(turn.NewMessages).problem)
+	default:
 		return nil, nil
 	}
-	return &agentcore.TurnUpdate{Messages: []agentcore.Message{&agentcore.UserMessage{Content: agentcore.Text(a.nudge)}}}, nil
+	return &agentcore.TurnUpdate{Messages: []agentcore.Message{&agentcore.UserMessage{Content: agentcore.Text(text)}}}, nil
 }
 
 // verdict is what a finished turn means for the answer.
@@ -186,6 +214,7 @@ const (
 	verdictNone     verdict = iota // the run goes on as it would
 	verdictAccepted                // the turn holds an accepted answer
 	verdictNudge                   // prose, within the bound: ask for the tool
+	verdictRepair                  // an invalid native answer, within the bound
 	verdictGiveUp                  // invalid or prose past the bound: end
 )
 
@@ -198,14 +227,19 @@ func (a *Answer[T]) judge(turn agentcore.TurnContext) verdict {
 	}
 	t := a.tally(turn.NewMessages)
 	switch {
-	case t.accepted != nil:
+	case t.accepted != nil || t.native != nil:
 		return verdictAccepted
+	case a.nativeMessage(msg):
+		if a.repairs < 0 || t.invalid > a.repairs {
+			return verdictGiveUp
+		}
+		return verdictRepair
 	case len(msg.ToolCalls()) == 0:
 		if t.prose > a.nudges { // a negative bound: at the first
 			return verdictGiveUp
 		}
 		return verdictNudge
-	case a.calledBy(msg) && t.lastInvalid != nil && (a.repairs < 0 || t.invalid > a.repairs):
+	case a.calledBy(msg) && t.invalidCall != "" && (a.repairs < 0 || t.invalid > a.repairs):
 		return verdictGiveUp
 	}
 	return verdictNone
@@ -223,10 +257,17 @@ func (a *Answer[T]) calledBy(msg *agentcore.AssistantMessage) bool {
 
 // tally is what a run's messages say about its answers.
 type tally struct {
-	accepted    *agentcore.ToolResultMessage // the last accepted answer
-	invalid     int                          // failed calls of the tool
-	lastInvalid *agentcore.ToolResultMessage
-	prose       int // successful turns that called no tool
+	// accepted is the last accepted call's result, or native the last
+	// accepted native answer's validated JSON: the later one is set.
+	accepted *agentcore.ToolResultMessage
+	native   json.RawMessage
+	invalid  int // invalid answers, calls or native
+	// problem is the validator's words about the last invalid answer;
+	// invalidCall is its call's ID, or invalidText its native text.
+	problem     string
+	invalidCall string
+	invalidText *agentcore.AssistantMessage
+	prose       int // successful turns that called no tool, in the tool mode
 	last        *agentcore.AssistantMessage
 }
 
@@ -237,7 +278,16 @@ func (a *Answer[T]) tally(messages []agentcore.Message) tally {
 		switch m := m.(type) {
 		case *agentcore.AssistantMessage:
 			t.last = m
-			if !m.StopReason.Failed() && len(m.ToolCalls()) == 0 {
+			switch {
+			case a.nativeMessage(m):
+				raw, err := a.checkText(m.Text())
+				if err != nil {
+					t.invalid++
+					t.problem, t.invalidCall, t.invalidText = err.Error(), "", m
+				} else {
+					t.accepted, t.native = nil, raw
+				}
+			case !m.StopReason.Failed() && len(m.ToolCalls()) == 0:
 				t.prose++
 			}
 		case *agentcore.ToolResultMessage:
@@ -246,9 +296,9 @@ func (a *Answer[T]) tally(messages []agentcore.Message) tally {
 			}
 			if m.IsError {
 				t.invalid++
-				t.lastInvalid = m
+				t.problem, t.invalidCall, t.invalidText = m.Text(), m.ToolCallID, nil
 			} else {
-				t.accepted = m
+				t.accepted, t.native = m, nil
 			}
 		}
 	}

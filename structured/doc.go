@@ -14,7 +14,9 @@
 //
 // It works on every provider, since it needs nothing but tool calls: it
 // is pi's answer to "how do I get structured output" (a final tool with
-// terminate) made a layer.
+// terminate) made a layer. Where the provider has a native
+// structured-output mode and the model is known to support it, the layer
+// uses that instead (see Native modes).
 //
 // # The answer
 //
@@ -54,6 +56,36 @@
 // added so far, so an Answer serves any number of Agents and concurrent
 // RunLoop runs, and a run replayed from its messages is judged the same.
 //
+// # Native modes
+//
+// [Options].Mode chooses, per request, between the tool and the
+// provider's native structured-output mode: OpenAI Chat Completions'
+// response_format json_schema, the Responses API's text.format (OpenAI
+// and Azure), Gemini's responseMimeType application/json with
+// responseJsonSchema (Google AI and Vertex), Anthropic's
+// output_config.format. [ModeAuto], the default, uses the native mode
+// for the models [NativeSupported] names from the catalog's facts (OpenAI
+// and Azure GPT and o-series models with structured outputs, Gemini 3 and
+// later) and the tool for the rest; [ModeNative] uses it on every model
+// of those APIs (Claude's structured outputs only this way: the catalog
+// does not say which Claude models take them); [ModeTool] never.
+//
+// In the native mode the layer offers no tool: its stream function
+// wrapper sets [agentcore.StreamOptions].ResponseFormat to T's schema
+// (every object closed with additionalProperties false; Strict when
+// every object requires all its fields and none is a map, as OpenAI's
+// strict mode wants), and the answer
+// is the model's final text: a turn that ends without tool calls. The
+// text (a Markdown code fence around it is taken off) is validated by the
+// same validator as the tool's arguments and decoded into T; an invalid
+// answer goes back as a user message in the validator's words
+// ([DefaultRepair]), within [Options].Repairs, and OnPartial follows the
+// text's deltas. The model may still call the run's other tools first.
+// The decision reads only the model's API, provider and ID, which each
+// assistant message carries, so a transcript is judged the same later.
+// [agentcore.StreamProxy] does not forward the response format: use
+// [ModeTool] through a proxy.
+//
 // # Partial values
 //
 // [Options].OnPartial gets the value the answer's arguments show while
@@ -70,7 +102,8 @@
 // returns (or those of the agent_end event).
 //
 // Through the agui handler, the value is the client's state: the answer's
-// call streams to the page as TOOL_CALL_ARGS like any call, and a program
+// call streams to the page as TOOL_CALL_ARGS like any call (a native
+// answer as the text of an assistant message), and a program
 // that wants a form filled calls agui.SetState with its ctx from OnPartial
 // (the listener's ctx is the run's) and, after the run, the handler's
 // OnTranscript hands the transcript Result reads the value from.

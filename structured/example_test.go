@@ -62,3 +62,31 @@ func ExampleError() {
 	// Output:
 	// true 1 {"item":"tea","quantity":0}
 }
+
+func ExampleMode() {
+	type Ticket struct {
+		Title    string `json:"title"`
+		Priority string `json:"priority" jsonschema:"enum=low,enum=high"`
+	}
+	// A Gemini 3 model takes a response schema: under ModeAuto the
+	// request asks for JSON text and carries no final-answer tool. (The
+	// fake model stands in for Gemini and answers with the text.)
+	gemini := agentcore.Model{ID: "gemini-3-flash-preview", API: "google-generative-ai", Provider: "google"}
+	model := agentcoretest.New(agentcoretest.TextResponse(`{"title":"Login fails on Safari","priority":"high"}`))
+	answer := structured.New[Ticket](structured.Options[Ticket]{Mode: structured.ModeAuto})
+	agent := agentcore.New(agentcore.Options{Model: gemini, StreamFn: model.Stream, Layers: []agentcore.Layer{answer}})
+
+	ticket, err := answer.Prompt(context.Background(), agent, "File a ticket: users cannot log in with Safari.")
+	if err != nil {
+		fmt.Println("no ticket:", err)
+		return
+	}
+	req := model.Calls()[0]
+	fmt.Printf("%q %s\n", ticket.Title, ticket.Priority)
+	fmt.Println("format:", req.Options.ResponseFormat.Name, "strict:", req.Options.ResponseFormat.Strict)
+	fmt.Println("tools:", len(agentcore.CurrentTools(req.Request.Messages)))
+	// Output:
+	// "Login fails on Safari" high
+	// format: final_answer strict: true
+	// tools: 0
+}

@@ -10,7 +10,8 @@ import (
 	"github.com/pi-go/agentcore/internal/partialjson"
 )
 
-// partials follows the final-answer tool's arguments while they stream and
+// partials follows the final-answer tool's arguments (or a native answer's
+// text) while they stream and
 // hands the values they show to [Options].OnPartial. One is made per
 // installation (an Agent, or a RunLoop run), whose events come one at a
 // time; the mutex only guards against a program that shares it anyway.
@@ -47,8 +48,9 @@ func (ps *partials[T]) listen(ctx context.Context, ev agentcore.AgentEvent) {
 	}
 }
 
-// update feeds a tool-call event of the final-answer tool to its parser
-// and returns the value shown, when it changed.
+// update feeds an event of the final-answer tool's call, or of a native
+// answer's text, to its parser and returns the value shown, when it
+// changed.
 func (ps *partials[T]) update(ev *agentcore.MessageUpdateEvent) (v T, changed bool) {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
@@ -60,23 +62,38 @@ func (ps *partials[T]) update(ev *agentcore.MessageUpdateEvent) (v T, changed bo
 			}
 			ps.calls[aev.ContentIndex] = &partialCall{}
 		}
+	case *agentcore.TextStartEvent:
+		if m := ev.Message; m != nil && ps.a.native(m.API, m.Provider, m.Model) {
+			if ps.calls == nil {
+				ps.calls = map[int]*partialCall{}
+			}
+			ps.calls[aev.ContentIndex] = &partialCall{}
+		}
 	case *agentcore.ToolCallDeltaEvent:
-		c := ps.calls[aev.ContentIndex]
-		if c == nil {
-			return v, false
-		}
-		c.p.Append(aev.Delta)
-		snap := c.p.Snapshot()
-		if len(snap) == 0 || snap[0] != '{' || bytes.Equal(snap, c.last) {
-			return v, false
-		}
-		if err := json.Unmarshal(snap, &v); err != nil {
-			return v, false // a value of the wrong type so far: wait for more
-		}
-		c.last = snap
-		return v, true
+		return ps.feed(aev.ContentIndex, aev.Delta)
+	case *agentcore.TextDeltaEvent:
+		return ps.feed(aev.ContentIndex, aev.Delta)
 	}
 	return v, false
+}
+
+// feed appends delta to the streaming answer at content index i, when
+// there is one, and returns the value shown, when it changed.
+func (ps *partials[T]) feed(i int, delta string) (v T, changed bool) {
+	c := ps.calls[i]
+	if c == nil {
+		return v, false
+	}
+	c.p.Append(delta)
+	snap := c.p.Snapshot()
+	if len(snap) == 0 || snap[0] != '{' || bytes.Equal(snap, c.last) {
+		return v, false
+	}
+	if err := json.Unmarshal(snap, &v); err != nil {
+		return v, false // a value of the wrong type so far: wait for more
+	}
+	c.last = snap
+	return v, true
 }
 
 // isAnswer reports whether content block i of msg calls the final-answer

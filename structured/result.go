@@ -31,7 +31,8 @@ type Error struct {
 	// Invalid is how many answers of the run failed validation.
 	Invalid int
 	// Arguments are the arguments of the last failed answer, as the model
-	// sent them; nil when no answer failed.
+	// sent them (a native answer's text, when it is JSON); nil when no
+	// answer failed or a native answer was no JSON.
 	Arguments json.RawMessage
 	// Problem is the last failed answer's error result: the validator's
 	// words the model read. Empty when no answer failed.
@@ -64,14 +65,24 @@ func (e *Error) Unwrap() error { return e.Reason }
 // copy of the slice).
 func (a *Answer[T]) Result(messages []agentcore.Message) (T, error) {
 	t := a.tally(messages)
-	if t.accepted != nil {
+	switch {
+	case t.native != nil:
+		return agentcore.DecodeArgs[T](t.native)
+	case t.accepted != nil:
 		return a.decode(t.accepted)
 	}
 	var zero T
-	e := &Error{Reason: ErrNoAnswer, Invalid: t.invalid, Last: t.last, Messages: slices.Clone(messages)}
-	if t.lastInvalid != nil {
-		e.Problem = t.lastInvalid.Text()
-		e.Arguments = a.arguments(messages, t.lastInvalid.ToolCallID)
+	e := &Error{Reason: ErrNoAnswer, Invalid: t.invalid, Last: t.last, Messages: slices.Clone(messages), Problem: t.problem}
+	switch {
+	case t.invalidText != nil:
+		if text := unfence(t.invalidText.Text()); json.Valid([]byte(text)) {
+			e.Arguments = json.RawMessage(text)
+		}
+		if t.last == t.invalidText {
+			e.Reason = ErrInvalidAnswer
+		}
+	case t.invalidCall != "":
+		e.Arguments = a.arguments(messages, t.invalidCall)
 		if t.last != nil && a.calledBy(t.last) {
 			e.Reason = ErrInvalidAnswer
 		}

@@ -85,6 +85,11 @@
 // StreamOptions.Metadata is sent as metadata; SessionID goes into a
 // session affinity header for gateways that want one (OpenRouter).
 //
+// StreamOptions.ResponseFormat, when set, is sent as
+// output_config.format {type: json_schema, schema} (structured outputs,
+// no beta header; pi-ai sends none): the model must support it, else the
+// API refuses the request.
+//
 // # The response
 //
 // Text, thinking and tool-call blocks stream as events in the order the

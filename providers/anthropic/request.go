@@ -80,6 +80,12 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentc
 	case model.Reasoning:
 		req.Thinking = &wireThinking{Type: "enabled", BudgetTokens: cmp.Or(t.budget, 1024), Display: "summarized"}
 	}
+	if f := so.ResponseFormat; f != nil {
+		if req.OutputConfig == nil {
+			req.OutputConfig = &outputConfig{}
+		}
+		req.OutputConfig.Format = &outputFormat{Type: "json_schema", Schema: f.Schema}
+	}
 	req.Metadata = readMetadata(so.Metadata)
 	return built{body: req, betas: betas(model, len(tools) > 0, t.enabled, s)}
 }

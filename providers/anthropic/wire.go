@@ -116,7 +116,15 @@ type wireThinking struct {
 }
 
 type outputConfig struct {
-	Effort string `json:"effort"`
+	Effort string        `json:"effort,omitempty"`
+	Format *outputFormat `json:"format,omitempty"`
+}
+
+// outputFormat is output_config.format: a json_schema answer (Anthropic's
+// structured outputs, from StreamOptions.ResponseFormat).
+type outputFormat struct {
+	Type   string          `json:"type"`
+	Schema json.RawMessage `json:"schema"`
 }
 
 type metadata struct {

@@ -68,6 +68,11 @@
 // -1 (the model decides); thoughts are then included. No safety settings
 // are sent (pi-ai sends none: Google's defaults apply).
 //
+// StreamOptions.ResponseFormat, when set, makes generationConfig ask for
+// responseMimeType application/json with the schema as
+// responseJsonSchema, consts written as enums as for tools (pi-ai sends
+// none).
+//
 // # The response
 //
 // Each chunk's first candidate is read: consecutive text parts grow one

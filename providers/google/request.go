@@ -53,6 +53,10 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, so agentc
 		req.GenerationConfig.MaxOutputTokens = tokens.ClampMaxTokens(model, messages, limit)
 	}
 	req.GenerationConfig.ThinkingConfig = thinkingFor(model, so, flashBudgetsForLite)
+	if f := so.ResponseFormat; f != nil {
+		req.GenerationConfig.ResponseMIMEType = "application/json"
+		req.GenerationConfig.ResponseJSONSchema = parametersSchema(f.Schema, false)
+	}
 	return req, nil
 }
 

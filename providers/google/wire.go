@@ -70,6 +70,10 @@ type generationConfig struct {
 	Temperature     *float64        `json:"temperature,omitempty"`
 	MaxOutputTokens int             `json:"maxOutputTokens,omitempty"`
 	ThinkingConfig  *thinkingConfig `json:"thinkingConfig,omitempty"`
+	// ResponseMIMEType and ResponseJSONSchema ask for a JSON answer
+	// (StreamOptions.ResponseFormat).
+	ResponseMIMEType   string          `json:"responseMimeType,omitempty"`
+	ResponseJSONSchema json.RawMessage `json:"responseJsonSchema,omitempty"`
 }
 
 // thinkingConfig is off ({"thinkingBudget":0}), a budget, or a level.

@@ -64,6 +64,10 @@
 // and to servers whose Compat asks for them (see [Options]), so that a
 // session's requests meet its prompt cache.
 //
+// StreamOptions.ResponseFormat, when set, is sent as response_format
+// {type: json_schema, json_schema: {name, schema, strict}}; the answer
+// streams as text (pi-ai sends none).
+//
 // # The response
 //
 // Text deltas, reasoning deltas (as a thinking block whose signature names

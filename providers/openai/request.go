@@ -15,19 +15,35 @@ import (
 // chatRequest is the body of a streaming chat completions request. The
 // field order is pi-ai's, so that bodies compare as text.
 type chatRequest struct {
-	Model                string         `json:"model"`
-	Messages             []wireMessage  `json:"messages"`
-	Stream               bool           `json:"stream"`
-	PromptCacheKey       string         `json:"prompt_cache_key,omitempty"`
-	PromptCacheRetention string         `json:"prompt_cache_retention,omitempty"`
-	StreamOptions        *streamOptions `json:"stream_options,omitempty"`
-	Store                *bool          `json:"store,omitempty"`
-	MaxCompletionTokens  int            `json:"max_completion_tokens,omitempty"`
-	MaxTokens            int            `json:"max_tokens,omitempty"`
-	Temperature          *float64       `json:"temperature,omitempty"`
-	Tools                []wireTool     `json:"tools,omitempty"`
-	Reasoning            *effort        `json:"reasoning,omitempty"`
-	ReasoningEffort      string         `json:"reasoning_effort,omitempty"`
+	Model                string          `json:"model"`
+	Messages             []wireMessage   `json:"messages"`
+	Stream               bool            `json:"stream"`
+	PromptCacheKey       string          `json:"prompt_cache_key,omitempty"`
+	PromptCacheRetention string          `json:"prompt_cache_retention,omitempty"`
+	StreamOptions        *streamOptions  `json:"stream_options,omitempty"`
+	Store                *bool           `json:"store,omitempty"`
+	MaxCompletionTokens  int             `json:"max_completion_tokens,omitempty"`
+	MaxTokens            int             `json:"max_tokens,omitempty"`
+	Temperature          *float64        `json:"temperature,omitempty"`
+	Tools                []wireTool      `json:"tools,omitempty"`
+	Reasoning            *effort         `json:"reasoning,omitempty"`
+	ReasoningEffort      string          `json:"reasoning_effort,omitempty"`
+	ResponseFormat       *responseFormat `json:"response_format,omitempty"`
+}
+
+// responseFormat is response_format: a json_schema answer, from
+// StreamOptions.ResponseFormat.
+type responseFormat struct {
+	Type       string               `json:"type"`
+	JSONSchema *provider.JSONSchema `json:"json_schema"`
+}
+
+// newResponseFormat maps f onto response_format; nil for nil.
+func newResponseFormat(f *agentcore.ResponseFormat) *responseFormat {
+	if f == nil {
+		return nil
+	}
+	return &responseFormat{Type: "json_schema", JSONSchema: provider.NewJSONSchema(f)}
 }
 
 // effort is OpenRouter's reasoning object.
@@ -188,6 +204,7 @@ func buildRequest(model agentcore.Model, messages []agentcore.Message, opts agen
 	}
 	req.Temperature = opts.Temperature
 	setReasoning(&req, model, opts.Reasoning, s)
+	req.ResponseFormat = newResponseFormat(opts.ResponseFormat)
 	return req
 }
 

@@ -70,6 +70,9 @@
 // that is no API key ("sk-...") to api.openai.com is a ChatGPT sign-in
 // token: its request leaves out the fields ChatGPT rejects.
 //
+// StreamOptions.ResponseFormat, when set, is sent as text.format
+// {type: json_schema, name, schema, strict} (pi-ai sends none).
+//
 // # The response
 //
 // Each output item the server streams becomes one content block, started

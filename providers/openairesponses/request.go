@@ -27,6 +27,27 @@ type request struct {
 	Tools                []wireTool    `json:"tools,omitempty"`
 	Reasoning            *reasoning    `json:"reasoning,omitempty"`
 	Include              []string      `json:"include,omitempty"`
+	Text                 *textConfig   `json:"text,omitempty"`
+}
+
+// textConfig is the request's text field: the answer's format, a
+// json_schema from StreamOptions.ResponseFormat.
+type textConfig struct {
+	Format textFormat `json:"format"`
+}
+
+// textFormat is a json_schema format, its schema's fields inline.
+type textFormat struct {
+	Type string `json:"type"`
+	*provider.JSONSchema
+}
+
+// newTextConfig maps f onto the text field; nil for nil.
+func newTextConfig(f *agentcore.ResponseFormat) *textConfig {
+	if f == nil {
+		return nil
+	}
+	return &textConfig{Format: textFormat{Type: "json_schema", JSONSchema: provider.NewJSONSchema(f)}}
 }
 
 // cacheOptions is prompt_cache_options, for servers with an explicit
@@ -115,6 +136,7 @@ func buildRequest(in requestInput) (request, error) {
 			req.Include = []string{encryptedReasoning}
 		}
 	}
+	req.Text = newTextConfig(so.ResponseFormat)
 	return req, nil
 }
 

@@ -1,0 +1,18 @@
+package vertex
+
+import (
+	"testing"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/provider/providertest"
+)
+
+// TestResponseFormatWire checks responseJsonSchema through Vertex on recorded wire traffic: the
+// request body with the schema (testdata/response_format), and the
+// streamed JSON text decoded into the answer.
+func TestResponseFormatWire(t *testing.T) {
+	model := agentcore.Model{ID: "gemini-3-flash-preview", Provider: "google-vertex", API: "google-vertex", MaxTokens: 4096}
+	providertest.ResponseFormatWire(t, model, "", func(url string) agentcore.StreamFn {
+		return StreamFn(Options{BaseURL: url, Getenv: func(string) string { return "" }})
+	})
+}
