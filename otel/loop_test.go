@@ -2,6 +2,7 @@ package agentotel_test
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -206,5 +207,31 @@ func TestRunLoopLayer(t *testing.T) {
 		require.NoError(t, err)
 		parent.End()
 		golden.Check(t, []byte(h.tree()+"\n"+h.metrics(t)), filepath.Join("testdata", "runloop_layer.golden"))
+	})
+}
+
+// TestStackWithoutAgent applies the Instrumentation as a surface without
+// an Agent does (the durable session, in its activities): the wrapped
+// stream function records a chat span and a wrapped tool an execute_tool
+// span, each under the span of its ctx.
+func TestStackWithoutAgent(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(agentotel.Config{AgentName: "durable"})
+		st := agentcore.NewStack([]agentcore.Layer{h.inst}, agentcore.Hooks{})
+		fn := st.StreamFn(agentcoretest.New(agentcoretest.TextResponse("ok")).Stream)
+		tools := st.Tools([]agentcore.Tool{readTool()})
+
+		ctx, activity := h.tp.Tracer("test").Start(context.Background(), "model activity")
+		for range fn(ctx, model(), agentcore.Request{Messages: []agentcore.Message{agentcore.UserText("go")}}, agentcore.StreamOptions{}) {
+		}
+		activity.End()
+		ctx, activity = h.tp.Tracer("test").Start(context.Background(), "tool activity")
+		_, err := tools[0].Execute(ctx, "c1", json.RawMessage(`{"path":"b.txt"}`), func(agentcore.ToolResult) {})
+		require.NoError(t, err)
+		activity.End()
+
+		tree := h.tree()
+		assert.Contains(t, tree, "model activity [internal] 0s..0s Unset\n  chat fake-model [client]")
+		assert.Contains(t, tree, "tool activity [internal] 0s..2s Unset\n  execute_tool read [internal]")
 	})
 }
