@@ -22,6 +22,7 @@ import (
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
 	"github.com/pi-go/agentcore/agui"
+	"github.com/pi-go/agentcore/hold"
 )
 
 // requireNode, when set in the environment (CI sets it), makes the client
@@ -61,6 +62,18 @@ type clientReport struct {
 		First  clientRun `json:"first"`
 		Second clientRun `json:"second"`
 	} `json:"history"`
+	Approve decided `json:"approve"`
+	Deny    decided `json:"deny"`
+}
+
+// decided is what client.mjs reports of a thread whose held call the
+// client decided with its resume API.
+type decided struct {
+	First      clientRun        `json:"first"`
+	Second     clientRun        `json:"second"`
+	Interrupts []interruptEvent `json:"interrupts"` // agent.pendingInterrupts after the first run
+	Refused    string           `json:"refused"`    // the client's error for a run without resume
+	After      []interruptEvent `json:"after"`      // agent.pendingInterrupts after the second
 }
 
 // runs lists every run of client.mjs by name.
@@ -68,6 +81,7 @@ func (r *clientReport) runs() map[string]clientRun {
 	runs := map[string]clientRun{
 		"frontend first": r.Frontend.First, "unanswered first": r.Unanswered.First,
 		"disconnect first": r.Disconnect.First, "history first": r.History.First,
+		"approve first": r.Approve.First, "deny first": r.Deny.First,
 	}
 	for thread, run := range r.lastRuns() {
 		runs[thread] = run
@@ -81,6 +95,7 @@ func (r *clientReport) lastRuns() map[string]clientRun {
 		"text": r.Text, "reasoning": r.Reasoning, "parallel": r.Parallel, "frontend": r.Frontend.Second,
 		"state": r.State, "error": r.Error, "unanswered": r.Unanswered.Second,
 		"disconnect": r.Disconnect.Second, "history": r.History.Second,
+		"approve": r.Approve.Second, "deny": r.Deny.Second,
 	}
 }
 
@@ -169,6 +184,12 @@ func clientScripts() map[string]*agentcoretest.Fake {
 	fakes := map[string]*agentcoretest.Fake{}
 	for thread, script := range scripts {
 		fakes[thread] = agentcoretest.New(script...)
+	}
+	for _, thread := range []string{"approve", "deny"} {
+		fakes[thread] = agentcoretest.New(
+			agentcoretest.ToolCallResponse(tc("a1", "deploy", deployArgs{Service: "web", Env: "prod"}), tc("a2", "weather", cityArgs{"Oslo"})),
+			agentcoretest.TextResponse("Done as you said."),
+		)
 	}
 	// The disconnect thread calls a tool that waits for the client, which
 	// leaves; a request after that (the loop's, with the run aborted, or
@@ -275,7 +296,11 @@ func TestOfficialClient(t *testing.T) {
 			if fake == nil {
 				return agentcore.Options{}, &agui.HTTPError{Status: 404, Message: "no such thread"}
 			}
-			return agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{weather, hang, count}}, nil
+			opts := agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{weather, hang, count, deploy}}
+			if in.ThreadID == "approve" || in.ThreadID == "deny" {
+				opts.Layers = []agentcore.Layer{hold.New(hold.Options{Policy: hold.Always(hold.Request{Title: "Deploy?"}, "deploy")})}
+			}
+			return opts, nil
 		},
 		OnTranscript: func(thread string, m []agentcore.Message) {
 			mu.Lock()
@@ -413,6 +438,12 @@ func TestOfficialClient(t *testing.T) {
 		assert.JSONEq(t, `"Yes, here."`, string(last.Content))
 		assert.Equal(t, "disconnect-u2", second.Messages[len(second.Messages)-2].ID, "the new answer comes after what the client lacked")
 	})
+	t.Run("approved by the client's resume", func(t *testing.T) {
+		assertDecided(t, rep.Approve, fakes["approve"], "deployed web to staging", false)
+	})
+	t.Run("denied by the client's resume", func(t *testing.T) {
+		assertDecided(t, rep.Deny, fakes["deny"], "not on a Friday", true)
+	})
 	t.Run("a client's reasoning message", func(t *testing.T) {
 		first, second := rep.History.First, rep.History.Second
 		require.Nil(t, first.Error)
@@ -426,6 +457,37 @@ func TestOfficialClient(t *testing.T) {
 		assert.Equal(t, []string{"user", "reasoning", "assistant", "user", "reasoning", "assistant", "user", "assistant"}, roles(second.Messages))
 		assert.Equal(t, "sig-0", second.Messages[1].EncryptedValue)
 	})
+}
+
+// assertDecided checks a thread whose held deploy call the client decided
+// with its resume API.
+func assertDecided(t *testing.T, d decided, fake *agentcoretest.Fake, result string, isError bool) {
+	t.Helper()
+	require.Nil(t, d.First.Error)
+	require.Nil(t, d.Second.Error)
+	fin := find(d.First.Events, "RUN_FINISHED")[0]
+	assert.Equal(t, "interrupt", fin.Outcome.Type)
+	require.Len(t, d.Interrupts, 1, "the client holds the interrupt")
+	assert.Equal(t, "a1", d.Interrupts[0].ToolCallID)
+	assert.Equal(t, "deploy", d.Interrupts[0].Metadata.Tool)
+	assert.Contains(t, d.Refused, "pending interrupt", "the client will not run on without answering")
+	assert.Empty(t, d.After, "the resume answered it")
+	assert.Equal(t, "success", find(d.Second.Events, "RUN_FINISHED")[0].Outcome.Type)
+	assert.Equal(t, []string{"a1", "a2"}, toolResults(d.Second.Messages), "the results in call order")
+	text, gotError := resultOf(fake, "a1")
+	assert.Contains(t, text, result)
+	assert.Equal(t, isError, gotError)
+}
+
+// toolResults lists the tool call IDs of the tool messages of msgs.
+func toolResults(msgs []message) []string {
+	var ids []string
+	for _, m := range msgs {
+		if m.Role == "tool" {
+			ids = append(ids, m.ToolCallID)
+		}
+	}
+	return ids
 }
 
 // countID counts id in ids.

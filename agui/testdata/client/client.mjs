@@ -1,7 +1,7 @@
 // Drives an agui.Handler with @ag-ui/client's HttpAgent, one scenario per
 // thread, and prints what the client saw as one JSON object on stdout:
 // client_test.go asserts on it. Usage: node client.mjs URL
-import { HttpAgent } from "@ag-ui/client";
+import { HttpAgent, buildResumeArray } from "@ag-ui/client";
 
 const url = process.argv[2];
 
@@ -122,5 +122,26 @@ report.error = await run(newAgent("error", "fail please"));
   const second = await run(agent);
   report.history = { first, second };
 }
+
+// A server tool held for a person's decision: the run ends with an
+// interrupt, the client refuses to run on without answering it, and its
+// own resume API answers it with payload.
+async function decide(threadId, payload) {
+  const agent = newAgent(threadId, "deploy web and check Oslo");
+  const first = await run(agent);
+  const interrupts = structuredClone(agent.pendingInterrupts);
+  let refused = null;
+  try {
+    await agent.runAgent({});
+  } catch (e) {
+    refused = String(e && e.message ? e.message : e);
+  }
+  const answers = Object.fromEntries(agent.pendingInterrupts.map((i) => [i.id, { status: "resolved", payload }]));
+  const second = await run(agent, { resume: buildResumeArray(agent.pendingInterrupts, answers) });
+  return { first, second, interrupts, refused, after: structuredClone(agent.pendingInterrupts) };
+}
+
+report.approve = await decide("approve", { approved: true, editedArgs: { service: "web", env: "staging" } });
+report.deny = await decide("deny", { approved: false, reason: "not on a Friday" });
 
 process.stdout.write(JSON.stringify(report));
