@@ -69,8 +69,11 @@ type Options struct {
 	// (compaction, tracing, the program's own) are the thread Agent's: the
 	// handler adds a layer of its own after them, whose FinishTurn ends a
 	// run that called a front-end tool, and sets the Agent's tools before
-	// each run (the program's tools plus the client's front-end tools). A
-	// nil NewAgent fails every request with 500 ([ErrNoAgent]).
+	// each run (the program's tools plus the client's front-end tools).
+	// The first [hold.Gate] among the Layers makes the calls it holds
+	// AG-UI interrupts (see the package documentation's Interrupts
+	// section). A nil NewAgent fails every request with 500
+	// ([ErrNoAgent]).
 	NewAgent func(ctx context.Context, in *RunInput) (agentcore.Options, error)
 
 	// Prepare, when not nil, decides whether a decoded request may run, on

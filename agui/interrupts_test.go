@@ -194,3 +194,52 @@ func TestResumeWithoutGate(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, status)
 	assert.Contains(t, evs[0].Message, "raises no interrupts")
 }
+
+func TestInterruptAcrossRestart(t *testing.T) {
+	tc := agentcoretest.ToolCall
+	fake := agentcoretest.New(agentcoretest.ToolCallResponse(tc("c1", "deploy", deployArgs{Service: "web", Env: "prod"})), agentcoretest.TextResponse("Done."))
+	var (
+		stored []agentcore.Message
+		saved  []byte // the Gate's state, as a program stores it
+		gates  []*hold.Gate
+	)
+	process := func() string {
+		srv, _ := server(t, fake, agui.Options{
+			NewAgent: func(context.Context, *agui.RunInput) (agentcore.Options, error) {
+				gate := hold.New(hold.Options{Policy: hold.Always(hold.Request{Title: "Deploy?"}, "deploy")})
+				if saved != nil {
+					var s hold.State
+					if err := json.Unmarshal(saved, &s); err != nil {
+						return agentcore.Options{}, err
+					}
+					if err := gate.Restore(s); err != nil {
+						return agentcore.Options{}, err
+					}
+				}
+				gates = append(gates, gate)
+				return agentcore.Options{
+					Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{deploy},
+					Layers: []agentcore.Layer{gate}, Messages: stored,
+				}, nil
+			},
+			OnTranscript: func(_ string, m []agentcore.Message) { stored = m },
+		})
+		return srv.URL
+	}
+	sent := "[" + userMsg("u1", "deploy web") + "]"
+	_, evs := post(t, t.Context(), process(), input("t1", "r1", sent, ""))
+	require.Equal(t, "interrupt", evs[len(evs)-1].Outcome.Type, types(evs))
+	var err error
+	saved, err = json.Marshal(gates[0].State())
+	require.NoError(t, err)
+
+	// A new process: the client resumes with the messages it holds.
+	_, evs = post(t, t.Context(), process(), withResume(input("t1", "r2", history(t, sent, evs), ""),
+		`[{"interruptId":"c1","status":"resolved","payload":{"approved":true}}]`))
+	require.Equal(t, "RUN_FINISHED", evs[len(evs)-1].Type, evs[len(evs)-1].Message)
+	assert.Equal(t, "success", evs[len(evs)-1].Outcome.Type)
+	text, isError := resultOf(fake, "c1")
+	assert.False(t, isError)
+	assert.Equal(t, "deployed web to prod", text)
+	assert.Equal(t, "c1", find(evs, "TOOL_CALL_RESULT")[0].ToolCallID)
+}
