@@ -5,10 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +22,7 @@ import (
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
 	"github.com/pi-go/agentcore/agui"
+	"github.com/pi-go/agentcore/hold"
 )
 
 // requireNode, when set in the environment (CI sets it), makes the client
@@ -30,6 +35,7 @@ type clientRun struct {
 	Events      []event         `json:"events"`
 	Error       *string         `json:"error"`
 	NewMessages int             `json:"newMessages"`
+	AtStep      []message       `json:"atStep"`
 	Messages    []message       `json:"messages"`
 	State       json.RawMessage `json:"state"`
 }
@@ -44,7 +50,53 @@ type clientReport struct {
 	} `json:"frontend"`
 	State      clientRun `json:"state"`
 	Error      clientRun `json:"error"`
-	Disconnect clientRun `json:"disconnect"`
+	Unanswered struct {
+		First  clientRun `json:"first"`
+		Second clientRun `json:"second"`
+	} `json:"unanswered"`
+	Disconnect struct {
+		First  clientRun `json:"first"`
+		Second clientRun `json:"second"`
+	} `json:"disconnect"`
+	History struct {
+		First  clientRun `json:"first"`
+		Second clientRun `json:"second"`
+	} `json:"history"`
+	Approve decided `json:"approve"`
+	Deny    decided `json:"deny"`
+}
+
+// decided is what client.mjs reports of a thread whose held call the
+// client decided with its resume API.
+type decided struct {
+	First      clientRun        `json:"first"`
+	Second     clientRun        `json:"second"`
+	Interrupts []interruptEvent `json:"interrupts"` // agent.pendingInterrupts after the first run
+	Refused    string           `json:"refused"`    // the client's error for a run without resume
+	After      []interruptEvent `json:"after"`      // agent.pendingInterrupts after the second
+}
+
+// runs lists every run of client.mjs by name.
+func (r *clientReport) runs() map[string]clientRun {
+	runs := map[string]clientRun{
+		"frontend first": r.Frontend.First, "unanswered first": r.Unanswered.First,
+		"disconnect first": r.Disconnect.First, "history first": r.History.First,
+		"approve first": r.Approve.First, "deny first": r.Deny.First,
+	}
+	for thread, run := range r.lastRuns() {
+		runs[thread] = run
+	}
+	return runs
+}
+
+// lastRuns is the last run of each thread of client.mjs.
+func (r *clientReport) lastRuns() map[string]clientRun {
+	return map[string]clientRun{
+		"text": r.Text, "reasoning": r.Reasoning, "parallel": r.Parallel, "frontend": r.Frontend.Second,
+		"state": r.State, "error": r.Error, "unanswered": r.Unanswered.Second,
+		"disconnect": r.Disconnect.Second, "history": r.History.Second,
+		"approve": r.Approve.Second, "deny": r.Deny.Second,
+	}
 }
 
 // skipOrFail skips the test with why, or fails it under AGUI_REQUIRE_NODE.
@@ -99,9 +151,9 @@ func pingRegistry(ctx context.Context) error {
 }
 
 // clientScripts answers each thread of client.mjs with its scenario.
-func clientScripts() map[string][]agentcoretest.Response {
+func clientScripts() map[string]*agentcoretest.Fake {
 	tc := agentcoretest.ToolCall
-	return map[string][]agentcoretest.Response{
+	scripts := map[string][]agentcoretest.Response{
 		"text": {{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "Hello from Go"}}, Chunks: 3}},
 		"reasoning": {{Content: []agentcore.ContentBlock{
 			agentcore.ThinkingBlock{Thinking: "The user asks why.", ThinkingSignature: "enc-1"},
@@ -115,17 +167,115 @@ func clientScripts() map[string][]agentcoretest.Response {
 			agentcoretest.ToolCallResponse(tc("f1", "confirm", map[string]string{"question": "Deploy to production?"}), tc("f2", "weather", cityArgs{"Oslo"})),
 			agentcoretest.TextResponse("Deployed."),
 		},
-		"state":      {agentcoretest.ToolCallResponse(tc("s1", "count", nil)), agentcoretest.TextResponse("Counted.")},
-		"error":      {agentcoretest.ErrorResponse("the model is overloaded")},
-		"disconnect": {agentcoretest.ToolCallResponse(tc("d1", "hang", nil), tc("d2", "weather", cityArgs{"Oslo"}))},
+		"state": {agentcoretest.ToolCallResponse(tc("s1", "count", nil)), agentcoretest.TextResponse("Counted.")},
+		"error": {agentcoretest.ErrorResponse("the model is overloaded")},
+		"unanswered": {
+			agentcoretest.ToolCallResponse(tc("u1", "confirm", map[string]string{"question": "Deploy?"}), tc("u2", "weather", cityArgs{"Oslo"})),
+			agentcoretest.TextResponse("Hi."),
+		},
+		"history": {
+			{Content: []agentcore.ContentBlock{
+				agentcore.ThinkingBlock{Thinking: "Now I think again.", ThinkingSignature: "sig-1"},
+				agentcore.TextBlock{Text: "Now this."},
+			}},
+			agentcoretest.TextResponse("Once more, then."),
+		},
 	}
+	fakes := map[string]*agentcoretest.Fake{}
+	for thread, script := range scripts {
+		fakes[thread] = agentcoretest.New(script...)
+	}
+	for _, thread := range []string{"approve", "deny"} {
+		fakes[thread] = agentcoretest.New(
+			agentcoretest.ToolCallResponse(tc("a1", "deploy", deployArgs{Service: "web", Env: "prod"}), tc("a2", "weather", cityArgs{"Oslo"})),
+			agentcoretest.TextResponse("Done as you said."),
+		)
+	}
+	// The disconnect thread calls a tool that waits for the client, which
+	// leaves; a request after that (the loop's, with the run aborted, or
+	// the client's next question) is answered by its last message.
+	fakes["disconnect"] = agentcoretest.NewFunc(func(_ context.Context, call agentcoretest.Call) agentcoretest.Response {
+		msgs := call.Request.Messages
+		if u, ok := msgs[len(msgs)-1].(*agentcore.UserMessage); ok {
+			if u.Content.Text() == "are you there?" {
+				return agentcoretest.TextResponse("Yes, here.")
+			}
+			return agentcoretest.ToolCallResponse(tc("d1", "hang", nil), tc("d2", "weather", cityArgs{"Oslo"}))
+		}
+		return agentcoretest.TextResponse("The job was cut off.")
+	})
+	return fakes
+}
+
+// listed is an AG-UI message as the comparison of message lists sees it:
+// what a client shows, content decoded.
+type listed struct {
+	ID             string
+	Role           string
+	Content        any
+	ToolCallID     string
+	Error          string
+	EncryptedValue string
+	ToolCalls      []toolCall
+}
+
+// listing decodes messages for comparison.
+func listing(t *testing.T, msgs []message) []listed {
+	t.Helper()
+	out := make([]listed, len(msgs))
+	for i, m := range msgs {
+		out[i] = listed{ID: m.ID, Role: m.Role, ToolCallID: m.ToolCallID, Error: m.Error, EncryptedValue: m.EncryptedValue, ToolCalls: m.ToolCalls}
+		if len(m.Content) > 0 {
+			require.NoError(t, json.Unmarshal(m.Content, &out[i].Content))
+		}
+	}
+	return out
+}
+
+// transcriptListing is the handler's transcript of a thread as the
+// client should list it.
+func transcriptListing(t *testing.T, h *agui.Handler, thread string) []listed {
+	t.Helper()
+	var msgs []message
+	for _, raw := range h.Transcript(thread) {
+		var m message
+		require.NoError(t, json.Unmarshal(raw, &m))
+		msgs = append(msgs, m)
+	}
+	return listing(t, msgs)
+}
+
+// leftSignal serves h and tells, on GET /left, that a request whose URL
+// has ?signal=left has ended (its thread is free again): the client asks
+// again only then, without guessing how long the server takes.
+func leftSignal(h *agui.Handler) http.Handler {
+	ended := make(chan struct{}, 1)
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /left", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-ended:
+		case <-r.Context().Done():
+		}
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r)
+		if r.URL.Query().Get("signal") == "left" {
+			select {
+			case ended <- struct{}{}:
+			default:
+			}
+		}
+	})
+	return mux
 }
 
 func TestOfficialClient(t *testing.T) {
 	dir := installClient(t)
-	scripts := clientScripts()
 	hang := agentcore.NewTool("hang", "Wait for the user.",
 		func(ctx context.Context, _ string, _ struct{}, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+			if err := agui.SetState(ctx, json.RawMessage(`{"job":"running"}`)); err != nil {
+				return agentcore.ToolResult{}, err
+			}
 			<-ctx.Done()
 			return agentcore.ToolResult{}, ctx.Err()
 		})
@@ -137,26 +287,28 @@ func TestOfficialClient(t *testing.T) {
 			err := agui.PatchState(ctx, json.RawMessage(`[{"op":"replace","path":"/count","value":2},{"op":"add","path":"/items/-","value":"b"}]`))
 			return agentcore.TextResult("counted"), err
 		})
-	fakes := map[string]*agentcoretest.Fake{}
-	for thread, script := range scripts {
-		fakes[thread] = agentcoretest.New(script...)
-	}
-	saved := make(chan []agentcore.Message, 1)
+	fakes := clientScripts()
+	var mu sync.Mutex
+	stored := map[string][][]agentcore.Message{}
 	h := agui.New(agui.Options{
 		NewAgent: func(_ context.Context, in *agui.RunInput) (agentcore.Options, error) {
 			fake := fakes[in.ThreadID]
 			if fake == nil {
 				return agentcore.Options{}, &agui.HTTPError{Status: 404, Message: "no such thread"}
 			}
-			return agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{weather, hang, count}}, nil
+			opts := agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{weather, hang, count, deploy}}
+			if in.ThreadID == "approve" || in.ThreadID == "deny" {
+				opts.Layers = []agentcore.Layer{hold.New(hold.Options{Policy: hold.Always(hold.Request{Title: "Deploy?"}, "deploy")})}
+			}
+			return opts, nil
 		},
 		OnTranscript: func(thread string, m []agentcore.Message) {
-			if thread == "disconnect" {
-				saved <- m
-			}
+			mu.Lock()
+			defer mu.Unlock()
+			stored[thread] = append(stored[thread], m)
 		},
 	})
-	srv := httptest.NewServer(h)
+	srv := httptest.NewServer(leftSignal(h))
 	defer srv.Close()
 
 	cmd := exec.CommandContext(t.Context(), "node", "client.mjs", srv.URL)
@@ -171,6 +323,28 @@ func TestOfficialClient(t *testing.T) {
 	var rep clientReport
 	require.NoError(t, json.Unmarshal(out, &rep), string(out))
 
+	t.Run("the client lists the transcript", func(t *testing.T) {
+		for thread, r := range rep.lastRuns() {
+			assert.Equal(t, transcriptListing(t, h, thread), listing(t, r.Messages), "thread %s", thread)
+		}
+	})
+	t.Run("a run brings the client up to date before its first step", func(t *testing.T) {
+		for name, r := range rep.runs() {
+			thread, _, _ := strings.Cut(name, " ")
+			if thread == "disconnect" && r.AtStep == nil {
+				continue
+			}
+			want := transcriptListing(t, h, thread)
+			require.NotEmpty(t, r.AtStep, name)
+			require.LessOrEqual(t, len(r.AtStep), len(want), name)
+			assert.Equal(t, want[:len(r.AtStep)], listing(t, r.AtStep), name)
+			if thread == "error" {
+				continue // the failed response has no event: a snapshot ends the run
+			}
+			step := slices.Index(r.Types, "STEP_STARTED")
+			assert.NotContains(t, r.Types[step:], "MESSAGES_SNAPSHOT", "%s: the events alone bring the run's messages", name)
+		}
+	})
 	t.Run("text", func(t *testing.T) {
 		r := rep.Text
 		require.Nil(t, r.Error)
@@ -223,25 +397,106 @@ func TestOfficialClient(t *testing.T) {
 		assert.Equal(t, "RUN_ERROR", r.Types[len(r.Types)-1])
 		assert.Equal(t, "the model is overloaded", find(r.Events, "RUN_ERROR")[0].Message)
 	})
-	t.Run("disconnect", func(t *testing.T) {
-		r := rep.Disconnect
-		assert.NotContains(t, r.Types, "RUN_FINISHED")
-		msgs := <-saved
+	t.Run("unanswered front-end call", func(t *testing.T) {
+		first, second := rep.Unanswered.First, rep.Unanswered.Second
+		require.Nil(t, first.Error)
+		require.Nil(t, second.Error)
+		assert.Equal(t, []string{"user", "assistant", "tool"}, roles(first.Messages), "no placeholder while the call is pending")
+		assert.Equal(t, []string{"user", "assistant", "tool", "tool", "user", "assistant"}, roles(second.Messages),
+			"the placeholder lands in transcript order, before the new question")
+		placeholder := second.Messages[2]
+		if placeholder.ToolCallID != "u1" {
+			placeholder = second.Messages[3]
+		}
+		assert.Equal(t, "u1", placeholder.ToolCallID)
+		assert.NotEmpty(t, placeholder.Error, "the placeholder is a failed result")
+	})
+	t.Run("a client that left", func(t *testing.T) {
+		first, second := rep.Disconnect.First, rep.Disconnect.Second
+		assert.NotContains(t, first.Types, "RUN_FINISHED")
+		assert.Empty(t, find(first.Events, "TOOL_CALL_RESULT"), "the client left before any result")
+		require.Nil(t, second.Error)
+		mu.Lock()
+		left := stored["disconnect"][0]
+		mu.Unlock()
 		answered := map[string]bool{}
-		for _, m := range msgs {
+		for _, m := range left {
 			if res, ok := m.(*agentcore.ToolResultMessage); ok {
 				answered[res.ToolCallID] = res.IsError
 			}
 		}
 		assert.Len(t, answered, 2, "every call is answered")
 		assert.True(t, answered["d1"], "the call the abort cut off failed")
-		last, ok := msgs[len(msgs)-1].(*agentcore.ToolResultMessage)
-		if !ok {
-			assistant, _ := msgs[len(msgs)-1].(*agentcore.AssistantMessage)
-			require.NotNil(t, assistant)
-			assert.Equal(t, agentcore.StopAborted, assistant.StopReason)
-		} else {
-			assert.NotEmpty(t, last.ToolCallID)
+		var results []string
+		for _, m := range second.Messages {
+			if m.Role == "tool" {
+				results = append(results, m.ToolCallID)
+			}
 		}
+		assert.Equal(t, []string{"d1", "d2"}, results, "the results made after the client left reach it")
+		last := second.Messages[len(second.Messages)-1]
+		assert.JSONEq(t, `"Yes, here."`, string(last.Content))
+		assert.Equal(t, "disconnect-u2", second.Messages[len(second.Messages)-2].ID, "the new answer comes after what the client lacked")
 	})
+	t.Run("approved by the client's resume", func(t *testing.T) {
+		assertDecided(t, rep.Approve, fakes["approve"], "deployed web to staging", false)
+	})
+	t.Run("denied by the client's resume", func(t *testing.T) {
+		assertDecided(t, rep.Deny, fakes["deny"], "not on a Friday", true)
+	})
+	t.Run("a client's reasoning message", func(t *testing.T) {
+		first, second := rep.History.First, rep.History.Second
+		require.Nil(t, first.Error)
+		require.Nil(t, second.Error)
+		var ids []string
+		for _, m := range second.Messages {
+			ids = append(ids, m.ID)
+		}
+		assert.Equal(t, []string{"h-u0", "h-r1", "h-a1", "h-u1"}, ids[:4], "the client's IDs are kept")
+		assert.Equal(t, 1, countID(ids, "h-r1"), "the reasoning message is not duplicated")
+		assert.Equal(t, []string{"user", "reasoning", "assistant", "user", "reasoning", "assistant", "user", "assistant"}, roles(second.Messages))
+		assert.Equal(t, "sig-0", second.Messages[1].EncryptedValue)
+	})
+}
+
+// assertDecided checks a thread whose held deploy call the client decided
+// with its resume API.
+func assertDecided(t *testing.T, d decided, fake *agentcoretest.Fake, result string, isError bool) {
+	t.Helper()
+	require.Nil(t, d.First.Error)
+	require.Nil(t, d.Second.Error)
+	fin := find(d.First.Events, "RUN_FINISHED")[0]
+	assert.Equal(t, "interrupt", fin.Outcome.Type)
+	require.Len(t, d.Interrupts, 1, "the client holds the interrupt")
+	assert.Equal(t, "a1", d.Interrupts[0].ToolCallID)
+	assert.Equal(t, "deploy", d.Interrupts[0].Metadata.Tool)
+	assert.Contains(t, d.Refused, "pending interrupt", "the client will not run on without answering")
+	assert.Empty(t, d.After, "the resume answered it")
+	assert.Equal(t, "success", find(d.Second.Events, "RUN_FINISHED")[0].Outcome.Type)
+	assert.Equal(t, []string{"a1", "a2"}, toolResults(d.Second.Messages), "the results in call order")
+	text, gotError := resultOf(fake, "a1")
+	assert.Contains(t, text, result)
+	assert.Equal(t, isError, gotError)
+}
+
+// toolResults lists the tool call IDs of the tool messages of msgs.
+func toolResults(msgs []message) []string {
+	var ids []string
+	for _, m := range msgs {
+		if m.Role == "tool" {
+			ids = append(ids, m.ToolCallID)
+		}
+	}
+	return ids
+}
+
+// countID counts id in ids.
+func countID(ids []string, id string) int {
+	n := 0
+	for _, x := range ids {
+		if x == id {
+			n++
+		}
+	}
+	return n
 }

@@ -58,8 +58,9 @@
 // method other than POST, 415 for a body that is not JSON, 413 over
 // [Options.MaxRequestBytes], 400 (errors wrapping [ErrBadInput]) for a body
 // that does not decode, a missing threadId or runId, an unknown message
-// role, a content part other than text and inline images, a resume (this
-// agent raises no interrupts), more than [MaxTools] front-end tools, a
+// role, a content part other than text and inline images, a resume
+// to an agent without a [hold.Gate], a resume entry without interruptId or
+// whose status is neither "resolved" nor "cancelled", more than [MaxTools] front-end tools, a
 // tool name other than 1 to 64 letters, digits, '_' and '-', parameters
 // that are not an object's JSON Schema or are over the schema bounds
 // ([agentcore.MaxSchemaDepth] and the others, checked before compiling),
@@ -84,6 +85,43 @@
 // (what the model sees if it never does); the next request carries the
 // answer as a tool message (its error field marks a failure), which
 // replaces the placeholder, and the Agent continues from there.
+//
+// # Interrupts
+//
+// A program that wants a person to decide some tool calls first (run
+// deploy only once someone says yes) adds a [hold.Gate] to the Layers of
+// the options NewAgent returns, one Gate per thread (the handler uses the
+// first Gate it finds there):
+//
+//	gate := hold.New(hold.Options{Policy: hold.Always(hold.Request{Title: "Deploy?"}, "deploy")})
+//	return agentcore.Options{..., Tools: tools, Layers: []agentcore.Layer{gate}}, nil
+//
+// A run whose turn held calls ends, as AG-UI 1.0 wants, with RUN_FINISHED
+// {outcome: {type: "interrupt", interrupts: [...]}}: one interrupt per
+// held call, its id and toolCallId the call's ID, reason "tool_call",
+// message the request's Title ("Run TOOL?" without one), expiresAt its
+// deadline, responseSchema [ApprovalSchema], and metadata {tool,
+// arguments, title, reason, touches, data} (data is the request's
+// Metadata) for the page to show. The held calls' placeholder results are
+// kept out of the client's list. The next request answers every open
+// interrupt in RunAgentInput.resume ([Resume]): status "resolved" with an
+// [ApprovalPayload] ({"approved": true}, with "editedArgs" to replace the
+// arguments; {"approved": false, "reason": "..."}; {"result": "..."} to
+// supply the result), or "cancelled", which denies the call. The run then
+// writes TOOL_CALL_RESULT for each decided call against its original ID,
+// and the loop goes on. A request on a thread with open interrupts that
+// does not answer them all, or answers one that is not open (a resume
+// replayed after it applied), or answers one twice, or whose decision the
+// Gate refuses (edited arguments the tool's schema rejects), is answered
+// with RUN_STARTED and RUN_ERROR {code: "interrupt"} and changes nothing.
+// Cancelling a call whose deadline decided it is accepted.
+//
+// The Gate's [hold.State] is what a program stores beside the transcript
+// (OnTranscript) to decide after a restart: NewAgent restores both
+// (Gate.Restore), and a resume on a thread restored this way continues
+// the server's transcript. Front-end tools are not interrupts: AG-UI 1.0
+// ends a run that called one with a success outcome naming the calls, as
+// the Front-end tools section says.
 //
 // # Event mapping
 //
@@ -133,6 +171,10 @@
 //     pending front-end calls left out). When the events could not make it
 //     so (a failed tool result, whose error no event carries; a run that
 //     could not start), MESSAGES_SNAPSHOT follows.
+//   - Start of a run that resumes held calls: TOOL_CALL_RESULT for each,
+//     after RUN_STARTED, then the snapshots below when the events leave
+//     the list otherwise (a result placed after one the client holds, a
+//     denial's error).
 //   - Start of a run whose client lacks messages of the transcript (made
 //     after it left, the placeholder of a call it never answered) or holds
 //     them in another order: after RUN_STARTED, a MESSAGES_SNAPSHOT of the
@@ -144,6 +186,8 @@
 //     the conversation.
 //   - The run's end: RUN_FINISHED {outcome: {type: "success"}} (with
 //     pendingToolCallIds after a front-end call), RUN_FINISHED {outcome:
+//     {type: "interrupt", interrupts}} after held calls (see Interrupts),
+//     RUN_FINISHED {outcome:
 //     {type: "cancelled"}} for a run aborted through [Handler.Agent]'s
 //     Abort, RUN_ERROR {message} for a failed model response (the
 //     transcript's error text) or a run that failed to start. Both carry

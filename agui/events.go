@@ -22,8 +22,9 @@ type runFinished struct {
 }
 
 type runOutcome struct {
-	Type               string   `json:"type"`
-	PendingToolCallIDs []string `json:"pendingToolCallIds,omitempty"`
+	Type               string      `json:"type"`
+	PendingToolCallIDs []string    `json:"pendingToolCallIds,omitempty"`
+	Interrupts         []interrupt `json:"interrupts,omitempty"`
 }
 
 type tokenUsage struct {

@@ -9,10 +9,12 @@ import (
 	"mime"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/hold"
 )
 
 // DefaultMaxRequestBytes is the request body limit of a [Handler] whose
@@ -67,8 +69,11 @@ type Options struct {
 	// (compaction, tracing, the program's own) are the thread Agent's: the
 	// handler adds a layer of its own after them, whose FinishTurn ends a
 	// run that called a front-end tool, and sets the Agent's tools before
-	// each run (the program's tools plus the client's front-end tools). A
-	// nil NewAgent fails every request with 500 ([ErrNoAgent]).
+	// each run (the program's tools plus the client's front-end tools).
+	// The first [hold.Gate] among the Layers makes the calls it holds
+	// AG-UI interrupts (see the package documentation's Interrupts
+	// section). A nil NewAgent fails every request with 500
+	// ([ErrNoAgent]).
 	NewAgent func(ctx context.Context, in *RunInput) (agentcore.Options, error)
 
 	// Prepare, when not nil, decides whether a decoded request may run, on
@@ -210,21 +215,48 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.release(t)
-	tools, err := t.tools(in.Tools)
+	if len(in.Resume) > 0 && t.gate == nil {
+		err = fmt.Errorf("%w: resume: this agent raises no interrupts", ErrBadInput)
+	}
+	var ds []hold.Decision
+	if err == nil && t.gate != nil {
+		if ds, err = decisions(t.gate, in.Resume); err != nil {
+			h.drop(t, made)
+			h.refuseRun(w, r, in, err)
+			return
+		}
+	}
+	var tools []agentcore.Tool
+	if err == nil {
+		tools, err = t.tools(in.Tools)
+	}
 	if err == nil {
 		var p plan
-		if p, err = t.prepare(msgs); err == nil {
+		undo := t.save()
+		if p, err = t.prepare(msgs, len(in.Resume) > 0); err == nil {
+			if err := t.decide(ds); err != nil {
+				undo()
+				h.drop(t, made)
+				h.refuseRun(w, r, in, err)
+				return
+			}
 			t.agent.SetTools(tools)
 			h.run(w, r, t, in, msgs, p)
 			return
 		}
 	}
+	h.drop(t, made)
+	writeError(w, http.StatusBadRequest, err.Error())
+}
+
+// drop removes the thread a refused request made: a refused request makes
+// no thread.
+func (h *Handler) drop(t *thread, made bool) {
 	if made {
 		h.mu.Lock()
-		h.remove(t) // a refused request makes no thread
+		h.remove(t)
 		h.mu.Unlock()
 	}
-	writeError(w, http.StatusBadRequest, err.Error())
 }
 
 // decode reads and decodes the request body; on failure it returns the
@@ -259,7 +291,12 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, t *thread, in *Run
 		h.report(r, fmt.Errorf("agui: writing the answer: %w", err))
 		return
 	}
-	rl := &relay{in: in, out: out, thread: t, view: newView(msgs)}
+	rl := &relay{in: in, out: out, thread: t, view: newView(msgs), prompts: p.prompts}
+	if t.gate != nil {
+		for _, c := range t.gate.State().Calls {
+			rl.resumed = append(rl.resumed, c.ID)
+		}
+	}
 	ctx = context.WithValue(ctx, runKey{}, rl)
 	rl.emit(runStarted{evRunStarted, in.ThreadID, in.RunID, in.ParentRunID})
 	rl.sync(t.snapshot(append(t.agent.Messages(), p.prompts...)))
@@ -270,7 +307,7 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, t *thread, in *Run
 		err = t.agent.PromptMessages(ctx, p.prompts...)
 	}
 	unsubscribe()
-	if _, ok := errors.AsType[*agentcore.RunError](err); ok || err == nil {
+	if _, ok := errors.AsType[*agentcore.RunError](err); ok || err == nil || errors.Is(err, hold.ErrHeld) {
 		t.ran = true // else the run could not start and changed nothing
 	}
 	t.prune()
@@ -296,6 +333,10 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, t *thread, in *Run
 func (rl *relay) finish(err error) any {
 	done := runFinished{Type: evRunFinished, ThreadID: rl.in.ThreadID, RunID: rl.in.RunID, Usage: rl.usage}
 	var runErr *agentcore.RunError
+	if held, ok := errors.AsType[*hold.HeldError](err); ok && len(held.Calls) > 0 {
+		done.Outcome = &runOutcome{Type: "interrupt", Interrupts: interrupts(held.Calls)}
+		return done
+	}
 	switch {
 	case err == nil:
 		done.Outcome = &runOutcome{Type: "success", PendingToolCallIDs: rl.pendingCalls()}
@@ -307,6 +348,20 @@ func (rl *relay) finish(err error) any {
 		return runError{Type: evRunError, Message: runErr.Message.ErrorMessage, Usage: rl.usage}
 	}
 	return runError{Type: evRunError, Message: err.Error(), Usage: rl.usage}
+}
+
+// refuseRun answers a request that breaks the interrupt contract with
+// RUN_STARTED and RUN_ERROR {code: "interrupt"}, as AG-UI wants, having
+// changed nothing.
+func (h *Handler) refuseRun(w http.ResponseWriter, r *http.Request, in *RunInput, err error) {
+	out, werr := startAnswer(w, h.opts.WriteIdleTimeout, func() {})
+	if werr == nil {
+		_ = out.write(runStarted{evRunStarted, in.ThreadID, in.RunID, in.ParentRunID})
+		werr = out.write(runError{Type: evRunError, Message: strings.TrimPrefix(err.Error(), errInterrupt.Error()+": "), Code: codeInterrupt})
+	}
+	if werr != nil {
+		h.report(r, fmt.Errorf("agui: writing the answer: %w", werr))
+	}
 }
 
 // guard runs f and returns its error, or a panic of f as an error that

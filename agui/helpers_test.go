@@ -37,10 +37,27 @@ type event struct {
 	EncryptedValue  string          `json:"encryptedValue"`
 	Snapshot        json.RawMessage `json:"snapshot"`
 	Messages        []message       `json:"messages"`
+	Code            string          `json:"code"`
 	Outcome         *struct {
-		Type               string   `json:"type"`
-		PendingToolCallIDs []string `json:"pendingToolCallIds"`
+		Type               string           `json:"type"`
+		PendingToolCallIDs []string         `json:"pendingToolCallIds"`
+		Interrupts         []interruptEvent `json:"interrupts"`
 	} `json:"outcome"`
+}
+
+// interruptEvent is an AG-UI Interrupt as a test reads it.
+type interruptEvent struct {
+	ID             string          `json:"id"`
+	Reason         string          `json:"reason"`
+	Message        string          `json:"message"`
+	ToolCallID     string          `json:"toolCallId"`
+	ExpiresAt      string          `json:"expiresAt"`
+	ResponseSchema json.RawMessage `json:"responseSchema"`
+	Metadata       struct {
+		Tool      string          `json:"tool"`
+		Arguments json.RawMessage `json:"arguments"`
+		Title     string          `json:"title"`
+	} `json:"metadata"`
 }
 
 // message is an AG-UI message as a test reads it.

@@ -32,6 +32,8 @@ type RunInput struct {
 	// ForwardedProps are the client's extra properties, raw JSON; nil
 	// when it sent none.
 	ForwardedProps json.RawMessage
+	// Resume answers the interrupts of the thread's last run.
+	Resume []Resume
 }
 
 // Tool is a front-end tool a client declares: the browser runs it.
@@ -89,10 +91,12 @@ func decodeInput(body []byte) (*RunInput, []wireMessage, error) {
 		return nil, nil, fmt.Errorf("%w: threadId is required", ErrBadInput)
 	case w.RunID == nil || *w.RunID == "":
 		return nil, nil, fmt.Errorf("%w: runId is required", ErrBadInput)
-	case len(w.Resume) > 0:
-		return nil, nil, fmt.Errorf("%w: resume: this agent raises no interrupts", ErrBadInput)
 	}
-	in := &RunInput{
+	resume, err := decodeResume(w.Resume)
+	if err != nil {
+		return nil, nil, err
+	}
+	in := &RunInput{Resume: resume,
 		ThreadID: *w.ThreadID, RunID: *w.RunID, ParentRunID: w.ParentRunID,
 		State: nullToNil(w.State), Messages: w.Messages, ForwardedProps: nullToNil(w.ForwardedProps),
 	}

@@ -61,6 +61,10 @@ type relay struct {
 	thread *thread
 	view   *view           // the client's messages as the events leave them
 	front  map[string]bool // the names of this run's front-end tools
+	// resumed are the calls the Gate held when the request came: their
+	// results replace the placeholders when the run starts.
+	resumed []string
+	prompts []agentcore.Message // the run's prompts, not in the transcript at its start
 
 	mu      sync.Mutex
 	pending []string // the front-end calls of the run, in call order
@@ -124,6 +128,8 @@ func (r *relay) sync(want []json.RawMessage) {
 // handle maps one agent event; see the package documentation.
 func (r *relay) handle(_ context.Context, ev agentcore.AgentEvent) {
 	switch ev := ev.(type) {
+	case *agentcore.AgentStartEvent:
+		r.resolved()
 	case *agentcore.TurnStartEvent:
 		r.steps++
 		r.emit(step{evStepStarted, r.stepName()})
@@ -139,6 +145,29 @@ func (r *relay) handle(_ context.Context, ev agentcore.AgentEvent) {
 	case *agentcore.MessageEndEvent:
 		r.messageEnd(ev.Message)
 	}
+}
+
+// resolved writes TOOL_CALL_RESULT for the held calls whose results the
+// Gate put in the transcript as the run started, against the calls'
+// original IDs (the Agent's listeners get no event for them).
+func (r *relay) resolved() {
+	if len(r.resumed) == 0 {
+		return
+	}
+	for _, m := range r.thread.agent.Messages() {
+		res, ok := m.(*agentcore.ToolResultMessage)
+		if _, named := r.thread.ids[m]; !ok || named || !slices.Contains(r.resumed, res.ToolCallID) {
+			continue
+		}
+		id := newID()
+		r.thread.ids[m] = id
+		r.emit(toolCallResult{evToolCallResult, id, res.ToolCallID, contentJSON(res.Content), roleTool})
+	}
+	r.resumed = nil
+	// The events leave a result the client places after results it
+	// holds, or a denial without its error: set the list right before
+	// the run's first step.
+	r.sync(r.thread.snapshot(append(r.thread.agent.Messages(), r.prompts...)))
 }
 
 func (r *relay) stepName() string { return fmt.Sprintf("turn %d", r.steps) }
@@ -327,8 +356,8 @@ func (r *relay) messageEnd(m agentcore.Message) {
 		r.usage = addUsage(r.usage, m)
 		r.open, r.seen = nil, nil
 	case *agentcore.ToolResultMessage:
-		if r.isPending(m.ToolCallID) {
-			return // a placeholder: the client answers the call
+		if r.isPending(m.ToolCallID) || (r.thread.gate != nil && r.thread.gate.Holds(m.ToolCallID)) {
+			return // a placeholder: the client answers the call, or a person decides it
 		}
 		id := newID()
 		r.thread.ids[m] = id

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/hold"
 )
 
 // placeholderText is the result a front-end call holds in the transcript
@@ -29,6 +30,7 @@ type thread struct {
 	elem *list.Element
 
 	agent  *agentcore.Agent
+	gate   *hold.Gate       // the Agent's Gate, or nil: see [gateOf]
 	server []agentcore.Tool // the program's tools
 	// ids are the AG-UI IDs of the transcript's messages.
 	ids map[agentcore.Message]string
@@ -45,7 +47,10 @@ type thread struct {
 // the handler's layer after the program's layers (see [frontEndLayer]).
 func newThread(opts agentcore.Options) *thread {
 	opts.Layers = append(slices.Clip(opts.Layers), agentcore.LayerFunc(frontEndLayer))
-	return &thread{agent: agentcore.New(opts), server: slices.Clone(opts.Tools), ids: map[agentcore.Message]string{}, rids: map[blockKey]string{}}
+	return &thread{
+		agent: agentcore.New(opts), gate: gateOf(opts.Layers), server: slices.Clone(opts.Tools),
+		ids: map[agentcore.Message]string{}, rids: map[blockKey]string{},
+	}
 }
 
 // frontEndLayer is the handler's layer on every thread's Agent: its
@@ -70,9 +75,15 @@ type plan struct {
 }
 
 // prepare applies a request's messages to the thread's transcript and
-// returns the run they ask for. It changes nothing when it fails (the
-// errors wrap [ErrBadInput]).
-func (t *thread) prepare(msgs []wireMessage) (plan, error) {
+// returns the run they ask for; resume is set when the request answers
+// interrupts, which is a run to continue even with no new message. It
+// changes nothing when it fails (the errors wrap [ErrBadInput]).
+func (t *thread) prepare(msgs []wireMessage, resume bool) (plan, error) {
+	if !t.ran && resume && len(t.agent.Messages()) > 0 {
+		// A restored thread whose Gate holds calls: the transcript is the
+		// server's, with the placeholders the client never saw.
+		return plan{resume: true}, nil
+	}
 	if !t.ran {
 		return t.adopt(msgs)
 	}
@@ -86,6 +97,7 @@ func (t *thread) prepare(msgs []wireMessage) (plan, error) {
 			return plan{}, fmt.Errorf("%w: messages[%d]: %v", ErrBadInput, i, err)
 		}
 	}
+	c.plan.resume = c.plan.resume || resume
 	if len(c.plan.prompts) == 0 && !c.plan.resume {
 		return plan{}, fmt.Errorf("%w: nothing to run: no new user message or tool result", ErrBadInput)
 	}
@@ -93,6 +105,28 @@ func (t *thread) prepare(msgs []wireMessage) (plan, error) {
 	t.agent.SetMessages(append(c.transcript, c.added...))
 	t.pending = nil
 	return c.plan, nil
+}
+
+// save records what prepare may change and returns the function that
+// puts it back.
+func (t *thread) save() (undo func()) {
+	messages, pending, ran := t.agent.Messages(), slices.Clone(t.pending), t.ran
+	return func() {
+		t.agent.SetMessages(messages)
+		t.pending, t.ran = pending, ran
+		t.prune()
+	}
+}
+
+// decide records the decisions a request's resume entries ask for.
+func (t *thread) decide(ds []hold.Decision) error {
+	if len(ds) == 0 {
+		return nil
+	}
+	if err := t.gate.Decide(ds...); err != nil {
+		return fmt.Errorf("%w: %w", errInterrupt, err)
+	}
+	return nil
 }
 
 // knownIDs are the IDs of the messages the transcript holds, the
@@ -253,7 +287,7 @@ func (t *thread) reasoningID(a agentcore.Message, id string, i int) string {
 func (t *thread) snapshot(msgs []agentcore.Message) []json.RawMessage {
 	var out []json.RawMessage
 	for _, m := range msgs {
-		if r, ok := m.(*agentcore.ToolResultMessage); ok && slices.Contains(t.pending, r.ToolCallID) {
+		if r, ok := m.(*agentcore.ToolResultMessage); ok && t.placeholder(r) {
 			continue
 		}
 		id, ok := t.ids[m]
@@ -270,6 +304,13 @@ func (t *thread) snapshot(msgs []agentcore.Message) []json.RawMessage {
 		}
 	}
 	return out
+}
+
+// placeholder reports whether r is the placeholder result of a front-end
+// call waiting for its client or of a call the Gate holds: the client is
+// not shown it.
+func (t *thread) placeholder(r *agentcore.ToolResultMessage) bool {
+	return slices.Contains(t.pending, r.ToolCallID) || (t.gate != nil && t.gate.Holds(r.ToolCallID))
 }
 
 // frontExecute is the Execute of a front-end tool: it records the call as

@@ -24,8 +24,10 @@ func (h *Handler) thread(r *http.Request, in *RunInput, msgs []wireMessage) (t *
 	if t != nil || err != nil {
 		return t, false, err
 	}
-	if err := adoptable(msgs); err != nil {
-		return nil, false, err
+	if len(in.Resume) == 0 { // a resume may find the thread restored
+		if err := adoptable(msgs); err != nil {
+			return nil, false, err
+		}
 	}
 	if h.opts.NewAgent == nil {
 		return nil, false, ErrNoAgent

@@ -205,3 +205,15 @@ func (g *Gate) finishTurn(_ context.Context, t agentcore.TurnContext) (agentcore
 	}
 	return agentcore.TurnEnd, nil
 }
+
+// Holds reports whether the Gate holds the tool call id: held by the
+// running turn (its result is the placeholder, not yet confirmed by the
+// turn's end) or listed in [Gate.State], decided or not, until resolved.
+// A surface that shows the transcript (the agui handler) uses it to keep
+// the placeholders out of view.
+func (g *Gate) Holds(id string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	has := func(c Call) bool { return c.ID == id }
+	return slices.ContainsFunc(g.turn, has) || slices.ContainsFunc(g.state.Calls, has)
+}

@@ -255,3 +255,25 @@ func TestAbortedBeforeHold(t *testing.T) {
 	assert.Empty(t, f.gate.State().Calls)
 	assert.Equal(t, "Operation aborted", result(t, f.agent.Messages(), "c1").Text())
 }
+
+// TestHolds tells which calls the Gate holds: from the placeholder's
+// message_end, through the wait, until the result replaces it.
+func TestHolds(t *testing.T) {
+	f := newFixture(t, hold.Options{Policy: deployPolicy}, nil,
+		agentcoretest.ToolCallResponse(deploy("c1", "production"), read("c2", "a.txt")), agentcoretest.TextResponse("ok"))
+	atEnd := map[string]bool{}
+	f.agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
+		if e, ok := ev.(*agentcore.MessageEndEvent); ok {
+			if r, ok := e.Message.(*agentcore.ToolResultMessage); ok {
+				atEnd[r.ToolCallID] = f.gate.Holds(r.ToolCallID)
+			}
+		}
+	})
+	require.ErrorIs(t, f.agent.Prompt(t.Context(), "ship it"), hold.ErrHeld)
+	assert.Equal(t, map[string]bool{"c1": true, "c2": false}, atEnd, "at the results' message_end")
+	assert.True(t, f.gate.Holds("c1"))
+	require.NoError(t, f.gate.Decide(hold.Approve{ID: "c1"}))
+	assert.True(t, f.gate.Holds("c1"), "decided, not yet resolved")
+	require.NoError(t, f.agent.Continue(t.Context()))
+	assert.False(t, f.gate.Holds("c1"))
+}

@@ -1,7 +1,10 @@
 // Command webchat serves a chat page for an agentcore agent over AG-UI:
 // the answer streams in, the agent's reasoning and each tool call (its
 // arguments and result) show as they happen, a Stop button ends the run,
-// and a front-end tool asks the user to confirm before the agent deploys.
+// a front-end tool asks the user to confirm before the agent deploys, and
+// a server tool held by a hold.Gate (deploy, held by an Always policy)
+// shows an approval card: Approve, or Deny with a reason (AG-UI interrupts
+// and RunAgentInput.resume).
 // The page is plain HTML and JavaScript speaking AG-UI to the agui
 // package's handler; any AG-UI client (@ag-ui/client, CopilotKit) can use
 // the same endpoint, /agent.

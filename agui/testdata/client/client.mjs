@@ -1,7 +1,7 @@
 // Drives an agui.Handler with @ag-ui/client's HttpAgent, one scenario per
 // thread, and prints what the client saw as one JSON object on stdout:
 // client_test.go asserts on it. Usage: node client.mjs URL
-import { HttpAgent } from "@ag-ui/client";
+import { HttpAgent, buildResumeArray } from "@ag-ui/client";
 
 const url = process.argv[2];
 
@@ -15,16 +15,19 @@ const confirmTool = {
   },
 };
 
-// run starts one run of agent and records its events, its outcome and the
-// messages the client holds after it.
+// run starts one run of agent and records its events, its outcome, the
+// messages the client holds when the run's first step starts and those it
+// holds after the run.
 async function run(agent, params = {}, onEvent = () => {}) {
   const events = [];
   let error = null;
   let result = null;
+  let atStep = null;
   try {
     result = await agent.runAgent(params, {
-      onEvent: ({ event }) => {
+      onEvent: ({ event, messages }) => {
         events.push(event);
+        if (event.type === "STEP_STARTED" && atStep === null) atStep = structuredClone(messages);
         onEvent(event, agent);
       },
       onRunFailed: ({ error: e }) => {
@@ -39,6 +42,7 @@ async function run(agent, params = {}, onEvent = () => {}) {
     events,
     error,
     newMessages: result ? result.newMessages.length : 0,
+    atStep,
     messages: structuredClone(agent.messages),
     state: structuredClone(agent.state),
   };
@@ -76,11 +80,68 @@ report.state = await run(newAgent("state", "count"));
 
 report.error = await run(newAgent("error", "fail please"));
 
+// A front-end call the client never answers: it asks something else.
 {
-  const agent = newAgent("disconnect", "start the long job");
-  report.disconnect = await run(agent, {}, (event, a) => {
-    if (event.type === "TOOL_CALL_END") a.abortRun();
-  });
+  const agent = newAgent("unanswered", "deploy, after asking me");
+  const first = await run(agent, { tools: [confirmTool] });
+  agent.addMessage({ id: "unanswered-u2", role: "user", content: "never mind, just say hi" });
+  const second = await run(agent, { tools: [confirmTool] });
+  report.unanswered = { first, second };
 }
+
+// A client that leaves while a tool runs (the tool's state snapshot tells
+// it the tools started), then asks again on the same thread once the
+// server has ended the run it left (GET /left answers then).
+{
+  const agent = new HttpAgent({ url: `${url}/?signal=left`, threadId: "disconnect" });
+  agent.addMessage({ id: "disconnect-u1", role: "user", content: "start the long job" });
+  const first = await run(agent, {}, (event, a) => {
+    if (event.type === "STATE_SNAPSHOT") a.abortRun();
+  });
+  const left = await fetch(`${url}/left`);
+  await left.text();
+  agent.addMessage({ id: "disconnect-u2", role: "user", content: "are you there?" });
+  const second = await run(agent);
+  report.disconnect = { first, second };
+}
+
+// A history the client brings to a new thread, with a reasoning message.
+{
+  const agent = new HttpAgent({
+    url,
+    threadId: "history",
+    initialMessages: [
+      { id: "h-u0", role: "user", content: "earlier" },
+      { id: "h-r1", role: "reasoning", content: "thinking earlier", encryptedValue: "sig-0" },
+      { id: "h-a1", role: "assistant", content: "earlier answer" },
+      { id: "h-u1", role: "user", content: "and now?" },
+    ],
+  });
+  const first = await run(agent);
+  agent.addMessage({ id: "h-u2", role: "user", content: "once more" });
+  const second = await run(agent);
+  report.history = { first, second };
+}
+
+// A server tool held for a person's decision: the run ends with an
+// interrupt, the client refuses to run on without answering it, and its
+// own resume API answers it with payload.
+async function decide(threadId, payload) {
+  const agent = newAgent(threadId, "deploy web and check Oslo");
+  const first = await run(agent);
+  const interrupts = structuredClone(agent.pendingInterrupts);
+  let refused = null;
+  try {
+    await agent.runAgent({});
+  } catch (e) {
+    refused = String(e && e.message ? e.message : e);
+  }
+  const answers = Object.fromEntries(agent.pendingInterrupts.map((i) => [i.id, { status: "resolved", payload }]));
+  const second = await run(agent, { resume: buildResumeArray(agent.pendingInterrupts, answers) });
+  return { first, second, interrupts, refused, after: structuredClone(agent.pendingInterrupts) };
+}
+
+report.approve = await decide("approve", { approved: true, editedArgs: { service: "web", env: "staging" } });
+report.deny = await decide("deny", { approved: false, reason: "not on a Friday" });
 
 process.stdout.write(JSON.stringify(report));

@@ -154,6 +154,41 @@ func TestWebchat(t *testing.T) {
 		assert.Equal(t, "Deployed version 1.4 to production.", answer)
 	})
 
+	t.Run("a held server tool asks for approval", func(t *testing.T) {
+		var question, why, state, shipped, deniedState, denied string
+		lastState := `[...document.querySelectorAll('.tool .state')].pop().textContent`
+		require.NoError(t, chromedp.Run(tab,
+			say("Ship version 1.5 to production."),
+			chromedp.WaitVisible("#approve", chromedp.ByID),
+			until(`!document.getElementById('send').hidden`),
+			chromedp.Text(".approval .question", &question, chromedp.ByQuery),
+			chromedp.Text(".approval .why", &why, chromedp.ByQuery),
+			chromedp.Evaluate(lastState, &state),
+			shot(t, "approval.png"),
+			chromedp.Click("#approve", chromedp.ByID),
+			until(`(`+lastBubble+`).includes('is live')`),
+			until(`!document.getElementById('send').hidden`),
+			chromedp.Evaluate(lastBubble, &shipped),
+
+			say("Ship version 1.5 to production."),
+			chromedp.WaitVisible("#deny", chromedp.ByID),
+			chromedp.SetValue("#deny-reason", "Not on a Friday.", chromedp.ByID),
+			shot(t, "deny.png"),
+			chromedp.Click("#deny", chromedp.ByID),
+			until(`(`+lastBubble+`).startsWith('Not shipped')`),
+			until(`!document.getElementById('send').hidden`),
+			chromedp.Evaluate(lastBubble, &denied),
+			chromedp.Evaluate(lastState, &deniedState),
+			shot(t, "denied.png"),
+		))
+		assert.Equal(t, "Deploy to production?", question)
+		assert.Equal(t, "Deploying changes what every user sees.", why)
+		assert.Equal(t, "needs your approval", state)
+		assert.Equal(t, "Version 1.5 is live in production.", shipped)
+		assert.Equal(t, "Not shipped: Not on a Friday.", denied)
+		assert.Equal(t, "failed", deniedState)
+	})
+
 	t.Run("Stop ends the run", func(t *testing.T) {
 		var story, notice, after string
 		var stopHidden bool

@@ -14,6 +14,7 @@ import (
 // ask, so the page runs without a key and the browser test knows what it
 // will see: "weather" thinks and calls the weather tool twice in
 // parallel, "deploy" asks the user to confirm with the page's confirm tool,
+// "ship" calls the deploy tool, which the user approves or denies,
 // "story" streams slowly (to try Stop), anything else is echoed.
 // delay is the pause between streamed chunks.
 func FakeModel(delay time.Duration) *agentcoretest.Fake {
@@ -26,14 +27,15 @@ func FakeModel(delay time.Duration) *agentcoretest.Fake {
 		case *agentcore.ToolResultMessage:
 			return afterTools(msgs, delay)
 		case *agentcore.UserMessage:
-			return answer(last.Content.Text(), delay)
+			return answer(last.Content.Text(), len(msgs), delay)
 		}
 		return agentcoretest.TextResponse("…")
 	})
 }
 
-// answer is the fake's answer to a user's text.
-func answer(text string, delay time.Duration) agentcoretest.Response {
+// answer is the fake's answer to a user's text, the n-th message of the
+// conversation (tool call IDs must be unique in it).
+func answer(text string, n int, delay time.Duration) agentcoretest.Response {
 	tc := agentcoretest.ToolCall
 	lower := strings.ToLower(text)
 	switch {
@@ -44,6 +46,11 @@ func answer(text string, delay time.Duration) agentcoretest.Response {
 			tc("call-paris", "weather", map[string]string{"city": "Paris"}),
 			tc("call-tokyo", "weather", map[string]string{"city": "Tokyo"}),
 		}, Chunks: 6, ChunkDelay: delay}
+	case strings.Contains(lower, "ship"):
+		return agentcoretest.Response{Content: []agentcore.ContentBlock{
+			agentcore.TextBlock{Text: "Shipping 1.5 to production."},
+			tc(fmt.Sprintf("call-deploy-%d", n), "deploy", map[string]string{"version": "1.5", "env": "production"}),
+		}, Chunks: 4, ChunkDelay: delay}
 	case strings.Contains(lower, "deploy"):
 		return agentcoretest.Response{Content: []agentcore.ContentBlock{
 			agentcore.TextBlock{Text: "Deploying touches production, so I need your go-ahead first."},
@@ -63,12 +70,20 @@ func answer(text string, delay time.Duration) agentcoretest.Response {
 func afterTools(msgs []agentcore.Message, delay time.Duration) agentcoretest.Response {
 	var results []string
 	confirmed, declined := false, false
+	shipped := ""
 	for i := len(msgs) - 1; i >= 0; i-- {
 		r, ok := msgs[i].(*agentcore.ToolResultMessage)
 		if !ok {
 			break
 		}
 		text := agentcore.Blocks(r.Content...).Text()
+		if r.ToolName == "deploy" {
+			shipped = text
+			if r.IsError {
+				shipped = "Not shipped: " + text
+			}
+			continue
+		}
 		if r.ToolName == "confirm" {
 			confirmed = !r.IsError && strings.Contains(strings.ToLower(text), "confirmed")
 			declined = !confirmed
@@ -78,6 +93,8 @@ func afterTools(msgs []agentcore.Message, delay time.Duration) agentcoretest.Res
 	}
 	text := "Done."
 	switch {
+	case shipped != "":
+		text = shipped
 	case confirmed:
 		text = "Deployed version 1.4 to production."
 	case declined:

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agui"
+	"github.com/pi-go/agentcore/hold"
 )
 
 //go:embed static
@@ -29,9 +30,11 @@ type Config struct {
 	ThinkingLevel agentcore.ThinkingLevel
 }
 
-// systemPrompt tells the model about the page's confirm tool.
+// systemPrompt tells the model about the page's confirm tool and the
+// deploy tool.
 const systemPrompt = "You are a helpful assistant in a web chat. Use the weather tool for weather questions. " +
-	"Before anything irreversible (deploying, deleting, paying), call the confirm tool, which asks the user in their browser, and respect the answer."
+	"To ship a version, call the deploy tool: the user approves or denies each call in their browser. " +
+	"Before anything else irreversible (deleting, paying), call the confirm tool, which asks the user in their browser, and respect the answer."
 
 type cityArgs struct {
 	City string `json:"city" jsonschema:"required,description=the city"`
@@ -50,6 +53,25 @@ var weather = agentcore.NewTool("weather", "Get the current weather of a city.",
 		return agentcore.TextResult(fmt.Sprintf("%s: %s", a.City, f)), nil
 	})
 
+type deployArgs struct {
+	Version string `json:"version" jsonschema:"required,description=the version to ship"`
+	Env     string `json:"env" jsonschema:"required,description=the environment: staging or production"`
+}
+
+// deploy is a server tool the page's Gate holds until the user approves
+// it: a made-up deployment.
+var deploy = agentcore.NewTool("deploy", "Deploy a version of the service to an environment.",
+	func(_ context.Context, _ string, a deployArgs, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+		return agentcore.TextResult(fmt.Sprintf("Version %s is live in %s.", a.Version, a.Env)), nil
+	})
+
+// approval is what the user is shown to decide a deploy call.
+var approval = hold.Request{
+	Title:   "Deploy to production?",
+	Reason:  "Deploying changes what every user sees.",
+	Touches: []string{"web service", "production"},
+}
+
 // New returns the page at /, its configuration at /config and the agent
 // at /agent.
 func New(c Config) http.Handler {
@@ -61,7 +83,10 @@ func New(c Config) http.Handler {
 				ThinkingLevel: c.ThinkingLevel,
 				StreamFn:      c.StreamFn,
 				StreamOptions: agentcore.StreamOptions{APIKey: c.APIKey},
-				Tools:         []agentcore.Tool{weather},
+				Tools:         []agentcore.Tool{weather, deploy},
+				// Each thread's Gate holds every deploy call: the page
+				// shows an approval card (an AG-UI interrupt).
+				Layers: []agentcore.Layer{hold.New(hold.Options{Policy: hold.Always(approval, "deploy")})},
 			}, nil
 		},
 	})

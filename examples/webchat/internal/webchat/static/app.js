@@ -23,6 +23,8 @@ const chat = {
   messages: [], // AG-UI messages
   notices: [], // {at: message count, text, error}
   pending: new Set(), // front-end calls waiting for the user
+  interrupts: [], // AG-UI interrupts of the last run: held calls waiting for a decision
+  decisions: {}, // interrupt ID -> resume payload, until every interrupt has one
   streaming: new Set(), // IDs of messages being streamed
   expanded: new Set(), // reasoning the user opened
   controller: null,
@@ -30,7 +32,9 @@ const chat = {
 
 // ---- running the agent ------------------------------------------------
 
-async function run() {
+// run starts a run of the thread; resume, when given, answers the
+// interrupts of the last one (RunAgentInput.resume).
+async function run(resume) {
   const controller = new AbortController();
   chat.controller = controller;
   setRunning(true, "Thinking…");
@@ -38,6 +42,7 @@ async function run() {
     threadId: chat.threadId, runId: uuid(), state: {}, messages: chat.messages,
     tools: [confirmTool], context: [], forwardedProps: {},
   };
+  if (resume) body.resume = resume;
   try {
     let resp;
     for (let attempt = 0; ; attempt++) {
@@ -60,7 +65,7 @@ async function run() {
   } finally {
     chat.streaming.clear();
     chat.controller = null;
-    const waiting = chat.pending.size > 0;
+    const waiting = chat.pending.size > 0 || chat.interrupts.length > 0;
     setRunning(false, waiting ? "Waiting for your answer…" : "");
     draw();
   }
@@ -147,6 +152,7 @@ function apply(ev) {
     case "RUN_FINISHED":
       for (const id of (ev.outcome && ev.outcome.pendingToolCallIds) || []) chat.pending.add(id);
       if (ev.outcome && ev.outcome.type === "cancelled") notice("The run was cancelled.");
+      if (ev.outcome && ev.outcome.type === "interrupt") chat.interrupts = ev.outcome.interrupts;
       break;
     case "RUN_ERROR":
       notice(ev.message, true);
@@ -163,6 +169,57 @@ function answer(callId, confirmed) {
   chat.pending.delete(callId);
   chat.messages.push({ id: uuid(), role: "tool", toolCallId: callId, content: confirmed ? "confirmed" : "declined" });
   run();
+}
+
+// decide records the user's decision on an interrupt; once every
+// interrupt of the run is decided, the next run resumes with them all.
+function decide(interruptId, payload) {
+  chat.decisions[interruptId] = payload;
+  if (!chat.interrupts.every((i) => chat.decisions[i.id])) {
+    draw();
+    return;
+  }
+  const resume = chat.interrupts.map((i) => ({ interruptId: i.id, status: "resolved", payload: chat.decisions[i.id] }));
+  chat.interrupts = [];
+  chat.decisions = {};
+  run(resume);
+}
+
+// cancelInterrupts answers every open interrupt as cancelled: the user
+// moved on without deciding (the calls are denied).
+function cancelInterrupts() {
+  const resume = chat.interrupts.map((i) => ({ interruptId: i.id, status: "cancelled" }));
+  chat.interrupts = [];
+  chat.decisions = {};
+  return resume.length > 0 ? resume : undefined;
+}
+
+// drawApproval is the card of a held call: what it will do, and Approve
+// or Deny with a reason.
+function drawApproval(i) {
+  const card = el("div", "approval");
+  const meta = i.metadata || {};
+  card.append(el("div", "question", i.message || "Approve this call?"));
+  if (meta.reason) card.append(el("div", "why", meta.reason));
+  if (meta.touches && meta.touches.length) card.append(el("div", "touches", "Touches: " + meta.touches.join(", ")));
+  const decided = chat.decisions[i.id];
+  if (decided) {
+    card.append(el("div", "why", decided.approved ? "Approved: waiting for the other decisions…" : "Denied: waiting for the other decisions…"));
+    return card;
+  }
+  const reason = el("input", "reason");
+  reason.id = "deny-reason";
+  reason.placeholder = "Reason (for a denial)";
+  const yes = el("button", "ok", "Approve");
+  yes.id = "approve";
+  yes.onclick = () => decide(i.id, { approved: true });
+  const no = el("button", "danger", "Deny");
+  no.id = "deny";
+  no.onclick = () => decide(i.id, { approved: false, reason: reason.value.trim() || undefined });
+  const row = el("div", "buttons");
+  row.append(yes, no, reason);
+  card.append(row);
+  return card;
 }
 
 // ---- drawing ------------------------------------------------------------
@@ -216,7 +273,8 @@ function drawToolCall(c) {
     state.textContent = result.error ? "failed" : "done";
     state.classList.add(result.error ? "failed" : "done");
   } else {
-    state.textContent = chat.pending.has(c.id) ? "waiting for you" : "running…";
+    const held = chat.interrupts.some((i) => i.toolCallId === c.id);
+    state.textContent = held ? "needs your approval" : chat.pending.has(c.id) ? "waiting for you" : "running…";
   }
   head.append(state);
   box.append(head, el("div", "label", "arguments"), el("pre", "args", prettyArgs(c.function.arguments)));
@@ -235,6 +293,8 @@ function drawToolCall(c) {
     q.append(yes, no);
     box.append(q);
   }
+  const held = !result && chat.interrupts.find((i) => i.toolCallId === c.id);
+  if (held) box.append(drawApproval(held));
   return box;
 }
 
@@ -307,7 +367,7 @@ function send(textValue) {
   chat.messages.push({ id: uuid(), role: "user", content: t });
   $("input").value = "";
   draw();
-  run();
+  run(cancelInterrupts());
 }
 
 $("composer").addEventListener("submit", (e) => { e.preventDefault(); send($("input").value); });
@@ -321,7 +381,7 @@ $("input").addEventListener("input", (e) => {
 $("stop").addEventListener("click", () => chat.controller && chat.controller.abort());
 $("new").addEventListener("click", () => {
   if (chat.controller) chat.controller.abort();
-  Object.assign(chat, { threadId: uuid(), messages: [], notices: [], pending: new Set(), expanded: new Set() });
+  Object.assign(chat, { threadId: uuid(), messages: [], notices: [], pending: new Set(), expanded: new Set(), interrupts: [], decisions: {} });
   draw();
 });
 document.querySelectorAll(".chip").forEach((c) => c.addEventListener("click", () => send(c.dataset.prompt)));
