@@ -13,6 +13,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agui"
+	"github.com/pi-go/agentcore/compaction"
 	"github.com/pi-go/agentcore/hold"
 )
 
@@ -28,6 +29,10 @@ type Config struct {
 	APIKey string
 	// ThinkingLevel is the agent's reasoning level; empty means off.
 	ThinkingLevel agentcore.ThinkingLevel
+	// Layers, when not nil, returns more layers for a new thread's Agent
+	// (tracing, say), called once per thread; they come first, so that a
+	// tracing layer sees the work of the thread's own layers.
+	Layers func() []agentcore.Layer
 }
 
 // systemPrompt tells the model about the page's confirm tool and the
@@ -72,22 +77,35 @@ var approval = hold.Request{
 	Touches: []string{"web service", "production"},
 }
 
+// AgentOptions are the options of a thread's Agent: the page's model, two
+// server tools (weather, and deploy, which a Gate holds until the user
+// approves it: the page shows an approval card, an AG-UI interrupt), c's
+// layers, and a compaction of the thread's own (a [compaction.Compactor]
+// serves one Agent).
+func AgentOptions(c Config) agentcore.Options {
+	var layers []agentcore.Layer
+	if c.Layers != nil {
+		layers = c.Layers()
+	}
+	return agentcore.Options{
+		SystemPrompt:  systemPrompt,
+		Model:         c.Model,
+		ThinkingLevel: c.ThinkingLevel,
+		StreamFn:      c.StreamFn,
+		StreamOptions: agentcore.StreamOptions{APIKey: c.APIKey},
+		Tools:         []agentcore.Tool{weather, deploy},
+		Layers: append(layers,
+			hold.New(hold.Options{Policy: hold.Always(approval, "deploy")}),
+			compaction.New(compaction.Options{})),
+	}
+}
+
 // New returns the page at /, its configuration at /config and the agent
 // at /agent.
 func New(c Config) http.Handler {
 	h := agui.New(agui.Options{
 		NewAgent: func(context.Context, *agui.RunInput) (agentcore.Options, error) {
-			return agentcore.Options{
-				SystemPrompt:  systemPrompt,
-				Model:         c.Model,
-				ThinkingLevel: c.ThinkingLevel,
-				StreamFn:      c.StreamFn,
-				StreamOptions: agentcore.StreamOptions{APIKey: c.APIKey},
-				Tools:         []agentcore.Tool{weather, deploy},
-				// Each thread's Gate holds every deploy call: the page
-				// shows an approval card (an AG-UI interrupt).
-				Layers: []agentcore.Layer{hold.New(hold.Options{Policy: hold.Always(approval, "deploy")})},
-			}, nil
+			return AgentOptions(c), nil
 		},
 	})
 	mux := http.NewServeMux()
