@@ -85,8 +85,9 @@
 // ([Setup.WrapStreamFn]), wrapped tools ([Setup.WrapTool]), listeners
 // ([Setup.Subscribe]) and work around whole runs ([Setup.WrapRun]). The
 // packages beside this one that add behavior are layers (compaction,
-// tracing in the otel module, session recording), and so is a program's
-// own policy; [Options].Layers installs them in order, the first
+// tracing in the otel module, held tool calls in hold, typed answers in
+// structured, session recording in session), and so is a program's own
+// policy; [Options].Layers installs them in order, the first
 // outermost:
 //
 //	agent := agentcore.New(agentcore.Options{

@@ -1,7 +1,8 @@
 // Command coder is a terminal coding agent: a model with pi's coding tools
 // (package codingtools: read, bash, edit, write, grep, find, ls) working in
 // a directory, with compaction keeping long sessions within the model's
-// window, and a y/n question before every bash command, write and edit.
+// window, and a y/n question before every bash command, write and edit
+// (a hold.Gate holds those calls for the user's decision).
 //
 // Without -model it runs offline on the fake model of agentcoretest, in a
 // scratch directory holding a small Go program, with a scripted session
@@ -23,39 +24,60 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/codingtools"
 	"github.com/pi-go/agentcore/compaction"
+	"github.com/pi-go/agentcore/examples/internal/modelflag"
+	"github.com/pi-go/agentcore/hold"
 	"github.com/pi-go/agentcore/providers"
 )
 
 func main() {
-	model := flag.String("model", "", "the model, PROVIDER/ID from pi-ai's catalog, such as anthropic/claude-sonnet-4-5 (default: the offline fake model and a scripted session)")
-	baseURL := flag.String("base-url", "", "the server to send requests to, such as http://localhost:11434/v1")
-	dir := flag.String("dir", ".", "the directory to work in (with -model)")
-	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	var err error
-	if *model == "" {
-		err = runFake(ctx, os.Stdout)
-	} else {
-		err = runModel(ctx, *model, *baseURL, *dir, os.Stdin, os.Stdout)
-	}
-	if err != nil && !errors.Is(err, context.Canceled) {
+	if err := run(ctx, os.Args[1:], os.Stdin, os.Stdout); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(os.Stderr, "coder:", err)
 		os.Exit(1)
 	}
+}
+
+// run parses the flags and runs a session: the scripted one on the fake
+// model when no model is named, else one reading in.
+func run(ctx context.Context, args []string, in io.Reader, out io.Writer) error {
+	fs := flag.NewFlagSet("coder", flag.ContinueOnError)
+	fs.SetOutput(out)
+	dir := fs.String("dir", ".", "the directory to work in (with a model)")
+	flags := modelflag.Register(fs, "go run ./examples/coder [-model PROVIDER/ID] [-base-url URL] [-dir DIR]",
+		"  Without a model named, a scripted session runs on the built-in fake model.\n")
+	if help, err := modelflag.Parse(fs, args); help || err != nil {
+		return cmp.Or(err, flag.ErrHelp)
+	}
+	env := flags.Getenv(os.Getenv)
+	m, ok, err := modelflag.Lookup(env)
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		return runFake(ctx, out)
+	}
+	s := session{dir: *dir, model: m, streamFn: providers.StreamFn(providers.Options{Getenv: env}), in: bufio.NewScanner(in), out: out}
+	if m.Provider == providers.LocalProvider {
+		s.apiKey = env("OPENAI_API_KEY")
+	}
+	return s.run(ctx)
 }
 
 // session is what one coding session needs: where it works, the model and
@@ -68,18 +90,7 @@ type session struct {
 	in       *bufio.Scanner
 	out      io.Writer
 	echo     bool // print the lines read from in (scripted input)
-}
-
-func runModel(ctx context.Context, name, baseURL, dir string, in io.Reader, out io.Writer) error {
-	m, err := providers.LookupModel(name, baseURL)
-	if err != nil {
-		return err
-	}
-	s := session{dir: dir, model: m, streamFn: providers.StreamFn(providers.Options{}), in: bufio.NewScanner(in), out: out}
-	if m.Provider == providers.LocalProvider {
-		s.apiKey = os.Getenv("OPENAI_API_KEY")
-	}
-	return s.run(ctx)
+	gate     *hold.Gate
 }
 
 // run reads prompts until the input ends.
@@ -119,9 +130,13 @@ func (s *session) readLine(prompt string) (string, bool) {
 	return line, true
 }
 
-// newAgent is the agent with its tools, permissions and compaction, a
-// layer.
+// newAgent is the agent with its tools and two layers: a Gate that holds
+// every call of a tool in asks for the user's decision, and compaction.
 func (s *session) newAgent() *agentcore.Agent {
+	s.gate = hold.New(hold.Options{
+		Policy:  hold.Always(hold.Request{Title: "Allow this call?"}, slices.Sorted(maps.Keys(asks))...),
+		OnEvent: s.onHold,
+	})
 	compactor := compaction.New(compaction.Options{
 		OnEvent: func(_ context.Context, ev compaction.Event) {
 			if end, ok := ev.(*compaction.EndEvent); ok && end.Err == nil {
@@ -135,25 +150,33 @@ func (s *session) newAgent() *agentcore.Agent {
 		StreamOptions: agentcore.StreamOptions{APIKey: s.apiKey},
 		SystemPrompt:  systemPrompt(s.dir),
 		Tools:         codingtools.AllTools(s.dir, nil),
-		Hooks:         agentcore.Hooks{BeforeToolCall: s.confirm},
-		Layers:        []agentcore.Layer{compactor},
+		Layers:        []agentcore.Layer{s.gate, compactor},
 	})
 }
 
-// asks are the tools that change something: each call asks first.
+// asks are the tools that change something: each call waits for the
+// user's decision.
 var asks = map[string]bool{"bash": true, "write": true, "edit": true}
 
-// confirm asks y/n before a call of a tool in asks; anything but "y" or
-// "yes" blocks the call and tells the model so.
-func (s *session) confirm(_ context.Context, c agentcore.BeforeToolCallContext) (*agentcore.BeforeToolCallResult, error) {
-	if !asks[c.ToolCall.Name] {
-		return nil, nil
+// onHold asks y/n for each call the Gate holds, on the run's goroutine,
+// and decides it at once, so that the run goes on; anything but "y" or
+// "yes" denies the call and tells the model so. A decided call's result
+// is shown once it replaced the placeholder.
+func (s *session) onHold(ev hold.Event) {
+	switch ev := ev.(type) {
+	case *hold.HeldEvent:
+		c := ev.Call
+		answer, _ := s.readLine(fmt.Sprintf("  allow %s %s? [y/N] ", c.Tool, c.Arguments))
+		var d hold.Decision = hold.Deny{ID: c.ID, Reason: "The user declined this " + c.Tool + " call."}
+		if a := strings.ToLower(strings.TrimSpace(answer)); a == "y" || a == "yes" {
+			d = hold.Approve{ID: c.ID}
+		}
+		if err := s.gate.Decide(d); err != nil {
+			fmt.Fprintln(s.out, "error:", err)
+		}
+	case *hold.ResolvedEvent:
+		s.showResult(ev.Result.Text(), ev.Result.IsError)
 	}
-	answer, _ := s.readLine(fmt.Sprintf("  allow %s %s? [y/N] ", c.ToolCall.Name, c.Args))
-	if a := strings.ToLower(strings.TrimSpace(answer)); a == "y" || a == "yes" {
-		return nil, nil
-	}
-	return agentcore.Block("The user declined this " + c.ToolCall.Name + " call."), nil
 }
 
 // systemPrompt lists the tools with their snippets and guidelines.
@@ -193,18 +216,25 @@ func (s *session) printer() agentcore.Listener {
 				fmt.Fprintf(s.out, "  %s %s\n", ev.ToolName, ev.Args)
 			}
 		case *agentcore.ToolExecutionEndEvent:
-			text := ev.Result.Text()
-			lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
-			if len(lines) > 6 {
-				lines = append(lines[:6], fmt.Sprintf("... (%d more lines)", len(lines)-6))
-			}
-			mark := "="
-			if ev.IsError {
-				mark = "!"
-			}
-			for _, l := range lines {
-				fmt.Fprintf(s.out, "    %s %s\n", mark, l)
+			if !s.gate.Holds(ev.ToolCallID) { // a held call's result is shown once decided
+				s.showResult(ev.Result.Text(), ev.IsError)
 			}
 		}
+	}
+}
+
+// showResult prints the start of a tool's result, marked "!" when the
+// call failed.
+func (s *session) showResult(text string, failed bool) {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	if len(lines) > 6 {
+		lines = append(lines[:6], fmt.Sprintf("... (%d more lines)", len(lines)-6))
+	}
+	mark := "="
+	if failed {
+		mark = "!"
+	}
+	for _, l := range lines {
+		fmt.Fprintf(s.out, "    %s %s\n", mark, l)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -29,4 +30,12 @@ func TestSystemPromptListsTheTools(t *testing.T) {
 	for _, s := range []string{"- read: Read file contents\n", "- bash: Execute bash commands (ls, grep, find, etc.)\n", "- Use write only for new files or complete rewrites.\n"} {
 		assert.Contains(t, p, s)
 	}
+}
+
+// TestHelp prints the usage and its environment, and exits 0 (flag.ErrHelp).
+func TestHelp(t *testing.T) {
+	var out bytes.Buffer
+	assert.ErrorIs(t, run(context.Background(), []string{"-h"}, nil, &out), flag.ErrHelp)
+	assert.Contains(t, out.String(), "CHAT_MODEL")
+	assert.Contains(t, out.String(), "-dir")
 }
