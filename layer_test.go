@@ -118,12 +118,17 @@ func tagLayer(j *journal, name string) agentcore.Layer {
 	})
 }
 
-func TestLayersCompose(t *testing.T) {
-	j := &journal{}
-	fake := agentcoretest.New(
+// echoThenDone is a fake model that calls echo once, then answers.
+func echoThenDone() *agentcoretest.Fake {
+	return agentcoretest.New(
 		agentcoretest.ToolCallResponse(agentcoretest.ToolCall("c1", "echo", map[string]string{"text": "hi"})),
 		agentcoretest.TextResponse("done"),
 	)
+}
+
+func TestLayersCompose(t *testing.T) {
+	j := &journal{}
+	fake := echoThenDone()
 	agent := agentcore.New(agentcore.Options{
 		Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{layerEchoTool()},
 		Hooks:  tagHooks(j, "program"),
@@ -269,10 +274,7 @@ func TestLayerHookRules(t *testing.T) {
 
 func TestLayerWrapsLaterTools(t *testing.T) {
 	j := &journal{}
-	fake := agentcoretest.New(
-		agentcoretest.ToolCallResponse(agentcoretest.ToolCall("c1", "echo", map[string]string{"text": "hi"})),
-		agentcoretest.TextResponse("done"),
-	)
+	fake := echoThenDone()
 	agent := agentcore.New(agentcore.Options{
 		Model: agentcoretest.Model(), StreamFn: fake.Stream,
 		Layers: []agentcore.Layer{tagLayer(j, "l")},
@@ -373,10 +375,7 @@ func TestLayerWrapRun(t *testing.T) {
 
 func TestRunLoopLayers(t *testing.T) {
 	j := &journal{}
-	fake := agentcoretest.New(
-		agentcoretest.ToolCallResponse(agentcoretest.ToolCall("c1", "echo", map[string]string{"text": "hi"})),
-		agentcoretest.TextResponse("done"),
-	)
+	fake := echoThenDone()
 	run, err := agentcore.RunLoop(context.Background(), []agentcore.Message{agentcore.UserText("go")},
 		agentcore.AgentContext{Tools: []agentcore.Tool{layerEchoTool()}},
 		agentcore.LoopConfig{Model: agentcoretest.Model(), StreamFn: fake.Stream, Layers: []agentcore.Layer{tagLayer(j, "l")}})

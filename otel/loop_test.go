@@ -24,19 +24,25 @@ import (
 	agentotel "github.com/pi-go/agentcore/otel"
 )
 
+// threeCalls is a fake model that calls read, fail and an unknown tool in
+// one batch, then answers.
+func threeCalls() *agentcoretest.Fake {
+	return agentcoretest.New(
+		agentcoretest.ToolCallResponse(
+			agentcoretest.ToolCall("c1", "read", readArgs{Path: "b.txt"}),
+			agentcoretest.ToolCall("c2", "fail", nil),
+			agentcoretest.ToolCall("c3", "unknown", nil),
+		),
+		agentcoretest.Response{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "ok"}}, Usage: usage(10, 2, 0)},
+	)
+}
+
 // TestRunLoop records a RunLoop run from its parts: StartRun, WrapStreamFn
 // and WrapTools, whose tool spans then cover Execute.
 func TestRunLoop(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(agentotel.Config{AgentName: "loop"})
-		fake := agentcoretest.New(
-			agentcoretest.ToolCallResponse(
-				agentcoretest.ToolCall("c1", "read", readArgs{Path: "b.txt"}),
-				agentcoretest.ToolCall("c2", "fail", nil),
-				agentcoretest.ToolCall("c3", "unknown", nil),
-			),
-			agentcoretest.Response{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "ok"}}, Usage: usage(10, 2, 0)},
-		)
+		fake := threeCalls()
 		ctx, run := h.inst.StartRun(context.Background(), model())
 		lr, err := agentcore.RunLoop(ctx,
 			[]agentcore.Message{&agentcore.UserMessage{Content: agentcore.Text("go"), Timestamp: 1}},
@@ -187,14 +193,7 @@ func TestConcurrentAgents(t *testing.T) {
 func TestRunLoopLayer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(agentotel.Config{AgentName: "loop"})
-		fake := agentcoretest.New(
-			agentcoretest.ToolCallResponse(
-				agentcoretest.ToolCall("c1", "read", readArgs{Path: "b.txt"}),
-				agentcoretest.ToolCall("c2", "fail", nil),
-				agentcoretest.ToolCall("c3", "unknown", nil),
-			),
-			agentcoretest.Response{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: "ok"}}, Usage: usage(10, 2, 0)},
-		)
+		fake := threeCalls()
 		ctx, parent := h.tp.Tracer("test").Start(context.Background(), "request")
 		lr, err := agentcore.RunLoop(ctx,
 			[]agentcore.Message{&agentcore.UserMessage{Content: agentcore.Text("go"), Timestamp: 1}},

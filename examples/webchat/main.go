@@ -31,17 +31,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
-	"time"
 
 	"github.com/pi-go/agentcore"
-	"github.com/pi-go/agentcore/agentcoretest"
 	"github.com/pi-go/agentcore/examples/internal/modelflag"
 	"github.com/pi-go/agentcore/examples/webchat/internal/webchat"
-	"github.com/pi-go/agentcore/providers"
 )
 
 func main() {
@@ -68,46 +63,8 @@ func run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return err
-	}
-	srv := &http.Server{
-		Handler:           webchat.New(cfg),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       time.Minute,
-		IdleTimeout:       2 * time.Minute,
-	}
-	fmt.Printf("webchat: %s · %s on http://%s\n", cfg.Model.Provider, cfg.Model.ID, ln.Addr())
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err = srv.Shutdown(shutdown)
-	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) {
-		return serr
-	}
-	return err
+	return webchat.Serve(ctx, *addr, webchat.New(cfg), os.Stdout, "webchat", cfg.Model)
 }
 
-// config is the page's model: the one env names (-model, CHAT_MODEL)
-// behind the providers' dispatcher, else the fake one.
-func config(env func(string) string, thinking agentcore.ThinkingLevel) (webchat.Config, error) {
-	m, ok, err := modelflag.Lookup(env)
-	switch {
-	case err != nil:
-		return webchat.Config{}, err
-	case !ok:
-		return webchat.Config{Model: agentcoretest.Model(), StreamFn: webchat.FakeModel(40 * time.Millisecond).Stream}, nil
-	}
-	c := webchat.Config{Model: m, StreamFn: providers.StreamFn(providers.Options{Getenv: env}), ThinkingLevel: thinking}
-	if m.Provider == providers.LocalProvider {
-		c.APIKey = env("OPENAI_API_KEY")
-	}
-	return c, nil
-}
+// config is the page's model (see webchat.ConfigFrom).
+var config = webchat.ConfigFrom

@@ -23,22 +23,18 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
-	"time"
 
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/pi-go/agentcore"
-	"github.com/pi-go/agentcore/agentcoretest"
 	"github.com/pi-go/agentcore/examples/internal/modelflag"
 	"github.com/pi-go/agentcore/examples/webchat/internal/webchat"
 	agentotel "github.com/pi-go/agentcore/otel"
-	"github.com/pi-go/agentcore/providers"
 )
 
 func main() {
@@ -78,35 +74,11 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exporter))
 	defer tp.Shutdown(context.Background())
 
-	cfg, err := config(flags.Getenv(os.Getenv), agentcore.ThinkingLevel(*thinking))
+	cfg, err := webchat.ConfigFrom(flags.Getenv(os.Getenv), agentcore.ThinkingLevel(*thinking))
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return err
-	}
-	srv := &http.Server{
-		Handler:           Handler(cfg, tp),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       time.Minute,
-		IdleTimeout:       2 * time.Minute,
-	}
-	fmt.Printf("traced webchat: %s · %s on http://%s\n", cfg.Model.Provider, cfg.Model.ID, ln.Addr())
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err = srv.Shutdown(shutdown)
-	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) {
-		return serr
-	}
-	return err
+	return webchat.Serve(ctx, *addr, Handler(cfg, tp), os.Stdout, "traced webchat", cfg.Model)
 }
 
 // Handler is the page of examples/webchat with each thread's Agent traced
@@ -126,21 +98,4 @@ func serverSpans(tracer trace.Tracer, next http.Handler) http.Handler {
 		defer span.End()
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
-}
-
-// config is the page's model: the one env names (-model, CHAT_MODEL)
-// behind the providers' dispatcher, else the fake one.
-func config(env func(string) string, thinking agentcore.ThinkingLevel) (webchat.Config, error) {
-	m, ok, err := modelflag.Lookup(env)
-	switch {
-	case err != nil:
-		return webchat.Config{}, err
-	case !ok:
-		return webchat.Config{Model: agentcoretest.Model(), StreamFn: webchat.FakeModel(40 * time.Millisecond).Stream}, nil
-	}
-	c := webchat.Config{Model: m, StreamFn: providers.StreamFn(providers.Options{Getenv: env}), ThinkingLevel: thinking}
-	if m.Provider == providers.LocalProvider {
-		c.APIKey = env("OPENAI_API_KEY")
-	}
-	return c, nil
 }
