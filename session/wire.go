@@ -11,6 +11,20 @@ import (
 // file written here reads like one pi wrote.
 
 // nullable is s as a JSON string, or null when empty.
+// head is the four fields that open most entries' JSON, in pi's order:
+// embedded in a struct, they come first.
+type head struct {
+	Type      string  `json:"type"`
+	ID        string  `json:"id"`
+	ParentID  *string `json:"parentId"`
+	Timestamp string  `json:"timestamp"`
+}
+
+// headOf is the head of an entry of type typ.
+func headOf(typ string, b EntryBase) head {
+	return head{typ, b.ID, nullable(b.ParentID), b.Timestamp}
+}
+
 func nullable(s string) *string {
 	if s == "" {
 		return nil
@@ -21,59 +35,44 @@ func nullable(s string) *string {
 // MarshalJSON writes the entry as pi does.
 func (e *MessageEntry) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Type      string            `json:"type"`
-		ID        string            `json:"id"`
-		ParentID  *string           `json:"parentId"`
-		Timestamp string            `json:"timestamp"`
-		Message   agentcore.Message `json:"message"`
-	}{e.Type(), e.ID, nullable(e.ParentID), e.Timestamp, e.Message})
+		head
+		Message agentcore.Message `json:"message"`
+	}{headOf(e.Type(), e.EntryBase), e.Message})
 }
 
 // MarshalJSON writes the entry as pi does.
 func (e *ModelChange) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Type      string  `json:"type"`
-		ID        string  `json:"id"`
-		ParentID  *string `json:"parentId"`
-		Timestamp string  `json:"timestamp"`
-		Provider  string  `json:"provider"`
-		ModelID   string  `json:"modelId"`
-	}{e.Type(), e.ID, nullable(e.ParentID), e.Timestamp, e.Provider, e.ModelID})
+		head
+		Provider string `json:"provider"`
+		ModelID  string `json:"modelId"`
+	}{headOf(e.Type(), e.EntryBase), e.Provider, e.ModelID})
 }
 
 // MarshalJSON writes the entry as pi does.
 func (e *ThinkingLevelChange) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Type          string                  `json:"type"`
-		ID            string                  `json:"id"`
-		ParentID      *string                 `json:"parentId"`
-		Timestamp     string                  `json:"timestamp"`
+		head
 		ThinkingLevel agentcore.ThinkingLevel `json:"thinkingLevel"`
-	}{e.Type(), e.ID, nullable(e.ParentID), e.Timestamp, e.ThinkingLevel})
+	}{headOf(e.Type(), e.EntryBase), e.ThinkingLevel})
 }
 
 // MarshalJSON writes the entry as pi does.
 func (e *UsageEntry) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Type      string          `json:"type"`
-		ID        string          `json:"id"`
-		ParentID  *string         `json:"parentId"`
-		Timestamp string          `json:"timestamp"`
-		Kind      string          `json:"kind"`
-		Provider  string          `json:"provider"`
-		Model     string          `json:"model"`
-		Usage     agentcore.Usage `json:"usage"`
-		Note      string          `json:"note,omitempty"`
-	}{e.Type(), e.ID, nullable(e.ParentID), e.Timestamp, e.Kind, e.Provider, e.Model, e.Usage, e.Note})
+		head
+		Kind     string          `json:"kind"`
+		Provider string          `json:"provider"`
+		Model    string          `json:"model"`
+		Usage    agentcore.Usage `json:"usage"`
+		Note     string          `json:"note,omitempty"`
+	}{headOf(e.Type(), e.EntryBase), e.Kind, e.Provider, e.Model, e.Usage, e.Note})
 }
 
 // MarshalJSON writes the entry as pi does.
 func (e *Compaction) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Type             string                   `json:"type"`
-		ID               string                   `json:"id"`
-		ParentID         *string                  `json:"parentId"`
-		Timestamp        string                   `json:"timestamp"`
+		head
 		Summary          string                   `json:"summary"`
 		FirstKeptEntryID string                   `json:"firstKeptEntryId,omitempty"`
 		TokensBefore     int                      `json:"tokensBefore"`
@@ -81,7 +80,7 @@ func (e *Compaction) MarshalJSON() ([]byte, error) {
 		Usage            *agentcore.Usage         `json:"usage,omitempty"`
 		FromHook         *bool                    `json:"fromHook,omitempty"`
 		SystemMessage    *agentcore.SystemMessage `json:"systemMessage,omitempty"`
-	}{e.Type(), e.ID, nullable(e.ParentID), e.Timestamp, e.Summary, e.FirstKeptEntryID, e.TokensBefore,
+	}{headOf(e.Type(), e.EntryBase), e.Summary, e.FirstKeptEntryID, e.TokensBefore,
 		e.Details, e.Usage, e.FromHook, e.SystemMessage})
 }
 
@@ -95,28 +94,22 @@ func (e *ContextEdit) MarshalJSON() ([]byte, error) {
 		r = &replacement{e.Replacement.Content}
 	}
 	return json.Marshal(struct {
-		Type        string       `json:"type"`
-		ID          string       `json:"id"`
-		ParentID    *string      `json:"parentId"`
-		Timestamp   string       `json:"timestamp"`
+		head
 		TargetID    string       `json:"targetId"`
 		Replacement *replacement `json:"replacement"`
-	}{e.Type(), e.ID, nullable(e.ParentID), e.Timestamp, e.TargetID, r})
+	}{headOf(e.Type(), e.EntryBase), e.TargetID, r})
 }
 
 // MarshalJSON writes the entry as pi does.
 func (e *BranchSummary) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Type      string           `json:"type"`
-		ID        string           `json:"id"`
-		ParentID  *string          `json:"parentId"`
-		Timestamp string           `json:"timestamp"`
-		FromID    string           `json:"fromId"`
-		Summary   string           `json:"summary"`
-		Details   json.RawMessage  `json:"details,omitempty"`
-		Usage     *agentcore.Usage `json:"usage,omitempty"`
-		FromHook  *bool            `json:"fromHook,omitempty"`
-	}{e.Type(), e.ID, nullable(e.ParentID), e.Timestamp, e.FromID, e.Summary, e.Details, e.Usage, e.FromHook})
+		head
+		FromID   string           `json:"fromId"`
+		Summary  string           `json:"summary"`
+		Details  json.RawMessage  `json:"details,omitempty"`
+		Usage    *agentcore.Usage `json:"usage,omitempty"`
+		FromHook *bool            `json:"fromHook,omitempty"`
+	}{headOf(e.Type(), e.EntryBase), e.FromID, e.Summary, e.Details, e.Usage, e.FromHook})
 }
 
 // MarshalJSON writes the entry as pi does (its tree fields last).
@@ -148,24 +141,18 @@ func (e *CustomMessageEntry) MarshalJSON() ([]byte, error) {
 // MarshalJSON writes the entry as pi does; an empty Label is left out.
 func (e *Label) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Type      string  `json:"type"`
-		ID        string  `json:"id"`
-		ParentID  *string `json:"parentId"`
-		Timestamp string  `json:"timestamp"`
-		TargetID  string  `json:"targetId"`
-		Label     string  `json:"label,omitempty"`
-	}{e.Type(), e.ID, nullable(e.ParentID), e.Timestamp, e.TargetID, e.Label})
+		head
+		TargetID string `json:"targetId"`
+		Label    string `json:"label,omitempty"`
+	}{headOf(e.Type(), e.EntryBase), e.TargetID, e.Label})
 }
 
 // MarshalJSON writes the entry as pi does.
 func (e *SessionInfo) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Type      string  `json:"type"`
-		ID        string  `json:"id"`
-		ParentID  *string `json:"parentId"`
-		Timestamp string  `json:"timestamp"`
-		Name      string  `json:"name"`
-	}{e.Type(), e.ID, nullable(e.ParentID), e.Timestamp, e.Name})
+		head
+		Name string `json:"name"`
+	}{headOf(e.Type(), e.EntryBase), e.Name})
 }
 
 // MarshalJSON writes the entry as it was read, its tree fields updated
