@@ -404,3 +404,18 @@ func TestStack(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"tool l", "transform l", "transform program"}, j.all())
 }
+
+// TestToolCallOptions runs a call outside the loop as the Agent's runs do:
+// through its layers' tool wrappers and composed hooks.
+func TestToolCallOptions(t *testing.T) {
+	j := &journal{}
+	agent := agentcore.New(agentcore.Options{
+		Model: agentcoretest.Model(), StreamFn: agentcoretest.New().Stream, Tools: []agentcore.Tool{layerEchoTool()},
+		Hooks: tagHooks(j, "program"), Layers: []agentcore.Layer{tagLayer(j, "l")},
+	})
+	opts := agent.ToolCallOptions()
+	o := agentcore.RunToolCall(context.Background(), agentcoretest.ToolCall("c1", "echo", map[string]string{"text": "hi"}), opts)
+	require.False(t, o.IsError)
+	assert.Equal(t, `echo {"text":"hi"} l program`, o.Result.Text())
+	assert.Equal(t, []string{"before l", "before program", "tool l", `after l: echo {"text":"hi"}`, `after program: echo {"text":"hi"} l`}, j.all())
+}

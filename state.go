@@ -111,3 +111,22 @@ func (a *Agent) AppendMessage(m Message) {
 	a.messages = append(a.messages, m)
 	a.mu.Unlock()
 }
+
+// ToolCallOptions returns what [RunToolCall] needs to run a call as the
+// Agent's runs do: the Agent's tools as its layers wrap them, its
+// BeforeToolCall and AfterToolCall hooks as its layers compose them, and
+// its transcript and tools as the hooks' Context. A layer that runs a call
+// outside the loop (an approved held call, from its run wrapper) uses it
+// so that every layer's and the program's hooks apply. The slices are
+// copies; AssistantMessage is left nil for the caller to set.
+func (a *Agent) ToolCallOptions() RunToolCallOptions {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	tools := slices.Clone(a.layers.wrapTools(a.tools))
+	return RunToolCallOptions{
+		Tools:          tools,
+		Context:        AgentContext{Messages: slices.Clone(a.messages), Tools: tools},
+		BeforeToolCall: a.hooks.BeforeToolCall,
+		AfterToolCall:  a.hooks.AfterToolCall,
+	}
+}

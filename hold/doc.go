@@ -51,11 +51,11 @@
 // changes nothing. Decisions made while the holding run is still going
 // (from a [HeldEvent], say) let that same run continue.
 //
-// An approved call runs through [agentcore.RunToolCall] with the Agent's
-// tools as the layers wrap them; the BeforeToolCall and AfterToolCall hooks
-// of the other layers and of the program do not run for it (the person
-// decided; a layer cannot reach the composed hooks): post-process results
-// in a tool wrapper instead.
+// An approved call runs through [agentcore.RunToolCall] with
+// [agentcore.Agent.ToolCallOptions]: the Agent's tools as its layers wrap
+// them, and every layer's and the program's BeforeToolCall and
+// AfterToolCall hooks, as for any call (a later layer may still block it;
+// the Gate's own lets it through).
 //
 // # Restarts and deadlines
 //

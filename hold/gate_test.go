@@ -277,3 +277,35 @@ func TestHolds(t *testing.T) {
 	require.NoError(t, f.agent.Continue(t.Context()))
 	assert.False(t, f.gate.Holds("c1"))
 }
+
+// TestApprovedCallPassesEveryHook runs an approved call through the hooks
+// of the layers after the Gate and the program's, as any call: they see
+// it, and their overrides apply to its result.
+func TestApprovedCallPassesEveryHook(t *testing.T) {
+	var seen []string
+	audit := agentcore.LayerFunc(func(s *agentcore.Setup) {
+		s.AddHooks(agentcore.Hooks{
+			BeforeToolCall: func(_ context.Context, c agentcore.BeforeToolCallContext) (*agentcore.BeforeToolCallResult, error) {
+				seen = append(seen, "audit before "+c.ToolCall.ID)
+				return nil, nil
+			},
+		})
+	})
+	r := &ran{}
+	gate := hold.New(hold.Options{Policy: deployPolicy})
+	fake := agentcoretest.New(agentcoretest.ToolCallResponse(deploy("c1", "production")), agentcoretest.TextResponse("ok"))
+	agent := agentcore.New(agentcore.Options{
+		Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: tools(r),
+		Layers: []agentcore.Layer{gate, audit},
+		Hooks: agentcore.Hooks{AfterToolCall: func(_ context.Context, c agentcore.AfterToolCallContext) (*agentcore.AfterToolCallResult, error) {
+			seen = append(seen, "program after "+c.ToolCall.ID)
+			return &agentcore.AfterToolCallResult{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: c.Result.Text() + " (checked)"}}}, nil
+		}},
+	})
+	require.ErrorIs(t, agent.Prompt(t.Context(), "ship it"), hold.ErrHeld)
+	assert.Empty(t, seen, "a held call stops at the Gate")
+	require.NoError(t, gate.Decide(hold.Approve{ID: "c1"}))
+	require.NoError(t, agent.Continue(t.Context()))
+	assert.Equal(t, []string{"audit before c1", "program after c1"}, seen)
+	assert.Equal(t, "deployed to production (checked)", result(t, lastRequest(t, fake), "c1").Text())
+}

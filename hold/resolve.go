@@ -58,11 +58,9 @@ func (g *Gate) resume(ctx context.Context) error {
 	if waiting := s.Undecided(); len(waiting) > 0 {
 		return &HeldError{Calls: waiting}
 	}
-	var tools []agentcore.Tool
-	for _, t := range agent.State().Tools {
-		tools = append(tools, *g.tool(t.Name))
-	}
-	out, err := g.Resolve(ctx, messages, agentcore.RunToolCallOptions{Tools: tools, BeforeToolCall: g.beforeToolCall})
+	opts := agent.ToolCallOptions()
+	opts.Context.Messages = messages
+	out, err := g.Resolve(ctx, messages, opts)
 	if err != nil {
 		return err
 	}
@@ -114,12 +112,13 @@ func locate(messages []agentcore.Message, s State) (held, error) {
 // [agentcore.RunToolCall] with opts (its Tools are the tools the calls may
 // name; a nil AssistantMessage and an empty Context are filled in from
 // messages), under ctx: an approved call's arguments are prepared and
-// validated again, edited or not. On an Agent, opts has the Agent's tools
-// as the layers wrap them and, as BeforeToolCall, the Gate's own (which
-// lets the approved call through and holds nothing nested in it); the
-// other layers' and the program's BeforeToolCall and AfterToolCall hooks
-// do not run for an approved call. A denied call's result is an error
-// with the person's reason; an answered call's is the given result.
+// validated again, edited or not. On an Agent, opts is
+// [agentcore.Agent.ToolCallOptions]: the Agent's tools as its layers wrap
+// them and its BeforeToolCall and AfterToolCall as its layers compose
+// them, the Gate's own among them (it lets the approved call through and
+// holds nothing nested in it), so every layer's and the program's hooks
+// apply to an approved call as to any other. A denied call's result is an
+// error with the person's reason; an answered call's is the given result.
 //
 // It fails, changing nothing, with a [*HeldError] while calls wait, with
 // an error wrapping [ErrInvalidState] when messages lack a placeholder,
