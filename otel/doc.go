@@ -176,6 +176,14 @@
 //   - Providers the conventions have no value for keep pi's name; the
 //     conventions' moonshot_ai is newer than 1.41.0 and not used.
 //
+// # Held tool calls
+//
+// [Instrumentation.HoldEvents] is a hold.Options.OnEvent (package hold)
+// that records how long a person took to decide each held call: a root
+// span "hold {tool}" from when the call was held to its decision, and the
+// histogram [MetricHoldDuration]. The approved call's execution is then
+// an execute_tool span of the run that resumes it.
+//
 // # What it uses of the Agent
 //
 // The layer sets no hook: the Agent's hooks, and those of its other

@@ -79,6 +79,7 @@ type Instrumentation struct {
 	chunkGap      genaiconv.ClientOperationTimePerOutputChunk
 	toolDuration  metric.Float64Histogram
 	agentDuration metric.Float64Histogram
+	holdDuration  metric.Float64Histogram
 
 	agentName string
 	capture   bool
@@ -136,6 +137,7 @@ func New(cfg Config) *Instrumentation {
 	in.chunkGap, _ = genaiconv.NewClientOperationTimePerOutputChunk(meter, seconds)
 	in.toolDuration = float64Histogram(meter, metricToolDuration, "The duration of a single tool execution.", durationBuckets)
 	in.agentDuration = float64Histogram(meter, metricAgentDuration, "The end-to-end duration of a single agent invocation.", agentBuckets)
+	in.holdDuration = float64Histogram(meter, MetricHoldDuration, "The time a held tool call waited for a person's decision.", holdBuckets)
 	return in
 }
 
