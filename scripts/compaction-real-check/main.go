@@ -4,10 +4,14 @@
 //
 //   - no request (the agent's or a summary's) goes out with fewer than
 //     -min-output max_completion_tokens;
+//   - no request is over the window by the server's count (the prompt
+//     tokens of its usage, or its refusal of a prompt over its context);
 //   - the session compacts at least twice;
 //   - every tool call in the transcript and in the full message log has
 //     its result;
-//   - the transcript, saved as JSON, reloads to the same messages.
+//   - the transcript, saved as JSON, reloads to the same messages;
+//   - with -tool-bytes MIN-MAX, the tools were called and every result
+//     was MIN to MAX bytes (the n-th call's text is the same in every run).
 //
 // It is not run in CI: it needs a server. With the llama.cpp server of
 // ../shared/tools/real-llama-server (an 8k context):
@@ -15,12 +19,14 @@
 //	../shared/tools/real-llama-server/setup.sh /tmp/llama
 //	/tmp/llama/llama-server.sh -m /tmp/llama/tiny-chat.gguf --host 127.0.0.1 --port 8089 --jinja -c 8192 -np 1 --alias tiny-chat &
 //	go run ./scripts/compaction-real-check -url http://127.0.0.1:8089/v1 -model tiny-chat
+//	go run ./scripts/compaction-real-check -url http://127.0.0.1:8089/v1 -model tiny-chat -tool-bytes 1000-3000
 //
-// It prints its figures and exits with status 1 when a check fails. Two
-// runs of 60 prompts on that server (max turns 3, then 4): 103 and 101
-// requests (71 and 67 of the agent, 32 and 34 summaries), the fewest
-// max_completion_tokens 768 in both, 18 and 19 compactions (none failed),
-// 20 and 13 tool calls all answered, transcripts reloaded.
+// It prints its figures, then one SUMMARY line (requests of the agent and
+// of the summaries, fewest and median max_completion_tokens, requests
+// below -min-output and over the window, the most prompt tokens the
+// server counted, compactions, run errors, tool results and their sizes,
+// PASS or FAIL), and exits with status 1 when a check fails. -dir keeps
+// the transcript, the message log and a trace of the requests.
 package main
 
 import (
@@ -79,6 +85,7 @@ type session struct {
 	turns    int
 	stops    map[agentcore.StopReason]int
 	trace    []string // the requests, compactions and answers in order
+	calls    toolCalls
 }
 
 func (s *session) onEvent(_ context.Context, ev compaction.Event) {
@@ -142,7 +149,7 @@ func run(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 		Model:         model,
 		StreamFn:      streamFn,
 		StreamOptions: agentcore.StreamOptions{OnPayload: s.onPayload, Timeout: 5 * time.Minute},
-		Tools:         tools(cfg.ToolBytes),
+		Tools:         tools(cfg.ToolBytes, &s.calls),
 		Hooks: agentcore.Hooks{
 			FinishTurn: func(context.Context, agentcore.TurnContext) (agentcore.TurnDecision, error) {
 				turnsThisRun++
@@ -288,7 +295,9 @@ func (s *session) report(out io.Writer, cfg config, elapsed time.Duration, runEr
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rq := s.requestFigures(cfg.MinOutput, cfg.Window)
-	results, smallest, largest := resultSizes(s.log)
+	s.calls.mu.Lock()
+	results, smallest, largest := s.calls.n, s.calls.smallest, s.calls.largest
+	s.calls.mu.Unlock()
 	compactions, failed, befores, afters := s.compactionFigures()
 	total := len(befores)
 	openLog, orphanLog := unanswered(s.log)
@@ -298,12 +307,12 @@ func (s *session) report(out io.Writer, cfg config, elapsed time.Duration, runEr
 	fmt.Fprintf(out, "turns %d, stop reasons %v, run errors %d\n", s.turns, s.stops, len(runErrors))
 	fmt.Fprintf(out, "requests %d (agent %d, summary %d); max_completion_tokens min %d, median %d, max %d; below %d: %d; unset: %d\n",
 		len(s.requests), rq.agent, rq.summary, at(rq.sizes, 0), at(rq.sizes, len(rq.sizes)/2), at(rq.sizes, len(rq.sizes)-1), cfg.MinOutput, rq.starved, rq.unset)
-	fmt.Fprintf(out, "server prompt tokens: most %d, over the window %d, not counted %d; fewest tokens left to answer %d\n", rq.maxPrompt, rq.over, rq.unknown, rq.room)
+	fmt.Fprintf(out, "server prompt tokens: most %d, over the window %d, not counted %d; fewest tokens left to answer %d; %.2f bytes of a body a token (median)\n", rq.maxPrompt, rq.over, rq.unknown, rq.room, rq.bytesPerToken)
 	fmt.Fprintf(out, "compactions %d %v; failed %d %v\n", total, compactions, sum(failed), failed)
 	fmt.Fprintf(out, "tokens before compaction %v\ntokens after compaction %v\n", befores, afters)
 	fmt.Fprintf(out, "tool calls %d in the log (%d without result, %d results without call), %d in the transcript (%d, %d)\n",
 		countCalls(s.log), openLog, orphanLog, countCalls(transcript), openNow, orphanNow)
-	fmt.Fprintf(out, "tool results %d, %d to %d bytes (-tool-bytes %s)\n", results, smallest, largest, cfg.ToolBytes)
+	fmt.Fprintf(out, "tool calls run %d, results of %d to %d bytes (-tool-bytes %s)\n", results, smallest, largest, cfg.ToolBytes)
 	fmt.Fprintf(out, "messages: %d in the log, %d in the transcript; transcript reloads: %v\n", len(s.log), len(transcript), reloaded)
 	for i, e := range runErrors {
 		if i == 3 {
@@ -328,7 +337,7 @@ func (s *session) report(out io.Writer, cfg config, elapsed time.Duration, runEr
 		checks = append(checks, struct {
 			name string
 			ok   bool
-		}{fmt.Sprintf("tool results called, each of %s bytes", cfg.ToolBytes), results > 0 && smallest >= cfg.ToolBytes.min && largest <= cfg.ToolBytes.max})
+		}{fmt.Sprintf("the tools ran, every result %s bytes", cfg.ToolBytes), results > 0 && smallest >= cfg.ToolBytes.min && largest <= cfg.ToolBytes.max})
 	}
 	ok := true
 	for _, c := range checks {
@@ -342,26 +351,10 @@ func (s *session) report(out io.Writer, cfg config, elapsed time.Duration, runEr
 	if !ok {
 		verdict = "FAIL"
 	}
-	fmt.Fprintf(out, "SUMMARY tool-bytes=%s prompts=%d requests=%d agent=%d summary=%d max_completion_tokens_min=%d median=%d under%d=%d over_window=%d max_prompt=%d/%d min_room=%d compactions=%d failed=%d run_errors=%d tool_results=%d result_bytes=%d-%d elapsed=%s %s\n",
+	fmt.Fprintf(out, "SUMMARY tool-bytes=%s prompts=%d requests=%d agent=%d summary=%d max_completion_tokens_min=%d median=%d under%d=%d over_window=%d max_prompt=%d/%d min_room=%d body_bytes_per_token=%.2f compactions=%d failed=%d run_errors=%d tools_run=%d result_bytes=%d-%d elapsed=%s %s\n",
 		cfg.ToolBytes, cfg.Prompts, len(s.requests), rq.agent, rq.summary, at(rq.sizes, 0), at(rq.sizes, len(rq.sizes)/2), cfg.MinOutput, rq.starved+rq.unset,
-		rq.over, rq.maxPrompt, cfg.Window, rq.room, total, sum(failed), len(runErrors), results, smallest, largest, elapsed.Round(time.Second), verdict)
+		rq.over, rq.maxPrompt, cfg.Window, rq.room, rq.bytesPerToken, total, sum(failed), len(runErrors), results, smallest, largest, elapsed.Round(time.Second), verdict)
 	return ok
-}
-
-// resultSizes counts the tool results of messages and gives the fewest
-// and most bytes of their text (0 and 0 without any).
-func resultSizes(messages []agentcore.Message) (n, smallest, largest int) {
-	for _, m := range messages {
-		if r, ok := m.(*agentcore.ToolResultMessage); ok {
-			size := len(r.Text())
-			if n == 0 || size < smallest {
-				smallest = size
-			}
-			largest = max(largest, size)
-			n++
-		}
-	}
-	return n, smallest, largest
 }
 
 func at(s []int, i int) int {

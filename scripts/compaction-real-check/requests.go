@@ -26,6 +26,7 @@ type request struct {
 	// context.
 	refused bool
 	sent    bool // the body went out (OnPayload saw it)
+	bytes   int  // the body's size
 }
 
 type requestKey struct{}
@@ -106,7 +107,7 @@ func (s *session) onPayload(ctx context.Context, _ agentcore.Model, payload json
 	if r.sent { // sent again: a new request
 		r = &request{maxTokens: -1, prompt: -1}
 	}
-	r.sent = true
+	r.sent, r.bytes = true, len(payload)
 	switch {
 	case body.MaxCompletionTokens != nil:
 		r.maxTokens = *body.MaxCompletionTokens
@@ -138,10 +139,15 @@ type requestFigures struct {
 	// room is the fewest tokens the window left to answer (the window
 	// less the server's prompt count) over the requests it counted.
 	room int
+	// bytesPerToken is the median of a body's bytes per prompt token the
+	// server counted: the scale of its tokenizer (pi's estimate takes 4
+	// characters a token).
+	bytesPerToken float64
 }
 
 func (s *session) requestFigures(minOutput, window int) requestFigures {
 	f := requestFigures{room: -1}
+	var scales []float64
 	for _, r := range s.requests {
 		if r.summary {
 			f.summary++
@@ -167,7 +173,14 @@ func (s *session) requestFigures(minOutput, window int) requestFigures {
 		if r.prompt >= 0 && (f.room < 0 || window-r.prompt < f.room) {
 			f.room = window - r.prompt
 		}
+		if r.prompt > 0 {
+			scales = append(scales, float64(r.bytes)/float64(r.prompt))
+		}
 	}
 	sort.Ints(f.sizes)
+	sort.Float64s(scales)
+	if len(scales) > 0 {
+		f.bytesPerToken = scales[len(scales)/2]
+	}
 	return f
 }

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
-	"sync/atomic"
+	"sync"
 
 	"github.com/pi-go/agentcore"
 )
@@ -81,17 +81,40 @@ type writeArgs struct {
 	Text string `json:"text"`
 }
 
+// toolCalls counts the calls the tools ran (not the results the agent
+// writes for calls it did not run) and the sizes of their results.
+type toolCalls struct {
+	mu                   sync.Mutex
+	n, smallest, largest int
+}
+
+// run numbers a call from 1, makes its result's text for that number
+// and counts it.
+func (c *toolCalls) run(text func(n uint64) string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n++
+	t := text(uint64(c.n))
+	if c.n == 1 || len(t) < c.smallest {
+		c.smallest = len(t)
+	}
+	c.largest = max(c.largest, len(t))
+	return t
+}
+
 // tools are a read that returns a page of text and a write that keeps
-// it. With a set size, every result of either is a text of that many
-// bytes, the n-th call of the session getting the n-th text.
-func tools(size byteRange) []agentcore.Tool {
+// it; calls counts what they run. With a set size, every result of
+// either is a text of that many bytes, the n-th call of the session
+// getting the n-th text.
+func tools(size byteRange, calls *toolCalls) []agentcore.Tool {
 	page := strings.Repeat("the garden plan has a tree near the water and a house on the hill . ", 18)
-	var calls atomic.Uint64
 	result := func(header, text string) agentcore.ToolResult {
-		if size.set() {
-			return agentcore.TextResult(size.sizedText(calls.Add(1), header))
-		}
-		return agentcore.TextResult(header + text)
+		return agentcore.TextResult(calls.run(func(n uint64) string {
+			if size.set() {
+				return size.sizedText(n, header)
+			}
+			return header + text
+		}))
 	}
 	return []agentcore.Tool{
 		agentcore.NewTool("read", "Read a file of the project.", func(_ context.Context, _ string, args readArgs, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {

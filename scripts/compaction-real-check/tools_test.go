@@ -37,7 +37,8 @@ func TestByteRangeSet(t *testing.T) {
 
 func TestToolsSizedResults(t *testing.T) {
 	size := byteRange{1000, 3000}
-	first, second := tools(size), tools(size)
+	var calls toolCalls
+	first, second := tools(size, &calls), tools(size, &toolCalls{})
 	args := json.RawMessage(`{"path":"plan.txt","text":"a note"}`)
 	for call := range 40 {
 		tool := call % 2 // read, then write
@@ -50,10 +51,14 @@ func TestToolsSizedResults(t *testing.T) {
 		assert.LessOrEqual(t, len(text), size.max, "call %d", call)
 		assert.Equal(t, text, b.Text(), "call %d: the same text in every run", call)
 	}
+	assert.Equal(t, 40, calls.n)
+	assert.GreaterOrEqual(t, calls.smallest, size.min)
+	assert.LessOrEqual(t, calls.largest, size.max)
+	assert.Less(t, calls.smallest, calls.largest, "the sizes vary")
 }
 
 func TestToolsDefaultSizes(t *testing.T) {
-	res, err := tools(byteRange{})[1].Execute(context.Background(), "id", json.RawMessage(`{"path":"a.txt","text":"abc"}`), nil)
+	res, err := tools(byteRange{}, &toolCalls{})[1].Execute(context.Background(), "id", json.RawMessage(`{"path":"a.txt","text":"abc"}`), nil)
 	require.NoError(t, err)
 	assert.Equal(t, "wrote 3 characters to a.txt", res.Text())
 }
