@@ -4,10 +4,14 @@
 //
 //   - no request (the agent's or a summary's) goes out with fewer than
 //     -min-output max_completion_tokens;
+//   - no request is over the window by the server's count (the prompt
+//     tokens of its usage, or its refusal of a prompt over its context);
 //   - the session compacts at least twice;
 //   - every tool call in the transcript and in the full message log has
 //     its result;
-//   - the transcript, saved as JSON, reloads to the same messages.
+//   - the transcript, saved as JSON, reloads to the same messages;
+//   - with -tool-bytes MIN-MAX, the tools were called and every result
+//     was MIN to MAX bytes (the n-th call's text is the same in every run).
 //
 // It is not run in CI: it needs a server. With the llama.cpp server of
 // ../shared/tools/real-llama-server (an 8k context):
@@ -15,12 +19,14 @@
 //	../shared/tools/real-llama-server/setup.sh /tmp/llama
 //	/tmp/llama/llama-server.sh -m /tmp/llama/tiny-chat.gguf --host 127.0.0.1 --port 8089 --jinja -c 8192 -np 1 --alias tiny-chat &
 //	go run ./scripts/compaction-real-check -url http://127.0.0.1:8089/v1 -model tiny-chat
+//	go run ./scripts/compaction-real-check -url http://127.0.0.1:8089/v1 -model tiny-chat -tool-bytes 1000-3000
 //
-// It prints its figures and exits with status 1 when a check fails. Two
-// runs of 60 prompts on that server (max turns 3, then 4): 103 and 101
-// requests (71 and 67 of the agent, 32 and 34 summaries), the fewest
-// max_completion_tokens 768 in both, 18 and 19 compactions (none failed),
-// 20 and 13 tool calls all answered, transcripts reloaded.
+// It prints its figures, then one SUMMARY line (requests of the agent and
+// of the summaries, fewest and median max_completion_tokens, requests
+// below -min-output and over the window, the most prompt tokens the
+// server counted, compactions, run errors, tool results and their sizes,
+// PASS or FAIL), and exits with status 1 when a check fails. -dir keeps
+// the transcript, the message log and a trace of the requests.
 package main
 
 import (
@@ -33,7 +39,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -52,7 +57,8 @@ func main() {
 	flag.IntVar(&cfg.Prompts, "prompts", 60, "how many prompts the session runs")
 	flag.IntVar(&cfg.MinOutput, "min-output", 512, "the fewest output tokens a request may be given")
 	flag.IntVar(&cfg.MaxTurns, "max-turns", 4, "the most turns a prompt's run may take")
-	flag.StringVar(&cfg.Dir, "dir", "", "where to write transcript.json and log.jsonl (default: a temporary directory)")
+	flag.StringVar(&cfg.Dir, "dir", "", "where to write transcript.json, log.jsonl and trace.txt (default: a temporary directory)")
+	flag.Var(&cfg.ToolBytes, "tool-bytes", "MIN-MAX: every tool result is MIN to MAX bytes of text (the n-th call's text is the same in every run); default: the tools' own sizes")
 	flag.Parse()
 	ok, err := run(context.Background(), cfg, os.Stdout)
 	if err != nil {
@@ -67,59 +73,19 @@ func main() {
 type config struct {
 	URL, Model, Dir                                 string
 	Window, MaxTokens, Prompts, MinOutput, MaxTurns int
-}
-
-// request is what the check records of one request body.
-type request struct {
-	summary   bool
-	maxTokens int // -1 when the body sets none
+	ToolBytes                                       byteRange
 }
 
 // session is the state of a check run.
 type session struct {
 	mu       sync.Mutex
-	requests []request
+	requests []*request
 	events   []compaction.Event
 	log      []agentcore.Message // every message any run ended
 	turns    int
 	stops    map[agentcore.StopReason]int
 	trace    []string // the requests, compactions and answers in order
-}
-
-// onPayload records the max tokens of every request body.
-func (s *session) onPayload(_ context.Context, _ agentcore.Model, payload json.RawMessage) (json.RawMessage, error) {
-	var body struct {
-		Messages []struct {
-			Role    string `json:"role"`
-			Content any    `json:"content"`
-		} `json:"messages"`
-		MaxCompletionTokens *int `json:"max_completion_tokens"`
-		MaxTokens           *int `json:"max_tokens"`
-	}
-	if err := json.Unmarshal(payload, &body); err != nil {
-		return nil, err
-	}
-	r := request{maxTokens: -1}
-	switch {
-	case body.MaxCompletionTokens != nil:
-		r.maxTokens = *body.MaxCompletionTokens
-	case body.MaxTokens != nil:
-		r.maxTokens = *body.MaxTokens
-	}
-	if len(body.Messages) > 0 {
-		if text, ok := body.Messages[0].Content.(string); ok && strings.HasPrefix(text, "You write context checkpoints") {
-			r.summary = true
-		}
-	}
-	s.mu.Lock()
-	s.requests = append(s.requests, r)
-	kind := "A"
-	if r.summary {
-		kind = "S"
-	}
-	s.trace = append(s.trace, fmt.Sprintf("%s%d", kind, r.maxTokens))
-	s.mu.Unlock()
-	return nil, nil
+	calls    toolCalls
 }
 
 func (s *session) onEvent(_ context.Context, ev compaction.Event) {
@@ -154,28 +120,6 @@ func (s *session) listen(_ context.Context, ev agentcore.AgentEvent) {
 	}
 }
 
-type readArgs struct {
-	Path string `json:"path" jsonschema:"required"`
-}
-
-type writeArgs struct {
-	Path string `json:"path" jsonschema:"required"`
-	Text string `json:"text"`
-}
-
-// tools are a read that returns a page of text and a write that keeps it.
-func tools() []agentcore.Tool {
-	page := strings.Repeat("the garden plan has a tree near the water and a house on the hill . ", 18)
-	return []agentcore.Tool{
-		agentcore.NewTool("read", "Read a file of the project.", func(_ context.Context, _ string, args readArgs, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
-			return agentcore.TextResult("file " + args.Path + ":\n" + page), nil
-		}),
-		agentcore.NewTool("write", "Write a file of the project.", func(_ context.Context, _ string, args writeArgs, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
-			return agentcore.TextResult(fmt.Sprintf("wrote %d characters to %s", len(args.Text), args.Path)), nil
-		}),
-	}
-}
-
 var prompts = []string{
 	"Read the file plan.txt and tell me what the garden plan says about the trees near the water.",
 	"Now write a short note to notes.txt about the house on the hill, then read it back.",
@@ -199,13 +143,13 @@ func run(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 		Input: []string{"text"}, ContextWindow: cfg.Window, MaxTokens: cfg.MaxTokens,
 	}
 	turnsThisRun := 0
-	streamFn := openai.StreamFn(openai.Options{BaseURL: cfg.URL})
+	streamFn := s.record(openai.StreamFn(openai.Options{BaseURL: cfg.URL}))
 	agent := agentcore.New(agentcore.Options{
 		SystemPrompt:  "You are a helpful assistant working on a garden project. Use the tools to read and write files.",
 		Model:         model,
 		StreamFn:      streamFn,
 		StreamOptions: agentcore.StreamOptions{OnPayload: s.onPayload, Timeout: 5 * time.Minute},
-		Tools:         tools(),
+		Tools:         tools(cfg.ToolBytes, &s.calls),
 		Hooks: agentcore.Hooks{
 			FinishTurn: func(context.Context, agentcore.TurnContext) (agentcore.TurnDecision, error) {
 				turnsThisRun++
@@ -327,34 +271,6 @@ func countCalls(messages []agentcore.Message) int {
 	return n
 }
 
-// requestFigures counts the requests.
-type requestFigures struct {
-	agent, summary, starved, unset int
-	sizes                          []int // the max tokens set, sorted
-}
-
-func (s *session) requestFigures(minOutput int) requestFigures {
-	var f requestFigures
-	for _, r := range s.requests {
-		if r.summary {
-			f.summary++
-		} else {
-			f.agent++
-		}
-		switch {
-		case r.maxTokens < 0:
-			f.unset++
-		case r.maxTokens < minOutput:
-			f.starved++
-		}
-		if r.maxTokens >= 0 {
-			f.sizes = append(f.sizes, r.maxTokens)
-		}
-	}
-	sort.Ints(f.sizes)
-	return f
-}
-
 // compactionFigures counts the compactions by reason and their failures
 // by error, and lists the tokens before and after each.
 func (s *session) compactionFigures() (done map[compaction.Reason]int, failed map[string]int, befores, afters []int) {
@@ -378,7 +294,10 @@ func (s *session) compactionFigures() (done map[compaction.Reason]int, failed ma
 func (s *session) report(out io.Writer, cfg config, elapsed time.Duration, runErrors []string, transcript []agentcore.Message, reloaded bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rq := s.requestFigures(cfg.MinOutput)
+	rq := s.requestFigures(cfg.MinOutput, cfg.Window)
+	s.calls.mu.Lock()
+	results, smallest, largest := s.calls.n, s.calls.smallest, s.calls.largest
+	s.calls.mu.Unlock()
 	compactions, failed, befores, afters := s.compactionFigures()
 	total := len(befores)
 	openLog, orphanLog := unanswered(s.log)
@@ -388,10 +307,12 @@ func (s *session) report(out io.Writer, cfg config, elapsed time.Duration, runEr
 	fmt.Fprintf(out, "turns %d, stop reasons %v, run errors %d\n", s.turns, s.stops, len(runErrors))
 	fmt.Fprintf(out, "requests %d (agent %d, summary %d); max_completion_tokens min %d, median %d, max %d; below %d: %d; unset: %d\n",
 		len(s.requests), rq.agent, rq.summary, at(rq.sizes, 0), at(rq.sizes, len(rq.sizes)/2), at(rq.sizes, len(rq.sizes)-1), cfg.MinOutput, rq.starved, rq.unset)
+	fmt.Fprintf(out, "server prompt tokens: most %d, over the window %d, not counted %d; fewest tokens left to answer %d; %.2f bytes of a body a token (median)\n", rq.maxPrompt, rq.over, rq.unknown, rq.room, rq.bytesPerToken)
 	fmt.Fprintf(out, "compactions %d %v; failed %d %v\n", total, compactions, sum(failed), failed)
 	fmt.Fprintf(out, "tokens before compaction %v\ntokens after compaction %v\n", befores, afters)
 	fmt.Fprintf(out, "tool calls %d in the log (%d without result, %d results without call), %d in the transcript (%d, %d)\n",
 		countCalls(s.log), openLog, orphanLog, countCalls(transcript), openNow, orphanNow)
+	fmt.Fprintf(out, "tool calls run %d, results of %d to %d bytes (-tool-bytes %s)\n", results, smallest, largest, cfg.ToolBytes)
 	fmt.Fprintf(out, "messages: %d in the log, %d in the transcript; transcript reloads: %v\n", len(s.log), len(transcript), reloaded)
 	for i, e := range runErrors {
 		if i == 3 {
@@ -406,10 +327,17 @@ func (s *session) report(out io.Writer, cfg config, elapsed time.Duration, runEr
 		ok   bool
 	}{
 		{fmt.Sprintf("no request below %d output tokens", cfg.MinOutput), rq.starved == 0 && rq.unset == 0},
+		{"no request over the window (by the server's count)", rq.over == 0},
 		{"at least two compactions", total >= 2},
 		{"every tool call has its result", openLog == 0 && orphanLog == 0 && openNow == 0 && orphanNow == 0},
 		{"the transcript reloads", reloaded},
 		{fmt.Sprintf("at least %d prompts", 60), cfg.Prompts >= 60},
+	}
+	if cfg.ToolBytes.set() {
+		checks = append(checks, struct {
+			name string
+			ok   bool
+		}{fmt.Sprintf("the tools ran, every result %s bytes", cfg.ToolBytes), results > 0 && smallest >= cfg.ToolBytes.min && largest <= cfg.ToolBytes.max})
 	}
 	ok := true
 	for _, c := range checks {
@@ -419,6 +347,13 @@ func (s *session) report(out io.Writer, cfg config, elapsed time.Duration, runEr
 		}
 		fmt.Fprintf(out, "%s  %s\n", mark, c.name)
 	}
+	verdict := "PASS"
+	if !ok {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(out, "SUMMARY tool-bytes=%s prompts=%d requests=%d agent=%d summary=%d max_completion_tokens_min=%d median=%d under%d=%d over_window=%d max_prompt=%d/%d min_room=%d body_bytes_per_token=%.2f compactions=%d failed=%d run_errors=%d tools_run=%d result_bytes=%d-%d elapsed=%s %s\n",
+		cfg.ToolBytes, cfg.Prompts, len(s.requests), rq.agent, rq.summary, at(rq.sizes, 0), at(rq.sizes, len(rq.sizes)/2), cfg.MinOutput, rq.starved+rq.unset,
+		rq.over, rq.maxPrompt, cfg.Window, rq.room, rq.bytesPerToken, total, sum(failed), len(runErrors), results, smallest, largest, elapsed.Round(time.Second), verdict)
 	return ok
 }
 
