@@ -437,6 +437,13 @@
 // summary as an [*agentcore.CustomMessage] of role "compactionSummary"
 // ([compaction.AsSummary] reads it).
 //
+// # Session files
+//
+// [ExportSession] writes a session's transcript, model and thinking level
+// to a session file of the pi coding agent ([github.com/pi-go/agentcore/session.Session]), which
+// pi opens and an [agentcore.Agent] resumes from; a compaction summary
+// becomes pi's compaction entry (TestExportSession).
+//
 // # Layers
 //
 // [Options].Layers are the layers an [agentcore.Agent] of the session's
