@@ -458,6 +458,10 @@
 //     span per request there, the child of the activity's span;
 //   - tool wrappers wrap [Options].Tools in the tool activity: the
 //     Instrumentation records an execute_tool span per executed call;
+//   - a tool a hook adds to a run (PrepareRequest's context, as
+//     structured's final-answer tool is added) is not among the workers'
+//     tools: it executes in the workflow, in the replay of the loop, and
+//     must be as deterministic as a hook (TestStructuredAnswerInASession);
 //   - listeners and run wrappers do not apply (a workflow has no Agent and
 //     sends no events): the Instrumentation records no invoke_agent span,
 //     and a Compactor is not installed but configures the compaction
