@@ -100,3 +100,120 @@ func TestHeldCallAcrossWorkerRestart(t *testing.T) {
 	durable.New(o).RegisterWorkflow(r)
 	require.NoError(t, r.ReplayWorkflowHistory(quietLogger{}, hist))
 }
+
+// TestHeldCallDeadline holds a call with a 2-second timeout: the
+// session's workflow timer denies it at its deadline with no client
+// around, a later decision is refused as a second one, and the next run
+// gives the model the denial; the tool never ran.
+func TestHeldCallDeadline(t *testing.T) {
+	ctx := testCtx(t)
+	var ran atomic.Int32
+	fake := agentcoretest.New(agentcoretest.ToolCallResponse(echoCall("c1", "a")), agentcoretest.TextResponse("denied, fine"))
+	s := startSession(t, holdOptions(fake.Stream, &ran, hold.Options{Timeout: 2 * time.Second}))
+	require.ErrorIs(t, s.Prompt(ctx, "echo a"), hold.ErrHeld)
+	h, err := s.Held(ctx)
+	require.NoError(t, err)
+	require.Len(t, h.Calls, 1)
+	assert.Equal(t, h.Calls[0].HeldAt.Add(2*time.Second), h.Calls[0].Deadline)
+
+	require.Eventually(t, func() bool {
+		h, err = s.Held(ctx)
+		return err == nil && len(h.Calls) == 1 && h.Calls[0].Decision != nil
+	}, 30*time.Second, 100*time.Millisecond)
+	assert.True(t, h.Calls[0].ByDeadline)
+	assert.IsType(t, hold.Deny{}, h.Calls[0].Decision)
+	assert.ErrorIs(t, s.Decide(ctx, hold.Approve{ID: "c1"}), hold.ErrDecided)
+
+	require.NoError(t, s.Continue(ctx))
+	assert.Zero(t, ran.Load())
+	r := lastToolResultOf(t, fake.Calls()[1].Request.Messages)
+	assert.True(t, r.IsError)
+	assert.NotEqual(t, hold.DefaultPlaceholder, r.Text())
+}
+
+// TestDecideHeldCalls holds two parallel calls and checks Decide's
+// refusals (a call not held, a second decision, edited arguments the
+// schema refuses: none changes anything), then denies one with a reason
+// and approves the other with edited arguments: the next run gives the
+// model the denial and the tool's result on the edited arguments.
+func TestDecideHeldCalls(t *testing.T) {
+	ctx := testCtx(t)
+	var ran atomic.Int32
+	fake := agentcoretest.New(agentcoretest.ToolCallResponse(echoCall("c1", "a"), echoCall("c2", "b")), agentcoretest.TextResponse("ok"))
+	s := startSession(t, holdOptions(fake.Stream, &ran, hold.Options{}))
+	var held *hold.HeldError
+	require.ErrorAs(t, s.Prompt(ctx, "echo twice"), &held)
+	require.Len(t, held.Calls, 2)
+
+	assert.ErrorIs(t, s.Decide(ctx, hold.Deny{ID: "nope"}), hold.ErrNotHeld)
+	assert.ErrorIs(t, s.Decide(ctx, hold.Deny{ID: "c1"}, hold.Deny{ID: "c1"}), hold.ErrDecided)
+	assert.ErrorIs(t, s.Decide(ctx, hold.Approve{ID: "c2", Arguments: []byte(`{}`)}), hold.ErrInvalidDecision)
+	h, err := s.Held(ctx)
+	require.NoError(t, err)
+	assert.Len(t, h.Undecided(), 2, "refused decisions change nothing")
+
+	require.NoError(t, s.Decide(ctx, hold.Deny{ID: "c1", Reason: "not now"}))
+	assert.ErrorIs(t, s.Continue(ctx), hold.ErrHeld, "c2 still waits")
+	require.NoError(t, s.Decide(ctx, hold.Approve{ID: "c2", Arguments: []byte(`{"text":"edited"}`)}))
+	require.NoError(t, s.Continue(ctx))
+
+	assert.Equal(t, int32(1), ran.Load())
+	msgs := fake.Calls()[1].Request.Messages
+	results := map[string]*agentcore.ToolResultMessage{}
+	for _, m := range msgs {
+		if r, ok := m.(*agentcore.ToolResultMessage); ok {
+			results[r.ToolCallID] = r
+		}
+	}
+	require.Len(t, results, 2)
+	assert.True(t, results["c1"].IsError)
+	assert.Equal(t, "not now", results["c1"].Text())
+	assert.False(t, results["c2"].IsError)
+	assert.Contains(t, results["c2"].Text(), "echo: edited")
+}
+
+// TestHeldCallsSurviveContinueAsNew holds a call in a session whose
+// history is kept short: steering messages sent while it waits make the
+// session continue as new, which keeps the held call and the queue; the
+// call is then approved and the run goes on with the steering message.
+func TestHeldCallsSurviveContinueAsNew(t *testing.T) {
+	ctx := testCtx(t)
+	var ran atomic.Int32
+	fake := agentcoretest.NewFunc(func(_ context.Context, c agentcoretest.Call) agentcoretest.Response {
+		if c.Index == 1 {
+			return agentcoretest.ToolCallResponse(echoCall("c1", "a"))
+		}
+		return agentcoretest.TextResponse("done")
+	})
+	o := holdOptions(fake.Stream, &ran, hold.Options{})
+	o.MaxHistoryLength = 30
+	s := startSession(t, o)
+	require.ErrorIs(t, s.Prompt(ctx, "echo a"), hold.ErrHeld)
+	var st durable.State
+	steers := 0
+	for ; st.Continued == 0 && steers < 20; steers++ {
+		require.NoError(t, s.Steer(ctx, agentcore.UserText("meanwhile")))
+		var err error
+		st, err = s.State(ctx)
+		require.NoError(t, err)
+	}
+	require.Positive(t, st.Continued, "the session never continued as new")
+	h, err := s.Held(ctx)
+	require.NoError(t, err)
+	require.Len(t, h.Calls, 1)
+	assert.Equal(t, "c1", h.Calls[0].ID)
+
+	require.NoError(t, s.Decide(ctx, hold.Approve{ID: "c1"}))
+	require.NoError(t, s.Continue(ctx))
+	assert.Equal(t, int32(1), ran.Load())
+	calls := fake.Calls()
+	last := calls[len(calls)-1].Request.Messages
+	assert.Equal(t, "echo: a", lastToolResultOf(t, last).Text())
+	queued := 0
+	for _, m := range last {
+		if u, ok := m.(*agentcore.UserMessage); ok && u.Text() == "meanwhile" {
+			queued++
+		}
+	}
+	assert.Equal(t, steers, queued, "the steering queued while held, carried over")
+}
