@@ -123,7 +123,8 @@ type Options struct {
 	// listeners and run wrappers do not apply: a workflow has no Agent and
 	// no events. A [*compaction.Compactor] among them is not installed: the
 	// session compacts between runs with its settings instead (when
-	// Compaction is nil and the Compactor is not Manual).
+	// Compaction is nil and the Compactor is not Manual); nor is a
+	// [*hold.Gate]: its options are Hold's when Hold is nil.
 	Layers []agentcore.Layer
 
 	// Hold, when not nil, holds tool calls for a person's decision as a
