@@ -468,7 +468,8 @@
 //     applies, with no client or activity around;
 //   - the next run, once every held call is decided, first applies the
 //     decisions ([hold.Gate.Resolve]): an approved call runs in the tool
-//     activity, as any call (crash safety included), denied and answered
+//     activity, as any call (crash safety included), its BeforeToolCall
+//     and AfterToolCall hooks applied in the workflow; denied and answered
 //     calls get their results, and the transcript with the placeholders
 //     replaced is a replacement for [Session.Messages]; then the loop goes
 //     on and the model sees the results. A reset discards what is held.

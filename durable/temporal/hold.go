@@ -194,7 +194,8 @@ func heldKey(callID string) string { return "held/" + callID }
 // resolve is the first step of a run that applies decisions: it replaces
 // the placeholders of the held calls in the transcript with their
 // results ([hold.Gate.Resolve]), an approved call's outcome obtained by
-// the tool activity: the calls whose outcomes are not recorded yet are
+// the tool activity and passed through the session's BeforeToolCall and
+// AfterToolCall hooks (in the workflow): the calls whose outcomes are not recorded yet are
 // returned as needs. A transcript that lost the placeholders (an edit)
 // discards what was held.
 func (ss *session) resolve(ctx workflow.Context) []need {
@@ -213,7 +214,20 @@ func (ss *session) resolve(ctx workflow.Context) []need {
 		tools[i] = t
 	}
 	g := ss.opts.gate(workflow.Now(ctx), rec.Held)
-	out, err := g.Resolve(context.Background(), ss.st.Transcript, agentcore.RunToolCallOptions{Tools: tools})
+	// The session's hooks apply to an approved call as to any call, the
+	// Gate's own first (it lets the call through); AfterToolCall only to
+	// a recorded outcome, not to the placeholder of one still needed.
+	h := agentcore.NewStack([]agentcore.Layer{g}, ss.opts.Hooks).Hooks()
+	opts := agentcore.RunToolCallOptions{Tools: tools, BeforeToolCall: h.BeforeToolCall}
+	if after := h.AfterToolCall; after != nil {
+		opts.AfterToolCall = func(ctx context.Context, c agentcore.AfterToolCallContext) (*agentcore.AfterToolCallResult, error) {
+			if _, ok := rec.Tools[heldKey(c.ToolCall.ID)]; !ok {
+				return nil, nil
+			}
+			return after(ctx, c)
+		}
+	}
+	out, err := g.Resolve(context.Background(), ss.st.Transcript, opts)
 	if len(needs) > 0 {
 		return needs
 	}
