@@ -27,7 +27,7 @@ import (
 // make it return every such problem, joined, and change nothing. Deadlines
 // passed are applied first. The decisions are copied.
 func (g *Gate) Decide(decisions ...Decision) error {
-	expired := g.expire(time.Now())
+	expired := g.expire(g.now())
 	defer g.emit(expired...)
 	// Check the decisions' own content first, without the lock: checking
 	// edited arguments may read the Agent's tools.
@@ -214,7 +214,7 @@ func (g *Gate) expire(now time.Time) []Event {
 // process's lifetime runs it, then Continue.
 func (g *Gate) Wait(ctx context.Context) error {
 	for {
-		g.emit(g.expire(time.Now())...)
+		g.emit(g.expire(g.now())...)
 		g.mu.Lock()
 		var next time.Time
 		waiting := false

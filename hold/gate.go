@@ -45,6 +45,11 @@ type Options struct {
 	// methods (a decision from a HeldEvent continues the same run); it
 	// must not panic. The event is the callee's.
 	OnEvent func(ev Event)
+	// Now is the Gate's clock: when calls are held, when deadlines have
+	// passed, and the timestamps of resolved results. Nil is time.Now. A
+	// surface that runs hooks in a replayed workflow gives it the
+	// workflow's time, so that what the Gate records is deterministic.
+	Now func() time.Time
 }
 
 // Gate is a [agentcore.Layer] that holds tool calls for a person's
@@ -77,6 +82,19 @@ func New(opts Options) *Gate {
 	}
 	return &Gate{opts: opts, tools: map[string]agentcore.Tool{}, changed: make(chan struct{})}
 }
+
+// now reads the Gate's clock.
+func (g *Gate) now() time.Time {
+	if g.opts.Now != nil {
+		return g.opts.Now()
+	}
+	return time.Now()
+}
+
+// Options returns the options the Gate was made with, for a surface that
+// applies them its own way (a durable session takes a Gate found among
+// its layers as its holding options).
+func (g *Gate) Options() Options { return g.opts }
 
 // Install adds the Gate to an Agent or a RunLoop run: a BeforeToolCall hook
 // that holds the calls the policy picks, a FinishTurn hook that ends the
@@ -161,7 +179,7 @@ func (g *Gate) beforeToolCall(ctx context.Context, call agentcore.BeforeToolCall
 	if !calledBy(call.AssistantMessage, call.ToolCall.ID) {
 		return agentcore.Block(textNested), nil
 	}
-	c := Call{ID: call.ToolCall.ID, Tool: call.ToolCall.Name, Arguments: slices.Clone(call.Args), Request: req.clone(), HeldAt: time.Now()}
+	c := Call{ID: call.ToolCall.ID, Tool: call.ToolCall.Name, Arguments: slices.Clone(call.Args), Request: req.clone(), HeldAt: g.now()}
 	if c.Deadline.IsZero() && g.opts.Timeout > 0 {
 		c.Deadline = c.HeldAt.Add(g.opts.Timeout)
 	}

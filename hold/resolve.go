@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/pi-go/agentcore"
 )
@@ -22,7 +21,7 @@ func (g *Gate) wrapRun(next agentcore.RunFunc) agentcore.RunFunc {
 			if err := next(ctx, run); err != nil {
 				return err
 			}
-			g.emit(g.expire(time.Now())...)
+			g.emit(g.expire(g.now())...)
 			s := g.State()
 			if len(s.Calls) == 0 {
 				return nil
@@ -39,7 +38,7 @@ func (g *Gate) wrapRun(next agentcore.RunFunc) agentcore.RunFunc {
 // transcript; it refuses with a [*HeldError] while some wait. Held calls
 // whose placeholders the transcript lost are discarded.
 func (g *Gate) resume(ctx context.Context) error {
-	g.emit(g.expire(time.Now())...)
+	g.emit(g.expire(g.now())...)
 	g.mu.Lock()
 	agent, s := g.agent, g.state.clone()
 	g.mu.Unlock()
@@ -126,7 +125,7 @@ func locate(messages []agentcore.Message, s State) (held, error) {
 // runs. The messages are not modified. It sends a [ResolvedEvent] per
 // call, on the calling goroutine.
 func (g *Gate) Resolve(ctx context.Context, messages []agentcore.Message, opts agentcore.RunToolCallOptions) ([]agentcore.Message, error) {
-	g.emit(g.expire(time.Now())...)
+	g.emit(g.expire(g.now())...)
 	s := g.State()
 	if len(s.Calls) == 0 {
 		return slices.Clone(messages), nil
@@ -164,7 +163,7 @@ func (g *Gate) Resolve(ctx context.Context, messages []agentcore.Message, opts a
 
 // result is the tool-result message of decided call c.
 func (g *Gate) result(ctx context.Context, assistant *agentcore.AssistantMessage, c Call, opts agentcore.RunToolCallOptions) *agentcore.ToolResultMessage {
-	msg := &agentcore.ToolResultMessage{ToolCallID: c.ID, ToolName: c.Tool, Content: []agentcore.ContentBlock{}, Timestamp: time.Now().UnixMilli()}
+	msg := &agentcore.ToolResultMessage{ToolCallID: c.ID, ToolName: c.Tool, Content: []agentcore.ContentBlock{}, Timestamp: g.now().UnixMilli()}
 	switch d := c.Decision.(type) {
 	case Deny:
 		reason := d.Reason

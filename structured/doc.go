@@ -110,7 +110,9 @@
 //
 // In a durable session the layer's hooks apply inside the workflow only
 // as far as the session applies hooks there, which requires them to be
-// deterministic: these are (they read only the run's messages), and the
-// value is in the run's result, read with Result. OnPartial is a
-// listener, as the session documents for listeners.
+// deterministic: these are (they read only the run's messages). The
+// final-answer tool, which the hooks add to the run, executes in the
+// workflow (it is pure), and the value is in the session's transcript,
+// read with Result from its messages. OnPartial is a listener, which a
+// session does not apply.
 package structured

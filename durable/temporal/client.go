@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/hold"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
@@ -195,6 +196,9 @@ func (s *Session) Wait(ctx context.Context, seq int) error {
 
 // err is the error of the run's outcome, as [Session.Prompt] returns it.
 func (res WaitResult) err() error {
+	if len(res.Held) > 0 {
+		return &hold.HeldError{Calls: res.Held}
+	}
 	if res.ErrorMessage == "" && !res.Aborted {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/compaction"
+	"github.com/pi-go/agentcore/hold"
 	"github.com/pi-go/agentcore/models"
 	"go.temporal.io/sdk/workflow"
 )
@@ -20,13 +21,18 @@ const compactChange = "compact-between-runs"
 func withLayers(o Options) Options {
 	var layers []agentcore.Layer
 	for _, l := range o.Layers {
-		c, ok := l.(*compaction.Compactor)
-		if !ok {
+		switch l := l.(type) {
+		case *compaction.Compactor:
+			if co := l.Options(); o.Compaction == nil && !co.Manual {
+				o.Compaction = &co.Settings
+			}
+		case *hold.Gate:
+			if o.Hold == nil {
+				ho := l.Options()
+				o.Hold = &ho
+			}
+		default:
 			layers = append(layers, l)
-			continue
-		}
-		if co := c.Options(); o.Compaction == nil && !co.Manual {
-			o.Compaction = &co.Settings
 		}
 	}
 	if len(layers) == 0 {

@@ -29,9 +29,11 @@ const (
 	ControlSteer    ControlKind = "steer"
 	ControlFollowUp ControlKind = "followUp"
 	ControlAbort    ControlKind = "abort"
+	ControlDecide   ControlKind = "decide"
 )
 
-// Control is a request to prompt, continue, steer, follow up or abort,
+// Control is a request to prompt, continue, steer, follow up, abort or
+// decide held calls,
 // sent as a signal ([Session.Send]): the server records it whether or not
 // a worker is running, and the session applies it once per Key.
 type Control struct {
@@ -42,6 +44,9 @@ type Control struct {
 	// Messages are the prompt, steering or follow-up messages; none for
 	// a continue or an abort.
 	Messages Messages `json:"messages,omitempty"`
+	// Decisions are a decide request's decisions on held calls
+	// ([Session.Decide]).
+	Decisions Decisions `json:"decisions,omitempty"`
 }
 
 // ErrRecorded is wrapped by the error of a [Session.Send] (and so of
@@ -144,6 +149,8 @@ func (ss *session) control(ctx workflow.Context, c Control) {
 		}
 	case ControlAbort:
 		ss.abort()
+	case ControlDecide:
+		err = ss.decide(ctx, c.Decisions)
 	default:
 		err = refuseWith(ErrInvalidSetting, fmt.Sprintf("control kind %q", c.Kind))
 	}

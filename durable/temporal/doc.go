@@ -402,7 +402,8 @@
 //
 // The package follows the same rule for its own changes: each behaviour
 // that changed is behind a GetVersion change ID (requeue-undelivered,
-// pin-run-settings, wait-for-cancellation, compact-between-runs), and the histories recorded
+// pin-run-settings, wait-for-cancellation, compact-between-runs,
+// hold-calls), and the histories recorded
 // in testdata by earlier versions must replay (TestReplayRecordedHistories).
 //
 // # Compaction
@@ -437,6 +438,57 @@
 // summary as an [*agentcore.CustomMessage] of role "compactionSummary"
 // ([compaction.AsSummary] reads it).
 //
+// # Held calls
+//
+// A session type with [Options].Hold (or a [hold.Gate] among its
+// [Options].Layers, which is then not installed but gives its options)
+// holds tool calls for a person's decision as a Gate does on an Agent
+// (package hold): the policy runs in BeforeToolCall, a held call's
+// result is the placeholder, and the run ends after that turn. The Gate
+// cannot run as it does on an Agent (its state is per Agent and its run
+// wrapper does not apply in a workflow), so the session keeps what is
+// held itself, as workflow state:
+//
+//   - each replay of the loop gets a Gate of its own, on the workflow's
+//     clock, whose hooks compose before the other hooks; the Policy and
+//     OnDeadline run in the workflow and must be deterministic, and
+//     OnEvent does not apply;
+//   - a run that held calls ends with its placeholders committed and
+//     [Session.Prompt], [Session.Continue] and [Session.Wait] return a
+//     [*hold.HeldError] (not a failure: no error message); a prompt or
+//     continue is refused with an error wrapping [hold.ErrHeld] while a
+//     call waits; steering and follow-ups sent meanwhile are queued;
+//   - [Session.Held] lists the held calls and their decisions from any
+//     process; [Session.Decide] is a [Control] request (a signal, keyed,
+//     applied once, recorded with no worker running), taken all or none
+//     as [hold.Gate.Decide] takes it, with its refusals ([hold.ErrNotHeld],
+//     [hold.ErrDecided], [hold.ErrInvalidDecision]);
+//   - a deadline ([hold.Request].Deadline, [hold.Options].Timeout) is a
+//     workflow timer: at it the OnDeadline decision (a denial by default)
+//     applies, with no client or activity around;
+//   - the next run, once every held call is decided, first applies the
+//     decisions ([hold.Gate.Resolve]): an approved call runs in the tool
+//     activity, as any call (crash safety included), its BeforeToolCall
+//     and AfterToolCall hooks applied in the workflow; denied and answered
+//     calls get their results, and the transcript with the placeholders
+//     replaced is a replacement for [Session.Messages]; then the loop goes
+//     on and the model sees the results. A reset discards what is held.
+//
+// Waiting costs nothing: no activity runs and no worker is held, the
+// history grows only by the decide signals, and continue-as-new carries
+// what is held. Its first use in a history is behind the hold-calls
+// change ID. TestHeldCallAcrossWorkerRestart holds a call, loses the
+// worker, decides from another client with no worker running and
+// continues on a new worker; TestHeldCallDeadline, TestDecideHeldCalls
+// and TestHeldCallsSurviveContinueAsNew check the rest.
+//
+// # Session files
+//
+// [ExportSession] writes a session's transcript, model and thinking level
+// to a session file of the pi coding agent ([github.com/pi-go/agentcore/session.Session]), which
+// pi opens and an [agentcore.Agent] resumes from; a compaction summary
+// becomes pi's compaction entry (TestExportSession).
+//
 // # Layers
 //
 // [Options].Layers are the layers an [agentcore.Agent] of the session's
@@ -451,10 +503,15 @@
 //     span per request there, the child of the activity's span;
 //   - tool wrappers wrap [Options].Tools in the tool activity: the
 //     Instrumentation records an execute_tool span per executed call;
+//   - a tool a hook adds to a run (PrepareRequest's context, as
+//     structured's final-answer tool is added) is not among the workers'
+//     tools: it executes in the workflow, in the replay of the loop, and
+//     must be as deterministic as a hook (TestStructuredAnswerInASession);
 //   - listeners and run wrappers do not apply (a workflow has no Agent and
 //     sends no events): the Instrumentation records no invoke_agent span,
 //     and a Compactor is not installed but configures the compaction
-//     between runs (above).
+//     between runs (above), nor is a hold.Gate, which configures held
+//     calls (above).
 //
 // TestLayersInASession checks each part on the in-process server.
 //

@@ -15,6 +15,14 @@ import (
 // activities it needs, record their outcomes, repeat.
 func (ss *session) drive(ctx workflow.Context) error {
 	for ss.st.Run != nil && !ss.shouldContinue(ctx) {
+		if ss.st.Run.Held != nil {
+			if needs := ss.resolve(ctx); len(needs) > 0 {
+				if err := ss.obtain(ctx, needs); err != nil {
+					return err
+				}
+			}
+			continue
+		}
 		x := &replay{opts: ss.opts, st: &ss.st, rec: ss.st.Run, now: millis(workflow.Now(ctx)),
 			set: runSettings(ss.st.Run, ss.opts), queue: ss.settings()}
 		res := x.run()
@@ -91,15 +99,29 @@ func (rec *runRecord) declared(now int64) int64 {
 // recorded and the duration the tool measured, as in the committed
 // transcript; it leaves a result whose outcome is not recorded unchanged.
 func (rec *runRecord) stamp(request int, m *agentcore.ToolResultMessage) {
-	o, ok := rec.Tools[callKey(request, m.ToolCallID)]
-	if !ok {
-		return
+	if o, ok := rec.Tools[callKey(request, m.ToolCallID)]; ok {
+		rec.stampOutcome(m, o)
 	}
+}
+
+// stampOutcome gives m the time outcome o was recorded and the duration
+// the tool measured.
+func (rec *runRecord) stampOutcome(m *agentcore.ToolResultMessage, o toolOutcome) {
 	m.Timestamp, m.DurationMs = o.Timestamp, nil
 	if !o.Output.Unknown && !o.Aborted {
 		d := o.Output.DurationMs
 		m.DurationMs = &d
 	}
+}
+
+// result is the recorded outcome as the tool's Execute returned it.
+func (o toolOutcome) result() (agentcore.ToolResult, error) {
+	if o.Output.Err != "" {
+		return agentcore.ToolResult{}, errors.New(o.Output.Err)
+	}
+	r := o.Output.Result
+	r.IsError = o.Output.IsError
+	return r, nil
 }
 
 // finish ends the run: a run ended by a failing hook gets the Agent's
@@ -132,6 +154,10 @@ func (ss *session) finish(ctx workflow.Context, res replayResult) {
 	}
 	if res.err != nil {
 		ss.requeue(ctx, res.held, res.heldFrom)
+	}
+	if len(res.holds.Calls) > 0 && workflow.GetVersion(ctx, holdChange, workflow.DefaultVersion, 1) != workflow.DefaultVersion {
+		ss.setHeld(&res.holds)
+		result.Held = res.holds.Undecided()
 	}
 	ss.st.ErrorMessage = result.ErrorMessage
 	if ss.st.Results == nil {

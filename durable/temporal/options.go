@@ -6,6 +6,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/compaction"
+	"github.com/pi-go/agentcore/hold"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -122,8 +123,17 @@ type Options struct {
 	// listeners and run wrappers do not apply: a workflow has no Agent and
 	// no events. A [*compaction.Compactor] among them is not installed: the
 	// session compacts between runs with its settings instead (when
-	// Compaction is nil and the Compactor is not Manual).
+	// Compaction is nil and the Compactor is not Manual); nor is a
+	// [*hold.Gate]: its options are Hold's when Hold is nil.
 	Layers []agentcore.Layer
+
+	// Hold, when not nil, holds tool calls for a person's decision as a
+	// [hold.Gate] with these options does on an Agent (see the package
+	// doc's Held calls); nil holds none, unless Layers holds a Gate. Its
+	// Policy and OnDeadline run in the workflow and must be deterministic
+	// as hooks are; OnEvent and Now do not apply (the workflow's clock
+	// is the Gate's).
+	Hold *hold.Options
 }
 
 func (o *Options) name() string {

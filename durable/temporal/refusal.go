@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/hold"
 	"go.temporal.io/sdk/temporal"
 )
 
@@ -25,6 +26,10 @@ var refusals = map[string]error{
 	"ErrUnknownTool":           ErrUnknownTool,
 	"ErrInvalidSetting":        ErrInvalidSetting,
 	"ErrTooLarge":              ErrTooLarge,
+	"ErrHeld":                  hold.ErrHeld,
+	"ErrNotHeld":               hold.ErrNotHeld,
+	"ErrDecided":               hold.ErrDecided,
+	"ErrInvalidDecision":       hold.ErrInvalidDecision,
 }
 
 // refuse is the workflow's refusal with sentinel's meaning; sentinel is

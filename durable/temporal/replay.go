@@ -3,13 +3,14 @@ package temporal
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/hold"
 )
 
 // textPending is the placeholder answer of a request or call whose outcome
@@ -52,6 +53,9 @@ type replayResult struct {
 	// heldFrom and did not deliver: those a failed run puts back.
 	held     Messages
 	heldFrom agentcore.Queue
+	// holds are the tool calls the run's last turn held for a decision
+	// ([Options].Hold), when the run is over.
+	holds hold.State
 }
 
 // replay is one execution of the active run's loop, from its start, with
@@ -100,6 +104,8 @@ type replay struct {
 	// the loop delivers them, as the engine holds them for an Agent.
 	held     Messages
 	heldFrom agentcore.Queue
+	// gate holds tool calls, with [Options].Hold; nil without.
+	gate *hold.Gate
 }
 
 // run replays the loop.
@@ -124,6 +130,9 @@ func (x *replay) run() replayResult {
 	msgs, err := lr.Wait()
 	slices.SortStableFunc(x.needs, func(a, b need) int { return x.preflighted[a.key] - x.preflighted[b.key] })
 	res := replayResult{messages: msgs, needs: x.needs, err: err, held: x.held, heldFrom: x.heldFrom}
+	if x.gate != nil && len(x.needs) == 0 {
+		res.holds = x.gate.State()
+	}
 	res.commit = len(msgs)
 	switch {
 	case len(x.needs) == 0:
@@ -150,6 +159,12 @@ func (x *replay) config() agentcore.LoopConfig {
 	so.APIKey = ""
 	h := o.Hooks
 	h.GetAPIKey = nil
+	if o.Hold != nil {
+		// A Gate of its own per replay, on the workflow's clock: what it
+		// holds is the run's last turn's, read once the run is over.
+		x.gate = o.gate(time.UnixMilli(x.now), nil)
+		h = agentcore.NewStack([]agentcore.Layer{x.gate}, h).Hooks()
+	}
 	if f := h.ConvertToLLM; f != nil {
 		h.ConvertToLLM = func(ctx context.Context, m []agentcore.Message) ([]agentcore.Message, error) {
 			if x.pending.Load() {
@@ -358,12 +373,7 @@ func (x *replay) tools() []agentcore.Tool {
 func (x *replay) execute(name, callID string, args json.RawMessage) (agentcore.ToolResult, error) {
 	key := callKey(x.current, callID)
 	if o, ok := x.rec.Tools[key]; ok {
-		if o.Output.Err != "" {
-			return agentcore.ToolResult{}, errors.New(o.Output.Err)
-		}
-		r := o.Output.Result
-		r.IsError = o.Output.IsError
-		return r, nil
+		return o.result()
 	}
 	x.mu.Lock()
 	_, ok := x.preflighted[key]

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/hold"
 	"go.temporal.io/sdk/workflow"
 )
 
@@ -120,6 +121,9 @@ type WaitResult struct {
 	Pending bool `json:"pending,omitempty"`
 	// Unknown is set for a number no run of the session has.
 	Unknown bool `json:"unknown,omitempty"`
+	// Held are the calls the run held for a decision, waiting when it
+	// ended ([Options].Hold); none for a run that held nothing.
+	Held []hold.Call `json:"held,omitempty"`
 	// Message is the failed run's last assistant message, with its Err
 	// (see [Messages]); nil after a success, and in results recorded by
 	// versions that did not keep it.

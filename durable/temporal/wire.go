@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/hold"
 )
 
 // Messages is a transcript as it crosses Temporal: workflow arguments,
@@ -135,6 +136,9 @@ type runRecord struct {
 	// transcript was replaced during the run; nil means the first Base
 	// messages of the transcript.
 	Context Messages `json:"context,omitempty"`
+	// Held are the decided held calls the run applies before its loop
+	// starts; nil once applied (or for none).
+	Held *hold.State `json:"held,omitempty"`
 }
 
 // context is the transcript the run started from.
@@ -171,6 +175,9 @@ type sessionState struct {
 	// ([Session.Messages]): it moves past every cursor handed out when the
 	// transcript is reset or replaced.
 	Origin int `json:"origin,omitempty"`
+	// Held are the tool calls the last run held for a decision
+	// ([Options].Hold), until a run applies them; nil when none.
+	Held *hold.State `json:"held,omitempty"`
 }
 
 // keptResults is how many runs' results a session remembers for Wait.

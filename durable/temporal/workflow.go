@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/hold"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
@@ -82,6 +83,9 @@ type session struct {
 	cancelWork workflow.CancelFunc
 	// closing is set before continue-as-new: waiting handlers return.
 	closing bool
+	// heldGen counts the changes of what the session holds, for the
+	// deadline watcher; it is not state.
+	heldGen int
 }
 
 // Workflow is the session workflow. It runs until cancelled, continuing as
@@ -159,6 +163,9 @@ func (ss *session) continuable() error {
 	if err := ss.busy(); err != nil {
 		return err
 	}
+	if err := ss.waiting(); err != nil {
+		return err
+	}
 	msgs := ss.st.Transcript
 	if !slices.ContainsFunc(msgs, func(m agentcore.Message) bool { return m.Role() != "system" }) {
 		return refuse(agentcore.ErrNoMessages)
@@ -178,6 +185,9 @@ func (ss *session) promptable(prompts Messages) error {
 	if err := ss.busy(); err != nil {
 		return err
 	}
+	if err := ss.waiting(); err != nil {
+		return err
+	}
 	return ss.room(2 * encodedSize(prompts))
 }
 
@@ -188,6 +198,7 @@ func (ss *session) prompt(ctx workflow.Context, prompts Messages) (int, error) {
 	st.Runs++
 	st.Run = &runRecord{Seq: st.Runs, Base: len(st.Transcript), Prompts: slices.Clone(prompts), Tools: map[string]toolOutcome{},
 		Settings: ss.startSettings(ctx), Started: startTime(ctx)}
+	ss.takeHeld(st.Run)
 	st.ErrorMessage = ""
 	return st.Runs, nil
 }
@@ -208,6 +219,7 @@ func (ss *session) cont(ctx workflow.Context) (int, error) {
 	}
 	st.Runs++
 	st.Run = rec
+	ss.takeHeld(rec)
 	st.ErrorMessage = ""
 	return st.Runs, nil
 }
@@ -249,6 +261,9 @@ func (ss *session) register(ctx workflow.Context) error {
 		}
 		st.replaceTranscript(kept)
 		st.Steering, st.FollowUp, st.ErrorMessage = nil, nil, ""
+		if st.Held != nil {
+			ss.setHeld(nil)
+		}
 		return nil
 	}, workflow.UpdateHandlerOptions{Validator: func(workflow.Context) error { return ss.busy() }}); err != nil {
 		return err
@@ -260,6 +275,15 @@ func (ss *session) register(ctx workflow.Context) error {
 		return err
 	}
 	if err := ss.registerControl(ctx); err != nil {
+		return err
+	}
+	ss.watchDeadlines(ctx)
+	if err := workflow.SetQueryHandler(ctx, QueryHeld, func() (hold.State, error) {
+		if st.Held == nil {
+			return hold.State{}, nil
+		}
+		return *st.Held, nil
+	}); err != nil {
 		return err
 	}
 	return workflow.SetQueryHandler(ctx, QueryState, func() (State, error) {
