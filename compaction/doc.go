@@ -70,7 +70,10 @@
 //
 // [Summarize] sends the messages to summarize as a plain-text record (so
 // the model reads it rather than continuing it; thinking is left out and
-// tool results are cut at 2,000 characters) through an [agentcore.StreamFn]
+// tool results are cut at 2,000 characters, as pi cuts them; so are a tool
+// call's arguments, which pi does not cut: on a small window one call's
+// arguments could otherwise fill the summary request) through an
+// [agentcore.StreamFn]
 // — the agent's own model by default, or [Options.Model] — and asks for a
 // checkpoint in pi's layout: goal, constraints and preferences, progress
 // (done, in progress, blocked), key decisions, next steps, critical
