@@ -187,8 +187,9 @@ func (a *Agent) listenerList() []*listenerEntry {
 // ctx is the run's abort signal, like [Agent.Abort].
 //
 // It fails without starting a run, changing nothing, with [ErrBusy] while a
-// run is active, [ErrNoStreamFn], or an error wrapping [ErrInvalidTool]
-// when a tool is misconfigured ([ValidateTools]). A run that started and ended with a
+// run is active, [ErrNoStreamFn], an error wrapping [ErrInvalidTool]
+// when a tool is misconfigured ([ValidateTools]), or one wrapping
+// [ErrInvalidLayer] when a layer panicked installing or wrapping. A run that started and ended with a
 // failed or aborted response, or a failing hook, returns a [*RunError]
 // (the failure is in the transcript and [State].ErrorMessage too); for an
 // abort it unwraps to ctx's error: errors.Is(err, context.DeadlineExceeded)
@@ -264,7 +265,7 @@ func (a *Agent) start(ctx context.Context, choose func() (Run, error)) (err erro
 		a.mu.Unlock()
 		return ErrBusy
 	}
-	if err := ValidateTools(a.layers.wrapTools(a.tools)); err != nil {
+	if err := a.checkTools(); err != nil {
 		a.mu.Unlock()
 		return err
 	}
@@ -293,6 +294,19 @@ func (a *Agent) start(ctx context.Context, choose func() (Run, error)) (err erro
 	return a.layers.run(a.runOnce)(runCtx, run)
 }
 
+// checkTools reports, holding mu, a layer that failed to install, or
+// tools that the layers' wrappers break or that are invalid.
+func (a *Agent) checkTools() error {
+	if a.layers.err != nil {
+		return a.layers.err
+	}
+	tools, err := a.layers.wrapTools(a.tools)
+	if err != nil {
+		return err
+	}
+	return ValidateTools(tools)
+}
+
 // runOnce is the innermost [RunFunc]: it runs the loop once on the
 // Agent's current state.
 func (a *Agent) runOnce(ctx context.Context, run Run) error {
@@ -307,8 +321,14 @@ func (a *Agent) runOnce(ctx context.Context, run Run) error {
 		return err
 	}
 	a.mu.Lock()
-	tools := a.layers.wrapTools(a.tools)
-	if err := ValidateTools(tools); err != nil {
+	tools, err := a.layers.wrapTools(a.tools)
+	if err == nil {
+		err = ValidateTools(tools)
+	}
+	if err == nil {
+		fn, err = a.layers.streamFn(fn)
+	}
+	if err != nil {
 		a.mu.Unlock()
 		return err
 	}
@@ -321,7 +341,7 @@ func (a *Agent) runOnce(ctx context.Context, run Run) error {
 	a.errorText = ""
 	a.current = nil
 	actx := AgentContext{Messages: slices.Clone(a.messages), Tools: tools}
-	cfg := a.loopConfig(a.layers.streamFn(fn), run.From == SteeringQueue)
+	cfg := a.loopConfig(fn, run.From == SteeringQueue)
 	a.mu.Unlock()
 
 	// cfg.StreamFn is fn, resolved above: newEngine cannot fail.

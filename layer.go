@@ -2,6 +2,9 @@ package agentcore
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"reflect"
 	"slices"
 )
 
@@ -148,6 +151,12 @@ func (s *Setup) WrapRun(w func(next RunFunc) RunFunc) {
 	}
 }
 
+// ErrInvalidLayer is wrapped by the error of a layer that panicked: in
+// Install (reported by the Agent's Prompt and Continue, by RunLoop, and
+// by [Stack.Err]) or in a stream function or tool wrapper (reported by the
+// run that applied it).
+var ErrInvalidLayer = errors.New("agentcore: invalid layer")
+
 // stack is the composition of an Agent's or a run's layers.
 type stack struct {
 	hooks     Hooks
@@ -155,19 +164,34 @@ type stack struct {
 	tools     []func(Tool) Tool
 	listeners []Listener
 	runs      []func(RunFunc) RunFunc
+	// err reports the layers whose Install panicked; they are left out.
+	err error
 }
 
 // install installs layers on agent (nil under RunLoop) over the program's
-// hooks and returns their composition. A nil layer is skipped.
+// hooks and returns their composition. A nil layer (a nil pointer too) is
+// skipped; one whose Install panics is left out, whatever it installed,
+// and reported in the stack's err.
 func install(agent *Agent, layers []Layer, program Hooks) stack {
 	if len(layers) == 0 {
 		return stack{hooks: program}
 	}
 	s := &Setup{agent: agent}
-	for _, l := range layers {
-		if l != nil {
-			l.Install(s)
+	var errs []error
+	for i, l := range layers {
+		if isNil(l) {
+			continue
 		}
+		one := &Setup{agent: agent}
+		if err := guard(func() error { l.Install(one); return nil }); err != nil {
+			errs = append(errs, fmt.Errorf("%w: Layers[%d] (%T): Install: %v", ErrInvalidLayer, i, l, err))
+			continue
+		}
+		s.hooks = append(s.hooks, one.hooks...)
+		s.streamFns = append(s.streamFns, one.streamFns...)
+		s.tools = append(s.tools, one.tools...)
+		s.listeners = append(s.listeners, one.listeners...)
+		s.runs = append(s.runs, one.runs...)
 	}
 	return stack{
 		hooks:     chainHooks(append(s.hooks, program)),
@@ -175,33 +199,61 @@ func install(agent *Agent, layers []Layer, program Hooks) stack {
 		tools:     slices.Clip(s.tools),
 		listeners: slices.Clip(s.listeners),
 		runs:      slices.Clip(s.runs),
+		err:       errors.Join(errs...),
 	}
 }
 
-// streamFn returns fn wrapped by the layers, the first outermost.
-func (st *stack) streamFn(fn StreamFn) StreamFn {
-	for _, w := range slices.Backward(st.streamFns) {
-		if next := w(fn); next != nil {
-			fn = next
-		}
+// isNil reports whether l is nil, or a nil pointer, map, func or slice
+// in an interface.
+func isNil(l Layer) bool {
+	if l == nil {
+		return true
 	}
-	return fn
+	switch v := reflect.ValueOf(l); v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Func, reflect.Slice, reflect.Interface:
+		return v.IsNil()
+	}
+	return false
+}
+
+// streamFn returns fn wrapped by the layers, the first outermost; a
+// wrapper that panics is an error wrapping [ErrInvalidLayer].
+func (st *stack) streamFn(fn StreamFn) (StreamFn, error) {
+	err := guard(func() error {
+		for _, w := range slices.Backward(st.streamFns) {
+			if next := w(fn); next != nil {
+				fn = next
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: stream function wrapper: %v", ErrInvalidLayer, err)
+	}
+	return fn, nil
 }
 
 // wrapTools returns tools wrapped by the layers, the first outermost;
-// without tool wrappers it returns tools itself.
-func (st *stack) wrapTools(tools []Tool) []Tool {
+// without tool wrappers it returns tools itself. A wrapper that panics is
+// an error wrapping [ErrInvalidLayer].
+func (st *stack) wrapTools(tools []Tool) ([]Tool, error) {
 	if len(st.tools) == 0 {
-		return tools
+		return tools, nil
 	}
 	out := make([]Tool, len(tools))
-	for i, t := range tools {
-		for _, w := range slices.Backward(st.tools) {
-			t = w(t)
+	err := guard(func() error {
+		for i, t := range tools {
+			for _, w := range slices.Backward(st.tools) {
+				t = w(t)
+			}
+			out[i] = t
 		}
-		out[i] = t
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: tool wrapper: %v", ErrInvalidLayer, err)
 	}
-	return out
+	return out, nil
 }
 
 // run returns inner wrapped by the layers' run wrappers, the first
@@ -229,7 +281,8 @@ type Stack struct {
 }
 
 // NewStack installs layers over the program's hooks and returns their
-// composition. A nil layer is skipped.
+// composition. A nil layer is skipped; one whose Install panics is left
+// out and reported by [Stack.Err].
 func NewStack(layers []Layer, hooks Hooks) *Stack {
 	return &Stack{st: install(nil, layers, hooks)}
 }
@@ -238,19 +291,25 @@ func NewStack(layers []Layer, hooks Hooks) *Stack {
 // rules of [Setup.AddHooks].
 func (s *Stack) Hooks() Hooks { return s.st.hooks }
 
+// Err reports the layers whose Install panicked (wrapping
+// [ErrInvalidLayer]); they are left out of the Stack. Nil means none did.
+func (s *Stack) Err() error { return s.st.err }
+
 // StreamFn returns fn wrapped by the layers, the first outermost; a nil
-// fn is returned as is.
-func (s *Stack) StreamFn(fn StreamFn) StreamFn {
+// fn is returned as is. When a wrapper panics, the error wraps
+// [ErrInvalidLayer] and fn is not returned.
+func (s *Stack) StreamFn(fn StreamFn) (StreamFn, error) {
 	if fn == nil {
-		return nil
+		return nil, nil
 	}
 	return s.st.streamFn(fn)
 }
 
 // Tools returns a copy of tools wrapped by the layers, the first
-// outermost.
-func (s *Stack) Tools(tools []Tool) []Tool {
-	return slices.Clone(s.st.wrapTools(tools))
+// outermost. When a wrapper panics, the error wraps [ErrInvalidLayer].
+func (s *Stack) Tools(tools []Tool) ([]Tool, error) {
+	out, err := s.st.wrapTools(tools)
+	return slices.Clone(out), err
 }
 
 // Listeners returns the layers' listeners, in layer order.

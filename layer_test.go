@@ -395,9 +395,12 @@ func TestStack(t *testing.T) {
 	st := agentcore.NewStack([]agentcore.Layer{tagLayer(j, "l")}, tagHooks(j, "program"))
 	assert.True(t, st.WrapsRuns())
 	assert.Len(t, st.Listeners(), 1)
-	assert.Nil(t, st.StreamFn(nil))
-	tools := st.Tools([]agentcore.Tool{layerEchoTool()})
-	_, err := tools[0].Execute(context.Background(), "c1", json.RawMessage(`{}`), func(agentcore.ToolResult) {})
+	fn, err := st.StreamFn(nil)
+	require.NoError(t, err)
+	assert.Nil(t, fn)
+	tools, err := st.Tools([]agentcore.Tool{layerEchoTool()})
+	require.NoError(t, err)
+	_, err = tools[0].Execute(context.Background(), "c1", json.RawMessage(`{}`), func(agentcore.ToolResult) {})
 	require.NoError(t, err)
 	h := st.Hooks()
 	_, err = h.TransformContext(context.Background(), nil)
@@ -418,4 +421,50 @@ func TestToolCallOptions(t *testing.T) {
 	require.False(t, o.IsError)
 	assert.Equal(t, `echo {"text":"hi"} l program`, o.Result.Text())
 	assert.Equal(t, []string{"before l", "before program", "tool l", `after l: echo {"text":"hi"}`, `after program: echo {"text":"hi"} l`}, j.all())
+}
+
+// nilLayer is a Layer whose nil pointer is skipped like a nil Layer.
+type nilLayer struct{ installed bool }
+
+func (l *nilLayer) Install(*agentcore.Setup) { l.installed = true }
+
+func TestInvalidLayers(t *testing.T) {
+	panics := func(where string) agentcore.Layer {
+		return agentcore.LayerFunc(func(s *agentcore.Setup) {
+			switch where {
+			case "install":
+				s.AddHooks(agentcore.Hooks{FinishTurn: func(context.Context, agentcore.TurnContext) (agentcore.TurnDecision, error) {
+					return agentcore.TurnEnd, nil
+				}})
+				panic("bad layer")
+			case "stream":
+				s.WrapStreamFn(func(agentcore.StreamFn) agentcore.StreamFn { panic("bad stream wrapper") })
+			case "tool":
+				s.WrapTool(func(agentcore.Tool) agentcore.Tool { panic("bad tool wrapper") })
+			}
+		})
+	}
+	for _, where := range []string{"install", "stream", "tool"} {
+		t.Run(where, func(t *testing.T) {
+			fake := agentcoretest.New(agentcoretest.TextResponse("never"))
+			agent := agentcore.New(agentcore.Options{
+				Model: agentcoretest.Model(), StreamFn: fake.Stream, Tools: []agentcore.Tool{layerEchoTool()},
+				Layers: []agentcore.Layer{(*nilLayer)(nil), panics(where)},
+			})
+			err := agent.Prompt(context.Background(), "go")
+			require.ErrorIs(t, err, agentcore.ErrInvalidLayer)
+			assert.ErrorContains(t, err, "bad ")
+			assert.Equal(t, 0, fake.CallCount())
+			assert.False(t, agent.IsStreaming())
+			assert.Len(t, agent.Messages(), 1, "the transcript holds only its system message")
+
+			_, err = agentcore.RunLoop(context.Background(), []agentcore.Message{agentcore.UserText("go")},
+				agentcore.AgentContext{Tools: []agentcore.Tool{layerEchoTool()}},
+				agentcore.LoopConfig{Model: agentcoretest.Model(), StreamFn: fake.Stream, Layers: []agentcore.Layer{panics(where)}})
+			assert.ErrorIs(t, err, agentcore.ErrInvalidLayer)
+		})
+	}
+	st := agentcore.NewStack([]agentcore.Layer{panics("install"), (*nilLayer)(nil)}, agentcore.Hooks{})
+	assert.ErrorIs(t, st.Err(), agentcore.ErrInvalidLayer)
+	assert.Nil(t, st.Hooks().FinishTurn, "the failed layer's hooks are left out")
 }

@@ -282,8 +282,9 @@ func (r *LoopRun) Wait() ([]Message, error) {
 // context with events, and returns at once. ctx is the run's abort signal.
 // actx is copied; the run never modifies the caller's slices. It fails
 // without starting when no stream function is configured ([ErrNoStreamFn]),
-// a tool is misconfigured (an error wrapping [ErrInvalidTool]) or a prompt
-// is nil ([ErrNilMessage]).
+// a tool is misconfigured (an error wrapping [ErrInvalidTool]), a layer
+// panicked installing or wrapping ([ErrInvalidLayer]) or a prompt is nil
+// ([ErrNilMessage]).
 func RunLoop(ctx context.Context, prompts []Message, actx AgentContext, cfg LoopConfig) (*LoopRun, error) {
 	if err := checkMessages("prompt", prompts); err != nil {
 		return nil, err
@@ -311,8 +312,18 @@ func startLoop(ctx context.Context, actx AgentContext, cfg LoopConfig, body func
 		return nil, err
 	}
 	layers := install(nil, cfg.Layers, cfg.Hooks)
-	cfg.Hooks, cfg.StreamFn, cfg.Layers = layers.hooks, layers.streamFn(fn), nil
-	actx = AgentContext{Messages: slices.Clone(actx.Messages), Tools: slices.Clone(layers.wrapTools(actx.Tools))}
+	if layers.err != nil {
+		return nil, layers.err
+	}
+	tools, err := layers.wrapTools(actx.Tools)
+	if err != nil {
+		return nil, err
+	}
+	if fn, err = layers.streamFn(fn); err != nil {
+		return nil, err
+	}
+	cfg.Hooks, cfg.StreamFn, cfg.Layers = layers.hooks, fn, nil
+	actx = AgentContext{Messages: slices.Clone(actx.Messages), Tools: slices.Clone(tools)}
 	if err := ValidateTools(actx.Tools); err != nil {
 		return nil, err
 	}

@@ -122,7 +122,11 @@ func (a *Agent) AppendMessage(m Message) {
 func (a *Agent) ToolCallOptions() RunToolCallOptions {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	tools := slices.Clone(a.layers.wrapTools(a.tools))
+	tools, err := a.layers.wrapTools(a.tools)
+	if err != nil {
+		tools = a.tools // the runs fail with the wrapper's error
+	}
+	tools = slices.Clone(tools)
 	return RunToolCallOptions{
 		Tools:          tools,
 		Context:        AgentContext{Messages: slices.Clone(a.messages), Tools: tools},

@@ -217,15 +217,17 @@ func TestStackWithoutAgent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(agentotel.Config{AgentName: "durable"})
 		st := agentcore.NewStack([]agentcore.Layer{h.inst}, agentcore.Hooks{})
-		fn := st.StreamFn(agentcoretest.New(agentcoretest.TextResponse("ok")).Stream)
-		tools := st.Tools([]agentcore.Tool{readTool()})
+		fn, err := st.StreamFn(agentcoretest.New(agentcoretest.TextResponse("ok")).Stream)
+		require.NoError(t, err)
+		tools, err := st.Tools([]agentcore.Tool{readTool()})
+		require.NoError(t, err)
 
 		ctx, activity := h.tp.Tracer("test").Start(context.Background(), "model activity")
 		for range fn(ctx, model(), agentcore.Request{Messages: []agentcore.Message{agentcore.UserText("go")}}, agentcore.StreamOptions{}) {
 		}
 		activity.End()
 		ctx, activity = h.tp.Tracer("test").Start(context.Background(), "tool activity")
-		_, err := tools[0].Execute(ctx, "c1", json.RawMessage(`{"path":"b.txt"}`), func(agentcore.ToolResult) {})
+		_, err = tools[0].Execute(ctx, "c1", json.RawMessage(`{"path":"b.txt"}`), func(agentcore.ToolResult) {})
 		require.NoError(t, err)
 		activity.End()
 

@@ -38,6 +38,9 @@ func (a *activities) model(ctx context.Context, in modelInput) (response, error)
 			opts.APIKey = key
 		}
 	}
+	if err := a.opts.layerErr; err != nil {
+		return response{}, temporal.NewNonRetryableApplicationError(err.Error(), "InvalidLayer", err)
+	}
 	fn := a.opts.StreamFn
 	if fn == nil {
 		return response{}, temporal.NewNonRetryableApplicationError(agentcore.ErrNoStreamFn.Error(), "NoStreamFn", nil)

@@ -2,6 +2,7 @@ package temporal
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/pi-go/agentcore"
@@ -39,9 +40,13 @@ func withLayers(o Options) Options {
 		return o
 	}
 	st := agentcore.NewStack(layers, o.Hooks)
-	o.Hooks = st.Hooks()
-	o.StreamFn = st.StreamFn(o.StreamFn)
-	o.Tools = st.Tools(o.Tools)
+	fn, ferr := st.StreamFn(o.StreamFn)
+	tools, terr := st.Tools(o.Tools)
+	if err := errors.Join(st.Err(), ferr, terr); err != nil {
+		o.layerErr = err // every model request fails with it
+		return o
+	}
+	o.Hooks, o.StreamFn, o.Tools = st.Hooks(), fn, tools
 	return o
 }
 

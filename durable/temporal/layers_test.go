@@ -96,3 +96,23 @@ func TestLayersInASession(t *testing.T) {
 	_, ok := compaction.AsSummary(st.Messages[1])
 	assert.True(t, ok, "the Compactor's settings compacted between runs")
 }
+
+// TestInvalidLayerInASession gives a session type a layer whose Install
+// panics: no worker crashes, and every run fails with the layer's error.
+func TestInvalidLayerInASession(t *testing.T) {
+	ctx := testCtx(t)
+	fake := agentcoretest.New(agentcoretest.TextResponse("never"))
+	o := durableOptions(scenarios[0].agentOptions(), fake.Stream)
+	o.Layers = []agentcore.Layer{agentcore.LayerFunc(func(*agentcore.Setup) { panic("bad layer") })}
+	sessions := durable.New(o)
+	queue := taskQueue(t)
+	startWorker(t, queue, sessions)
+	cl := newClient(t, queue, sessions)
+	s, err := cl.Start(ctx, queue)
+	require.NoError(t, err)
+	err = s.Prompt(ctx, "go")
+	require.Error(t, err)
+	assert.ErrorContains(t, err, "invalid layer")
+	assert.ErrorContains(t, err, "bad layer")
+	assert.Zero(t, fake.CallCount())
+}

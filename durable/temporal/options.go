@@ -134,6 +134,10 @@ type Options struct {
 	// as hooks are; OnEvent and Now do not apply (the workflow's clock
 	// is the Gate's).
 	Hold *hold.Options
+
+	// layerErr is the error of a layer that failed to install or to wrap
+	// (agentcore.ErrInvalidLayer): every model request fails with it.
+	layerErr error
 }
 
 func (o *Options) name() string {
