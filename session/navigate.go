@@ -3,7 +3,6 @@ package session
 import (
 	"fmt"
 	"regexp"
-	"slices"
 )
 
 var newlines = regexp.MustCompile(`[\r\n]+`)
@@ -30,7 +29,7 @@ func (s *Session) Leaf() string {
 func (s *Session) Entry(id string) Entry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.t.byID[id]
+	return s.t.get(id)
 }
 
 // Entries returns every entry in file order, in a new slice; the entries
@@ -38,20 +37,23 @@ func (s *Session) Entry(id string) Entry {
 func (s *Session) Entries() []Entry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.t.entries)
+	return s.t.all()
 }
 
 // Children returns the entries whose parent is id, in file order.
 func (s *Session) Children(id string) []Entry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Entry
-	for _, e := range s.t.entries {
-		if e.Base().ParentID == id {
-			out = append(out, e)
+	var children []*slot
+	for _, sl := range s.t.slots {
+		if sl.base.ParentID == id {
+			children = append(children, sl)
 		}
 	}
-	return out
+	if children == nil {
+		return nil
+	}
+	return s.t.entries(children)
 }
 
 // Label returns the label of the entry id; "" for none.
@@ -66,8 +68,8 @@ func (s *Session) Label(id string) string {
 func (s *Session) Name() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i := len(s.t.entries) - 1; i >= 0; i-- {
-		if info, ok := s.t.entries[i].(*SessionInfo); ok {
+	for i := len(s.t.slots) - 1; i >= 0; i-- {
+		if info, ok := s.t.slots[i].entry.(*SessionInfo); ok {
 			return info.Name
 		}
 	}
@@ -114,7 +116,7 @@ func (s *Session) ContextAt(leafID string) Context {
 func (s *Session) Branch(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.t.byID[id] == nil {
+	if !s.t.has(id) {
 		return fmt.Errorf("%w: %q", ErrNotFound, id)
 	}
 	s.t.leaf = id
@@ -135,7 +137,7 @@ func (s *Session) ResetLeaf() {
 func (s *Session) BranchWithSummary(id string, b *BranchSummary) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if id != "" && s.t.byID[id] == nil {
+	if id != "" && !s.t.has(id) {
 		return "", fmt.Errorf("%w: %q", ErrNotFound, id)
 	}
 	if b == nil {
