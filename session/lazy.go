@@ -17,7 +17,7 @@ var ErrChanged = errors.New("session: file changed under the session")
 
 // cacheBytes bounds the lines whose decoded entries a session keeps after
 // reading them back: a branch's context read twice costs one read.
-const cacheBytes = 8 << 20
+const cacheBytes = 4 << 20
 
 // onDisk reports whether an entry of type typ, in a version 3 file, is
 // left on disk after open and read back when needed. Entries that are
@@ -94,7 +94,7 @@ func (s *source) load(slots []*slot, idx []int, out []Entry) {
 	if f == nil {
 		var err error
 		if f, err = os.Open(s.path); err != nil {
-			s.fail(err)
+			s.fail(fmt.Errorf("%w: %w", ErrChanged, err))
 		} else {
 			defer f.Close()
 		}

@@ -155,3 +155,17 @@ func (s *Session) BranchWithSummary(id string, b *BranchSummary) (string, error)
 	}
 	return newID, err
 }
+
+// Err returns the first failure to read an entry back from the file (see
+// the package doc's Safety section), wrapping [ErrChanged]; nil when every
+// read succeeded. An entry that could not be read is given, by every
+// method, as an [*UnknownEntry] with its tree fields, which takes no part
+// in a context.
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.t.src == nil {
+		return nil
+	}
+	return s.t.src.err
+}
