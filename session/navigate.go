@@ -25,7 +25,9 @@ func (s *Session) Leaf() string {
 	return s.t.leaf
 }
 
-// Entry returns the entry with the given ID, or nil.
+// Entry returns the entry with the given ID, or nil. An entry not in
+// memory is read back from the file (see the package doc's Safety
+// section).
 func (s *Session) Entry(id string) Entry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -33,7 +35,8 @@ func (s *Session) Entry(id string) Entry {
 }
 
 // Entries returns every entry in file order, in a new slice; the entries
-// are the session's and must not be modified.
+// are the session's and must not be modified. Those not in memory are
+// read back from the file: the slice holds the whole session.
 func (s *Session) Entries() []Entry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -77,7 +80,8 @@ func (s *Session) Name() string {
 }
 
 // Path returns the entries from the root to leafID, in order: pi's
-// getBranch. "" means the current leaf.
+// getBranch. "" means the current leaf. Those not in memory are read back
+// from the file.
 func (s *Session) Path(leafID string) []Entry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -89,7 +93,8 @@ func (s *Session) Path(leafID string) []Entry {
 
 // Tree returns the session's entries as a tree: the roots in file order
 // (an entry whose parent is missing is a root), the children of each
-// entry sorted by time. The nodes are new; the entries are the session's.
+// entry sorted by time. The nodes are new; the entries are the session's,
+// every one read back from the file when not in memory.
 func (s *Session) Tree() []*Node {
 	s.mu.Lock()
 	defer s.mu.Unlock()

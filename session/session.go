@@ -116,14 +116,16 @@ func Create(dir, cwd string, opts *Options) (*Session, error) {
 	return s, nil
 }
 
-// Open opens the session file at path. The file is read line by line (a
-// line at a time in memory besides the decoded entries), an older version
-// migrated as pi migrates it and, unless ReadOnly, rewritten (through a
-// temporary file renamed over it) and locked; a torn last line is skipped
-// and, unless ReadOnly, ended with a newline so that appends start on a
-// line of their own. The leaf is the last entry of the file. A file whose
-// first entry is not a header is refused with [ErrNotSession]; an empty
-// one gets a new header, pi's repair.
+// Open opens the session file at path. The file is read line by line, a
+// line at a time in memory; of a version 3 file only the tree is kept and
+// large entries are read back when needed (see the package doc's Safety
+// section). An older version is migrated as pi migrates it and, unless
+// ReadOnly, rewritten (through a temporary file renamed over it) and
+// locked; a torn last line is skipped and, unless ReadOnly, ended with a
+// newline so that appends start on a line of their own. The leaf is the
+// last entry of the file. A file whose first entry is not a header is
+// refused with [ErrNotSession]; an empty one gets a new header, pi's
+// repair.
 func Open(path string, opts *Options) (*Session, error) {
 	o := opts.orDefault()
 	s := &Session{opts: o, path: path}
