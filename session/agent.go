@@ -91,16 +91,26 @@ func (s *Session) RecordCompaction(r *compaction.Result) (string, error) {
 		c.Details = filesJSON(r.Summary.ReadFiles, r.Summary.ModifiedFiles)
 	}
 	if r.Kept > 0 {
-		seen := 0
-		path := s.Path("")
-		for i := len(path) - 1; i >= 0 && seen < r.Kept; i-- {
-			if m, ok := path[i].(*MessageEntry); ok && !isSystem(m.Message) {
-				seen++
-				c.FirstKeptEntryID = path[i].Base().ID
-			}
-		}
+		c.FirstKeptEntryID = s.firstKept(r.Kept)
 	}
 	return s.Append(c)
+}
+
+// firstKept returns the ID of the kept-th message entry from the end of
+// the current branch, system messages left out; the first one when the
+// branch holds fewer, "" when none. No entry is read back.
+func (s *Session) firstKept(kept int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, seen := "", 0
+	path := s.t.pathSlots(s.t.leaf)
+	for i := len(path) - 1; i >= 0 && seen < kept; i-- {
+		if sl := path[i]; sl.typ == "message" && sl.role != "system" {
+			seen++
+			id = sl.base.ID
+		}
+	}
+	return id
 }
 
 // OnCompaction returns a [compaction.Listener] for [compaction.Options]

@@ -50,21 +50,21 @@ func BuildContext(entries []Entry, leafID string) Context {
 }
 
 func (t *tree) context(leafID string) Context {
-	path := t.path(leafID)
+	path := t.pathSlots(leafID)
 	ctx := Context{ThinkingLevel: agentcore.ThinkingOff}
-	for _, e := range path {
-		switch e := e.(type) {
+	for _, sl := range path {
+		switch e := sl.entry.(type) {
 		case *ThinkingLevelChange:
 			ctx.ThinkingLevel = e.ThinkingLevel
 		case *ModelChange:
 			ctx.Model = &ModelRef{Provider: e.Provider, ModelID: e.ModelID}
-		case *MessageEntry:
-			if a, ok := e.Message.(*agentcore.AssistantMessage); ok {
-				ctx.Model = &ModelRef{Provider: a.Provider, ModelID: a.Model}
-			}
+		}
+		if sl.model != nil {
+			m := *sl.model
+			ctx.Model = &m
 		}
 	}
-	selected := contextEntries(path)
+	selected := t.entries(t.contextSlots(path))
 	edits := map[string]*ContextEdit{}
 	for _, e := range selected {
 		if ed, ok := e.(*ContextEdit); ok {
@@ -80,40 +80,34 @@ func (t *tree) context(leafID string) Context {
 	return ctx
 }
 
-// contextEntries selects the entries of path that make the context.
-func contextEntries(path []Entry) []Entry {
+// contextSlots selects the entries of path that make the context: only
+// they are read back from the file.
+func (t *tree) contextSlots(path []*slot) []*slot {
 	at := -1
-	for i, e := range path {
-		if _, ok := e.(*Compaction); ok {
+	for i, sl := range path {
+		if sl.typ == "compaction" {
 			at = i
 		}
 	}
 	if at < 0 {
 		return path
 	}
-	c := path[at].(*Compaction)
-	out := []Entry{c}
+	c, ok := t.entries(path[at : at+1])[0].(*Compaction)
+	if !ok { // not read back: what follows it is all that is known
+		return path[at:]
+	}
+	out := []*slot{path[at]}
 	kept := false
-	for _, e := range path[:at] {
-		if e.Base().ID == c.FirstKeptEntryID {
+	for _, sl := range path[:at] {
+		if sl.base.ID == c.FirstKeptEntryID {
 			kept = true
 		}
-		if !kept {
+		if !kept || sl.role == "system" {
 			continue
 		}
-		if m, ok := e.(*MessageEntry); ok && isSystem(m.Message) {
-			continue
-		}
-		out = append(out, e)
+		out = append(out, sl)
 	}
 	return append(out, path[at+1:]...)
-}
-
-func isSystem(m agentcore.Message) bool {
-	if _, ok := m.(*agentcore.SystemMessage); ok {
-		return true
-	}
-	return m != nil && m.Role() == "system"
 }
 
 // project returns the messages entry e puts into the context, edit

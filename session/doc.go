@@ -48,11 +48,38 @@
 // Every entry is written with one write of one line at the end of the
 // file, so a crash leaves whole lines and at worst a torn last one. On
 // open, a line that is not an entry is skipped, as pi skips it, and
-// reported to [Options.OnBadLine] with its number ([*LineError]); a torn
-// last line is then ended so that appends start on a line of their own.
-// The file is read a line at a time, never whole. A writer holds the
-// lock directory <file>.lock, the lock proper-lockfile makes, from open
-// to [Session.Close]: a second writer gets [ErrLocked], and appends from
-// many goroutines are serialized. pi 1.6.0 itself takes no lock on its
-// session files; readers ([Options].ReadOnly) need none.
+// reported to [Options.OnBadLine] with its number ([*LineError]); a
+// torn last line is then ended so that appends start on a line of their
+// own. A writer holds the lock directory <file>.lock, the lock
+// proper-lockfile makes, from open to [Session.Close]: a second writer
+// gets [ErrLocked], and appends from many goroutines are serialized. pi
+// 1.6.0 itself takes no lock on its session files; readers
+// ([Options].ReadOnly) need none.
+//
+// Memory grows with the number of entries, not with their size. [Open]
+// reads the file a line at a time, never whole, and decodes every line,
+// so that a bad one is reported at once. Of a version 3 file it keeps
+// in memory only the tree: each entry's type, ID, parent and timestamp,
+// a message's role and an assistant message's model, and the place of
+// its line; labels, names, model and thinking-level changes, context
+// edits and usage entries, which are small, are kept whole. Messages,
+// custom messages, compactions, branch summaries, custom and unknown
+// entries are read back from the file when a method returns them, and
+// the latest few megabytes of them are cached. A session of 8 KB
+// messages opens in about 3% of its size (some 220 bytes an entry);
+// [Session.Context] reads back only the entries after the branch's
+// latest compaction, and [Session.Path], [Session.Entry] and
+// [Session.Children] only what they return; [Session.Entries],
+// [Session.Tree], [Session.Fork] and [ForkFrom] read every entry they
+// return, and the caller then holds them all. An entry read back is a
+// new value each time it is not in the cache: compare entries by ID.
+// Entries appended, a session made by [Create] and a file of version 1
+// or 2 (migrated, so rewritten whole) are kept in memory.
+//
+// The session reads back through the file it opened, until
+// [Session.Close], then by opening the path again. It checks each line
+// it reads back against the tree; a file cut, replaced or rewritten under
+// the session by a program that ignores its lock gives, in place of the
+// entry, an [*UnknownEntry] with its tree fields (no part of a context),
+// and [Session.Err] reports [ErrChanged].
 package session

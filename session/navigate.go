@@ -3,7 +3,6 @@ package session
 import (
 	"fmt"
 	"regexp"
-	"slices"
 )
 
 var newlines = regexp.MustCompile(`[\r\n]+`)
@@ -26,32 +25,38 @@ func (s *Session) Leaf() string {
 	return s.t.leaf
 }
 
-// Entry returns the entry with the given ID, or nil.
+// Entry returns the entry with the given ID, or nil. An entry not in
+// memory is read back from the file (see the package doc's Safety
+// section).
 func (s *Session) Entry(id string) Entry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.t.byID[id]
+	return s.t.get(id)
 }
 
 // Entries returns every entry in file order, in a new slice; the entries
-// are the session's and must not be modified.
+// are the session's and must not be modified. Those not in memory are
+// read back from the file: the slice holds the whole session.
 func (s *Session) Entries() []Entry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.t.entries)
+	return s.t.all()
 }
 
 // Children returns the entries whose parent is id, in file order.
 func (s *Session) Children(id string) []Entry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []Entry
-	for _, e := range s.t.entries {
-		if e.Base().ParentID == id {
-			out = append(out, e)
+	var children []*slot
+	for _, sl := range s.t.slots {
+		if sl.base.ParentID == id {
+			children = append(children, sl)
 		}
 	}
-	return out
+	if children == nil {
+		return nil
+	}
+	return s.t.entries(children)
 }
 
 // Label returns the label of the entry id; "" for none.
@@ -66,8 +71,8 @@ func (s *Session) Label(id string) string {
 func (s *Session) Name() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i := len(s.t.entries) - 1; i >= 0; i-- {
-		if info, ok := s.t.entries[i].(*SessionInfo); ok {
+	for i := len(s.t.slots) - 1; i >= 0; i-- {
+		if info, ok := s.t.slots[i].entry.(*SessionInfo); ok {
 			return info.Name
 		}
 	}
@@ -75,7 +80,8 @@ func (s *Session) Name() string {
 }
 
 // Path returns the entries from the root to leafID, in order: pi's
-// getBranch. "" means the current leaf.
+// getBranch. "" means the current leaf. Those not in memory are read back
+// from the file.
 func (s *Session) Path(leafID string) []Entry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -87,7 +93,8 @@ func (s *Session) Path(leafID string) []Entry {
 
 // Tree returns the session's entries as a tree: the roots in file order
 // (an entry whose parent is missing is a root), the children of each
-// entry sorted by time. The nodes are new; the entries are the session's.
+// entry sorted by time. The nodes are new; the entries are the session's,
+// every one read back from the file when not in memory.
 func (s *Session) Tree() []*Node {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -114,7 +121,7 @@ func (s *Session) ContextAt(leafID string) Context {
 func (s *Session) Branch(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.t.byID[id] == nil {
+	if !s.t.has(id) {
 		return fmt.Errorf("%w: %q", ErrNotFound, id)
 	}
 	s.t.leaf = id
@@ -135,7 +142,7 @@ func (s *Session) ResetLeaf() {
 func (s *Session) BranchWithSummary(id string, b *BranchSummary) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if id != "" && s.t.byID[id] == nil {
+	if id != "" && !s.t.has(id) {
 		return "", fmt.Errorf("%w: %q", ErrNotFound, id)
 	}
 	if b == nil {
@@ -152,4 +159,18 @@ func (s *Session) BranchWithSummary(id string, b *BranchSummary) (string, error)
 		s.t.leaf = previous
 	}
 	return newID, err
+}
+
+// Err returns the first failure to read an entry back from the file (see
+// the package doc's Safety section), wrapping [ErrChanged]; nil when every
+// read succeeded. An entry that could not be read is given, by every
+// method, as an [*UnknownEntry] with its tree fields, which takes no part
+// in a context.
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.t.src == nil {
+		return nil
+	}
+	return s.t.src.err
 }

@@ -44,8 +44,8 @@ func (e *LineError) Unwrap() []error { return []error{ErrBadLine, e.Err} }
 
 // contents is what a session file holds, read and migrated.
 type contents struct {
-	header  Header
-	entries []Entry
+	header Header
+	t      *tree
 	// migrated is true when the file was of an older version.
 	migrated bool
 	// tornTail is true when the file does not end with a newline.
@@ -55,15 +55,19 @@ type contents struct {
 }
 
 // readContents reads a session file line by line, holding one line at a
-// time besides the decoded entries. onBad is told of every line that is
-// not an entry; its error stops the read.
-func readContents(r io.Reader, reg *agentcore.MessageRegistry, onBad func(*LineError) error) (*contents, error) {
+// time besides the tree. Every entry is decoded, so that a line that is
+// not one is found now, but in a version 3 file only the tree fields and
+// the line's place are kept of those [onDisk] leaves there: src reads
+// them back. onBad is told of every line that is not an entry; its error
+// stops the read.
+func readContents(r io.Reader, src *source, onBad func(*LineError) error) (*contents, error) {
 	br := bufio.NewReaderSize(r, 1<<20)
 	c := &contents{}
 	var headerFound bool
-	var raw []Entry // entries before migration: legacy compactions included
+	var raw []*slot // entries before migration: legacy compactions included
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
+		off := c.size
 		c.size += int64(len(line))
 		if err != nil && err != io.EOF {
 			return nil, err
@@ -74,7 +78,7 @@ func readContents(r io.Reader, reg *agentcore.MessageRegistry, onBad func(*LineE
 		}
 		trimmed := bytes.TrimSpace(line)
 		if len(trimmed) > 0 {
-			if bad := c.decodeLine(trimmed, reg, &headerFound, &raw); bad != nil {
+			if bad := c.decodeLine(trimmed, src, off, len(line), &headerFound, &raw); bad != nil {
 				if !headerFound && len(raw) == 0 && isEntryObject(trimmed) {
 					return nil, fmt.Errorf("%w: line %d is not a header", ErrNotSession, n)
 				}
@@ -96,13 +100,28 @@ func readContents(r io.Reader, reg *agentcore.MessageRegistry, onBad func(*LineE
 		}
 		return nil, ErrNotSession
 	}
-	c.migrated = migrate(&c.header, raw)
-	c.entries = make([]Entry, len(raw))
-	for i, e := range raw {
-		if lc, ok := e.(*legacyCompaction); ok {
-			e = lc.Compaction
+	if c.header.Version < CurrentVersion {
+		// An older file is migrated, and so rewritten, whole: its entries
+		// stay in memory.
+		entries := make([]Entry, len(raw))
+		for i, sl := range raw {
+			entries[i] = sl.entry
 		}
-		c.entries[i] = e
+		c.migrated = migrate(&c.header, entries)
+		for i, e := range entries {
+			if lc, ok := e.(*legacyCompaction); ok {
+				entries[i] = lc.Compaction
+			}
+		}
+		c.t = newTree(entries)
+		return c, nil
+	}
+	c.t = newTree(nil)
+	for _, sl := range raw {
+		if sl.entry == nil {
+			c.t.src = src
+		}
+		c.t.addSlot(sl)
 	}
 	return c, nil
 }
@@ -118,7 +137,7 @@ func isEntryObject(line []byte) bool {
 
 // decodeLine decodes the header or an entry into c; it returns why the
 // line is not one.
-func (c *contents) decodeLine(line []byte, reg *agentcore.MessageRegistry, headerFound *bool, raw *[]Entry) error {
+func (c *contents) decodeLine(line []byte, src *source, off int64, n int, headerFound *bool, raw *[]*slot) error {
 	if !*headerFound {
 		var h struct {
 			Type          string  `json:"type"`
@@ -144,14 +163,26 @@ func (c *contents) decodeLine(line []byte, reg *agentcore.MessageRegistry, heade
 		*headerFound = true
 		return nil
 	}
-	e, err := decodeEntry(line, reg)
+	e, err := decodeEntry(line, src.reg)
 	if err != nil {
 		return err
 	}
 	if e.Type() == "session" {
 		return nil // a second header: pi keeps it out of the tree
 	}
-	*raw = append(*raw, e)
+	if c.header.Version < CurrentVersion || !onDisk(e.Type()) {
+		sl := &slot{base: *e.Base(), typ: e.Type(), entry: e}
+		sl.role, sl.model = summarize(e)
+		*raw = append(*raw, sl)
+		return nil
+	}
+	if lc, ok := e.(*legacyCompaction); ok {
+		e = lc.Compaction
+	}
+	sl := &slot{base: *e.Base(), typ: e.Type(), off: off, n: n}
+	sl.role, sl.model = summarize(e)
+	sl.model = src.intern(sl.model)
+	*raw = append(*raw, sl)
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -115,14 +116,16 @@ func Create(dir, cwd string, opts *Options) (*Session, error) {
 	return s, nil
 }
 
-// Open opens the session file at path. The file is read line by line (a
-// line at a time in memory besides the decoded entries), an older version
-// migrated as pi migrates it and, unless ReadOnly, rewritten (through a
-// temporary file renamed over it) and locked; a torn last line is skipped
-// and, unless ReadOnly, ended with a newline so that appends start on a
-// line of their own. The leaf is the last entry of the file. A file whose
-// first entry is not a header is refused with [ErrNotSession]; an empty
-// one gets a new header, pi's repair.
+// Open opens the session file at path. The file is read line by line, a
+// line at a time in memory; of a version 3 file only the tree is kept and
+// large entries are read back when needed (see the package doc's Safety
+// section). An older version is migrated as pi migrates it and, unless
+// ReadOnly, rewritten (through a temporary file renamed over it) and
+// locked; a torn last line is skipped and, unless ReadOnly, ended with a
+// newline so that appends start on a line of their own. The leaf is the
+// last entry of the file. A file whose first entry is not a header is
+// refused with [ErrNotSession]; an empty one gets a new header, pi's
+// repair.
 func Open(path string, opts *Options) (*Session, error) {
 	o := opts.orDefault()
 	s := &Session{opts: o, path: path}
@@ -147,8 +150,12 @@ func (s *Session) load() error {
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	c, err := readContents(f, s.opts.Registry, s.opts.OnBadLine)
-	_ = f.Close()
+	src := &source{path: s.path, reg: s.opts.Registry, f: f}
+	c, err := readContents(f, src, s.opts.OnBadLine)
+	if err != nil || c.t.src == nil {
+		_ = f.Close()
+		src.f = nil
+	}
 	if errors.Is(err, io.EOF) { // an empty file
 		cwd, _ := os.Getwd()
 		now := s.opts.Now()
@@ -162,7 +169,7 @@ func (s *Session) load() error {
 	if err != nil {
 		return fmt.Errorf("session: %s: %w", s.path, err)
 	}
-	s.header, s.t, s.flushed = c.header, newTree(c.entries), true
+	s.header, s.t, s.flushed = c.header, c.t, true
 	if s.opts.ReadOnly {
 		return nil
 	}
@@ -178,7 +185,7 @@ func (s *Session) load() error {
 // rewrite replaces the file with the header and every entry, through a
 // temporary file renamed over it.
 func (s *Session) rewrite() error {
-	data, err := s.encodeAll(s.t.entries)
+	data, err := s.encodeAll(s.t.all())
 	if err != nil {
 		return err
 	}
@@ -252,20 +259,22 @@ func (s *Session) Close() error {
 		return nil
 	}
 	s.closed = true
-	if s.lock != nil {
-		return s.lock.release()
+	var err error
+	if s.t.src != nil {
+		err = s.t.src.close()
 	}
-	return nil
+	if s.lock != nil {
+		err = errors.Join(err, s.lock.release())
+	}
+	return err
 }
 
 // hasConversation reports whether the session holds a user or assistant
 // message: pi writes the file from then on.
 func (s *Session) hasConversation() bool {
-	for _, e := range s.t.entries {
-		if m, ok := e.(*MessageEntry); ok {
-			if r := m.Message.Role(); r == "user" || r == "assistant" {
-				return true
-			}
+	for _, sl := range s.t.slots {
+		if sl.typ == "message" && (sl.role == "user" || sl.role == "assistant") {
+			return true
 		}
 	}
 	return false
@@ -277,7 +286,7 @@ func (s *Session) persist(e Entry) error {
 		if !s.hasConversation() {
 			return nil
 		}
-		data, err := s.encodeAll(s.t.entries)
+		data, err := s.encodeAll(s.t.all())
 		if err != nil {
 			return err
 		}
@@ -365,7 +374,7 @@ func (s *Session) check(e Entry, now time.Time) error {
 			return fmt.Errorf("%w: a %s message is written as its own entry", ErrInvalid, e.Message.Role())
 		}
 	case *Label:
-		if s.t.byID[e.TargetID] == nil {
+		if !s.t.has(e.TargetID) {
 			return fmt.Errorf("%w: label target %q", ErrNotFound, e.TargetID)
 		}
 	case *SessionInfo:
@@ -391,22 +400,10 @@ func (s *Session) checkEdit(e *ContextEdit) error {
 	if target == nil {
 		return fmt.Errorf("%w: context edit target %q", ErrNotFound, e.TargetID)
 	}
-	onBranch := false
-	for _, p := range s.t.path(s.t.leaf) {
-		if p.Base().ID == e.TargetID {
-			onBranch = true
-		}
-	}
-	if !onBranch {
+	if !slices.Contains(s.t.pathSlots(s.t.leaf), target) {
 		return fmt.Errorf("%w: context edit target %q is not on the current branch", ErrInvalid, e.TargetID)
 	}
-	role := "custom"
-	if m, ok := target.(*MessageEntry); ok {
-		role = m.Message.Role()
-	} else if _, ok := target.(*CustomMessageEntry); !ok {
-		role = ""
-	}
-	switch role {
+	switch target.role {
 	case "user", "custom":
 	case "assistant", "toolResult":
 		if e.Replacement != nil && e.Replacement.Content.Plain {

@@ -6,12 +6,17 @@ import (
 )
 
 // tree indexes a session's entries. It is not safe for concurrent use;
-// [Session] guards it.
+// [Session] guards it. Each entry has a slot holding its tree fields; the
+// entry itself is resident, or read back from the file on demand (see
+// [source]).
 type tree struct {
-	entries []Entry
-	byID    map[string]Entry
-	labels  map[string]labelState
-	leaf    string
+	slots  []*slot
+	byID   map[string]*slot
+	labels map[string]labelState
+	leaf   string
+	// src reads back the entries that are not resident; nil when every
+	// entry is.
+	src *source
 }
 
 type labelState struct {
@@ -19,73 +24,126 @@ type labelState struct {
 	timestamp string
 }
 
+// slot is one entry of a tree.
+type slot struct {
+	base EntryBase
+	typ  string
+	// entry is the entry; nil while it is only on disk.
+	entry Entry
+	// off and n locate the entry's line in the file; n is 0 for an entry
+	// kept in memory for good.
+	off int64
+	n   int
+	// role is a message entry's message role, "custom" for a custom
+	// message entry, "" otherwise.
+	role string
+	// model is an assistant message's model; nil otherwise.
+	model *ModelRef
+}
+
 func newTree(entries []Entry) *tree {
-	t := &tree{byID: make(map[string]Entry, len(entries)), labels: map[string]labelState{}}
+	t := &tree{byID: make(map[string]*slot, len(entries)), labels: map[string]labelState{}}
 	for _, e := range entries {
 		t.add(e)
 	}
 	return t
 }
 
-// add indexes e and makes it the leaf.
+// add indexes e, kept in memory, and makes it the leaf.
 func (t *tree) add(e Entry) {
-	t.entries = append(t.entries, e)
-	b := e.Base()
-	t.byID[b.ID] = e
-	t.leaf = b.ID
-	if l, ok := e.(*Label); ok {
-		if l.Label != "" {
-			t.labels[l.TargetID] = labelState{l.Label, l.Timestamp}
-		} else {
-			delete(t.labels, l.TargetID)
-		}
+	sl := &slot{base: *e.Base(), typ: e.Type(), entry: e}
+	sl.role, sl.model = summarize(e)
+	t.addSlot(sl)
+}
+
+// addSlot indexes sl and makes it the leaf.
+func (t *tree) addSlot(sl *slot) {
+	t.slots = append(t.slots, sl)
+	t.byID[sl.base.ID] = sl
+	t.leaf = sl.base.ID
+	if l, ok := sl.entry.(*Label); ok {
+		t.applyLabel(l)
+	}
+}
+
+func (t *tree) applyLabel(l *Label) {
+	if l.Label != "" {
+		t.labels[l.TargetID] = labelState{l.Label, l.Timestamp}
+	} else {
+		delete(t.labels, l.TargetID)
 	}
 }
 
 // removeLast undoes the add of the last entry, for a write that failed.
 func (t *tree) removeLast(previousLeaf string) {
-	last := t.entries[len(t.entries)-1]
-	t.entries = t.entries[:len(t.entries)-1]
-	delete(t.byID, last.Base().ID)
+	last := t.slots[len(t.slots)-1]
+	t.slots = t.slots[:len(t.slots)-1]
+	delete(t.byID, last.base.ID)
 	t.leaf = previousLeaf
-	if _, ok := last.(*Label); ok {
-		t.rebuildLabels()
-	}
-}
-
-func (t *tree) rebuildLabels() {
-	clear(t.labels)
-	for _, e := range t.entries {
-		if l, ok := e.(*Label); ok {
-			if l.Label != "" {
-				t.labels[l.TargetID] = labelState{l.Label, l.Timestamp}
-			} else {
-				delete(t.labels, l.TargetID)
+	if last.typ == "label" {
+		clear(t.labels)
+		for _, sl := range t.slots {
+			if l, ok := sl.entry.(*Label); ok {
+				t.applyLabel(l)
 			}
 		}
 	}
 }
 
-// path returns the entries from a root to leaf, in order; none for an
+// has reports whether the tree holds the entry id.
+func (t *tree) has(id string) bool { return t.byID[id] != nil }
+
+// get returns the entry id, read back when needed; nil when absent.
+func (t *tree) get(id string) Entry {
+	sl := t.byID[id]
+	if sl == nil {
+		return nil
+	}
+	return t.entries([]*slot{sl})[0]
+}
+
+// all returns every entry in file order.
+func (t *tree) all() []Entry { return t.entries(t.slots) }
+
+// entries returns the entries of slots, reading back those on disk.
+func (t *tree) entries(slots []*slot) []Entry {
+	out := make([]Entry, len(slots))
+	var missing []int
+	for i, sl := range slots {
+		if sl.entry != nil {
+			out[i] = sl.entry
+		} else {
+			missing = append(missing, i)
+		}
+	}
+	if len(missing) > 0 {
+		t.src.load(slots, missing, out)
+	}
+	return out
+}
+
+// pathSlots returns the slots from a root to leaf, in order; none for an
 // unknown leaf or "".
-func (t *tree) path(leaf string) []Entry {
-	var out []Entry
+func (t *tree) pathSlots(leaf string) []*slot {
+	var out []*slot
 	seen := map[string]bool{}
-	for e := t.byID[leaf]; e != nil; {
-		b := e.Base()
-		if seen[b.ID] {
+	for sl := t.byID[leaf]; sl != nil; {
+		if seen[sl.base.ID] {
 			break // a cycle in a hand-edited file
 		}
-		seen[b.ID] = true
-		out = append(out, e)
-		if b.ParentID == "" {
+		seen[sl.base.ID] = true
+		out = append(out, sl)
+		if sl.base.ParentID == "" {
 			break
 		}
-		e = t.byID[b.ParentID]
+		sl = t.byID[sl.base.ParentID]
 	}
 	slices.Reverse(out)
 	return out
 }
+
+// path returns the entries from a root to leaf, in order.
+func (t *tree) path(leaf string) []Entry { return t.entries(t.pathSlots(leaf)) }
 
 // Node is an entry in a session's tree, with its label and children.
 type Node struct {
@@ -99,13 +157,14 @@ type Node struct {
 // roots builds the tree: roots in file order, children sorted by time.
 // An entry whose parent is missing is a root, as in pi.
 func (t *tree) roots() []*Node {
-	nodes := make(map[string]*Node, len(t.entries))
-	for _, e := range t.entries {
-		nodes[e.Base().ID] = &Node{Entry: e, Label: t.labels[e.Base().ID].label}
+	entries := t.all()
+	nodes := make(map[string]*Node, len(t.slots))
+	for i, sl := range t.slots {
+		nodes[sl.base.ID] = &Node{Entry: entries[i], Label: t.labels[sl.base.ID].label}
 	}
 	var roots []*Node
-	for _, e := range t.entries {
-		b := e.Base()
+	for _, sl := range t.slots {
+		b := sl.base
 		n := nodes[b.ID]
 		parent := nodes[b.ParentID]
 		if b.ParentID == "" || b.ParentID == b.ID || parent == nil {
