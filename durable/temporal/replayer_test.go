@@ -5,12 +5,14 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
 	"github.com/pi-go/agentcore/compaction"
 	durable "github.com/pi-go/agentcore/durable/temporal"
+	"github.com/pi-go/agentcore/hold"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/worker"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -38,8 +40,21 @@ func historySessions(fake *agentcoretest.Fake) *durable.Sessions {
 	// Compaction, which only a session on a model with a known window
 	// does: the other histories replay unchanged.
 	do.Compaction = &compactSettings
+	// Held calls, of echo calls whose text starts with heldPrefix, which
+	// the other histories lack.
+	do.Hold = &hold.Options{Policy: hold.When("echo", func(a struct {
+		Text string `json:"text"`
+	}) *hold.Request {
+		if !strings.HasPrefix(a.Text, heldPrefix) {
+			return nil
+		}
+		return &hold.Request{Title: "Echo?"}
+	})}
 	return durable.New(do)
 }
+
+// heldPrefix starts the text of the echo calls historySessions holds.
+const heldPrefix = "held "
 
 // abortMe is the text of an echo call that waits for its ctx.
 const abortMe = "wait for the abort"
@@ -70,7 +85,8 @@ func abortableEcho() agentcore.Tool {
 // whose settings, transcript and queues are edited, idle and during a
 // run; of one whose failed run puts back the follow-up it took; and of one
 // aborted while its tool runs, recorded with the pin-run-settings and
-// wait-for-cancellation versions; and of one that compacts between runs. Each
+// wait-for-cancellation versions; of one that compacts between runs; and
+// of one that holds two calls, decided apart and continued. Each
 // is a subtest: record one alone with -run, so that the others
 // keep the format of the version that recorded them (the replayer must
 // go on reading old histories).
@@ -235,6 +251,26 @@ func TestRecordHistory(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, compaction.Role, st.Messages[1].Role())
 		writeHistory(t, cl, "history-compaction")
+	})
+	t.Run("hold", func(t *testing.T) {
+		// Two calls held, decided by two requests (one approved, one
+		// denied), then continued: the approved call runs and the model
+		// answers.
+		ctx := testCtx(t)
+		fake := agentcoretest.New(agentcoretest.ToolCallResponse(echoCall("c1", heldPrefix+"a"), echoCall("c2", heldPrefix+"b")),
+			agentcoretest.TextResponse("after the decisions"))
+		cl, s := recordedSession(t, fake, "history-hold")
+		var held *hold.HeldError
+		require.ErrorAs(t, s.Prompt(ctx, "go"), &held)
+		require.Len(t, held.Calls, 2)
+		require.NoError(t, s.Decide(ctx, hold.Approve{ID: "c1"}))
+		require.ErrorIs(t, s.Continue(ctx), hold.ErrHeld)
+		require.NoError(t, s.Decide(ctx, hold.Deny{ID: "c2", Reason: "not b"}))
+		require.NoError(t, s.Continue(ctx))
+		st, err := s.State(ctx)
+		require.NoError(t, err)
+		require.Equal(t, "after the decisions", st.Messages[len(st.Messages)-1].(*agentcore.AssistantMessage).Text())
+		writeHistory(t, cl, "history-hold")
 	})
 }
 
