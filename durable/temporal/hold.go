@@ -69,9 +69,14 @@ func (s *Session) Held(ctx context.Context) (hold.State, error) {
 // [hold.ErrNotHeld], [hold.ErrDecided] or [hold.ErrInvalidDecision]
 // (edited arguments are validated against the tool's schema). It runs
 // nothing: the session's next run ([Session.Continue], or a prompt)
-// applies the decisions once every held call is decided. It is a
-// [Control] request with a new key sent by [Session.Send]: recorded by
-// the server even with no worker running ([ErrRecorded]).
+// applies the decisions once every held call is decided. Sent while a
+// run is active, it is applied when that run ends, and returns then: a
+// run whose held calls it decides (with the other requests received
+// meanwhile) goes on instead of ending held; one that did not hold the
+// calls it names refuses it with [hold.ErrNotHeld] (see the package
+// doc's Held calls). It is a [Control] request with a new key sent by
+// [Session.Send]: recorded by the server even with no worker running
+// ([ErrRecorded]).
 func (s *Session) Decide(ctx context.Context, decisions ...hold.Decision) error {
 	return s.Send(ctx, Control{Key: NewKey(), Kind: ControlDecide, Decisions: decisions})
 }
