@@ -232,6 +232,17 @@ func waitTool(started chan<- struct{}, release <-chan struct{}) agentcore.Tool {
 	})
 }
 
+// sendDuringRun sends requests that the session keeps for its run's end:
+// each Send, its ctx ending first, reports the request recorded.
+func sendDuringRun(ctx context.Context, t *testing.T, s *durable.Session, requests ...durable.Control) {
+	t.Helper()
+	for _, c := range requests {
+		short, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+		require.ErrorIs(t, s.Send(short, c), durable.ErrRecorded, "applied at the run's end")
+		cancel()
+	}
+}
+
 // TestDecideDuringTheHoldingRun decides a held call while the run that
 // holds it is still going (its other call runs): the decision waits for
 // the run's end (Send reports it recorded, not applied), the run holds
@@ -277,11 +288,7 @@ func TestDecideDuringTheHoldingRun(t *testing.T) {
 	}
 	approve := durable.Control{Key: durable.NewKey(), Kind: durable.ControlDecide, Decisions: durable.Decisions{hold.Approve{ID: "c1"}}}
 	stray := durable.Control{Key: durable.NewKey(), Kind: durable.ControlDecide, Decisions: durable.Decisions{hold.Deny{ID: "c9"}}}
-	for _, c := range []durable.Control{approve, stray} {
-		short, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
-		require.ErrorIs(t, s.Send(short, c), durable.ErrRecorded, "applied at the run's end")
-		cancel()
-	}
+	sendDuringRun(ctx, t, s, approve, stray)
 	close(release)
 
 	require.NoError(t, s.Wait(ctx, seq), "the run went on")

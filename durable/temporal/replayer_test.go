@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
@@ -306,11 +305,7 @@ func TestRecordHistory(t *testing.T) {
 		}
 		approve := durable.Control{Key: "approve", Kind: durable.ControlDecide, Decisions: durable.Decisions{hold.Approve{ID: "c1"}}}
 		stray := durable.Control{Key: "stray", Kind: durable.ControlDecide, Decisions: durable.Decisions{hold.Deny{ID: "c9"}}}
-		for _, c := range []durable.Control{approve, stray} {
-			short, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
-			require.ErrorIs(t, s.Send(short, c), durable.ErrRecorded)
-			cancel()
-		}
+		sendDuringRun(ctx, t, s, approve, stray)
 		released <- struct{}{}
 		require.NoError(t, s.Wait(ctx, seq))
 		require.NoError(t, s.Send(ctx, approve))
