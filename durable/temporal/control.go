@@ -125,7 +125,7 @@ type appliedKey struct {
 
 // control applies c unless its key was applied already.
 func (ss *session) control(ctx workflow.Context, c Control) {
-	if slices.ContainsFunc(ss.st.Keys, func(k appliedKey) bool { return k.Key == c.Key }) {
+	if slices.ContainsFunc(ss.st.Keys, func(k appliedKey) bool { return k.Key == c.Key }) || ss.deferred(c.Key) {
 		return
 	}
 	done := appliedKey{Key: c.Key}
@@ -150,10 +150,19 @@ func (ss *session) control(ctx workflow.Context, c Control) {
 	case ControlAbort:
 		ss.abort()
 	case ControlDecide:
+		if ss.deferDecide(ctx, c) {
+			return // applied, and its key recorded, when the run ends
+		}
 		err = ss.decide(ctx, c.Decisions)
 	default:
 		err = refuseWith(ErrInvalidSetting, fmt.Sprintf("control kind %q", c.Kind))
 	}
+	ss.applied(done, err)
+}
+
+// applied records the key of a control request applied, or refused with
+// err.
+func (ss *session) applied(done appliedKey, err error) {
 	var app *temporal.ApplicationError
 	if errors.As(err, &app) {
 		done.Refused, done.RefusedType = app.Message(), app.Type()

@@ -3,12 +3,16 @@ package temporal_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
 	durable "github.com/pi-go/agentcore/durable/temporal"
+	"github.com/pi-go/agentcore/hold"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/encoding/prototext"
@@ -74,4 +78,44 @@ func TestStreamOptionsStayOnWorker(t *testing.T) {
 	text := prototext.Format(h) // payload bytes as text, not base64
 	require.Contains(t, text, "fake-model", "the check reads the payloads")
 	assert.NotContains(t, text, "secret-key-123")
+}
+
+// TestHeldCallWaitingCost measures what a session's history costs while
+// held calls wait: ten calls held by one run, with a day's deadline (a
+// workflow timer), then decided one decide signal at a time. Waiting
+// itself writes nothing (queries neither): no activity runs and no timer
+// fires until the deadline. The figures are logged (go test -v -run
+// WaitingCost) and bounded.
+func TestHeldCallWaitingCost(t *testing.T) {
+	ctx := testCtx(t)
+	const n = 10
+	calls := make([]agentcore.ToolCall, n)
+	for i := range calls {
+		calls[i] = echoCall(fmt.Sprintf("c%d", i), "a")
+	}
+	fake := agentcoretest.New(agentcoretest.ToolCallResponse(calls...), agentcoretest.TextResponse("done"))
+	var ran atomic.Int32
+	s := startSession(t, holdOptions(fake.Stream, &ran, hold.Options{Timeout: 24 * time.Hour}))
+	require.ErrorIs(t, s.Prompt(ctx, "echo"), hold.ErrHeld)
+	held, err := s.State(ctx)
+	require.NoError(t, err)
+	h, err := s.Held(ctx)
+	require.NoError(t, err)
+	require.Len(t, h.Undecided(), n)
+	again, err := s.State(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, held.HistoryLength, again.HistoryLength, "queries write nothing")
+
+	for i := range n {
+		require.NoError(t, s.Decide(ctx, hold.Approve{ID: calls[i].ID}))
+	}
+	decided, err := s.State(ctx)
+	require.NoError(t, err)
+	perEvents := (decided.HistoryLength - held.HistoryLength) / n
+	perBytes := (decided.HistorySize - held.HistorySize) / n
+	t.Logf("after the hold of %d calls: %d events, %d bytes; each decide signal then adds %d events, %d bytes (%d events, %d bytes in all)",
+		n, held.HistoryLength, held.HistorySize, perEvents, perBytes, decided.HistoryLength, decided.HistorySize)
+	assert.LessOrEqual(t, perEvents, 5, "a signal, its workflow task and the deadline's timer")
+	require.NoError(t, s.Continue(ctx))
+	assert.Equal(t, int32(n), ran.Load())
 }

@@ -28,7 +28,9 @@ func (ss *session) drive(ctx workflow.Context) error {
 		res := x.run()
 		ss.commit(x, res)
 		if len(res.needs) == 0 {
-			ss.finish(ctx, res)
+			if ss.finish(ctx, res) {
+				continue
+			}
 			return nil
 		}
 		if err := ss.obtain(ctx, res.needs); err != nil {
@@ -126,8 +128,10 @@ func (o toolOutcome) result() (agentcore.ToolResult, error) {
 
 // finish ends the run: a run ended by a failing hook gets the Agent's
 // failure message, and a failed run puts back the queued messages it took
-// and did not deliver, as the Agent's does.
-func (ss *session) finish(ctx workflow.Context, res replayResult) {
+// and did not deliver, as the Agent's does. It reports whether the run
+// goes on instead: its held calls were all decided by the decide requests
+// received while it ran (see [session.decideLate]).
+func (ss *session) finish(ctx workflow.Context, res replayResult) bool {
 	rec := ss.st.Run
 	var result WaitResult
 	var runErr *agentcore.RunError
@@ -157,7 +161,13 @@ func (ss *session) finish(ctx workflow.Context, res replayResult) {
 	}
 	if len(res.holds.Calls) > 0 && workflow.GetVersion(ctx, holdChange, workflow.DefaultVersion, 1) != workflow.DefaultVersion {
 		ss.setHeld(&res.holds)
-		result.Held = res.holds.Undecided()
+	}
+	if ss.decideLate(ctx, rec, res.err != nil) {
+		ss.goOn(ctx, rec)
+		return true
+	}
+	if ss.st.Held != nil {
+		result.Held = ss.st.Held.Undecided()
 	}
 	ss.st.ErrorMessage = result.ErrorMessage
 	if ss.st.Results == nil {
@@ -167,6 +177,7 @@ func (ss *session) finish(ctx workflow.Context, res replayResult) {
 	delete(ss.st.Results, rec.Seq-keptResults)
 	ss.st.Finished = rec.Seq
 	ss.st.Run = nil
+	return false
 }
 
 // requeueChange marks, in a history, a run that put back undelivered

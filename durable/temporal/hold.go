@@ -17,6 +17,11 @@ import (
 // holdChange marks, in a history, a session that held tool calls.
 const holdChange = "hold-calls"
 
+// decideDuringRunChange marks, in a history, a session that kept a decide
+// request received during a run until the run ended, instead of refusing
+// it as a decision on calls not held.
+const decideDuringRunChange = "decide-during-run"
+
 // QueryHeld is the name of the query answering what a session holds
 // ([Session.Held]).
 const QueryHeld = "held"
@@ -64,9 +69,14 @@ func (s *Session) Held(ctx context.Context) (hold.State, error) {
 // [hold.ErrNotHeld], [hold.ErrDecided] or [hold.ErrInvalidDecision]
 // (edited arguments are validated against the tool's schema). It runs
 // nothing: the session's next run ([Session.Continue], or a prompt)
-// applies the decisions once every held call is decided. It is a
-// [Control] request with a new key sent by [Session.Send]: recorded by
-// the server even with no worker running ([ErrRecorded]).
+// applies the decisions once every held call is decided. Sent while a
+// run is active, it is applied when that run ends, and returns then: a
+// run whose held calls it decides (with the other requests received
+// meanwhile) goes on instead of ending held; one that did not hold the
+// calls it names refuses it with [hold.ErrNotHeld] (see the package
+// doc's Held calls). It is a [Control] request with a new key sent by
+// [Session.Send]: recorded by the server even with no worker running
+// ([ErrRecorded]).
 func (s *Session) Decide(ctx context.Context, decisions ...hold.Decision) error {
 	return s.Send(ctx, Control{Key: NewKey(), Kind: ControlDecide, Decisions: decisions})
 }
@@ -139,6 +149,52 @@ func (ss *session) decide(ctx workflow.Context, ds Decisions) error {
 	st := g.State()
 	ss.setHeld(&st)
 	return nil
+}
+
+// deferDecide keeps c, a decide request received while a run is active,
+// in the run's record, to be applied when the run ends ([session.decideLate]);
+// false when it is to be applied (or refused) now.
+func (ss *session) deferDecide(ctx workflow.Context, c Control) bool {
+	rec := ss.st.Run
+	if rec == nil || ss.opts.Hold == nil || ss.room(2*encodedSize(c.Decisions)) != nil {
+		return false
+	}
+	if workflow.GetVersion(ctx, decideDuringRunChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return false
+	}
+	rec.Decide = append(rec.Decide, c)
+	return true
+}
+
+// deferred reports whether the decide request of key waits for the run's
+// end.
+func (ss *session) deferred(key string) bool {
+	return ss.st.Run != nil && slices.ContainsFunc(ss.st.Run.Decide, func(c Control) bool { return c.Key == key })
+}
+
+// decideLate applies, in the order received, the decide requests rec, the
+// run ending, kept, and records their keys. It reports whether the run
+// goes on: it held calls, ended without failing or being aborted, and
+// those requests decided every one of them, as a Gate's run on an Agent
+// goes on when its held calls were decided before it returned.
+func (ss *session) decideLate(ctx workflow.Context, rec *runRecord, failed bool) bool {
+	if len(rec.Decide) == 0 {
+		return false
+	}
+	for _, c := range rec.Decide {
+		ss.applied(appliedKey{Key: c.Key}, ss.decide(ctx, c.Decisions))
+	}
+	return !failed && !rec.Aborted && ss.st.Held != nil && len(ss.st.Held.Undecided()) == 0
+}
+
+// goOn replaces rec, the run that held calls now all decided, with its
+// continuation under the same number: it applies the decisions and goes
+// on from the transcript, and its end is the run's.
+func (ss *session) goOn(ctx workflow.Context, rec *runRecord) {
+	next := &runRecord{Seq: rec.Seq, Base: len(ss.st.Transcript), Continue: true, Tools: map[string]toolOutcome{},
+		Settings: ss.startSettings(ctx), Started: startTime(ctx)}
+	ss.st.Run = next
+	ss.takeHeld(next)
 }
 
 // watchDeadlines starts the workflow goroutine that applies the default

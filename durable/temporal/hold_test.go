@@ -217,3 +217,95 @@ func TestHeldCallsSurviveContinueAsNew(t *testing.T) {
 	}
 	assert.Equal(t, steers, queued, "the steering queued while held, carried over")
 }
+
+// waitTool is a tool that reports its start on started and returns once
+// release is closed.
+func waitTool(started chan<- struct{}, release <-chan struct{}) agentcore.Tool {
+	return agentcore.NewTool("wait", "Waits.", func(ctx context.Context, _ string, _ struct{}, _ func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+		started <- struct{}{}
+		select {
+		case <-release:
+			return agentcore.TextResult("waited"), nil
+		case <-ctx.Done():
+			return agentcore.ToolResult{}, ctx.Err()
+		}
+	})
+}
+
+// sendDuringRun sends requests that the session keeps for its run's end:
+// each Send, its ctx ending first, reports the request recorded.
+func sendDuringRun(ctx context.Context, t *testing.T, s *durable.Session, requests ...durable.Control) {
+	t.Helper()
+	for _, c := range requests {
+		short, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+		require.ErrorIs(t, s.Send(short, c), durable.ErrRecorded, "applied at the run's end")
+		cancel()
+	}
+}
+
+// TestDecideDuringTheHoldingRun decides a held call while the run that
+// holds it is still going (its other call runs): the decision waits for
+// the run's end (Send reports it recorded, not applied), the run holds
+// the call, applies the decision and goes on under the same number, as
+// on an Agent deciding from its Gate's HeldEvent; the transcripts are the
+// same. A decision sent meanwhile on a call the run does not hold is
+// refused at the run's end with ErrNotHeld.
+func TestDecideDuringTheHoldingRun(t *testing.T) {
+	ctx := testCtx(t)
+	script := func() *agentcoretest.Fake {
+		return agentcoretest.New(agentcoretest.ToolCallResponse(echoCall("c1", "a"), agentcoretest.ToolCall("c2", "wait", map[string]any{})),
+			agentcoretest.TextResponse("done"))
+	}
+	var agentRan, sessionRan atomic.Int32
+
+	agentFake := script()
+	ao := holdOptions(agentFake.Stream, &agentRan, hold.Options{})
+	var gate *hold.Gate
+	ho := *ao.Hold
+	ho.OnEvent = func(ev hold.Event) {
+		if h, ok := ev.(*hold.HeldEvent); ok {
+			assert.NoError(t, gate.Decide(hold.Approve{ID: h.Call.ID}))
+		}
+	}
+	gate = hold.New(ho)
+	released := make(chan struct{})
+	close(released)
+	a := agentcore.New(agentcore.Options{Model: ao.Model, StreamFn: ao.StreamFn, Layers: []agentcore.Layer{gate},
+		Tools: append(ao.Tools, waitTool(make(chan struct{}, 1), released))})
+	require.NoError(t, a.Prompt(ctx, "echo a"))
+
+	fake := script()
+	o := holdOptions(fake.Stream, &sessionRan, hold.Options{})
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	o.Tools = append(o.Tools, waitTool(started, release))
+	s := startSession(t, o)
+	seq, err := s.Start(ctx, agentcore.UserText("echo a"))
+	require.NoError(t, err)
+	select {
+	case <-started:
+	case <-ctx.Done():
+		t.Fatal("the wait call never started")
+	}
+	approve := durable.Control{Key: durable.NewKey(), Kind: durable.ControlDecide, Decisions: durable.Decisions{hold.Approve{ID: "c1"}}}
+	stray := durable.Control{Key: durable.NewKey(), Kind: durable.ControlDecide, Decisions: durable.Decisions{hold.Deny{ID: "c9"}}}
+	sendDuringRun(ctx, t, s, approve, stray)
+	close(release)
+
+	require.NoError(t, s.Wait(ctx, seq), "the run went on")
+	require.NoError(t, s.Send(ctx, approve), "applied")
+	require.ErrorIs(t, s.Send(ctx, stray), hold.ErrNotHeld)
+	assert.Equal(t, int32(1), sessionRan.Load())
+	st, err := s.State(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 1, st.Runs)
+	assert.False(t, st.Running)
+	assert.Equal(t, normalize(t, a.State().Messages), normalize(t, st.Messages))
+	require.Len(t, fake.Calls(), 2)
+	results := toolResults(fake.Calls()[1].Request.Messages)
+	require.Contains(t, results, "c1")
+	assert.Equal(t, "echo: a", results["c1"].Text(), "the model saw the approved call's result")
+	h, err := s.Held(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, h.Calls)
+	assert.Equal(t, int32(1), agentRan.Load())
+}

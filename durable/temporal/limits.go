@@ -126,6 +126,9 @@ func (ss *session) stateSize() int {
 			o := r.Tools[k]
 			total += size(outcomeKey{r.Seq, k}, o) + len(k) + 3
 		}
+		if len(r.Decide) > 0 {
+			total += encodedSize(r.Decide)
+		}
 	}
 	for _, b := range batches {
 		for _, m := range b {

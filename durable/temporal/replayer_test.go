@@ -5,12 +5,14 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
 	"github.com/pi-go/agentcore/compaction"
 	durable "github.com/pi-go/agentcore/durable/temporal"
+	"github.com/pi-go/agentcore/hold"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/worker"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -38,8 +40,21 @@ func historySessions(fake *agentcoretest.Fake) *durable.Sessions {
 	// Compaction, which only a session on a model with a known window
 	// does: the other histories replay unchanged.
 	do.Compaction = &compactSettings
+	// Held calls, of echo calls whose text starts with heldPrefix, which
+	// the other histories lack.
+	do.Hold = &hold.Options{Policy: hold.When("echo", func(a struct {
+		Text string `json:"text"`
+	}) *hold.Request {
+		if !strings.HasPrefix(a.Text, heldPrefix) {
+			return nil
+		}
+		return &hold.Request{Title: "Echo?"}
+	})}
 	return durable.New(do)
 }
+
+// heldPrefix starts the text of the echo calls historySessions holds.
+const heldPrefix = "held "
 
 // abortMe is the text of an echo call that waits for its ctx.
 const abortMe = "wait for the abort"
@@ -47,10 +62,25 @@ const abortMe = "wait for the abort"
 // abortable receives a value when an echo call of abortMe starts.
 var abortable = make(chan struct{}, 1)
 
+// waitMe is the text of an echo call that waits for a value on released
+// (or its ctx), after sending one on waiting.
+const waitMe = "wait for the release"
+
+var waiting, released = make(chan struct{}, 1), make(chan struct{}, 1)
+
 // abortableEcho is the echo tool, whose calls of abortMe wait for an
-// abort.
+// abort, and those of waitMe for released.
 func abortableEcho() agentcore.Tool {
 	return echoTool(agentcore.ReplayNever, func(ctx context.Context, text string) (string, error) {
+		if text == waitMe {
+			waiting <- struct{}{}
+			select {
+			case <-released:
+				return text, nil
+			case <-ctx.Done():
+				return "", ctx.Err()
+			}
+		}
 		if text != abortMe {
 			return text, nil
 		}
@@ -70,7 +100,9 @@ func abortableEcho() agentcore.Tool {
 // whose settings, transcript and queues are edited, idle and during a
 // run; of one whose failed run puts back the follow-up it took; and of one
 // aborted while its tool runs, recorded with the pin-run-settings and
-// wait-for-cancellation versions; and of one that compacts between runs. Each
+// wait-for-cancellation versions; of one that compacts between runs; of
+// one that holds two calls, decided apart and continued; and of one whose
+// held call is decided while its run goes on. Each
 // is a subtest: record one alone with -run, so that the others
 // keep the format of the version that recorded them (the replayer must
 // go on reading old histories).
@@ -235,6 +267,53 @@ func TestRecordHistory(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, compaction.Role, st.Messages[1].Role())
 		writeHistory(t, cl, "history-compaction")
+	})
+	t.Run("hold", func(t *testing.T) {
+		// Two calls held, decided by two requests (one approved, one
+		// denied), then continued: the approved call runs and the model
+		// answers.
+		ctx := testCtx(t)
+		fake := agentcoretest.New(agentcoretest.ToolCallResponse(echoCall("c1", heldPrefix+"a"), echoCall("c2", heldPrefix+"b")),
+			agentcoretest.TextResponse("after the decisions"))
+		cl, s := recordedSession(t, fake, "history-hold")
+		var held *hold.HeldError
+		require.ErrorAs(t, s.Prompt(ctx, "go"), &held)
+		require.Len(t, held.Calls, 2)
+		require.NoError(t, s.Decide(ctx, hold.Approve{ID: "c1"}))
+		require.ErrorIs(t, s.Continue(ctx), hold.ErrHeld)
+		require.NoError(t, s.Decide(ctx, hold.Deny{ID: "c2", Reason: "not b"}))
+		require.NoError(t, s.Continue(ctx))
+		st, err := s.State(ctx)
+		require.NoError(t, err)
+		require.Equal(t, "after the decisions", st.Messages[len(st.Messages)-1].(*agentcore.AssistantMessage).Text())
+		writeHistory(t, cl, "history-hold")
+	})
+	t.Run("hold-during-run", func(t *testing.T) {
+		// A call held while another call of its batch runs, decided
+		// during the run (approved), and a stray decision refused at the
+		// run's end: the run goes on and the model answers.
+		ctx := testCtx(t)
+		fake := agentcoretest.New(agentcoretest.ToolCallResponse(echoCall("c1", heldPrefix+"a"), echoCall("c2", waitMe)),
+			agentcoretest.TextResponse("after the decision"))
+		cl, s := recordedSession(t, fake, "history-hold-during-run")
+		seq, err := s.Start(ctx, agentcore.UserText("go"))
+		require.NoError(t, err)
+		select {
+		case <-waiting:
+		case <-ctx.Done():
+			t.Fatal("the call never started")
+		}
+		approve := durable.Control{Key: "approve", Kind: durable.ControlDecide, Decisions: durable.Decisions{hold.Approve{ID: "c1"}}}
+		stray := durable.Control{Key: "stray", Kind: durable.ControlDecide, Decisions: durable.Decisions{hold.Deny{ID: "c9"}}}
+		sendDuringRun(ctx, t, s, approve, stray)
+		released <- struct{}{}
+		require.NoError(t, s.Wait(ctx, seq))
+		require.NoError(t, s.Send(ctx, approve))
+		require.ErrorIs(t, s.Send(ctx, stray), hold.ErrNotHeld)
+		st, err := s.State(ctx)
+		require.NoError(t, err)
+		require.Equal(t, "after the decision", st.Messages[len(st.Messages)-1].(*agentcore.AssistantMessage).Text())
+		writeHistory(t, cl, "history-hold-during-run")
 	})
 }
 

@@ -139,6 +139,10 @@ type runRecord struct {
 	// Held are the decided held calls the run applies before its loop
 	// starts; nil once applied (or for none).
 	Held *hold.State `json:"held,omitempty"`
+	// Decide are the decide requests received during the run, applied
+	// when it ends ([decideDuringRunChange]); their keys are recorded
+	// then.
+	Decide []Control `json:"decide,omitempty"`
 }
 
 // context is the transcript the run started from.
