@@ -44,6 +44,7 @@ type TimeoutError struct {
 	After       time.Duration // when the shell exited, when ShellExited
 }
 
+// Error says how long the command ran before it was killed.
 func (e *TimeoutError) Error() string { return fmt.Sprintf("command timed out after %v", e.Timeout) }
 
 // Is makes errors.Is(err, ErrTimeout) true.

@@ -31,6 +31,7 @@ type LineError struct {
 	Err error
 }
 
+// Error names the line and what is wrong with it.
 func (e *LineError) Error() string {
 	what := "corrupt line"
 	if e.Torn {
