@@ -82,8 +82,7 @@ type Listener func(ctx context.Context, ev AgentEvent)
 type Agent struct {
 	mu sync.Mutex
 
-	hooks         Hooks // the layers' and the program's, composed
-	layers        stack
+	layers        stack // hooks: the layers' and the program's, composed
 	streamFn      StreamFn
 	streamOptions StreamOptions
 	toolExecution ToolExecutionMode
@@ -133,7 +132,6 @@ func New(opts Options) *Agent {
 		followUp:      messageQueue{mode: orOneAtATime(opts.FollowUpMode)},
 	}
 	a.layers = install(a, opts.Layers, opts.Hooks)
-	a.hooks = a.layers.hooks
 	for _, l := range a.layers.listeners {
 		a.Subscribe(l)
 	}
@@ -363,7 +361,7 @@ func (a *Agent) runOnce(ctx context.Context, run Run) error {
 func (a *Agent) loopConfig(fn StreamFn, skipFirstSteering bool) LoopConfig {
 	skip := skipFirstSteering
 	return LoopConfig{
-		Hooks:         a.hooks,
+		Hooks:         a.layers.hooks,
 		Model:         a.model,
 		ThinkingLevel: a.level,
 		StreamFn:      fn,

@@ -189,22 +189,21 @@ func chainAfterToolCall(fns []func(context.Context, AfterToolCallContext) (*Afte
 		return first(fns)
 	}
 	return func(ctx context.Context, call AfterToolCallContext) (*AfterToolCallResult, error) {
-		var merged *AfterToolCallResult
+		changed := false
 		for _, f := range fns {
 			res, err := f(ctx, call)
 			if err != nil {
 				return nil, err
 			}
-			if res == nil {
-				continue
+			if res != nil {
+				changed = true
+				call.IsError = res.apply(&call.Result, call.IsError)
 			}
-			if merged == nil {
-				merged = &AfterToolCallResult{}
-			}
-			merged.merge(res)
-			call.IsError = res.apply(&call.Result, call.IsError)
 		}
-		return merged, nil
+		if !changed {
+			return nil, nil
+		}
+		return overrideWith(call.Result, call.IsError), nil
 	}
 }
 
@@ -217,26 +216,15 @@ func first[F any](fns []F) F {
 	return fns[0]
 }
 
-// merge folds the later overrides o into r, as applying r then o would.
-func (r *AfterToolCallResult) merge(o *AfterToolCallResult) {
-	if o.Content != nil || o.StructuredContent != nil {
-		r.StructuredContent = o.StructuredContent
+// overrideWith is the override that turns a result into r, failed or not
+// as isError: applied after the hooks' own, it gives what applying each of
+// them in turn gave.
+func overrideWith(r ToolResult, isError bool) *AfterToolCallResult {
+	out := &AfterToolCallResult{Content: r.Content, Details: r.Details, StructuredContent: r.StructuredContent, Usage: r.Usage, IsError: &isError}
+	if r.explicit&explicitTerminate != 0 {
+		out.Terminate = &r.Terminate
 	}
-	if o.Content != nil {
-		r.Content = o.Content
-	}
-	if o.Details != nil {
-		r.Details = o.Details
-	}
-	if o.IsError != nil {
-		r.IsError = o.IsError
-	}
-	if o.Usage != nil {
-		r.Usage = o.Usage
-	}
-	if o.Terminate != nil {
-		r.Terminate = o.Terminate
-	}
+	return out
 }
 
 // apply overrides res field by field and returns whether the call counts

@@ -130,7 +130,7 @@ func (a *Agent) ToolCallOptions() RunToolCallOptions {
 	return RunToolCallOptions{
 		Tools:          tools,
 		Context:        AgentContext{Messages: slices.Clone(a.messages), Tools: tools},
-		BeforeToolCall: a.hooks.BeforeToolCall,
-		AfterToolCall:  a.hooks.AfterToolCall,
+		BeforeToolCall: a.layers.hooks.BeforeToolCall,
+		AfterToolCall:  a.layers.hooks.AfterToolCall,
 	}
 }
