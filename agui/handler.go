@@ -307,7 +307,7 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, t *thread, in *Run
 		err = t.agent.PromptMessages(ctx, p.prompts...)
 	}
 	unsubscribe()
-	if _, ok := errors.AsType[*agentcore.RunError](err); ok || err == nil || errors.Is(err, hold.ErrHeld) {
+	if _, ok := errors.AsType[*agentcore.RunError](err); ok || err == nil || errors.Is(err, hold.ErrHeld) || rl.started {
 		t.ran = true // else the run could not start and changed nothing
 	}
 	t.prune()

@@ -69,6 +69,7 @@ type relay struct {
 	mu      sync.Mutex
 	pending []string // the front-end calls of the run, in call order
 
+	started   bool // the loop started: agent_start came
 	steps     int
 	aid       string             // the assistant message being streamed
 	open      map[int]*openBlock // by content index
@@ -129,6 +130,7 @@ func (r *relay) sync(want []json.RawMessage) {
 func (r *relay) handle(_ context.Context, ev agentcore.AgentEvent) {
 	switch ev := ev.(type) {
 	case *agentcore.AgentStartEvent:
+		r.started = true
 		r.resolved()
 	case *agentcore.TurnStartEvent:
 		r.steps++

@@ -14,7 +14,8 @@ import (
 // in s:
 //
 //   - every message the Agent ends (message_end: prompts, answers, tool
-//     results, steering and follow-up messages) is appended to s, on the
+//     results, steering and follow-up messages) is appended to s (pi's
+//     custom messages, role "custom", as [CustomMessageEntry]), on the
 //     goroutine that delivers the event, before the run goes on (an
 //     Agent's listeners are awaited);
 //   - the model sees the context's branch summaries, custom messages and
@@ -35,7 +36,7 @@ func (s *Session) Layer() agentcore.Layer {
 			if !ok {
 				return
 			}
-			if _, werr := s.AppendMessage(end.Message); werr != nil {
+			if _, werr := s.Append(endedEntry(end.Message)); werr != nil {
 				mu.Lock()
 				err = werr
 				mu.Unlock()
