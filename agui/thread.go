@@ -41,6 +41,8 @@ type thread struct {
 	pending []string
 	// ran is set once a run started: the client's history was adopted.
 	ran bool
+	// file is the thread's session file, with [Options].SessionDir.
+	file *threadFile
 }
 
 // newThread makes the Agent of a thread from the program's options, with

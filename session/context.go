@@ -23,6 +23,10 @@ type Context struct {
 	// those kinds, and context edits applied. They share the session's
 	// messages, which must not be modified.
 	Messages []agentcore.Message
+	// EntryIDs are the IDs of the entries the messages come from, one per
+	// message (a compaction's system message and summary both name the
+	// compaction; an edited message the entry it edits).
+	EntryIDs []string
 	// ThinkingLevel is the last thinking level set on the path; "off"
 	// when none was.
 	ThinkingLevel agentcore.ThinkingLevel
@@ -75,7 +79,11 @@ func (t *tree) context(leafID string) Context {
 		if _, ok := e.(*Compaction); ok && i > 0 {
 			continue // an older compaction kept in the range: only the newest speaks
 		}
-		ctx.Messages = append(ctx.Messages, project(e, edits[e.Base().ID])...)
+		msgs := project(e, edits[e.Base().ID])
+		ctx.Messages = append(ctx.Messages, msgs...)
+		for range msgs {
+			ctx.EntryIDs = append(ctx.EntryIDs, e.Base().ID)
+		}
 	}
 	return ctx
 }
