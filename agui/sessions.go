@@ -94,7 +94,7 @@ type threadFile struct {
 	threadID string
 
 	mu        sync.Mutex
-	s         *session.Session    // while a request holds the thread
+	s         *session.Session     // while a request holds the thread
 	listeners []agentcore.Listener // s's layer's, while open
 	hooks     agentcore.Hooks
 	leaf      string // the leaf the handler left the file at
