@@ -247,13 +247,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if err == nil {
 		var p plan
-		undo := t.save()
 		if p, err = t.prepare(msgs, len(in.Resume) > 0); err == nil {
 			if err := t.decide(ds); err != nil {
-				undo()
 				h.drop(t, made)
 				h.refuseRun(w, r, in, err)
 				return
+			}
+			if p.apply != nil {
+				p.apply()
 			}
 			t.agent.SetTools(tools)
 			h.run(w, r, t, in, msgs, p)

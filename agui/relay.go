@@ -359,7 +359,11 @@ func (r *relay) messageEnd(m agentcore.Message) {
 		r.open, r.seen = nil, nil
 	case *agentcore.ToolResultMessage:
 		if r.isPending(m.ToolCallID) || (r.thread.gate != nil && r.thread.gate.Holds(m.ToolCallID)) {
-			return // a placeholder: the client answers the call, or a person decides it
+			// A placeholder: the client answers the call, or a person
+			// decides it. It is named, not shown: the result that
+			// replaces it takes its ID.
+			r.thread.ids[m] = newID()
+			return
 		}
 		id := newID()
 		r.thread.ids[m] = id

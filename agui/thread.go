@@ -74,12 +74,15 @@ type plan struct {
 	// resume is set when the run continues from answered front-end calls
 	// or a history ending in tool results, without a prompt.
 	resume bool
+	// apply makes the plan's changes to the transcript; nil for none.
+	apply func()
 }
 
-// prepare applies a request's messages to the thread's transcript and
-// returns the run they ask for; resume is set when the request answers
-// interrupts, which is a run to continue even with no new message. It
-// changes nothing when it fails (the errors wrap [ErrBadInput]).
+// prepare reads a request's messages against the thread's transcript and
+// returns the run they ask for, whose apply makes their changes; resume
+// is set when the request answers interrupts, which is a run to continue
+// even with no new message. It changes nothing (the errors wrap
+// [ErrBadInput]).
 func (t *thread) prepare(msgs []wireMessage, resume bool) (plan, error) {
 	if !t.ran && resume && len(t.agent.Messages()) > 0 {
 		// A restored thread whose Gate holds calls: the transcript is the
@@ -103,21 +106,12 @@ func (t *thread) prepare(msgs []wireMessage, resume bool) (plan, error) {
 	if len(c.plan.prompts) == 0 && !c.plan.resume {
 		return plan{}, fmt.Errorf("%w: nothing to run: no new user message or tool result", ErrBadInput)
 	}
-	maps(c.ids, t.ids)
-	t.agent.SetMessages(append(c.transcript, c.added...))
-	t.pending = nil
-	return c.plan, nil
-}
-
-// save records what prepare may change and returns the function that
-// puts it back.
-func (t *thread) save() (undo func()) {
-	messages, pending, ran := t.agent.Messages(), slices.Clone(t.pending), t.ran
-	return func() {
-		t.agent.SetMessages(messages)
-		t.pending, t.ran = pending, ran
-		t.prune()
+	c.plan.apply = func() {
+		maps(c.ids, t.ids)
+		t.agent.SetMessages(append(c.transcript, c.added...))
+		t.pending = nil
 	}
+	return c.plan, nil
 }
 
 // decide records the decisions a request's resume entries ask for.
@@ -217,14 +211,16 @@ func (t *thread) adopt(msgs []wireMessage) (plan, error) {
 		p.prompts = append(p.prompts, msg)
 	}
 	p.resume = len(p.prompts) == 0
-	if len(history) > 0 {
-		kept := slices.DeleteFunc(t.agent.Messages(), func(m agentcore.Message) bool {
-			_, sys := m.(*agentcore.SystemMessage)
-			return !sys
-		})
-		t.agent.SetMessages(append(kept, history...))
+	p.apply = func() {
+		if len(history) > 0 {
+			kept := slices.DeleteFunc(t.agent.Messages(), func(m agentcore.Message) bool {
+				_, sys := m.(*agentcore.SystemMessage)
+				return !sys
+			})
+			t.agent.SetMessages(append(kept, history...))
+		}
+		maps(ids, t.ids)
 	}
-	maps(ids, t.ids)
 	return p, nil
 }
 
