@@ -146,7 +146,27 @@ func (r *relay) handle(_ context.Context, ev agentcore.AgentEvent) {
 		r.update(ev.Message, ev.AssistantEvent)
 	case *agentcore.MessageEndEvent:
 		r.messageEnd(ev.Message)
+	case *agentcore.MessageReplaceEvent:
+		r.replaced(ev.Old, ev.Message)
 	}
+}
+
+// replaced maps the replacement of a transcript message: the new message
+// takes the old one's ID. A tool result the client lacks (a held call's
+// placeholder, replaced by the call's result) is written as
+// TOOL_CALL_RESULT under that ID; a message the client shows is replaced
+// in place by the snapshot that ends the run (see [relay.sync]).
+func (r *relay) replaced(old, m agentcore.Message) {
+	id, ok := r.thread.ids[old]
+	if !ok {
+		id = newID()
+	}
+	r.thread.ids[m] = id
+	res, ok := m.(*agentcore.ToolResultMessage)
+	if !ok || r.isPending(res.ToolCallID) || (r.thread.gate != nil && r.thread.gate.Holds(res.ToolCallID)) || r.view.find(id) != nil {
+		return
+	}
+	r.emit(toolCallResult{evToolCallResult, id, res.ToolCallID, contentJSON(res.Content), roleTool})
 }
 
 // resolved writes TOOL_CALL_RESULT for the held calls whose results the

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -99,10 +100,8 @@ type threadFile struct {
 	hooks     agentcore.Hooks
 	leaf      string // the leaf the handler left the file at
 
-	// entryOf maps the transcript's messages to the entries that record
-	// them; recorded and rrecorded are the AG-UI IDs written so far, by
-	// entry; hold and pending what the last record said of the calls.
-	entryOf   map[agentcore.Message]string
+	// recorded and rrecorded are the AG-UI IDs written so far, by entry;
+	// hold and pending what the last record said of the calls.
 	recorded  map[string]string
 	rrecorded map[string]string // entry "#" block index -> reasoning ID
 	hold      []byte
@@ -111,8 +110,7 @@ type threadFile struct {
 
 // file returns the thread's file, not open.
 func (ss *sessions) file(threadID string) *threadFile {
-	return &threadFile{ss: ss, threadID: threadID, entryOf: map[agentcore.Message]string{},
-		recorded: map[string]string{}, rrecorded: map[string]string{}}
+	return &threadFile{ss: ss, threadID: threadID, recorded: map[string]string{}, rrecorded: map[string]string{}}
 }
 
 // open opens the thread's file for a request, making it when the thread
@@ -194,29 +192,12 @@ func (tf *threadFile) Install(s *agentcore.Setup) {
 	s.Subscribe(tf.listen)
 }
 
-// listen passes ev to the session's layer and notes the entry that
-// recorded a message.
+// listen passes ev to the session's layer.
 func (tf *threadFile) listen(ctx context.Context, ev agentcore.AgentEvent) {
 	tf.mu.Lock()
 	defer tf.mu.Unlock()
-	if tf.s == nil {
-		return
-	}
-	before := tf.s.Leaf()
 	for _, l := range tf.listeners {
 		l(ctx, ev)
-	}
-	after := tf.s.Leaf()
-	if after == before {
-		return
-	}
-	if m := recordedMessage(ev); m != nil {
-		switch e := tf.s.Entry(after).(type) {
-		case *session.MessageEntry, *session.CustomMessageEntry:
-			tf.entryOf[m] = after
-		case *session.ContextEdit:
-			tf.entryOf[m] = e.TargetID
-		}
 	}
 }
 
@@ -284,7 +265,6 @@ func (tf *threadFile) adopt(t *thread, ctx session.Context, st stored) error {
 	t.file = tf
 	for i, m := range ctx.Messages {
 		entry := ctx.EntryIDs[i]
-		tf.entryOf[m] = entry
 		if id, ok := st.IDs[entry]; ok {
 			t.ids[m] = id
 			tf.recorded[entry] = id
@@ -325,11 +305,7 @@ func (tf *threadFile) record(t *thread) error {
 		return nil
 	}
 	st := stored{ThreadID: tf.threadID, IDs: map[string]string{}, Reasoning: map[string]string{}}
-	for _, m := range t.agent.Messages() {
-		entry, ok := tf.entryOf[m]
-		if !ok {
-			continue
-		}
+	for m, entry := range aligned(t.agent.Messages(), tf.s.Context()) {
 		if id, ok := t.ids[m]; ok && tf.recorded[entry] != id {
 			st.IDs[entry] = id
 		}
@@ -376,11 +352,18 @@ func (tf *threadFile) record(t *thread) error {
 	return nil
 }
 
-// recordedMessage is the message an event puts in the transcript, which
-// the session records: an ended message.
-func recordedMessage(ev agentcore.AgentEvent) agentcore.Message {
-	if end, ok := ev.(*agentcore.MessageEndEvent); ok {
-		return end.Message
+// aligned pairs the messages of a transcript with the entries of ctx,
+// the session's context that records it, from the end: the session's
+// layer keeps the context equal to the transcript, but for the leading
+// system messages no event recorded (and what a compaction's entry stands
+// for). The pairing stops at the first pair whose roles differ.
+func aligned(transcript []agentcore.Message, ctx session.Context) iter.Seq2[agentcore.Message, string] {
+	return func(yield func(agentcore.Message, string) bool) {
+		i, j := len(transcript)-1, len(ctx.Messages)-1
+		for ; i >= 0 && j >= 0; i, j = i-1, j-1 {
+			if transcript[i].Role() != ctx.Messages[j].Role() || !yield(transcript[i], ctx.EntryIDs[j]) {
+				return
+			}
+		}
 	}
-	return nil
 }

@@ -108,7 +108,12 @@ func (t *thread) prepare(msgs []wireMessage, resume bool) (plan, error) {
 	}
 	c.plan.apply = func() {
 		maps(c.ids, t.ids)
-		t.agent.SetMessages(append(c.transcript, c.added...))
+		for _, r := range c.replaced {
+			_ = t.agent.ReplaceMessage(r[0], r[1]) // the thread is locked: r[0] is there
+		}
+		for _, m := range c.added {
+			t.agent.AppendMessage(m)
+		}
 		t.pending = nil
 	}
 	return c.plan, nil
@@ -148,8 +153,9 @@ func (t *thread) knownIDs() map[string]bool {
 // before it is applied.
 type change struct {
 	plan       plan
-	transcript []agentcore.Message // a copy, with answered placeholders replaced
-	added      []agentcore.Message // system and developer messages to append
+	transcript []agentcore.Message    // a copy, with answered placeholders replaced
+	replaced   [][2]agentcore.Message // the placeholders answered, and their answers
+	added      []agentcore.Message    // system and developer messages to append
 	ids        map[agentcore.Message]string
 	answered   map[string]bool // front-end calls answered
 }
@@ -169,6 +175,7 @@ func (c *change) take(t *thread, m wireMessage) error {
 		if err != nil {
 			return err
 		}
+		c.replaced = append(c.replaced, [2]agentcore.Message{c.transcript[at], msg})
 		c.transcript[at] = msg
 		c.ids[msg] = m.ID
 		c.answered[m.ToolCallID] = true
@@ -212,14 +219,21 @@ func (t *thread) adopt(msgs []wireMessage) (plan, error) {
 	}
 	p.resume = len(p.prompts) == 0
 	p.apply = func() {
-		if len(history) > 0 {
-			kept := slices.DeleteFunc(t.agent.Messages(), func(m agentcore.Message) bool {
-				_, sys := m.(*agentcore.SystemMessage)
-				return !sys
-			})
-			t.agent.SetMessages(append(kept, history...))
-		}
 		maps(ids, t.ids)
+		if len(history) == 0 {
+			return
+		}
+		kept := slices.DeleteFunc(t.agent.Messages(), func(m agentcore.Message) bool {
+			_, sys := m.(*agentcore.SystemMessage)
+			return !sys
+		})
+		if len(kept) < len(t.agent.Messages()) { // the client's history replaces a restored one
+			t.agent.SetMessages(append(kept, history...))
+			return
+		}
+		for _, m := range history { // recorded as the messages of a run are
+			t.agent.AppendMessage(m)
+		}
 	}
 	return p, nil
 }
