@@ -103,7 +103,9 @@
 // with 409. A handler that finds a file it holds a thread for changed
 // since its last request (another server served the thread) makes the
 // thread again from the file. Changes a program makes to a thread's Agent
-// between its requests ([Handler.Agent]) are not recorded.
+// between its requests ([Handler.Agent]) are not recorded. A server that
+// died during a run leaves the file's lock behind: set
+// [Options].SessionOptions' StaleLock to take such a lock over.
 //
 // # Front-end tools
 //

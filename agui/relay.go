@@ -170,8 +170,9 @@ func (r *relay) replaced(old, m agentcore.Message) {
 }
 
 // resolved writes TOOL_CALL_RESULT for the held calls whose results the
-// Gate put in the transcript as the run started, against the calls'
-// original IDs (the Agent's listeners get no event for them).
+// Gate put in the transcript as the run started without a
+// message_replace event (which [relay.replaced] maps), against the calls'
+// original IDs, then brings the client's list in order.
 func (r *relay) resolved() {
 	if len(r.resumed) == 0 {
 		return

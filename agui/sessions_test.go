@@ -51,7 +51,8 @@ func TestSessionRestart(t *testing.T) {
 		agentcoretest.TextResponse("You are welcome."),
 	)
 	dir := t.TempDir()
-	first := httptest.NewServer(sessionHandler(dir, fake))
+	h1 := sessionHandler(dir, fake)
+	first := httptest.NewServer(h1)
 	sent := "[" + userMsg("u1", "deploy web") + "]"
 	_, evs := post(t, t.Context(), first.URL, input("t1", "r1", sent, ""))
 	first.Close() // the server dies with the interrupt open
@@ -77,8 +78,10 @@ func TestSessionRestart(t *testing.T) {
 	step := slices.Index(types(evs), "STEP_STARTED")
 	assert.NotContains(t, types(evs)[step:], "MESSAGES_SNAPSHOT", "the client is up to date before the first step")
 
-	// A third server answers the next question on the same thread.
-	third := httptest.NewServer(sessionHandler(dir, fake))
+	// The first handler, which still holds the thread as it was before
+	// the restart, answers the next question: it finds the file moved on
+	// and makes the thread again from it.
+	third := httptest.NewServer(h1)
 	defer third.Close()
 	msgs = history(t, msgs, evs, userMsg("u2", "thanks"))
 	_, evs = post(t, t.Context(), third.URL, input("t1", "r3", msgs, ""))
