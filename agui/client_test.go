@@ -483,6 +483,7 @@ func TestOfficialClient(t *testing.T) {
 			if m.ToolCallID == "r1" {
 				assert.JSONEq(t, `"deployed web to prod"`, string(m.Content), "the real result, not the placeholder")
 				assert.Empty(t, m.Error)
+				assert.Equal(t, placeholderID(t, folder, "r1"), m.ID, "under the ID the handler gave the placeholder")
 			}
 		}
 		last := second.Messages[len(second.Messages)-1]

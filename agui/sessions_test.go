@@ -2,6 +2,7 @@ package agui_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http/httptest"
 	"slices"
 	"testing"
@@ -75,6 +76,7 @@ func TestSessionRestart(t *testing.T) {
 	assert.Equal(t, ids(before), []string{after[0].ID, after[1].ID, after[3].ID}, "the client's messages keep their IDs")
 	assert.Equal(t, "c1", after[2].ToolCallID)
 	assert.JSONEq(t, `"deployed web to prod"`, string(after[2].Content), "the real result, not the placeholder")
+	assert.Equal(t, placeholderID(t, dir, "c1"), after[2].ID, "the result takes the ID the handler gave its placeholder")
 	step := slices.Index(types(evs), "STEP_STARTED")
 	assert.NotContains(t, types(evs)[step:], "MESSAGES_SNAPSHOT", "the client is up to date before the first step")
 
@@ -104,4 +106,36 @@ func TestSessionRestart(t *testing.T) {
 		roles = append(roles, m.Role())
 	}
 	assert.Equal(t, []string{"user", "assistant", "toolResult", "toolResult", "assistant", "user", "assistant"}, roles)
+}
+
+// placeholderID is the AG-UI ID the session file in dir records for the
+// placeholder of held call id: the first result of the call.
+func placeholderID(t *testing.T, dir, id string) string {
+	t.Helper()
+	files, err := session.List(dir)
+	require.NoError(t, err)
+	require.Len(t, files, 1)
+	s, err := session.Open(files[0].Path, &session.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer s.Close()
+	entry := ""
+	for _, e := range s.Entries() {
+		switch e := e.(type) {
+		case *session.MessageEntry:
+			if r, ok := e.Message.(*agentcore.ToolResultMessage); ok && r.ToolCallID == id && entry == "" {
+				entry = e.ID
+			}
+		case *session.CustomEntry:
+			var data struct {
+				IDs map[string]string `json:"ids"`
+			}
+			require.Equal(t, agui.CustomType, e.CustomType)
+			require.NoError(t, json.Unmarshal(e.Data, &data))
+			if aguiID, ok := data.IDs[entry]; ok && entry != "" {
+				return aguiID
+			}
+		}
+	}
+	t.Fatalf("no ID recorded for the placeholder of %s", id)
+	return ""
 }
