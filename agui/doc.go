@@ -205,10 +205,14 @@
 //     pending front-end calls left out). When the events could not make it
 //     so (a failed tool result, whose error no event carries; a run that
 //     could not start), MESSAGES_SNAPSHOT follows.
-//   - Start of a run that resumes held calls: TOOL_CALL_RESULT for each,
-//     after RUN_STARTED, then the snapshots below when the events leave
-//     the list otherwise (a result placed after one the client holds, a
-//     denial's error).
+//   - message_replace of a tool result the client lacks (a held call's
+//     placeholder replaced by the call's result, which the Gate does as a
+//     resuming run starts): TOOL_CALL_RESULT {messageId, toolCallId,
+//     content} under the ID the handler gave the placeholder, after
+//     RUN_STARTED, then the snapshots below when the events leave the
+//     list otherwise (a result placed after one the client holds, a
+//     denial's error). A replaced message the client shows keeps its ID,
+//     and the snapshot that ends the run replaces it in place.
 //   - Start of a run whose client lacks messages of the transcript (made
 //     after it left, the placeholder of a call it never answered) or holds
 //     them in another order: after RUN_STARTED, a MESSAGES_SNAPSHOT of the
