@@ -153,7 +153,8 @@
 // The Gate's [hold.State] is what a program stores beside the transcript
 // (OnTranscript) to decide after a restart: NewAgent restores both
 // (Gate.Restore), and a resume on a thread restored this way continues
-// the server's transcript. Front-end tools are not interrupts: AG-UI 1.0
+// the server's transcript; [Options].SessionDir does both for the program
+// (see Session files). Front-end tools are not interrupts: AG-UI 1.0
 // ends a run that called one with a success outcome naming the calls, as
 // the Front-end tools section says.
 //
