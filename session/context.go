@@ -68,24 +68,36 @@ func (t *tree) context(leafID string) Context {
 			ctx.Model = &m
 		}
 	}
-	selected := t.entries(t.contextSlots(path))
+	var sources []Entry
+	ctx.Messages, sources = projectEntries(t.entries(t.contextSlots(path)))
+	for _, e := range sources {
+		ctx.EntryIDs = append(ctx.EntryIDs, e.Base().ID)
+	}
+	return ctx
+}
+
+// projectEntries returns the messages selected, the entries of a context,
+// put into it, and the entry each comes from.
+func projectEntries(selected []Entry) ([]agentcore.Message, []Entry) {
 	edits := map[string]*ContextEdit{}
 	for _, e := range selected {
 		if ed, ok := e.(*ContextEdit); ok {
 			edits[ed.TargetID] = ed
 		}
 	}
+	var (
+		msgs    []agentcore.Message
+		sources []Entry
+	)
 	for i, e := range selected {
 		if _, ok := e.(*Compaction); ok && i > 0 {
 			continue // an older compaction kept in the range: only the newest speaks
 		}
-		msgs := project(e, edits[e.Base().ID])
-		ctx.Messages = append(ctx.Messages, msgs...)
-		for range msgs {
-			ctx.EntryIDs = append(ctx.EntryIDs, e.Base().ID)
+		for _, m := range project(e, edits[e.Base().ID]) {
+			msgs, sources = append(msgs, m), append(sources, e)
 		}
 	}
-	return ctx
+	return msgs, sources
 }
 
 // contextSlots selects the entries of path that make the context: only
