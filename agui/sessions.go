@@ -221,7 +221,15 @@ func (tf *threadFile) restore(opts agentcore.Options) (agentcore.Options, sessio
 	ctx := s.Context()
 	var st stored
 	st.IDs, st.Reasoning = map[string]string{}, map[string]string{}
+	// The IDs are read from every record of the file (entry IDs are
+	// unique in it): a branch the session started for a replaced message
+	// holds entries recorded before it. The calls are the last record's
+	// on the leaf's path.
+	onPath := map[string]bool{}
 	for _, e := range s.Path(s.Leaf()) {
+		onPath[e.Base().ID] = true
+	}
+	for _, e := range s.Entries() {
 		c, ok := e.(*session.CustomEntry)
 		if !ok || c.CustomType != CustomType {
 			continue
@@ -236,7 +244,9 @@ func (tf *threadFile) restore(opts agentcore.Options) (agentcore.Options, sessio
 		for k, v := range one.Reasoning {
 			st.Reasoning[k] = v
 		}
-		st.Pending, st.Hold = one.Pending, one.Hold
+		if onPath[c.ID] {
+			st.Pending, st.Hold = one.Pending, one.Hold
+		}
 	}
 	if len(ctx.Messages) > 0 {
 		n := 0
