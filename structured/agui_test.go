@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -87,7 +88,14 @@ type aguiEvent struct {
 // answer's events.
 func post(t *testing.T, url, thread string) []aguiEvent {
 	t.Helper()
-	body := `{"threadId":"` + thread + `","runId":"r1","state":{},"messages":[{"id":"u1","role":"user","content":"Extract."}],"tools":[],"context":[],"forwardedProps":{}}`
+	return postMessages(t, url, thread, `[{"id":"u1","role":"user","content":"Extract."}]`)
+}
+
+// postMessages runs one request of messages on thread and returns the
+// answer's events.
+func postMessages(t *testing.T, url, thread, messages string) []aguiEvent {
+	t.Helper()
+	body := `{"threadId":"` + thread + `","runId":"r1","state":{},"messages":` + messages + `,"tools":[],"context":[],"forwardedProps":{}}`
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
@@ -116,9 +124,10 @@ func post(t *testing.T, url, thread string) []aguiEvent {
 // user message.
 func TestFailedAnswerThroughAGUI(t *testing.T) {
 	answer := structured.New[Line](structured.Options[Line]{})
+	var fake *agentcoretest.Fake
 	h := agui.New(agui.Options{
 		NewAgent: func(context.Context, *agui.RunInput) (agentcore.Options, error) {
-			fake := agentcoretest.New(agentcoretest.TextResponse("Tea, two."), agentcoretest.TextResponse("I said: tea, two."))
+			fake = agentcoretest.New(agentcoretest.TextResponse("Tea, two."), agentcoretest.TextResponse("I said: tea, two."), call("c1", valid))
 			return agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream, Layers: []agentcore.Layer{answer}}, nil
 		},
 	})
@@ -136,4 +145,23 @@ func TestFailedAnswerThroughAGUI(t *testing.T) {
 			assert.NotContains(t, string(m.Content), "Do not answer in text", "the nudge is not in a snapshot")
 		}
 	}
+
+	// The failed run is part of the thread: the next request goes on
+	// from it.
+	events = postMessages(t, srv.URL, "t1", `[{"id":"u1","role":"user","content":"Extract."},{"id":"u2","role":"user","content":"Use the tool."}]`)
+	assert.Equal(t, "RUN_FINISHED", events[len(events)-1].Type)
+	calls := fake.Calls()
+	require.Len(t, calls, 3)
+	var texts, prompts []string
+	for _, m := range calls[2].Request.Messages {
+		switch m := m.(type) {
+		case *agentcore.AssistantMessage:
+			texts = append(texts, m.Text())
+		case *agentcore.UserMessage:
+			prompts = append(prompts, m.Content.Text())
+		}
+	}
+	assert.Equal(t, []string{"Tea, two.", "I said: tea, two."}, texts, "the model sees the failed run")
+	assert.Equal(t, []string{"Extract.", fmt.Sprintf(structured.DefaultNudge, structured.DefaultName), "Use the tool."}, prompts,
+		"the first prompt is known, not taken again")
 }
