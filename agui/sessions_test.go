@@ -139,3 +139,57 @@ func placeholderID(t *testing.T, dir, id string) string {
 	t.Fatalf("no ID recorded for the placeholder of %s", id)
 	return ""
 }
+
+// TestSessionLocked: a thread whose file another writer holds (a run on
+// another server) is refused with 409, and served once the file is free.
+func TestSessionLocked(t *testing.T) {
+	fake := agentcoretest.New(agentcoretest.TextResponse("Hi."), agentcoretest.TextResponse("Hi again."))
+	dir := t.TempDir()
+	srv := httptest.NewServer(sessionHandler(dir, fake))
+	defer srv.Close()
+	sent := "[" + userMsg("u1", "hello") + "]"
+	_, evs := post(t, t.Context(), srv.URL, input("t1", "r1", sent, ""))
+	require.Equal(t, "success", evs[len(evs)-1].Outcome.Type)
+
+	files, err := session.List(dir)
+	require.NoError(t, err)
+	require.Len(t, files, 1)
+	other, err := session.Open(files[0].Path, nil)
+	require.NoError(t, err)
+	msgs := history(t, sent, evs, userMsg("u2", "again"))
+	status, evs := post(t, t.Context(), srv.URL, input("t1", "r2", msgs, ""))
+	assert.Equal(t, 409, status)
+	assert.Contains(t, evs[0].Message, "locked")
+	require.NoError(t, other.Close())
+
+	_, evs = post(t, t.Context(), srv.URL, input("t1", "r3", msgs, ""))
+	assert.Equal(t, "success", evs[len(evs)-1].Outcome.Type, types(evs))
+	assert.Equal(t, 2, fake.CallCount())
+}
+
+// TestSessionRestartFrontEndCall: a front-end call pending when the
+// server restarts is answered on the restarted server, whose transcript
+// takes the client's answer in place of the placeholder.
+func TestSessionRestartFrontEndCall(t *testing.T) {
+	tc := agentcoretest.ToolCall
+	fake := agentcoretest.New(
+		agentcoretest.ToolCallResponse(tc("f1", "confirm", map[string]string{"question": "Go?"})),
+		agentcoretest.TextResponse("Going."),
+	)
+	dir := t.TempDir()
+	first := httptest.NewServer(sessionHandler(dir, fake))
+	sent := "[" + userMsg("u1", "go out?") + "]"
+	_, evs := post(t, t.Context(), first.URL, input("t1", "r1", sent, confirmTool))
+	first.Close()
+	require.Equal(t, []string{"f1"}, evs[len(evs)-1].Outcome.PendingToolCallIDs)
+
+	second := httptest.NewServer(sessionHandler(dir, fake))
+	defer second.Close()
+	msgs := history(t, sent, evs, `{"id":"a1","role":"tool","toolCallId":"f1","content":"yes"}`)
+	_, evs = post(t, t.Context(), second.URL, input("t1", "r2", msgs, confirmTool))
+	require.Equal(t, "success", evs[len(evs)-1].Outcome.Type, evs[len(evs)-1].Message)
+	text, _ := resultOf(fake, "f1")
+	assert.Equal(t, "yes", text, "the model reads the client's answer")
+	after := held(sentMessages(t, msgs), evs)
+	assert.Equal(t, ids(sentMessages(t, msgs)), ids(after[:3]), "the client's messages keep their IDs")
+}
