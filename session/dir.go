@@ -161,7 +161,7 @@ func describe(path string) (Info, bool) {
 // Delete removes the session file at path, taking its lock first: a
 // session open for writing is not deleted ([ErrLocked]).
 func Delete(path string) error {
-	l, err := lockFile(path, 0, time.Now)
+	l, err := lockFile(path)
 	if err != nil {
 		return err
 	}
@@ -256,6 +256,9 @@ func createWith(dir, cwd string, o Options, entries []Entry) (*Session, error) {
 	}
 	s.t = newTree(entries)
 	if s.hasConversation() && !o.ReadOnly {
+		if err := s.takeLock(); err != nil {
+			return nil, err
+		}
 		if err := s.rewrite(); err != nil {
 			_ = s.Close()
 			return nil, err

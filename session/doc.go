@@ -50,11 +50,29 @@
 // open, a line that is not an entry is skipped, as pi skips it, and
 // reported to [Options.OnBadLine] with its number ([*LineError]); a
 // torn last line is then ended so that appends start on a line of their
-// own. A writer holds the lock directory <file>.lock, the lock
-// proper-lockfile makes, from open to [Session.Close]: a second writer
-// gets [ErrLocked], and appends from many goroutines are serialized. pi
-// 1.6.0 itself takes no lock on its session files; readers
-// ([Options].ReadOnly) need none.
+// own.
+//
+// A writer holds an exclusive flock(2) on the file <file>.lock from
+// [Open] (or, for [Create], from the moment the file is first written)
+// to [Session.Close]; appends from many goroutines are serialized. Of
+// writers racing for a file exactly one wins; a second writer gets a
+// [*LockedError] ([ErrLocked]) naming the holder's process, host and
+// start, which the holder records in the lock file. The kernel releases
+// the lock when its holder dies, however it dies (kill -9 included), so
+// a crashed writer's lock is taken over by the next writer without a
+// person; a live writer keeps it however long it idles, and Close
+// removes the lock file only while it is still its own. Where flock(2)
+// does not exist (not Unix) the lock is a file created exclusively, and
+// a crashed writer's stays until removed by hand. On a network file
+// system the lock is as good as the server's flock. pi 1.6.0 itself
+// takes no lock on its session files; readers ([Options].ReadOnly)
+// need none.
+//
+// Before each append the session checks that the path still names the
+// file it wrote, of the size it wrote: a file another program appended
+// to, cut, removed or replaced refuses the append with [ErrChanged],
+// and the entry is not added, so nothing lands after lines the session
+// does not know.
 //
 // Memory grows with the number of entries, not with their size. [Open]
 // reads the file a line at a time, never whole, and decodes every line,

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -116,18 +115,6 @@ func TestSecondWriterRefused(t *testing.T) {
 	assert.ErrorIs(t, err, ErrClosed)
 	require.NoError(t, second.Close())
 	require.NoError(t, Delete(path))
-}
-
-func TestStaleLockTakenOver(t *testing.T) {
-	path := writeFile(t, header+line1)
-	require.NoError(t, os.Mkdir(path+".lock", 0o755)) // a crashed writer's
-	old := time.Now().Add(-time.Hour)
-	require.NoError(t, os.Chtimes(path+".lock", old, old))
-	_, err := Open(path, nil)
-	assert.ErrorIs(t, err, ErrLocked, "zero StaleLock never takes a lock over")
-	s, err := Open(path, &Options{StaleLock: time.Minute})
-	require.NoError(t, err)
-	require.NoError(t, s.Close())
 }
 
 // TestConcurrentWriters: of writers racing for one file, one wins, and

@@ -48,10 +48,6 @@ type Options struct {
 	ReadOnly bool
 	// Sync makes every append wait for the disk (fsync).
 	Sync bool
-	// StaleLock is how long a lock nobody touched (each append touches it)
-	// is left alone before a writer takes it over; zero never takes one
-	// over: a crashed writer's lock then stays until removed by hand.
-	StaleLock time.Duration
 	// OnBadLine is called, on the opening goroutine, for each line of the
 	// file that is not an entry (a torn last line has Torn set); an error
 	// it returns fails the open. Nil skips such lines, as pi does.
@@ -84,12 +80,18 @@ type Session struct {
 	flushed bool // the file holds the header and every entry so far
 	lock    *fileLock
 	closed  bool
+	// file and size are the file as the session last wrote or read it:
+	// an append first checks that the path still names that file, of
+	// that size, so that it never lands after lines it does not know.
+	file os.FileInfo
+	size int64
 }
 
 // Create starts a new session for the working directory cwd, in dir: the
 // file dir/<time>_<id>.jsonl, pi's naming. As in pi, the file is written
 // once the session holds a user or assistant message; until then its
-// entries are kept in memory (its lock is taken at once).
+// entries are kept in memory, and the lock is taken when the file is
+// written, so a session that never writes leaves nothing on disk.
 func Create(dir, cwd string, opts *Options) (*Session, error) {
 	o := opts.orDefault()
 	id := o.ID
@@ -106,13 +108,6 @@ func Create(dir, cwd string, opts *Options) (*Session, error) {
 	name := strings.NewReplacer(":", "-", ".", "-").Replace(ts) + "_" + id + ".jsonl"
 	s := &Session{opts: o, path: filepath.Join(dir, name), t: newTree(nil),
 		header: Header{Version: CurrentVersion, ID: id, Timestamp: ts, Cwd: cwd, ParentSession: o.ParentSession}}
-	if !o.ReadOnly {
-		l, err := lockFile(s.path, o.StaleLock, o.Now)
-		if err != nil {
-			return nil, err
-		}
-		s.lock = l
-	}
 	return s, nil
 }
 
@@ -130,7 +125,7 @@ func Open(path string, opts *Options) (*Session, error) {
 	o := opts.orDefault()
 	s := &Session{opts: o, path: path}
 	if !o.ReadOnly {
-		l, err := lockFile(path, o.StaleLock, o.Now)
+		l, err := lockFile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -176,9 +171,29 @@ func (s *Session) load() error {
 	if c.migrated {
 		return s.rewrite()
 	}
+	if err := s.remember(f); err != nil {
+		return err
+	}
 	if c.tornTail {
 		return s.write([]byte("\n"))
 	}
+	return nil
+}
+
+// remember records the file the session reads and writes: f, open on it,
+// or when nil the file at the path.
+func (s *Session) remember(f *os.File) error {
+	var info os.FileInfo
+	var err error
+	if f != nil {
+		info, err = f.Stat()
+	} else {
+		info, err = os.Stat(s.path)
+	}
+	if err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	s.file, s.size = info, info.Size()
 	return nil
 }
 
@@ -206,7 +221,7 @@ func (s *Session) rewrite() error {
 		return fmt.Errorf("session: rewrite %s: %w", s.path, err)
 	}
 	s.flushed = true
-	return nil
+	return s.remember(nil)
 }
 
 // encodeAll is the file's text: the header and entries, a line each.
@@ -229,8 +244,22 @@ func (s *Session) encodeAll(entries []Entry) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// write appends data to the file with one write.
+// write appends data to the file with one write, after checking that the
+// file is the one the session knows: a file another program replaced,
+// cut or appended to is refused with [ErrChanged], and nothing is
+// written.
 func (s *Session) write(data []byte) error {
+	if s.file != nil {
+		info, err := os.Stat(s.path)
+		switch {
+		case err != nil:
+			return fmt.Errorf("%w: %w", ErrChanged, err)
+		case !os.SameFile(info, s.file):
+			return fmt.Errorf("%w: %s was replaced", ErrChanged, s.path)
+		case info.Size() != s.size:
+			return fmt.Errorf("%w: %s is %d bytes, the session wrote %d", ErrChanged, s.path, info.Size(), s.size)
+		}
+	}
 	return s.writeFlags(data, os.O_WRONLY|os.O_APPEND)
 }
 
@@ -240,9 +269,13 @@ func (s *Session) writeFlags(data []byte, flag int) error {
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	_, err = f.Write(data)
+	n, err := f.Write(data)
+	s.size += int64(n)
 	if err == nil && s.opts.Sync {
 		err = f.Sync()
+	}
+	if err == nil && s.file == nil {
+		s.file, err = f.Stat()
 	}
 	if err = errors.Join(err, f.Close()); err != nil {
 		return fmt.Errorf("session: write: %w", err)
@@ -290,10 +323,9 @@ func (s *Session) persist(e Entry) error {
 		if err != nil {
 			return err
 		}
-		if err := s.writeFlags(data, os.O_WRONLY|os.O_CREATE|os.O_EXCL); err != nil {
+		if err := s.create(data); err != nil {
 			return err
 		}
-		s.flushed = true
 	} else {
 		line, err := json.Marshal(e)
 		if err != nil {
@@ -303,9 +335,35 @@ func (s *Session) persist(e Entry) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// takeLock takes the lock of the session's file, unless held.
+func (s *Session) takeLock() error {
 	if s.lock != nil {
-		s.lock.touch(s.opts.Now())
+		return nil
 	}
+	l, err := lockFile(s.path)
+	if err != nil {
+		return err
+	}
+	s.lock = l
+	return nil
+}
+
+// create writes a new session's file, taking its lock first.
+func (s *Session) create(data []byte) error {
+	if err := s.takeLock(); err != nil {
+		return err
+	}
+	s.file, s.size = nil, 0
+	if err := s.writeFlags(data, os.O_WRONLY|os.O_CREATE|os.O_EXCL); err != nil {
+		s.file, s.size = nil, 0
+		_ = s.lock.release()
+		s.lock = nil
+		return err
+	}
+	s.flushed = true
 	return nil
 }
 
