@@ -104,8 +104,7 @@
 // since its last request (another server served the thread) makes the
 // thread again from the file. Changes a program makes to a thread's Agent
 // between its requests ([Handler.Agent]) are not recorded. A server that
-// died during a run leaves the file's lock behind: set
-// [Options].SessionOptions' StaleLock to take such a lock over.
+// dies, even during a run, leaves no lock behind (see package session).
 //
 // # Front-end tools
 //

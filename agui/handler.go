@@ -131,8 +131,8 @@ type Options struct {
 	SessionDir string
 
 	// SessionOptions configure the session files of SessionDir (Sync,
-	// StaleLock, Registry, Now); their ID, ParentSession and ReadOnly are
-	// the handler's. Nil means the defaults.
+	// Registry, Now, ...); their ID, ParentSession and ReadOnly are the
+	// handler's. Nil means the defaults.
 	SessionOptions *session.Options
 
 	// OnError, when not nil, is told what the handler keeps from its
