@@ -96,7 +96,11 @@
 // the message IDs, the held calls (Gate.Restore) and the pending calls.
 // So a client that held an interrupt across the restart resumes it with
 // the messages and IDs it has, and the approved call's result reaches it
-// under the ID the handler gave the call's placeholder.
+// under the ID the handler gave the call's placeholder. A thread that
+// compacts records its compactions as pi's compaction entries through
+// [RecordCompactions], the OnEvent of its [compaction.Compactor]:
+//
+//	c := compaction.New(compaction.Options{OnEvent: agui.RecordCompactions(nil)})
 //
 // The file is open (and locked) only while a request of its thread runs:
 // a request for a thread whose file another handler holds is refused

@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/compaction"
 	"github.com/pi-go/agentcore/hold"
 	"github.com/pi-go/agentcore/session"
 )
@@ -375,5 +376,38 @@ func aligned(transcript []agentcore.Message, ctx session.Context) iter.Seq2[agen
 				return
 			}
 		}
+	}
+}
+
+// RecordCompactions returns a [compaction.Listener], for the
+// [compaction.Options].OnEvent of a Compactor among the layers
+// [Options].NewAgent returns, that records each compaction that succeeded
+// in the session file of the thread whose run compacted (see
+// [session.Session.RecordCompaction]), then calls next when not nil. A
+// handler with SessionDir needs it for its threads to compact: the
+// session file records a compaction as pi's compaction entry, not as a
+// transcript it cannot hold. Outside a run of such a handler it only
+// calls next.
+func RecordCompactions(next compaction.Listener) compaction.Listener {
+	return func(ctx context.Context, ev compaction.Event) {
+		if end, ok := ev.(*compaction.EndEvent); ok && end.Result != nil {
+			if r := relayFrom(ctx); r != nil && r.thread.file != nil {
+				r.thread.file.recordCompaction(end.Result)
+			}
+		}
+		if next != nil {
+			next(ctx, ev)
+		}
+	}
+}
+
+// recordCompaction records a compaction in the open file. A failed write
+// shows at the next record of the transcript, which the file then cannot
+// hold: the session's layer fails the run's next request.
+func (tf *threadFile) recordCompaction(r *compaction.Result) {
+	tf.mu.Lock()
+	defer tf.mu.Unlock()
+	if tf.s != nil {
+		_, _ = tf.s.RecordCompaction(r)
 	}
 }
