@@ -8,13 +8,20 @@ import "github.com/pi-go/agentcore"
 // a layer's message to the model), as pi's agent session records them, a
 // [MessageEntry] for the others.
 func endedEntry(m agentcore.Message) Entry {
-	if cm, ok := m.(*agentcore.CustomMessage); ok && cm.RoleName == RoleCustom {
-		if decoded, err := contextRegistry.UnmarshalMessage(cm.Raw); err == nil {
-			m = decoded
-		}
-	}
-	if c, ok := m.(*CustomMessage); ok {
+	if c, ok := asRecorded(m).(*CustomMessage); ok {
 		return &CustomMessageEntry{CustomType: c.CustomType, Content: c.Content, Display: c.Display, Details: c.Details}
 	}
 	return &MessageEntry{Message: m}
+}
+
+// asRecorded is m as the session's context holds it once recorded: pi's
+// custom message kept as an [*agentcore.CustomMessage] (a layer's
+// message to the model) is the [*CustomMessage] its entry gives back.
+func asRecorded(m agentcore.Message) agentcore.Message {
+	if cm, ok := m.(*agentcore.CustomMessage); ok && cm.RoleName == RoleCustom {
+		if decoded, err := contextRegistry.UnmarshalMessage(cm.Raw); err == nil {
+			return decoded
+		}
+	}
+	return m
 }

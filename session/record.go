@@ -111,7 +111,7 @@ const TranscriptCut = "agentcore.transcript_cut"
 // appendMessages appends msgs after the entry parent, holding s.mu.
 func (s *Session) appendMessages(msgs []agentcore.Message, parent string) error {
 	for _, m := range msgs {
-		id, err := s.append(&MessageEntry{Message: m}, parent)
+		id, err := s.append(endedEntry(m), parent)
 		if err != nil {
 			return err
 		}
@@ -157,6 +157,7 @@ func sameMessages(a, b []agentcore.Message) bool {
 // timestamp (a message read back, a system message or compaction summary
 // the session rebuilt).
 func sameRecorded(a, b agentcore.Message) bool {
+	a, b = asRecorded(a), asRecorded(b)
 	if a == nil || b == nil || reflect.TypeOf(a) != reflect.TypeOf(b) {
 		return false
 	}
