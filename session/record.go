@@ -111,7 +111,7 @@ const TranscriptCut = "agentcore.transcript_cut"
 // appendMessages appends msgs after the entry parent, holding s.mu.
 func (s *Session) appendMessages(msgs []agentcore.Message, parent string) error {
 	for _, m := range msgs {
-		id, err := s.append(endedEntry(m), parent)
+		id, err := s.append(&MessageEntry{Message: m}, parent)
 		if err != nil {
 			return err
 		}
