@@ -51,6 +51,15 @@ func BuildContext(entries []Entry, leafID string) Context {
 
 func (t *tree) context(leafID string) Context {
 	path := t.pathSlots(leafID)
+	if leafID == "" && t.leafNoID && len(t.slots) > 0 {
+		// pi's leaf is undefined: its context is that of the last entry.
+		path = t.pathFrom(t.slots[len(t.slots)-1])
+	}
+	return t.contextOf(path)
+}
+
+// contextOf builds the context of path, the slots from a root to a leaf.
+func (t *tree) contextOf(path []*slot) Context {
 	ctx := Context{ThinkingLevel: agentcore.ThinkingOff}
 	for _, sl := range path {
 		switch e := sl.entry.(type) {

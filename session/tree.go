@@ -14,6 +14,10 @@ type tree struct {
 	byID   map[string]*slot
 	labels map[string]labelState
 	leaf   string
+	// leafNoID is true when the leaf is an entry without an ID (leaf is
+	// then ""): pi's leaf is then undefined, its context that of the last
+	// entry, and an entry appended there has no parentId.
+	leafNoID bool
 	// src reads back the entries that are not resident; nil when every
 	// entry is.
 	src *source
@@ -39,6 +43,13 @@ type slot struct {
 	role string
 	// model is an assistant message's model; nil otherwise.
 	model *ModelRef
+	// raw is the entry's line as read, for an entry read from the file and
+	// kept in memory; nil otherwise. A read entry is written back from its
+	// line, as pi writes it back, never re-encoded.
+	raw []byte
+	// noID is true for a line without a string "id", noParent for one
+	// without a "parentId" (pi's undefined, not null).
+	noID, noParent bool
 }
 
 func newTree(entries []Entry) *tree {
@@ -61,6 +72,7 @@ func (t *tree) addSlot(sl *slot) {
 	t.slots = append(t.slots, sl)
 	t.byID[sl.base.ID] = sl
 	t.leaf = sl.base.ID
+	t.leafNoID = sl.noID
 	if l, ok := sl.entry.(*Label); ok {
 		t.applyLabel(l)
 	}
@@ -72,6 +84,44 @@ func (t *tree) applyLabel(l *Label) {
 	} else {
 		delete(t.labels, l.TargetID)
 	}
+}
+
+// labelRef is a label in force: its target, text and time.
+type labelRef struct {
+	target, label, timestamp string
+}
+
+// orderedLabels returns the labels in force in the order pi's label map
+// holds them: by the first time each target was labelled since it was
+// last cleared.
+func (t *tree) orderedLabels() []labelRef {
+	var order []string
+	at := map[string]int{}
+	for _, sl := range t.slots {
+		l, ok := sl.entry.(*Label)
+		if !ok {
+			continue
+		}
+		if l.Label != "" {
+			if _, ok := at[l.TargetID]; !ok {
+				at[l.TargetID] = len(order)
+				order = append(order, l.TargetID)
+			}
+		} else if i, ok := at[l.TargetID]; ok {
+			order[i] = ""
+			delete(at, l.TargetID)
+		}
+	}
+	var out []labelRef
+	for _, target := range order {
+		if target == "" {
+			continue
+		}
+		if st, ok := t.labels[target]; ok {
+			out = append(out, labelRef{target, st.label, st.timestamp})
+		}
+	}
+	return out
 }
 
 // removeLast undoes the add of the last entry, for a write that failed.
@@ -125,13 +175,21 @@ func (t *tree) entries(slots []*slot) []Entry {
 // pathSlots returns the slots from a root to leaf, in order; none for an
 // unknown leaf or "".
 func (t *tree) pathSlots(leaf string) []*slot {
+	if leaf == "" {
+		return nil
+	}
+	return t.pathFrom(t.byID[leaf])
+}
+
+// pathFrom returns the slots from a root to leaf, in order.
+func (t *tree) pathFrom(leaf *slot) []*slot {
 	var out []*slot
-	seen := map[string]bool{}
-	for sl := t.byID[leaf]; sl != nil; {
-		if seen[sl.base.ID] {
-			break // a cycle in a hand-edited file
+	seen := map[*slot]bool{}
+	for sl := leaf; sl != nil; {
+		if seen[sl] {
+			break // a cycle in a hand-edited file (pi loops forever)
 		}
-		seen[sl.base.ID] = true
+		seen[sl] = true
 		out = append(out, sl)
 		if sl.base.ParentID == "" {
 			break

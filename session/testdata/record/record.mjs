@@ -296,7 +296,7 @@ const histories = {
 		sm.appendMessage(user("on the uncompacted branch"));
 	},
 	"45-escaping": (sm) => {
-		const odd = "a <b> & c \u2028 d \u2029 e \u0001 \u007f \"q\" \\ / é 😀 \ud800 \t";
+		const odd = "a <b> & c \u2028 d \u2029 e \u0001 \u007f \"q\" \\ / é 😀 \t";
 		const u = sm.appendMessage(user(odd));
 		sm.appendMessage(assistant(odd));
 		sm.appendLabelChange(u, "<" + odd + ">");
