@@ -225,7 +225,14 @@ func (t *tree) roots() []*Node {
 		b := sl.base
 		n := nodes[b.ID]
 		parent := nodes[b.ParentID]
-		if b.ParentID == "" || b.ParentID == b.ID || parent == nil {
+		if sl.noParent && !sl.noID {
+			// pi looks the undefined parentId up, and finds the last
+			// entry without an ID, when there is one.
+			parent = nodes[""]
+		} else if b.ParentID == "" || b.ParentID == b.ID {
+			parent = nil
+		}
+		if parent == nil {
 			roots = append(roots, n)
 			continue
 		}

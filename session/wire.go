@@ -274,6 +274,11 @@ func decodeEntry(line []byte, reg *agentcore.MessageRegistry) (Entry, lineBase, 
 // an [*agentcore.CustomMessage] holding it as pi holds it.
 func decodeMessage(raw json.RawMessage, reg *agentcore.MessageRegistry) agentcore.Message {
 	if m, err := reg.UnmarshalMessage(raw); err == nil {
+		if u, ok := m.(*agentcore.UserMessage); ok && u.Content.Plain && u.Content.Text() == "" && nullContent(raw) {
+			// pi's context gives a user message without content an empty
+			// list; the line keeps what it holds.
+			u.Content = agentcore.Blocks()
+		}
 		return m
 	}
 	cm := &agentcore.CustomMessage{Raw: jsRaw(raw)}
@@ -284,6 +289,14 @@ func decodeMessage(raw json.RawMessage, reg *agentcore.MessageRegistry) agentcor
 		cm.RoleName = head.Role
 	}
 	return cm
+}
+
+// nullContent reports whether a message's content is null or absent.
+func nullContent(raw json.RawMessage) bool {
+	var w struct {
+		Content json.RawMessage `json:"content"`
+	}
+	return json.Unmarshal(raw, &w) == nil && (len(w.Content) == 0 || string(w.Content) == "null")
 }
 
 // decodeTyped decodes an entry of a type this package knows; nil for
