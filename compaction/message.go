@@ -38,6 +38,11 @@ type Summary struct {
 	ModifiedFiles []string
 	// Usage is the usage of the summary calls; nil when unknown.
 	Usage *agentcore.Usage
+	// OmitDetails leaves "details" out of the JSON whatever the file
+	// lists: their holder keeps them elsewhere (a session's compaction
+	// entry), and the message is then pi's context message exactly. The
+	// lists still feed the next compaction.
+	OmitDetails bool
 }
 
 // Role returns [Role].
@@ -60,10 +65,10 @@ type summaryWire struct {
 }
 
 // MarshalJSON writes the message with "role":"compactionSummary"; details
-// are written when a file list is not empty.
+// are written when a file list is not empty, unless OmitDetails is set.
 func (s *Summary) MarshalJSON() ([]byte, error) {
 	w := summaryWire{Role: Role, Summary: s.Summary, TokensBefore: s.TokensBefore, Timestamp: s.Timestamp, Usage: s.Usage}
-	if len(s.ReadFiles) > 0 || len(s.ModifiedFiles) > 0 {
+	if !s.OmitDetails && (len(s.ReadFiles) > 0 || len(s.ModifiedFiles) > 0) {
 		w.Details = &summaryDetails{ReadFiles: nonNil(s.ReadFiles), ModifiedFiles: nonNil(s.ModifiedFiles)}
 	}
 	return json.Marshal(w)

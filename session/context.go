@@ -150,7 +150,9 @@ func entryMessages(e Entry) []agentcore.Message {
 		}
 		return []agentcore.Message{&BranchSummaryMessage{Summary: e.Summary, FromID: e.FromID, Timestamp: millis(e.Timestamp)}}
 	case *Compaction:
-		s := &compaction.Summary{Summary: e.Summary, TokensBefore: e.TokensBefore, Timestamp: millis(e.Timestamp)}
+		// The file lists feed the next compaction; the message's JSON is
+		// pi's, without them (the entry keeps them).
+		s := &compaction.Summary{Summary: e.Summary, TokensBefore: e.TokensBefore, Timestamp: millis(e.Timestamp), OmitDetails: true}
 		var files struct {
 			ReadFiles     []string `json:"readFiles"`
 			ModifiedFiles []string `json:"modifiedFiles"`

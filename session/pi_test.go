@@ -102,34 +102,16 @@ func treeJSON(nodes []*Node) []any {
 	return out
 }
 
-// normalize round-trips v through JSON to plain values, and drops what
-// this package adds on purpose to pi's context: the "details" of a
-// compaction summary message (compaction.Summary carries its file lists).
+// normalize round-trips v through JSON to plain values.
 func normalize(t *testing.T, v any) map[string]any {
 	t.Helper()
 	data, err := json.Marshal(v)
 	require.NoError(t, err)
 	var out map[string]any
 	require.NoError(t, json.Unmarshal(data, &out))
-	dropSummaryDetails(out)
 	return out
 }
 
-func dropSummaryDetails(v any) {
-	switch v := v.(type) {
-	case map[string]any:
-		if v["role"] == "compactionSummary" {
-			delete(v, "details")
-		}
-		for _, x := range v {
-			dropSummaryDetails(x)
-		}
-	case []any:
-		for _, x := range v {
-			dropSummaryDetails(x)
-		}
-	}
-}
 
 func loadExpect(t *testing.T, dir string) map[string]any {
 	t.Helper()
@@ -137,7 +119,6 @@ func loadExpect(t *testing.T, dir string) map[string]any {
 	require.NoError(t, err)
 	var out map[string]any
 	require.NoError(t, json.Unmarshal(data, &out))
-	dropSummaryDetails(out)
 	return out
 }
 
@@ -238,7 +219,6 @@ func goView(t *testing.T, ctx any) any {
 			}
 		}
 	}
-	dropSummaryDetails(c)
 	return c
 }
 
@@ -372,9 +352,6 @@ func piChecker(t *testing.T) func(files ...string) map[string]map[string]any {
 		require.NoError(t, err, stderr.String())
 		var res map[string]map[string]any
 		require.NoError(t, json.Unmarshal(data, &res))
-		for _, v := range res {
-			dropSummaryDetails(v)
-		}
 		return res
 	}
 }

@@ -8,7 +8,7 @@
 // SessionManager calls (or a hand-written legacy file pi migrates); expect.json
 // holds the tree pi built from the file it wrote and the context it builds from
 // every entry taken as the leaf.
-import { SessionManager, buildSessionContext } from "@earendil-works/pi-coding-agent";
+import { SessionManager, buildSessionContext, convertToLlm } from "@earendil-works/pi-coding-agent";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -261,6 +261,10 @@ const histories = {
 	"35-app-roles": (sm) => {
 		sm.appendMessage(user("run ls"));
 		sm.appendMessage({ role: "bashExecution", command: "ls", output: "a\nb", exitCode: 0, cancelled: false, truncated: false, timestamp: tick() });
+		sm.appendMessage({ role: "bashExecution", command: "make", output: "", exitCode: 2, cancelled: false, truncated: true, fullOutputPath: "/tmp/out.txt", timestamp: tick() });
+		sm.appendMessage({ role: "bashExecution", command: "sleep 9", output: "zz", exitCode: null, cancelled: true, truncated: false, timestamp: tick() });
+		sm.appendMessage({ role: "bashExecution", command: "secret", output: "x", exitCode: 0, cancelled: false, truncated: false, excludeFromContext: true, timestamp: tick() });
+		sm.appendMessage({ role: "mystery", content: "an unknown role", timestamp: tick() });
 		sm.appendMessage({ role: "custom", customType: "note", content: "x", display: true, timestamp: tick() });
 		sm.appendMessage(assistant("two files"));
 	},
@@ -598,6 +602,7 @@ function observe(sm) {
 		branch: sm.getBranch().map((e) => e.id),
 		tree: tree(sm.getTree()),
 		context: attempt(() => sm.buildSessionContext()),
+		llm: attempt(() => convertToLlm(sm.buildSessionContext().messages)),
 		contexts,
 	};
 }
