@@ -112,7 +112,6 @@ func normalize(t *testing.T, v any) map[string]any {
 	return out
 }
 
-
 func loadExpect(t *testing.T, dir string) map[string]any {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, "expect.json"))

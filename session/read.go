@@ -188,4 +188,3 @@ func (c *contents) decodeLine(line []byte, src *source, off int64, n int, header
 	*raw = append(*raw, sl)
 	return nil
 }
-

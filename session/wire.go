@@ -179,7 +179,7 @@ func (e *UnknownEntry) MarshalJSON() ([]byte, error) {
 
 // lineBase is the part of every entry line this package reads first.
 type lineBase struct {
-	Type     string
+	Type string
 	EntryBase
 	// noID is true when the line has no string "id" (pi's id undefined)
 	// and noParent when it has no "parentId" at all (pi's undefined, not
