@@ -236,17 +236,40 @@ func (s *Session) Fork(leafID string, opts *Options) (*Session, error) {
 		if !ids[l.target] {
 			continue
 		}
-		label := &Label{EntryBase: EntryBase{ID: newEntryIDWith(o.NewEntryID, ids), ParentID: last, Timestamp: l.timestamp},
-			TargetID: l.target, Label: l.label}
-		line, err := marshalLine(label)
+		// The label and its time as pi holds them, from the label entry's
+		// line: a string Go would decode lossily (a lone surrogate) is kept.
+		raw, err := s.labelLine(l.slot)
 		if err != nil {
 			return nil, err
 		}
-		ids[label.ID] = true
-		last = label.ID
+		id := newEntryIDWith(o.NewEntryID, ids)
+		members := []jsonv.Member{
+			{Key: "type", Value: jsonv.StringValue("label")},
+			{Key: "id", Value: jsonv.StringValue(id)},
+			{Key: "parentId", Value: parentValue(last)},
+		}
+		for _, key := range []string{"timestamp", "targetId", "label"} {
+			if v, ok := raw.Get(key); ok { // an absent one is undefined: left out
+				members = append(members, jsonv.Member{Key: key, Value: v})
+			}
+		}
+		line := jsonv.ObjectValue(members).AppendJSON(nil)
+		ids[id] = true
+		last = id
 		kept = append(kept, line)
 	}
 	return createWith(filepath.Dir(s.path), cwd, o, kept, false)
+}
+
+// labelLine returns the line of a label entry, parsed.
+func (s *Session) labelLine(sl *slot) (jsonv.Value, error) {
+	s.mu.Lock()
+	line, err := s.t.line(sl)
+	s.mu.Unlock()
+	if err != nil {
+		return jsonv.Value{}, err
+	}
+	return jsonv.Parse(line)
 }
 
 // keepFirst sets a compaction's firstKeptEntryId as pi's

@@ -86,39 +86,40 @@ func (t *tree) applyLabel(l *Label) {
 	}
 }
 
-// labelRef is a label in force: its target, text and time.
+// labelRef is a label in force: its target, and the label entry that
+// set it.
 type labelRef struct {
-	target, label, timestamp string
+	target string
+	slot   *slot
 }
 
 // orderedLabels returns the labels in force in the order pi's label map
 // holds them: by the first time each target was labelled since it was
 // last cleared.
 func (t *tree) orderedLabels() []labelRef {
-	var order []string
+	var order []labelRef
 	at := map[string]int{}
 	for _, sl := range t.slots {
 		l, ok := sl.entry.(*Label)
 		if !ok {
 			continue
 		}
-		if l.Label != "" {
-			if _, ok := at[l.TargetID]; !ok {
-				at[l.TargetID] = len(order)
-				order = append(order, l.TargetID)
-			}
-		} else if i, ok := at[l.TargetID]; ok {
-			order[i] = ""
+		i, set := at[l.TargetID]
+		switch {
+		case l.Label != "" && set:
+			order[i].slot = sl
+		case l.Label != "":
+			at[l.TargetID] = len(order)
+			order = append(order, labelRef{l.TargetID, sl})
+		case set:
+			order[i].slot = nil
 			delete(at, l.TargetID)
 		}
 	}
-	var out []labelRef
-	for _, target := range order {
-		if target == "" {
-			continue
-		}
-		if st, ok := t.labels[target]; ok {
-			out = append(out, labelRef{target, st.label, st.timestamp})
+	out := order[:0]
+	for _, l := range order {
+		if l.slot != nil {
+			out = append(out, l)
 		}
 	}
 	return out
