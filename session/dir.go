@@ -103,16 +103,16 @@ func describe(path string) (Info, bool) {
 		line, err := br.ReadBytes('\n')
 		if len(strings.TrimSpace(string(line))) > 0 {
 			var w struct {
-				Type          string `json:"type"`
-				ID            string `json:"id"`
-				Timestamp     string `json:"timestamp"`
-				Cwd           string `json:"cwd"`
-				ParentSession string `json:"parentSession"`
-				Name          string `json:"name"`
+				Type          string          `json:"type"`
+				ID            string          `json:"id"`
+				Timestamp     string          `json:"timestamp"`
+				Cwd           json.RawMessage `json:"cwd"`
+				ParentSession string          `json:"parentSession"`
+				Name          string          `json:"name"`
 				Message       *struct {
 					Role      string          `json:"role"`
 					Content   json.RawMessage `json:"content"`
-					Timestamp int64           `json:"timestamp"`
+					Timestamp jsInt           `json:"timestamp"`
 				} `json:"message"`
 			}
 			if json.Unmarshal(line, &w) == nil {
@@ -122,14 +122,17 @@ func describe(path string) (Info, bool) {
 						return Info{}, false
 					}
 					header = true
-					info.ID, info.Cwd, info.ParentSession = w.ID, w.Cwd, w.ParentSession
+					info.ID, info.ParentSession = w.ID, w.ParentSession
+					if cwd := stringOf(w.Cwd); cwd != nil {
+						info.Cwd = *cwd
+					}
 					info.Created = time.UnixMilli(millis(w.Timestamp))
 				case w.Type == "session_info":
 					info.Name = strings.TrimSpace(w.Name)
 				case w.Type == "message" && w.Message != nil:
 					info.MessageCount++
 					if w.Message.Role == "user" || w.Message.Role == "assistant" {
-						ts := w.Message.Timestamp
+						ts := int64(w.Message.Timestamp)
 						if ts == 0 {
 							ts = millis(w.Timestamp)
 						}

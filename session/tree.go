@@ -239,10 +239,29 @@ func (t *tree) roots() []*Node {
 		}
 		parent.Children = append(parent.Children, n)
 	}
+	// Entries without an ID share one node, as in pi, and can make a
+	// cycle under a root, where pi loops forever: a node already reached
+	// is not reached again, so the tree is finite.
 	stack := slices.Clone(roots)
+	seen := make(map[*Node]bool, len(nodes))
+	for _, r := range roots {
+		seen[r] = true
+	}
+	done := make(map[*Node]bool, len(nodes))
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		if done[n] {
+			continue // a root listed twice
+		}
+		done[n] = true
+		n.Children = slices.DeleteFunc(n.Children, func(c *Node) bool {
+			if seen[c] {
+				return true
+			}
+			seen[c] = true
+			return false
+		})
 		slices.SortStableFunc(n.Children, func(a, b *Node) int {
 			return compareTime(a.Entry.Base().Timestamp, b.Entry.Base().Timestamp)
 		})
