@@ -14,7 +14,9 @@ const CurrentVersion = 3
 // tree.
 type Header struct {
 	// Version is the format version; a file without one is version 1.
-	// Opening a file migrates it to [CurrentVersion].
+	// Opening a file migrates it to [CurrentVersion]. A version read as
+	// pi reads it (a string "2" is 2); 0 for one that is no number, which
+	// pi leaves as it is.
 	Version int
 	// ID is the session's ID: a UUIDv7 unless the creator chose one.
 	ID string

@@ -34,8 +34,8 @@ var (
 // Options configure [Create], [Open] and the functions that make new
 // session files. A nil *Options means the defaults.
 type Options struct {
-	// ID is the ID of a new session ([Create], [ForkFrom], [Session.Fork]);
-	// "" makes a UUIDv7. pi's rules apply: letters, digits, '-', '_' and
+	// ID is the ID of a new session ([Create], [ForkFrom], [Session.Fork],
+	// [Open] of a missing file); "" makes a UUIDv7. pi's rules apply: letters, digits, '-', '_' and
 	// '.', starting and ending with a letter or digit.
 	ID string
 	// ParentSession is the parent file a new session records; "" for none.
@@ -136,7 +136,9 @@ func Create(dir, cwd string, opts *Options) (*Session, error) {
 // newline so that appends start on a line of their own. The leaf is the
 // last entry of the file. A file whose first entry is not a header is
 // refused with [ErrNotSession]; an empty one gets a new header, pi's
-// repair.
+// repair. A path where no file is opens, as in pi, an empty session of
+// the process's working directory (ID and time from opts), whose file is
+// written at the first append that gives it a user or assistant message.
 func Open(path string, opts *Options) (*Session, error) {
 	o := opts.orDefault()
 	s := &Session{opts: o, path: path}

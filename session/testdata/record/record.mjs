@@ -5,9 +5,13 @@
 //   node record.mjs check <file>...      print, as JSON, what pi sees in each file
 //
 // Needs Node >= 22 and `npm ci` in this directory. Each history is a script of
-// SessionManager calls (or a hand-written legacy file pi migrates); expect.json
-// holds the tree pi built from the file it wrote and the context it builds from
-// every entry taken as the leaf.
+// SessionManager calls (or a hand-written file pi opens: legacy versions it
+// migrates, odd numbers, escapes, missing members, scalar lines); expect.json
+// holds the tree pi built from the file it wrote, the context it builds from
+// every entry taken as the leaf (or the error it throws) and convertToLlm of
+// the leaf's context. script.json logs the calls of a scripted history, which
+// the Go tests replay with pi's IDs and times to compare bytes; fork.json
+// names the source of a fork (createBranchedSession, forkFrom) of an odd file.
 import { SessionManager, buildSessionContext, convertToLlm } from "@earendil-works/pi-coding-agent";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
