@@ -382,7 +382,7 @@ func (m *ToolResultMessage) UnmarshalJSON(data []byte) error {
 	type plain ToolResultMessage
 	var w struct {
 		plain
-		Content json.RawMessage `json:"content"`
+		Content    json.RawMessage `json:"content"`
 		Details    json.RawMessage `json:"details"`
 		Timestamp  jsInt           `json:"timestamp"`
 		DurationMs *jsInt          `json:"durationMs"`
