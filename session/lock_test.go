@@ -269,6 +269,14 @@ func TestAppendsAfterOpenRepairAndCreate(t *testing.T) {
 	}
 	require.NoError(t, s.Close())
 
+	// A file of small entries only, all held in memory.
+	path = writeFile(t, header+`{"type":"model_change","id":"m1","parentId":null,"timestamp":"2025-01-01T10:00:01.000Z","provider":"p","modelId":"m"}`+"\n")
+	s, err = Open(path, nil)
+	require.NoError(t, err)
+	_, err = s.AppendMessage(user("x"))
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+
 	c, err := Create(t.TempDir(), "/w", nil)
 	require.NoError(t, err)
 	for range 3 {
