@@ -28,6 +28,7 @@ func (in *Instrumentation) Install(s *agentcore.Setup) {
 	o := &observer{in: in, agent: s.Agent(), descriptions: map[string]string{}}
 	s.WrapStreamFn(o.wrapStreamFn)
 	s.WrapTool(o.wrapTool)
+	s.WrapRun(o.wrapRun)
 	s.Subscribe(o.listen)
 }
 
@@ -89,11 +90,17 @@ func (o *observer) listen(ctx context.Context, ev agentcore.AgentEvent) {
 	case *agentcore.AgentStartEvent:
 		// The run's model is the Agent's as the run starts; under RunLoop
 		// the first request tells it.
-		var model agentcore.Model
-		if o.agent != nil {
-			model = o.agent.State().Model
+		var r *runState
+		if p := pendingFrom(ctx); p != nil {
+			r = p.take() // started for a call run before the loop
 		}
-		r := o.in.startRun(ctx, model)
+		if r == nil {
+			var model agentcore.Model
+			if o.agent != nil {
+				model = o.agent.State().Model
+			}
+			r = o.in.startRun(ctx, model)
+		}
 		o.mu.Lock()
 		o.run = r
 		o.mu.Unlock()
@@ -109,6 +116,9 @@ func (o *observer) listen(ctx context.Context, ev agentcore.AgentEvent) {
 		o.closeTurn()
 	case *agentcore.AgentEndEvent:
 		o.endRun(ctx, ev.Messages)
+		if p := pendingFrom(ctx); p != nil {
+			p.leave()
+		}
 	}
 }
 

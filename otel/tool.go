@@ -55,8 +55,14 @@ func (in *Instrumentation) wrapTool(t agentcore.Tool) agentcore.Tool {
 				return exec(trace.ContextWithSpan(ctx, span), callID, args, onUpdate)
 			}
 		}
-		// Not a call an instrumented Agent records: a RunLoop's, or one a
-		// tool makes itself with RunToolCall.
+		// Not a call an instrumented Agent records: a RunLoop's, one a
+		// tool makes itself with RunToolCall, or one a layer runs before
+		// the loop, under the run's span started for it.
+		if p := pendingFrom(ctx); p != nil {
+			if r := p.start(ctx); r != nil && r.on {
+				ctx = r.ctx
+			}
+		}
 		return in.executeTool(ctx, exec, name, description, callID, args, onUpdate)
 	}
 	return t
