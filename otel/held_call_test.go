@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/pi-go/agentcore"
@@ -48,4 +49,11 @@ func TestApprovedCallUnderResumedRun(t *testing.T) {
 	assert.Equal(t, resumed.SpanContext().SpanID(), approved.Parent().SpanID(), h.tree())
 	assert.Equal(t, resumed.SpanContext().TraceID(), approved.SpanContext().TraceID())
 	assert.False(t, approved.StartTime().Before(resumed.StartTime()), "the run's span starts first")
+
+	heldSpan := tools[0]
+	assert.Equal(t, codes.Unset, heldSpan.Status().Code, "a held call is no tool error:\n%s", h.tree())
+	assert.Contains(t, heldSpan.Attributes(), agentotel.AttrHoldHeld.Bool(true))
+	require.Len(t, heldSpan.Events(), 1)
+	assert.Equal(t, "held", heldSpan.Events()[0].Name)
+	assert.Equal(t, codes.Unset, approved.Status().Code)
 }
