@@ -86,7 +86,7 @@ func (s *Session) recordTranscript(want []agentcore.Message) error {
 			if !ok {
 				return fmt.Errorf("%w: a %s message changed among the compacted messages", ErrInvalid, want[p].Role())
 			}
-			_, err := s.append(&ContextEdit{TargetID: sources[p].Base().ID, Replacement: r}, s.t.leaf)
+			_, err := s.append(&ContextEdit{TargetID: sources[p].Base().ID, Replacement: r}, s.t.leaf, s.t.leafNoID)
 			return err
 		}
 	}
@@ -97,7 +97,7 @@ func (s *Session) recordTranscript(want []agentcore.Message) error {
 	if p == len(want) {
 		// Nothing to append: a marker starts the branch, so that the
 		// shorter context is the file's leaf when reopened.
-		_, err := s.append(&CustomEntry{CustomType: TranscriptCut}, parent)
+		_, err := s.append(&CustomEntry{CustomType: TranscriptCut}, parent, false)
 		return err
 	}
 	return s.appendMessages(want[p:], parent)
@@ -111,7 +111,7 @@ const TranscriptCut = "agentcore.transcript_cut"
 // appendMessages appends msgs after the entry parent, holding s.mu.
 func (s *Session) appendMessages(msgs []agentcore.Message, parent string) error {
 	for _, m := range msgs {
-		id, err := s.append(&MessageEntry{Message: m}, parent)
+		id, err := s.append(&MessageEntry{Message: m}, parent, parent == s.t.leaf && s.t.leafNoID)
 		if err != nil {
 			return err
 		}
