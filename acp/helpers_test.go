@@ -22,6 +22,9 @@ import (
 // test rather than the run.
 const waitLong = 20 * time.Second
 
+// pollEvery is how often a test looks again for what it waits for.
+const pollEvery = 5 * time.Millisecond
+
 // message is any JSON-RPC message the server sent.
 type message struct {
 	ID     json.RawMessage `json:"id,omitempty"`

@@ -354,7 +354,7 @@ func (s *sess) restorePermissions() {
 func (s *sess) remember(tool string, allow bool) {
 	s.mu.Lock()
 	s.always[tool] = allow
-	var r rememberedPermissions
+	r := rememberedPermissions{Allow: []string{}, Reject: []string{}}
 	for t, a := range s.always {
 		if a {
 			r.Allow = append(r.Allow, t)
