@@ -299,7 +299,19 @@ func codingAgent(fake *agentcoretest.Fake, extra ...agentcore.Tool) func(context
 	return func(_ context.Context, env *acp.Env) (agentcore.Options, error) {
 		model := agentcoretest.Model()
 		model.ContextWindow = 1000
-		tools := codingtools.CodingTools(env.Cwd, &codingtools.Options{FS: env.FS, Shell: env.Shell})
+		tools := codingtools.AllTools(env.Cwd, &codingtools.Options{FS: env.FS, Shell: env.Shell})
 		return agentcore.Options{Model: model, StreamFn: fake.Stream, Tools: append(append(tools, extra...), env.Tools...)}, nil
 	}
 }
+
+// rw joins a reader that closes and a writer.
+type rw struct {
+	io.ReadCloser
+	io.Writer
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+func ioPipe() (*io.PipeReader, *io.PipeWriter) { return io.Pipe() }
