@@ -113,8 +113,9 @@ func TestPromptContentBlocks(t *testing.T) {
 	assert.Equal(t, agentcore.ImageBlock{Data: "iVBORw0KGgo=", MimeType: "image/png"}, u.Content.Blocks[1])
 	assert.Equal(t, agentcore.TextBlock{Text: "[@a.go](file:///w/a.go)"}, u.Content.Blocks[2])
 	assert.Equal(t, agentcore.TextBlock{Text: "<context ref=\"file:///w/main.rs\">\nfn main() {}\n</context>"}, u.Content.Blocks[3])
+	// The commands follow the session/new response, on their own time.
+	require.Eventually(t, func() bool { return len(of(c.updates(), "available_commands_update")) == 1 }, waitLong, pollEvery)
 	cmds := of(c.updates(), "available_commands_update")
-	require.Len(t, cmds, 1)
 	assert.Equal(t, []any{map[string]any{"name": "review", "description": "Review a file", "input": map[string]any{"hint": "file"}}}, cmds[0]["availableCommands"])
 }
 
