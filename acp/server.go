@@ -74,9 +74,9 @@ type Options struct {
 
 	// ConnectMCP connects the MCP servers a client passes in session/new or
 	// session/load, and returns their tools and the function that closes
-	// them when the session ends. Nil offers only stdio servers' absence:
-	// servers passed are then ignored. Package mcp's ACPConnector is
-	// one.
+	// them when the session ends, on the goroutine serving the request.
+	// Nil ignores the servers passed. agentmcp.ACPConnector (module
+	// github.com/pi-go/agentcore/mcp) is one.
 	ConnectMCP func(ctx context.Context, servers []MCPServer) (tools []agentcore.Tool, closeFn func() error, err error)
 	// MCPHTTP and MCPSSE say whether ConnectMCP takes http and sse
 	// servers, as told to the client in initialize.
