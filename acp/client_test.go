@@ -2,102 +2,23 @@ package acp_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/acp"
+	"github.com/pi-go/agentcore/acp/acptest"
 	"github.com/pi-go/agentcore/agentcoretest"
 	"github.com/pi-go/agentcore/codingtools"
 	"github.com/pi-go/agentcore/hold"
 )
-
-// requireNode, when set in the environment (CI sets it), makes the client
-// test fail instead of skipping when node or the npm registry is missing.
-const requireNode = "ACP_REQUIRE_NODE"
-
-// skipOrFail skips the test with why, or fails it under ACP_REQUIRE_NODE.
-func skipOrFail(t *testing.T, why string) {
-	t.Helper()
-	if os.Getenv(requireNode) != "" {
-		t.Fatal(why)
-	}
-	t.Skip(why + " (set " + requireNode + "=1 to make this a failure)")
-}
-
-// installClient installs testdata/client's packages, as its lock file
-// pins them, into a scratch folder with npm and returns the folder, which
-// holds client.mjs.
-func installClient(t *testing.T) string {
-	t.Helper()
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			skipOrFail(t, "the ACP client test needs "+tool+" on PATH")
-		}
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	if out, err := exec.CommandContext(ctx, "npm", "ping", "--fetch-retries=0", "--fetch-timeout=5000", "--loglevel=error").CombinedOutput(); err != nil {
-		skipOrFail(t, fmt.Sprintf("npm cannot reach its registry: %v\n%s", err, out))
-	}
-	dir := t.TempDir()
-	for _, f := range []string{"package.json", "package-lock.json", "client.mjs"} {
-		data, err := os.ReadFile(filepath.Join("testdata", "client", f))
-		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(filepath.Join(dir, f), data, 0o644))
-	}
-	cmd := exec.CommandContext(t.Context(), "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		skipOrFail(t, "npm install @agentclientprotocol/sdk failed: "+err.Error()+"\n"+string(out))
-	}
-	return dir
-}
-
-// RunClient runs client.mjs in dir against srv, the client's stdin and
-// stdout the server's connection, and returns its report.
-func runClient(t *testing.T, dir string, srv *acp.Server, args ...string) map[string]any {
-	t.Helper()
-	report := filepath.Join(t.TempDir(), "report.json")
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", append([]string{"client.mjs", report}, args...)...)
-	cmd.Dir = dir
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	in, err := cmd.StdinPipe()
-	require.NoError(t, err)
-	out, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	served := make(chan error, 1)
-	go func() {
-		served <- srv.Serve(ctx, struct {
-			io.Reader
-			io.Writer
-		}{out, in})
-		in.Close()
-	}()
-	werr := cmd.Wait()
-	require.NoError(t, <-served)
-	require.NoError(t, werr, "client.mjs: %s", stderr.String())
-	data, err := os.ReadFile(report)
-	require.NoError(t, err, stderr.String())
-	var r map[string]any
-	require.NoError(t, json.Unmarshal(data, &r))
-	return r
-}
 
 // scriptedModel answers the client's prompts: by the prompt's text, and
 // after a tool result by the tool.
@@ -155,11 +76,11 @@ func clientServer(agentDir string, fake *agentcoretest.Fake, deploys *atomic.Int
 }
 
 func TestOfficialClient(t *testing.T) {
-	dir := installClient(t)
+	dir := acptest.Install(t)
 	agentDir, cwd := t.TempDir(), t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(cwd, "a.txt"), []byte("on disk\n"), 0o644))
 	var deploys atomic.Int64
-	r := runClient(t, dir, clientServer(agentDir, scriptedModel(), &deploys), cwd)
+	r := acptest.Run(t, dir, clientServer(agentDir, scriptedModel(), &deploys).Serve, cwd)
 
 	assert.Empty(t, r["invalid"], "every message the server sent is valid")
 	assert.Greater(t, r["checked"], 100.0)
@@ -291,7 +212,7 @@ func TestOfficialClient(t *testing.T) {
 
 	// A second client lists, loads and goes on with a session.
 	hello := get(r, "hello", "session").(string)
-	r2 := runClient(t, dir, clientServer(agentDir, scriptedModel(), &deploys), cwd, "load", hello)
+	r2 := acptest.Run(t, dir, clientServer(agentDir, scriptedModel(), &deploys).Serve, cwd, "load", hello)
 	assert.Empty(t, r2["invalid"])
 	replayed := asList(r2["replayed"])
 	assert.True(t, strings.HasPrefix(joined(replayed, "user_message_chunk"), "hellolook at these"))
