@@ -138,6 +138,9 @@ func (c *connection) open(ctx context.Context, id, cwd string, servers []wireMCP
 		s.mcp = closeFn
 		env.Tools = tools
 	}
+	if o.Agent == nil {
+		return nil, rpcError(CodeInternalError, "the server has no Agent to serve (Options.Agent is nil)")
+	}
 	opts, err := o.Agent(ctx, env)
 	if err != nil {
 		return nil, rpcError(CodeInternalError, "%v", err)
