@@ -42,6 +42,8 @@ func scriptedModel() *agentcoretest.Fake {
 				}, Chunks: 3, Usage: agentcore.Usage{Input: 10, Output: 5}}
 			case "edit a.txt":
 				return agentcoretest.ToolCallResponse(tc(id(), "read", map[string]any{"path": "a.txt"}))
+			case "plan":
+				return agentcoretest.ToolCallResponse(tc(id(), "todo", map[string]any{}))
 			case "shell":
 				return agentcoretest.ToolCallResponse(tc(id(), "bash", map[string]any{"command": "echo hi from the terminal"}))
 			case "sleep":
@@ -69,7 +71,11 @@ func clientServer(agentDir string, fake *agentcoretest.Fake, deploys *atomic.Int
 		Agent: func(_ context.Context, env *acp.Env) (agentcore.Options, error) {
 			model := agentcoretest.Model()
 			model.ContextWindow = 1000
-			tools := append(codingtools.AllTools(env.Cwd, &codingtools.Options{FS: env.FS, Shell: env.Shell}), deploy)
+			todo := agentcore.NewTool("todo", "Plans.", func(context.Context, string, struct{}, func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+				env.Plan([]acp.PlanEntry{{Content: "look", Status: "completed"}, {Content: "fix", Priority: "high", Status: "in_progress"}})
+				return agentcore.TextResult("planned"), nil
+			})
+			tools := append(codingtools.AllTools(env.Cwd, &codingtools.Options{FS: env.FS, Shell: env.Shell}), deploy, todo)
 			return agentcore.Options{Model: model, StreamFn: fake.Stream, Tools: tools}, nil
 		},
 	})
@@ -149,6 +155,10 @@ func TestOfficialClient(t *testing.T) {
 		assert.Equal(t, "completed", st, id)
 	}
 
+	// A plan.
+	assert.Equal(t, "end_turn", get(r, "plan", "stop"))
+	assert.Contains(t, kindsOf(updates("plan")), "plan")
+
 	// A command in the client's terminal.
 	assert.Equal(t, "end_turn", get(r, "shell", "stop"))
 	var created []any
@@ -208,7 +218,7 @@ func TestOfficialClient(t *testing.T) {
 	assert.Equal(t, "end_turn", get(r, "bad", "after"))
 
 	// Listed: every session of the run that has a message.
-	assert.Len(t, asList(get(r, "list", "sessions")), 10)
+	assert.Len(t, asList(get(r, "list", "sessions")), 11)
 
 	// A second client lists, loads and goes on with a session.
 	hello := get(r, "hello", "session").(string)

@@ -50,7 +50,8 @@
 // max_turn_requests ([Options].MaxTurns model requests), refusal (the
 // provider's stop reason said so) or cancelled; a failed response is a
 // JSON-RPC internal error naming the failure, the session usable after.
-// The Agent has no plan: the server sends none. [Options].Modes give
+// An agentcore Agent keeps no plan: a program whose agent does (a todo
+// tool, say) shows it with [Env].Plan, a plan update. [Options].Modes give
 // session/set_mode its modes, read by the program through [Env].Mode.
 //
 // session/cancel aborts the running prompt: the run's ctx ends, the

@@ -103,6 +103,20 @@ type Env struct {
 	// Mode returns the session's current mode ID, "" without modes. It may
 	// be called from any goroutine.
 	Mode func() string
+	// Plan shows the client the agent's plan, replacing the one shown
+	// before: a program whose agent keeps a plan (a todo tool, say) calls
+	// it when the plan changes, from any goroutine. The entries are
+	// copied.
+	Plan func(entries []PlanEntry)
+}
+
+// PlanEntry is one step of a plan.
+type PlanEntry struct {
+	Content string
+	// Priority is high, medium or low; "" means medium.
+	Priority string
+	// Status is pending, in_progress or completed; "" means pending.
+	Status string
 }
 
 // ToolInfo is how the editor shows a tool call.

@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -118,7 +119,7 @@ func (c *connection) open(ctx context.Context, id, cwd string, servers []wireMCP
 	if file != nil {
 		s.restorePermissions()
 	}
-	env := &Env{SessionID: id, Cwd: cwd, FS: codingtools.LocalFS{}, Mode: s.currentMode}
+	env := &Env{SessionID: id, Cwd: cwd, FS: codingtools.LocalFS{}, Mode: s.currentMode, Plan: s.plan}
 	caps := c.capabilities()
 	if caps.FS.ReadTextFile || caps.FS.WriteTextFile {
 		env.FS = &clientFS{s: s, read: caps.FS.ReadTextFile, write: caps.FS.WriteTextFile}
@@ -238,6 +239,15 @@ func (s *sess) install(setup *agentcore.Setup) {
 			return agentcore.TurnDefault, nil
 		},
 	})
+}
+
+// plan sends the plan entries as a plan update.
+func (s *sess) plan(entries []PlanEntry) {
+	u := planUpdate{SessionUpdate: "plan", Entries: make([]planEntry, 0, len(entries))}
+	for _, e := range entries {
+		u.Entries = append(u.Entries, planEntry{Content: e.Content, Priority: cmp.Or(e.Priority, "medium"), Status: cmp.Or(e.Status, "pending")})
+	}
+	s.c.update(s.id, u)
 }
 
 // currentMode returns the session's mode.

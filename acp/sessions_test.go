@@ -95,3 +95,26 @@ func TestSetMode(t *testing.T) {
 	assert.Equal(t, acp.CodeInvalidParams, e.Code)
 	require.Eventually(t, func() bool { return len(of(c.updates(), "current_mode_update")) == 1 }, waitLong, pollEvery)
 }
+
+func TestPlan(t *testing.T) {
+	fake := agentcoretest.New(agentcoretest.ToolCallResponse(agentcoretest.ToolCall("t1", "todo", map[string]any{})), agentcoretest.TextResponse("planned"))
+	var plan func([]acp.PlanEntry)
+	todo := agentcore.NewTool("todo", "Plans.", func(context.Context, string, struct{}, func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
+		plan([]acp.PlanEntry{{Content: "read the code", Status: "completed"}, {Content: "fix the bug", Priority: "high"}})
+		return agentcore.TextResult("planned"), nil
+	})
+	agent := codingAgent(fake, todo)
+	c := serve(t, acp.NewServer(acp.Options{Ephemeral: true, Agent: func(ctx context.Context, env *acp.Env) (agentcore.Options, error) {
+		plan = env.Plan
+		return agent(ctx, env)
+	}}), nil)
+	c.initialize(nil)
+	id := c.newSession(t.TempDir())
+	assert.Equal(t, "end_turn", c.prompt(id, "plan"))
+	plans := of(c.updates(), "plan")
+	require.Len(t, plans, 1)
+	assert.Equal(t, []any{
+		map[string]any{"content": "read the code", "priority": "medium", "status": "completed"},
+		map[string]any{"content": "fix the bug", "priority": "high", "status": "pending"},
+	}, plans[0]["entries"])
+}

@@ -233,6 +233,10 @@ await app.connectWith(stream, async (agent) => {
   report.tools = { session: tools, stop: await prompt(tools, "edit a.txt") };
   report.writes = writes;
 
+  // A plan.
+  const plan = await newSession();
+  report.plan = { session: plan, stop: await prompt(plan, "plan") };
+
   // A terminal command through the client.
   const shell = await newSession();
   report.shell = { session: shell, stop: await prompt(shell, "shell") };
