@@ -2,6 +2,9 @@ package acp_test
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -10,6 +13,7 @@ import (
 
 	"github.com/pi-go/agentcore/acp"
 	"github.com/pi-go/agentcore/agentcoretest"
+	"github.com/pi-go/agentcore/hold"
 	"github.com/pi-go/agentcore/session"
 )
 
@@ -146,4 +150,32 @@ func TestServeEndsWithItsContext(t *testing.T) {
 	case <-time.After(waitLong):
 		t.Fatal("Serve did not return")
 	}
+}
+
+func TestClientVanishesWhileAsked(t *testing.T) {
+	tc := agentcoretest.ToolCall
+	fake := agentcoretest.New(agentcoretest.ToolCallResponse(tc("w1", "write", map[string]any{"path": "a.txt", "content": "x"})), agentcoretest.TextResponse("after"))
+	dir, cwd := t.TempDir(), t.TempDir()
+	asked, release := make(chan struct{}, 1), make(chan struct{})
+	opts := acp.Options{AgentDir: dir, Agent: codingAgent(fake), Permission: hold.Always(hold.Request{}, "write")}
+	c := serve(t, acp.NewServer(opts), func(string, json.RawMessage) (any, *acp.Error) {
+		asked <- struct{}{}
+		<-release
+		return nil, &acp.Error{Code: acp.CodeInternalError, Message: "gone"}
+	})
+	c.initialize(nil)
+	id := c.newSession(cwd)
+	c.start("session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "write"}}})
+	<-asked
+	require.NoError(t, c.hangUp())
+	close(release)
+	_, err := os.Stat(filepath.Join(cwd, "a.txt"))
+	assert.ErrorIs(t, err, os.ErrNotExist, "the call never ran")
+	assert.Equal(t, 1, fake.CallCount(), "nothing ran after the client left")
+
+	// The session loads and goes on.
+	c2 := serve(t, acp.NewServer(opts), nil)
+	c2.initialize(nil)
+	c2.call("session/load", map[string]any{"sessionId": id, "cwd": cwd, "mcpServers": []any{}})
+	assert.Equal(t, "end_turn", c2.prompt(id, "again"))
 }

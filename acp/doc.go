@@ -68,7 +68,9 @@
 // answer, and the run goes on. "Always" applies to the tool's later calls
 // in the session, and is kept in the session file as a custom entry of
 // type "acp.permissions" (pi keeps and ignores it), so a loaded session
-// remembers it. A cancelled answer cancels the prompt.
+// remembers it. A cancelled answer cancels the prompt. A question left
+// unanswered (the prompt cancelled, the client gone) leaves the call not
+// run, its result in the transcript saying so.
 //
 // # The editor's files and terminal
 //

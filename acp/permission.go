@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"errors"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/hold"
@@ -47,14 +48,16 @@ func (s *sess) policy(p hold.Policy) hold.Policy {
 // askPermissions asks the client about each call the Gate holds
 // undecided, one at a time, and decides it by the answer. A call whose
 // tool the user answered "always" for meanwhile is decided without
-// asking. When ctx ends it returns, leaving the rest undecided.
-func (s *sess) askPermissions(ctx context.Context) {
+// asking. It reports whether every call is decided: when ctx ends, the
+// connection does or the user cancels, it returns false, leaving the rest
+// undecided.
+func (s *sess) askPermissions(ctx context.Context) bool {
 	for _, call := range s.gate.State().Calls {
 		if call.Decision != nil {
 			continue
 		}
 		if ctx.Err() != nil {
-			return
+			return false
 		}
 		s.mu.Lock()
 		allow, remembered := s.always[call.Tool]
@@ -68,11 +71,13 @@ func (s *sess) askPermissions(ctx context.Context) {
 		default:
 			d = s.ask(ctx, call)
 		}
-		if d != nil {
-			// The call is held and undecided: Decide refuses nothing here.
-			_ = s.gate.Decide(d)
+		if d == nil {
+			return false
 		}
+		// The call is held and undecided: Decide refuses nothing here.
+		_ = s.gate.Decide(d)
 	}
+	return true
 }
 
 // ask sends one session/request_permission and returns the decision;
@@ -85,11 +90,11 @@ func (s *sess) ask(ctx context.Context, call hold.Call) hold.Decision {
 		SessionID: s.id, ToolCall: tc, Options: permissionOptions,
 	}, &res)
 	if err != nil {
-		if ctx.Err() == nil {
-			// The client failed the request: take it as a refusal.
-			return hold.Deny{ID: call.ID, Reason: textRejected}
+		if ctx.Err() != nil || errors.Is(err, ErrClosed) {
+			return nil
 		}
-		return nil
+		// The client failed the request: take it as a refusal.
+		return hold.Deny{ID: call.ID, Reason: textRejected}
 	}
 	if res.Outcome.Outcome != "selected" {
 		// "cancelled": the client cancelled the prompt.

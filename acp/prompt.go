@@ -57,9 +57,10 @@ func (c *connection) prompt(ctx context.Context, params json.RawMessage) (reply,
 // that go on from their answers.
 func (s *sess) run(ctx context.Context, blocks []agentcore.ContentBlock) (string, error) {
 	err := s.agent.PromptMessages(ctx, &agentcore.UserMessage{Content: agentcore.Blocks(blocks...), Timestamp: time.Now().UnixMilli()})
+	undecided := false
 	for errors.Is(err, hold.ErrHeld) && ctx.Err() == nil {
-		s.askPermissions(ctx)
-		if ctx.Err() != nil {
+		if !s.askPermissions(ctx) {
+			undecided = true
 			break
 		}
 		err = s.agent.Continue(ctx)
@@ -67,7 +68,7 @@ func (s *sess) run(ctx context.Context, blocks []agentcore.ContentBlock) (string
 	s.mu.Lock()
 	cancelled, limited := s.cancelled, s.limited
 	s.mu.Unlock()
-	if ctx.Err() != nil || cancelled {
+	if ctx.Err() != nil || cancelled || undecided {
 		s.denyWaiting(textCancelled)
 		return stopCancelled, nil
 	}
