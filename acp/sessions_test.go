@@ -3,6 +3,8 @@ package acp_test
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,6 +13,7 @@ import (
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/acp"
 	"github.com/pi-go/agentcore/agentcoretest"
+	"github.com/pi-go/agentcore/session"
 )
 
 func TestLoadAndListSessions(t *testing.T) {
@@ -117,4 +120,38 @@ func TestPlan(t *testing.T) {
 		map[string]any{"content": "read the code", "priority": "medium", "status": "completed"},
 		map[string]any{"content": "fix the bug", "priority": "high", "status": "pending"},
 	}, plans[0]["entries"])
+}
+
+// TestLoadPiSession loads a session file pi 1.6.0 wrote (session's
+// fixture 03-tool-calls) and goes on with it.
+func TestLoadPiSession(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "pi-tool-calls.jsonl"))
+	require.NoError(t, err)
+	agentDir, cwd := t.TempDir(), "/work/project"
+	dir := session.Dir(agentDir, cwd)
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "2026-12-04T20-22-06-985Z_01a242b8-a589-7794-8388-e483a8d5c550.jsonl"), data, 0o644))
+	fake := agentcoretest.New(agentcoretest.TextResponse("Still a title."))
+	c := serve(t, acp.NewServer(acp.Options{AgentDir: agentDir, Agent: codingAgent(fake)}), nil)
+	c.initialize(nil)
+	var listed struct {
+		Sessions []struct{ SessionID, Title string } `json:"sessions"`
+	}
+	require.NoError(t, json.Unmarshal(c.call("session/list", map[string]any{"cwd": cwd}), &listed))
+	require.Len(t, listed.Sessions, 1)
+	id := listed.Sessions[0].SessionID
+	assert.Equal(t, "01a242b8-a589-7794-8388-e483a8d5c550", id)
+	assert.Equal(t, "read the readme", listed.Sessions[0].Title)
+	c.call("session/load", map[string]any{"sessionId": id, "cwd": cwd, "mcpServers": []any{}})
+	us := c.updates()
+	assert.Equal(t, []string{"user_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "agent_message_chunk"}, kinds(us))
+	assert.Equal(t, "Read README.md", of(us, "tool_call")[0]["title"])
+	assert.Equal(t, "It has a title.", text(us, "agent_message_chunk"))
+	assert.Equal(t, "end_turn", c.prompt(id, "and now?"))
+	var roles []string
+	for _, m := range fake.Calls()[0].Request.Messages {
+		roles = append(roles, m.Role())
+	}
+	// The Agent leads with its system message (the tools declared), then the file.
+	assert.Equal(t, []string{"system", "user", "assistant", "toolResult", "assistant", "user"}, roles)
 }
