@@ -228,6 +228,16 @@ func TestOfficialClient(t *testing.T) {
 	assert.True(t, strings.HasPrefix(joined(replayed, "user_message_chunk"), "hellolook at these"))
 	assert.Contains(t, joined(replayed, "agent_message_chunk"), "Hello from Go")
 	assert.Equal(t, "end_turn", r2["again"])
+
+	// A client that leaves mid-run: the session file is whole, and the
+	// next client loads it and goes on.
+	r3 := acptest.Run(t, dir, clientServer(agentDir, scriptedModel(), &deploys).Serve, cwd, "vanish")
+	gone := get(r3, "vanish", "session").(string)
+	r4 := acptest.Run(t, dir, clientServer(agentDir, scriptedModel(), &deploys).Serve, cwd, "load", gone)
+	assert.Empty(t, r4["invalid"])
+	assert.Equal(t, "sleep", joined(asList(r4["replayed"]), "user_message_chunk"))
+	assert.Contains(t, kindsOf(asList(r4["replayed"])), "tool_call")
+	assert.Equal(t, "end_turn", r4["again"])
 }
 
 // get walks a decoded JSON value by keys.

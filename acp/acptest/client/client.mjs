@@ -4,7 +4,8 @@
 // example) at the other end of the pipes. The second argument is the
 // working directory of the sessions. The third, when "example", runs only
 // the prompt the example answers; when "load", the fourth names a session
-// of an earlier run to list, load and prompt again.
+// of an earlier run to list, load and prompt again; when "vanish", it
+// starts a prompt that runs a command and exits mid-run.
 //
 // Every message the agent sends is checked against the SDK's zod schema
 // of its kind; the violations are reported under "invalid".
@@ -203,6 +204,16 @@ await app.connectWith(stream, async (agent) => {
     const s = await newSession();
     report.example = { session: s, stop: await prompt(s, "hello") };
     return;
+  }
+  if (mode === "vanish") {
+    const s = await newSession();
+    const started = new Promise((resolve) => onUpdate.add((params) => params.update.content?.some((c) => c.type === "terminal") && resolve()));
+    prompt(s, "sleep").catch(() => {});
+    await started;
+    report.vanish = { session: s };
+    writeFileSync(reportPath, JSON.stringify(report, null, 1));
+    for (const t of terminals.values()) t.child.kill("SIGKILL");
+    process.exit(0);
   }
   if (mode === "load") {
     report.list = await agent.request(methods.agent.session.list, { cwd });
