@@ -16,10 +16,12 @@ import (
 )
 
 // clientFS is the [codingtools.FS] of a client that offers its files:
-// reads go through fs/read_text_file (the editor's unsaved buffers),
-// writes through fs/write_text_file (the editor sees them); what the
-// protocol has no method for (stat, listing, directories, links) and
-// files that are not text are the local disk's.
+// the reads of read and edit go through fs/read_text_file (the editor's
+// unsaved buffers), the writes of write and edit through
+// fs/write_text_file (the editor sees them); what the protocol has no
+// method for (stat, listing, directories, links), files that are not
+// text, and the other tools' reads (grep and find read whole trees, a
+// request a file) are the local disk's.
 type clientFS struct {
 	codingtools.LocalFS
 	s           *sess
@@ -31,7 +33,7 @@ var binaryExt = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".gif
 
 // Open reads the file through the client.
 func (f *clientFS) Open(ctx context.Context, path string) (io.ReadCloser, error) {
-	if !f.read || binaryExt[strings.ToLower(filepath.Ext(path))] {
+	if !f.read || binaryExt[strings.ToLower(filepath.Ext(path))] || !f.viaClient(ctx) {
 		return f.LocalFS.Open(ctx, path)
 	}
 	var res readTextFileResponse
@@ -44,7 +46,7 @@ func (f *clientFS) Open(ctx context.Context, path string) (io.ReadCloser, error)
 // WriteFile writes the file through the client; data that is not UTF-8
 // text goes to the disk.
 func (f *clientFS) WriteFile(ctx context.Context, path string, data []byte) error {
-	if !f.write || !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
+	if !f.write || !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 || !f.viaClient(ctx) {
 		return f.LocalFS.WriteFile(ctx, path, data)
 	}
 	req := writeTextFileRequest{SessionID: f.s.id, Path: path, Content: string(data)}
@@ -52,6 +54,16 @@ func (f *clientFS) WriteFile(ctx context.Context, path string, data []byte) erro
 		return clientError("write", path, err)
 	}
 	return nil
+}
+
+// viaClient reports whether the tool call of ctx reads and writes
+// through the client: read, edit and write.
+func (f *clientFS) viaClient(ctx context.Context) bool {
+	switch f.s.tools.nameOf(callID(ctx)) {
+	case "read", "edit", "write":
+		return true
+	}
+	return false
 }
 
 // clientError is a failed client request as a file error: the client's

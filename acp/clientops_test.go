@@ -86,6 +86,7 @@ func TestClientFilesAndTerminal(t *testing.T) {
 		agentcoretest.ToolCallResponse(tc("r1", "read", map[string]any{"path": "a.txt"})),
 		agentcoretest.ToolCallResponse(tc("e1", "edit", map[string]any{"path": "a.txt", "edits": []any{map[string]any{"oldText": "unsaved", "newText": "edited"}}})),
 		agentcoretest.ToolCallResponse(tc("b1", "bash", map[string]any{"command": "make test"})),
+		agentcoretest.ToolCallResponse(tc("g1", "grep", map[string]any{"pattern": "saved"})),
 		agentcoretest.TextResponse("done"),
 	)
 	ed := newEditor()
@@ -96,7 +97,7 @@ func TestClientFilesAndTerminal(t *testing.T) {
 	assert.Equal(t, "end_turn", c.prompt(id, "work"))
 
 	calls := fake.Calls()
-	require.Len(t, calls, 4)
+	require.Len(t, calls, 5)
 	msgs := calls[1].Request.Messages
 	assert.Contains(t, msgs[len(msgs)-1].(interface{ Text() string }).Text(), "unsaved", "the read saw the editor's buffer")
 	assert.Equal(t, map[string]string{onDisk: "edited\n"}, ed.writes, "the edit went through the editor")
@@ -108,6 +109,8 @@ func TestClientFilesAndTerminal(t *testing.T) {
 	assert.Equal(t, []string{"term-1"}, ed.released)
 	msgs = calls[3].Request.Messages
 	result := msgs[len(msgs)-1].(interface{ Text() string }).Text()
+	grep := calls[4].Request.Messages[len(calls[4].Request.Messages)-1].(interface{ Text() string }).Text()
+	assert.Equal(t, "a.txt:1: saved", grep, "grep reads the disk, not a request a file")
 	assert.Contains(t, result, "hello from the editor")
 	assert.Contains(t, result, "exited with code 3")
 	var terminal bool

@@ -75,9 +75,11 @@
 // # The editor's files and terminal
 //
 // When the client offers fs.readTextFile and fs.writeTextFile, [Env].FS
-// reads and writes through it: the tools see the editor's unsaved buffers
-// and the editor sees the edits. The protocol has no stat, listing or
-// directories: those, and images, are the local disk's. When it offers
+// reads and writes through it for codingtools' read, edit and write: they
+// see the editor's unsaved buffers and the editor sees the edits. The
+// protocol has no stat, listing or directories: those, images, and the
+// files grep and find walk (a request a file would be slow) are the
+// local disk's. When it offers
 // terminal, [Env].Shell runs bash's commands in the editor's terminal
 // (terminal/create with bash -c), shown in the tool call, killed on
 // cancel or timeout and released after. Without them, FS is the local

@@ -131,6 +131,16 @@ func (t *toolTracker) attachTerminal(id, terminalID string) {
 		Content: []toolCallContent{{Type: "terminal", TerminalID: terminalID}}})
 }
 
+// nameOf returns the tool of call id, "" when unknown.
+func (t *toolTracker) nameOf(id string) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if c := t.calls[id]; c != nil {
+		return c.name
+	}
+	return ""
+}
+
 // finished reports whether the call was finished.
 func (t *toolTracker) finished(id string) bool {
 	t.mu.Lock()
