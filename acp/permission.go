@@ -80,6 +80,16 @@ func (s *sess) askPermissions(ctx context.Context) bool {
 	return true
 }
 
+// holds reports whether the server's Gate holds a call undecided.
+func (s *sess) holds() bool {
+	for _, c := range s.gate.State().Calls {
+		if c.Decision == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // ask sends one session/request_permission and returns the decision;
 // nil when ctx ended or the connection did (the call is then left
 // undecided, and the prompt ends cancelled).

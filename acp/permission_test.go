@@ -1,6 +1,7 @@
 package acp_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/acp"
 	"github.com/pi-go/agentcore/agentcoretest"
 	"github.com/pi-go/agentcore/hold"
@@ -139,4 +141,20 @@ func TestAlwaysIsKeptInTheSessionFile(t *testing.T) {
 	assert.Equal(t, 1, a.asked)
 	_, err = os.Stat(filepath.Join(cwd, "b.txt"))
 	assert.NoError(t, err)
+}
+
+func TestAGateOfTheProgramFailsThePrompt(t *testing.T) {
+	tc := agentcoretest.ToolCall
+	fake := agentcoretest.New(agentcoretest.ToolCallResponse(tc("w1", "write", map[string]any{"path": "a.txt", "content": "x"})), agentcoretest.TextResponse("after"))
+	agent := codingAgent(fake)
+	c := serve(t, acp.NewServer(acp.Options{Ephemeral: true, Agent: func(ctx context.Context, env *acp.Env) (agentcore.Options, error) {
+		opts, err := agent(ctx, env)
+		opts.Layers = append(opts.Layers, hold.New(hold.Options{Policy: hold.Always(hold.Request{}, "write")}))
+		return opts, err
+	}}), nil)
+	c.initialize(nil)
+	id := c.newSession(t.TempDir())
+	e := c.callErr("session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "write"}}})
+	assert.Equal(t, acp.CodeInternalError, e.Code)
+	assert.Contains(t, e.Message, "Options.Permission")
 }

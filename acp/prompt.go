@@ -59,6 +59,11 @@ func (s *sess) run(ctx context.Context, blocks []agentcore.ContentBlock) (string
 	err := s.agent.PromptMessages(ctx, &agentcore.UserMessage{Content: agentcore.Blocks(blocks...), Timestamp: time.Now().UnixMilli()})
 	undecided := false
 	for errors.Is(err, hold.ErrHeld) && ctx.Err() == nil {
+		if !s.holds() {
+			// Held by a Gate of the program's own, which the client
+			// cannot answer.
+			return "", rpcError(CodeInternalError, "%v (a hold.Gate among the Agent's layers: use Options.Permission)", err)
+		}
 		if !s.askPermissions(ctx) {
 			undecided = true
 			break

@@ -31,7 +31,10 @@ type Options struct {
 	// Permission picks the tool calls that need the user's permission,
 	// asked with session/request_permission: a [hold.Policy] ([hold.Always]
 	// lists tool names). Nil asks for none. The answers "allow always" and
-	// "reject always" apply to the tool's later calls in the session.
+	// "reject always" apply to the tool's later calls in the session. The
+	// server holds the calls with a [hold.Gate] of its own: a Gate among
+	// the layers Agent returns holds calls no client can answer, and a
+	// prompt it holds fails.
 	Permission hold.Policy
 
 	// Describe gives a tool call's title, kind and file locations as the
