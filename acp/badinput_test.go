@@ -3,8 +3,10 @@ package acp_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -178,4 +180,38 @@ func TestClientVanishesWhileAsked(t *testing.T) {
 	c2.initialize(nil)
 	c2.call("session/load", map[string]any{"sessionId": id, "cwd": cwd, "mcpServers": []any{}})
 	assert.Equal(t, "end_turn", c2.prompt(id, "again"))
+}
+
+func TestHostileInput(t *testing.T) {
+	c := serve(t, acp.NewServer(acp.Options{Ephemeral: true, MaxMessageBytes: 1 << 16, Agent: codingAgent(agentcoretest.New())}), nil)
+	c.initialize(nil)
+	// A line over the limit is answered with a parse error, whole.
+	c.send(`{"jsonrpc":"2.0","id":"big","method":"session/list","params":{"x":"` + strings.Repeat("a", 1<<17) + `"}}`)
+	// A deep nesting is a parse error of the decoder, not a crash.
+	c.send(strings.Repeat("[", 1<<15))
+	// A flood of requests: each answered, some refused as too many.
+	for i := range 2000 {
+		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":"f%d","method":"session/list","params":{}}`, i))
+	}
+	require.Eventually(t, func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		answered := 0
+		for _, m := range c.all {
+			if strings.HasPrefix(string(m.ID), `"f`) {
+				answered++
+			}
+		}
+		return answered == 2000
+	}, waitLong, pollEvery)
+	c.mu.Lock()
+	var parseErrors int
+	for _, m := range c.all {
+		if m.Error != nil && m.Error.Code == acp.CodeParseError {
+			parseErrors++
+		}
+	}
+	c.mu.Unlock()
+	assert.Equal(t, 2, parseErrors)
+	assert.NotNil(t, c.callErr("session/prompt", map[string]any{"sessionId": "x", "prompt": []any{}}), "still serving")
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // The JSON-RPC 2.0 error codes ACP uses.
@@ -76,6 +77,9 @@ type conn struct {
 	// notify serves notifications, on the reading goroutine.
 	notify func(ctx context.Context, method string, params json.RawMessage)
 
+	// inFlight counts the peer's requests being served.
+	inFlight atomic.Int64
+
 	mu      sync.Mutex
 	nextID  int64
 	pending map[string]chan wireMessage
@@ -85,6 +89,11 @@ type conn struct {
 	done   chan struct{}
 	cancel context.CancelFunc
 }
+
+// maxInFlight bounds the peer's requests served at once: one more is
+// refused at once, so that a flood takes no more than that many
+// goroutines and the reader never waits (a cancel still gets through).
+const maxInFlight = 256
 
 // defaultMaxMessage bounds one message read from the peer.
 const defaultMaxMessage = 64 << 20
@@ -190,9 +199,15 @@ func (c *conn) dispatch(ctx context.Context, line []byte, wg *sync.WaitGroup) {
 			c.respond(nil, nil, rpcError(CodeInvalidRequest, "invalid request: the id must be a string or a number"))
 			return
 		}
+		if c.inFlight.Add(1) > maxInFlight {
+			c.inFlight.Add(-1)
+			c.respond(m.ID, nil, rpcError(CodeInternalError, "too many requests in progress (%d); retry when some are answered", maxInFlight))
+			return
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer c.inFlight.Add(-1)
 			rep, err := c.serve(ctx, m.Method, m.Params)
 			c.respond(m.ID, rep.result, err)
 			if err == nil && rep.after != nil {
