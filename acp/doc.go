@@ -101,8 +101,11 @@
 // bad params -32602, a session the connection does not have -32002 (not
 // found), a method before initialize and a second prompt while one runs
 // -32600. Notifications are never answered; a cancel for a session not
-// running does nothing. A panic in a handler is an internal error. When
-// the client goes away, [Server.Serve] aborts the running prompts, closes
+// running does nothing. A panic in a handler is an internal error. A
+// line over [Options].MaxMessageBytes is a parse error, skipped to its
+// end; with 256 requests in progress, the next is refused at once (the
+// reader never waits, so a cancel always gets through). When the client
+// goes away, [Server.Serve] aborts the running prompts, closes
 // the session files (every message ended is in them, whole lines) and
 // returns; another connection loads them.
 //
