@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -52,4 +55,55 @@ func TestHelp(t *testing.T) {
 	err := run(t.Context(), []string{"-h"}, func(string) string { return "" }, nil, &out)
 	require.Error(t, err)
 	assert.Contains(t, out.String(), "-sessions")
+}
+
+// TestPrompt runs a prompt on the fake model with a few lines of JSON,
+// without node.
+func TestPrompt(t *testing.T) {
+	cwd := t.TempDir()
+	clientOut, serverIn := io.Pipe()
+	serverOut, clientIn := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(t.Context(), []string{"-sessions", t.TempDir()}, func(string) string { return "" }, struct {
+			io.Reader
+			io.Writer
+		}{clientOut, clientIn}, io.Discard)
+		clientIn.Close()
+	}()
+	lines := bufio.NewScanner(serverOut)
+	var kinds []string
+	next := func(id int) json.RawMessage {
+		for lines.Scan() {
+			var m struct {
+				ID     *int            `json:"id"`
+				Method string          `json:"method"`
+				Params json.RawMessage `json:"params"`
+				Result json.RawMessage `json:"result"`
+			}
+			require.NoError(t, json.Unmarshal(lines.Bytes(), &m))
+			if m.Method == "session/update" {
+				var p struct {
+					Update struct{ SessionUpdate string }
+				}
+				require.NoError(t, json.Unmarshal(m.Params, &p))
+				kinds = append(kinds, p.Update.SessionUpdate)
+			}
+			if m.ID != nil && *m.ID == id && m.Method == "" {
+				return m.Result
+			}
+		}
+		t.Fatal("the server ended")
+		return nil
+	}
+	fmt.Fprintln(serverIn, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`)
+	next(1)
+	fmt.Fprintf(serverIn, `{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`+"\n", cwd)
+	var s struct{ SessionID string }
+	require.NoError(t, json.Unmarshal(next(2), &s))
+	fmt.Fprintf(serverIn, `{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"hi"}]}}`+"\n", s.SessionID)
+	assert.JSONEq(t, `{"stopReason":"end_turn"}`, string(next(3)))
+	assert.Equal(t, []string{"tool_call", "tool_call_update", "agent_message_chunk", "agent_message_chunk", "agent_message_chunk", "agent_message_chunk"}, kinds)
+	serverIn.Close()
+	require.NoError(t, <-done)
 }
