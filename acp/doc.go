@@ -40,7 +40,8 @@
 // listener, in the run's order: agent_message_chunk and
 // agent_thought_chunk per delta, tool_call when a call starts (its title,
 // kind and locations from [Options].Describe, by default from
-// codingtools' tools), tool_call_update as it reports and when it ends
+// codingtools' tools), tool_call_update when it runs (in_progress; a
+// call waiting for permission stays pending), as it reports and when it ends
 // (completed or failed, its content, the diffs of an edit, each hunk of
 // the edit's patch, or of a write), usage_update after each response when
 // the model's context window is known (the tokens of the last request and

@@ -46,8 +46,10 @@ func callID(ctx context.Context) string {
 	return id
 }
 
-// wrap gives the call's ID to the operations the tool runs (the client's
-// terminal attaches to it) and keeps what write replaces, for its diff.
+// wrap tells the client when a call starts running (in_progress: a held
+// call stays pending until allowed), gives the call's ID to the
+// operations the tool runs (the client's terminal attaches to it) and
+// keeps what write replaces, for its diff.
 func (t *toolTracker) wrap(tool agentcore.Tool) agentcore.Tool {
 	next := tool.Execute
 	if next == nil {
@@ -56,6 +58,7 @@ func (t *toolTracker) wrap(tool agentcore.Tool) agentcore.Tool {
 	name := tool.Name
 	tool.Execute = func(ctx context.Context, id string, args json.RawMessage, onUpdate func(agentcore.ToolResult)) (agentcore.ToolResult, error) {
 		ctx = context.WithValue(ctx, callKey{}, id)
+		t.s.c.update(t.s.id, toolCall{SessionUpdate: "tool_call_update", ToolCallID: id, Status: "in_progress"})
 		if name == "write" {
 			t.keepOld(ctx, id, args)
 		}

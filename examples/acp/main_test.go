@@ -103,7 +103,7 @@ func TestPrompt(t *testing.T) {
 	require.NoError(t, json.Unmarshal(next(2), &s))
 	fmt.Fprintf(serverIn, `{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"hi"}]}}`+"\n", s.SessionID)
 	assert.JSONEq(t, `{"stopReason":"end_turn"}`, string(next(3)))
-	assert.Equal(t, []string{"tool_call", "tool_call_update", "agent_message_chunk", "agent_message_chunk", "agent_message_chunk", "agent_message_chunk"}, kinds)
+	assert.Equal(t, []string{"tool_call", "tool_call_update", "tool_call_update", "agent_message_chunk", "agent_message_chunk", "agent_message_chunk", "agent_message_chunk"}, kinds)
 	serverIn.Close()
 	require.NoError(t, <-done)
 }
