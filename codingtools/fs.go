@@ -47,6 +47,7 @@ type LocalFS struct{}
 var _ interface {
 	FS
 	RealPather
+	Confiner
 } = LocalFS{}
 
 // Stat is [os.Stat].
@@ -57,12 +58,30 @@ func (LocalFS) ReadDir(_ context.Context, path string) ([]fs.DirEntry, error) {
 	return os.ReadDir(path)
 }
 
-// Open is [os.Open].
-func (LocalFS) Open(_ context.Context, path string) (io.ReadCloser, error) { return os.Open(path) }
+// Open is [os.Open] for a regular file or a directory; any other file
+// fails with [ErrSpecialFile] without blocking (a FIFO is opened
+// non-blocking, then refused).
+func (LocalFS) Open(_ context.Context, path string) (io.ReadCloser, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOpened(f, false); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
 
-// WriteFile writes data with mode 0666 before the umask, as Node does.
+// WriteFile replaces the regular file at path with data, creating it with
+// mode 0666 before the umask, as Node does; any other file fails with
+// [ErrSpecialFile].
 func (LocalFS) WriteFile(_ context.Context, path string, data []byte) error {
-	return os.WriteFile(path, data, 0o666)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|syscall.O_NONBLOCK, 0o666)
+	if err != nil {
+		return err
+	}
+	return writeChecked(f, data, false)
 }
 
 // MkdirAll is [os.MkdirAll] with mode 0777 before the umask.

@@ -177,7 +177,7 @@ func (s *toolset) grep(ctx context.Context, args grepArgs) (agentcore.ToolResult
 // --sort=path: .gitignore files obeyed inside a git repository, the glob
 // deciding before them, binary files skipped.
 func (s *toolset) grepDir(ctx context.Context, dir, glob string, re *regexp.Regexp, out *grepOutput) error {
-	useIgnore := repoRoot(ctx, s.fs, dir) != ""
+	useIgnore := repoRoot(ctx, s.ancestors, dir) != ""
 	w := &walker{fs: s.fs, useIgnore: useIgnore}
 	if glob != "" {
 		glob = stripDotSlash(glob)
@@ -198,7 +198,7 @@ func (s *toolset) grepDir(ctx context.Context, dir, glob string, re *regexp.Rege
 	}
 	var parents ignoreStack
 	if useIgnore {
-		parents = parentIgnores(ctx, s.fs, dir, true)
+		parents = parentIgnores(ctx, s.ancestors, dir, true)
 	}
 	var ferr error
 	w.visit = func(e walkEntry) bool {

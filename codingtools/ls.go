@@ -3,6 +3,7 @@ package codingtools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -95,10 +96,12 @@ func (s *toolset) ls(ctx context.Context, args lsArgs) (agentcore.ToolResult, er
 			break
 		}
 		st, err := s.fs.Stat(ctx, filepath.Join(dir, name))
-		if err != nil {
+		switch {
+		case errors.Is(err, ErrOutsideDir):
+			// A confined link leading out: listed, never followed.
+		case err != nil:
 			continue
-		}
-		if st.IsDir() {
+		case st.IsDir():
 			name += "/"
 		}
 		results = append(results, name)

@@ -39,6 +39,9 @@ type toolset struct {
 	shell Shell
 	paths resolver
 	opts  Options
+	// ancestors is the FS that looks for .git and .gitignore files above
+	// a search: fs below dir, the unconfined FS above it.
+	ancestors FS
 }
 
 func newToolset(dir string, opts *Options) *toolset {
@@ -57,7 +60,13 @@ func newToolset(dir string, opts *Options) *toolset {
 	if s.opts.TempDir == "" {
 		s.opts.TempDir = os.TempDir()
 	}
-	s.paths = resolver{dir: s.dir, fsys: s.fs, confine: s.opts.Confine}
+	s.ancestors = s.fs
+	kernel := false
+	if c, ok := s.fs.(Confiner); ok && s.opts.Confine {
+		s.ancestors = &aboveFS{dir: s.dir, below: c.Confine(s.dir), above: s.fs}
+		s.fs, kernel = s.ancestors.(*aboveFS).below, true
+	}
+	s.paths = resolver{dir: s.dir, fsys: s.fs, confine: s.opts.Confine, kernel: kernel}
 	return s
 }
 
