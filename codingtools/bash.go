@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -172,6 +173,8 @@ func (s *toolset) bash(ctx context.Context, args bashArgs, onUpdate func(agentco
 				status += fmt.Sprintf(". The shell exited with code %d after %s seconds, but background processes it started kept writing output until the timeout.", te.ExitCode, strconv.FormatFloat(math.Round(te.After.Seconds()*10)/10, 'f', -1, 64))
 			}
 			return agentcore.ToolResult{}, errors.New(withStatus(text, status))
+		case errors.Is(err, ErrLimit):
+			return agentcore.ToolResult{}, errors.New(withStatus(text, "Command "+strings.TrimPrefix(err.Error(), "command ")))
 		}
 		return agentcore.ToolResult{}, err
 	}
