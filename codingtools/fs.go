@@ -26,7 +26,8 @@ type FS interface {
 	// Open opens the file at path for reading; the caller closes it.
 	Open(ctx context.Context, path string) (io.ReadCloser, error)
 	// WriteFile creates or replaces the file at path with data; its parent
-	// exists.
+	// exists. It must not modify data, even for a while, nor keep it after
+	// it returns.
 	WriteFile(ctx context.Context, path string, data []byte) error
 	// MkdirAll creates the directory at path and its missing parents.
 	MkdirAll(ctx context.Context, path string) error
