@@ -157,7 +157,11 @@ func (s *toolset) bash(ctx context.Context, args bashArgs, onUpdate func(agentco
 		if ctx.Err() != nil {
 			err = ctx.Err()
 		} else {
-			code, err = s.shell.Exec(ctx, ShellCommand{Command: command, Dir: s.dir, Env: s.opts.Env, Timeout: timeout, Output: out})
+			env := s.opts.Env
+			if env == nil {
+				env = shellEnv()
+			}
+			code, err = s.shell.Exec(ctx, ShellCommand{Command: command, Dir: s.dir, Env: env, Timeout: timeout, Output: out})
 		}
 	}
 	if err != nil {

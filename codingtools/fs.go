@@ -104,6 +104,7 @@ var errnoCodes = []struct {
 	{fs.ErrPermission, syscall.EACCES, "EACCES", "permission denied"},
 	{nil, syscall.EISDIR, "EISDIR", "illegal operation on a directory"},
 	{nil, syscall.ENOTDIR, "ENOTDIR", "not a directory"},
+	{fs.ErrExist, syscall.EEXIST, "EEXIST", "file already exists"},
 }
 
 // errorCode returns the Node error code and text of err, or "" when it has

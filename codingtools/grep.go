@@ -142,6 +142,9 @@ func (s *toolset) grep(ctx context.Context, args grepArgs) (agentcore.ToolResult
 	if err != nil {
 		return agentcore.ToolResult{}, regexError(args.Pattern, err)
 	}
+	if err := newlineError(expr); err != nil {
+		return agentcore.ToolResult{}, err
+	}
 	out := &grepOutput{limit: effectiveLimit(args.Limit, grepDefaultLimit), context: contextLines}
 	if !info.IsDir() {
 		err = s.grepFile(ctx, searchPath, path.Base(searchPath), re, false, out)

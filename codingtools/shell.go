@@ -26,7 +26,9 @@ type Shell interface {
 type ShellCommand struct {
 	Command string
 	Dir     string
-	Env     []string // nil: the process's environment
+	// Env is the command's environment; nil means the process's (with
+	// PWD set to Dir). The bash tool passes pi's ([Options].Env).
+	Env     []string
 	Timeout time.Duration
 	Output  io.Writer
 }

@@ -25,7 +25,13 @@ type Options struct {
 	// CommandPrefix, when set, runs before every bash command, on a line of
 	// its own (pi's commandPrefix), e.g. "set -euo pipefail".
 	CommandPrefix string
-	// Env is the environment of bash's commands. Nil means the process's.
+	// Env is the environment of bash's commands. Nil means pi's: the
+	// process's, with pi's bin folder ($PI_CODING_AGENT_DIR/bin, else
+	// ~/.pi/agent/bin) first on PATH, without the variables describing a
+	// pi session (PI_SESSION_ID, PI_SESSION_FILE, PI_PROVIDER, PI_MODEL,
+	// PI_REASONING_LEVEL), and with PWD inherited as Node's spawn leaves
+	// it, so that pwd in a directory reached through a link prints its
+	// real path.
 	Env []string
 	// TempDir is where bash saves the full output of a cut output. Empty
 	// means [os.TempDir].
