@@ -16,11 +16,16 @@ type Options struct {
 	// Shell runs bash's commands. Nil means a [LocalShell] running bash.
 	Shell Shell
 	// Confine refuses paths of the file tools that leave the working
-	// directory: "..", absolute paths elsewhere, and, when FS is a
-	// [RealPather] (LocalFS is), symbolic links leading out. The call
-	// fails with an error wrapping [ErrOutsideDir]. It cannot confine
-	// bash: a command can reach any file the process can, so a program
-	// that confines leaves bash out or gives it a sandboxed Shell.
+	// directory: "..", absolute paths elsewhere, symbolic links leading
+	// out and, with LocalFS, files with several hard links. The call
+	// fails with an error wrapping [ErrOutsideDir]. When FS is a
+	// [Confiner] (LocalFS is) every open goes through it and no race
+	// with a change of the tree can lead out; otherwise paths are checked
+	// before use, following links when FS is a [RealPather]. See the
+	// package doc. It cannot confine bash: a command can reach any file
+	// the process can, so a program that confines leaves bash out or
+	// gives it a sandboxed Shell ([LocalShell].Limits bound its
+	// resources, not its files).
 	Confine bool
 	// CommandPrefix, when set, runs before every bash command, on a line of
 	// its own (pi's commandPrefix), e.g. "set -euo pipefail".
