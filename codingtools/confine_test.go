@@ -197,3 +197,20 @@ func TestConfineSwappedLinkRace(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, entries, 1, "nothing was created outside")
 }
+
+func TestConfineObeysIgnoreFilesAbove(t *testing.T) {
+	repo := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(repo, ".git"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, ".gitignore"), []byte("*.log\n"), 0o644))
+	dir := filepath.Join(repo, "work")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("needle\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "b.log"), []byte("needle\n"), 0o644))
+	tools := AllTools(dir, &Options{Confine: true})
+	res, err := call(t, context.Background(), tools, "grep", map[string]any{"pattern": "needle"})
+	require.NoError(t, err)
+	assert.Equal(t, "a.txt:1: needle", res.Text(), "the repository's .gitignore above the directory still applies")
+	res, err = call(t, context.Background(), tools, "find", map[string]any{"pattern": "*"})
+	require.NoError(t, err)
+	assert.Equal(t, "a.txt", res.Text())
+}

@@ -145,3 +145,23 @@ func TestLimitsOutputAndCPU(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, []int{128 + 9, 128 + 24}, code, "SIGXCPU or SIGKILL at the CPU bound")
 }
+
+func TestLimitsAbortKillsEscapedProcesses(t *testing.T) {
+	lim := &ShellLimits{Processes: bombProcesses}
+	requireBound(t, lim)
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		sh := &LocalShell{Limits: lim}
+		// setsid leaves the process group that abort kills; the cgroup
+		// still holds it.
+		_, err := sh.Exec(ctx, ShellCommand{Command: "setsid sleep 300 & echo $! > pids; sleep 300", Dir: dir, Timeout: bombTimeout})
+		done <- err
+	}()
+	pid := waitPIDs(t, dir+"/pids", 1)[0]
+	cancel()
+	require.ErrorIs(t, <-done, context.Canceled)
+	assert.Eventually(t, func() bool { return gone(pid) }, 5*time.Second, 10*time.Millisecond, "the escaped process was killed with the cgroup")
+}
