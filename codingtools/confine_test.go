@@ -214,3 +214,26 @@ func TestConfineObeysIgnoreFilesAbove(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "a.txt", res.Text())
 }
+
+// BenchmarkConfinedRead compares a read through os.Root with a plain one.
+func BenchmarkConfinedRead(b *testing.B) {
+	dir := b.TempDir()
+	deep := filepath.Join(dir, "a", "b", "c")
+	require.NoError(b, os.MkdirAll(deep, 0o755))
+	require.NoError(b, os.WriteFile(filepath.Join(deep, "f.txt"), []byte(strings.Repeat("line\n", 200)), 0o644))
+	for _, confine := range []bool{false, true} {
+		name := "plain"
+		if confine {
+			name = "confined"
+		}
+		b.Run(name, func(b *testing.B) {
+			tools := ReadOnlyTools(dir, &Options{Confine: confine})
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := call(b, context.Background(), tools, "read", map[string]any{"path": "a/b/c/f.txt"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -17,9 +17,11 @@ import (
 // starts may use. A zero field means no bound.
 //
 // Processes and Memory bind root too when the machine lets the shell
-// create a cgroup (v2, or v1's pids and memory controllers; the process
-// needs write access to its own cgroup's directory, as root in a
-// container usually has): the command runs in a cgroup of its own, which
+// create a cgroup (v2, where the process's own cgroup has or can enable
+// the pids and memory controllers for its children, as a delegated cgroup
+// or a container's root cgroup can; else v1's pids and memory
+// hierarchies, writable by the process): the command runs in a cgroup of
+// its own, which
 // abort, timeout and the end of the command kill whole — background
 // processes included. Without a cgroup they fall back to rlimits of each
 // process (RLIMIT_NPROC, RLIMIT_AS), which hold only when UID names a
@@ -28,7 +30,9 @@ import (
 // command does not run and Exec fails with [ErrUnbounded]. CPUTime is
 // RLIMIT_CPU and binds root everywhere. The rlimits are set with the
 // shell's ulimit builtin (-u, -v, -t): the shell must be bash or one with
-// the same flags.
+// the same flags. A short script run by that shell joins the cgroup and
+// sets the rlimits, then execs the shell with the command; when it cannot,
+// it exits with code 125 and the command never runs.
 type ShellLimits struct {
 	// Processes bounds the processes and threads alive at once (the
 	// cgroup's pids.max, else RLIMIT_NPROC of UID).

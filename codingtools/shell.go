@@ -162,6 +162,7 @@ func (l *LocalShell) Exec(ctx context.Context, c ShellCommand) (int, error) {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 
+	overflowC := (<-chan struct{})(overflow)
 	started := time.Now()
 	var deadline <-chan time.Time
 	if c.Timeout > 0 {
@@ -212,8 +213,8 @@ func (l *LocalShell) Exec(ctx context.Context, c ShellCommand) (int, error) {
 			}
 			kill()
 			armGrace()
-		case <-overflow:
-			overflow, overflowed = nil, true
+		case <-overflowC:
+			overflowC, overflowed = nil, true
 			kill()
 			armGrace()
 		case <-ctx.Done():
