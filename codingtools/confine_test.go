@@ -96,7 +96,22 @@ func TestSpecialFiles(t *testing.T) {
 	defer cancel()
 	for _, confine := range []bool{false, true} {
 		tools := AllTools(dir, &Options{Confine: confine})
-		_, err := call(t, ctx, tools, "read", map[string]any{"path": "fifo"})
+		done := make(chan error, 1)
+		go func() {
+			_, err := call(t, ctx, tools, "read", map[string]any{"path": "fifo"})
+			done <- err
+		}()
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(5 * time.Second):
+			// Blocked in open(2): a writer releases it, and the test fails.
+			w, werr := os.OpenFile(fifo, os.O_WRONLY, 0)
+			require.NoError(t, werr)
+			w.Close()
+			err = <-done
+			t.Error("read of a FIFO with no writer blocked")
+		}
 		require.ErrorIs(t, err, ErrSpecialFile, "a FIFO with no writer does not block")
 		_, err = call(t, ctx, tools, "edit", map[string]any{"path": "fifo", "edits": []Edit{{OldText: "a", NewText: "b"}}})
 		require.ErrorIs(t, err, ErrSpecialFile)
