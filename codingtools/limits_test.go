@@ -35,6 +35,13 @@ func requireBound(t *testing.T, lim *ShellLimits) {
 		t.Fatal("a bound without a cgroup must name a user")
 	}
 	b.cleanup()
+	sh := &LocalShell{Limits: lim}
+	code, err := sh.Exec(context.Background(), ShellCommand{Command: "exit 0", Dir: "/", Timeout: bombTimeout})
+	require.NoError(t, err)
+	if code == boundExit {
+		t.Skip("the command cannot join its cgroup on this machine")
+	}
+	require.Zero(t, code)
 }
 
 // processCount is the number of processes on the machine.
