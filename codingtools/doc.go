@@ -82,16 +82,16 @@
 // # Bounded commands
 //
 // [LocalShell].Limits bound what a command and everything it starts may
-// use: processes, memory, CPU time and output ([ShellLimits]). Processes
-// and memory are bound by a cgroup of the command's own (v2, else v1's
-// pids and memory controllers), which binds root too and which abort,
+// use: processes, memory, CPU rate and time, and output ([ShellLimits]).
+// Processes, memory and CPU rate are bound by a cgroup of the command's
+// own (v2, else v1's controllers), which binds root too and which abort,
 // timeout and the command's end kill whole; where no cgroup can be made,
 // by rlimits of a user other than root ([ShellLimits].UID), since
 // RLIMIT_NPROC does not bind root. A bound that cannot be established
 // fails the command with [ErrUnbounded] before anything runs.
 //
 //	shell := &codingtools.LocalShell{Limits: &codingtools.ShellLimits{
-//		Processes: 256, Memory: 2 << 30, CPUTime: 10 * time.Minute, Output: 100 << 20,
+//		Processes: 256, Memory: 2 << 30, CPUs: 1, CPUTime: 10 * time.Minute, Output: 100 << 20,
 //	}}
 //	tools := codingtools.CodingTools(dir, &codingtools.Options{Shell: shell})
 //

@@ -16,7 +16,7 @@ import (
 // ShellLimits bound what one command of a [LocalShell] and everything it
 // starts may use. A zero field means no bound.
 //
-// Processes and Memory bind root too when the machine lets the shell
+// Processes, Memory and CPUs bind root too when the machine lets the shell
 // create a cgroup (v2, where the process's own cgroup has or can enable
 // the pids and memory controllers for its children, as a delegated cgroup
 // or a container's root cgroup can; else v1's pids and memory
@@ -41,6 +41,11 @@ type ShellLimits struct {
 	// cgroup's memory.max or memory.limit_in_bytes, the kernel killing a
 	// process that exceeds it), else the address space of each process.
 	Memory int64
+	// CPUs bounds the rate of CPU time of the whole command, in CPUs: 0.5
+	// is half of one core's time (the cgroup's cpu.max, or v1's
+	// cpu.cfs_quota_us, over a 100 ms period). It needs a cgroup: without
+	// one the command does not run ([ErrUnbounded]).
+	CPUs float64
 	// CPUTime bounds the CPU time of each process, rounded up to whole
 	// seconds; the kernel kills a process that exceeds it (SIGXCPU, then
 	// SIGKILL).
@@ -101,7 +106,7 @@ func (lim *ShellLimits) setup() (*bound, error) {
 		secs := int64((lim.CPUTime + time.Second - 1) / time.Second)
 		b.ulimits = append(b.ulimits, "-t", strconv.FormatInt(secs, 10))
 	}
-	if lim.Processes <= 0 && lim.Memory <= 0 {
+	if lim.Processes <= 0 && lim.Memory <= 0 && lim.CPUs <= 0 {
 		return b, nil
 	}
 	var err error
@@ -118,6 +123,9 @@ func (lim *ShellLimits) setup() (*bound, error) {
 	}
 	if lim.UID == 0 {
 		return nil, fmt.Errorf("%w: no cgroup (%v) and no user other than root", ErrUnbounded, err)
+	}
+	if lim.CPUs > 0 {
+		return nil, fmt.Errorf("%w: a CPU rate needs a cgroup (%v)", ErrUnbounded, err)
 	}
 	if lim.Processes > 0 {
 		b.ulimits = append(b.ulimits, "-u", strconv.Itoa(lim.Processes))
@@ -154,7 +162,7 @@ func (b *bound) cgroupV2(lim *ShellLimits) error {
 		return errors.New("no cgroup2 path in /proc/self/cgroup")
 	}
 	parent := filepath.Join("/sys/fs/cgroup", own)
-	want := map[string]bool{"pids": lim.Processes > 0, "memory": lim.Memory > 0}
+	want := map[string]bool{"pids": lim.Processes > 0, "memory": lim.Memory > 0, "cpu": lim.CPUs > 0}
 	have, err := os.ReadFile(filepath.Join(parent, "cgroup.subtree_control"))
 	if err != nil {
 		return err
@@ -181,6 +189,11 @@ func (b *bound) cgroupV2(lim *ShellLimits) error {
 			return err
 		}
 		_ = writeCgroup(dir, "memory.swap.max", "0")
+	}
+	if lim.CPUs > 0 {
+		if err := writeCgroup(dir, "cpu.max", fmt.Sprintf("%d %d", cpuQuota(lim.CPUs), cpuPeriod)); err != nil {
+			return err
+		}
 	}
 	b.procs = append(b.procs, filepath.Join(dir, "cgroup.procs"))
 	return nil
@@ -224,8 +237,20 @@ func (b *bound) cgroupV1(lim *ShellLimits) error {
 			}
 		}
 	}
+	if lim.CPUs > 0 {
+		if err := set("cpu", "cpu.cfs_period_us", strconv.Itoa(cpuPeriod), "cpu.cfs_quota_us", strconv.Itoa(cpuQuota(lim.CPUs))); err != nil {
+			return err
+		}
+	}
 	return nil
 }
+
+// cpuPeriod is the period of a CPU rate bound, in microseconds.
+const cpuPeriod = 100_000
+
+// cpuQuota is the CPU time in microseconds per cpuPeriod of cpus CPUs, at
+// least the kernel's minimum of 1 ms.
+func cpuQuota(cpus float64) int { return max(1000, int(cpus*cpuPeriod)) }
 
 // chown lets a command run as UID join its cgroups.
 func (b *bound) chown(lim *ShellLimits) error {

@@ -172,3 +172,30 @@ func TestLimitsAbortKillsEscapedProcesses(t *testing.T) {
 	require.ErrorIs(t, <-done, context.Canceled)
 	assert.Eventually(t, func() bool { return gone(pid) }, 5*time.Second, 10*time.Millisecond, "the escaped process was killed with the cgroup")
 }
+
+func TestLimitsCPURate(t *testing.T) {
+	lim := &ShellLimits{CPUs: 0.2}
+	requireBound(t, lim)
+	sh := &LocalShell{Limits: lim}
+	var out bytes.Buffer
+	// Two busy loops for two seconds: unbound, up to four CPU seconds.
+	code, err := sh.Exec(context.Background(), ShellCommand{
+		Command: `for i in 1 2; do timeout 2 sh -c 'while :; do :; done' & done; wait; times`,
+		Dir:     t.TempDir(), Timeout: bombTimeout, Output: &out,
+	})
+	require.NoError(t, err)
+	require.Equal(t, 0, code)
+	// times prints the shell's then its children's user and system time.
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	require.Len(t, lines, 2, out.String())
+	var used time.Duration
+	for _, f := range strings.Fields(lines[1]) {
+		m, s, ok := strings.Cut(strings.TrimSuffix(f, "s"), "m")
+		require.True(t, ok, f)
+		d, err := time.ParseDuration(m + "m" + s + "s")
+		require.NoError(t, err)
+		used += d
+	}
+	t.Logf("CPU time of the loops: %v", used)
+	assert.Less(t, used, 1200*time.Millisecond, "0.2 CPUs over about 2 s, with room for the period's rounding")
+}
