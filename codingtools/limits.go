@@ -16,14 +16,13 @@ import (
 // ShellLimits bound what one command of a [LocalShell] and everything it
 // starts may use. A zero field means no bound.
 //
-// Processes, Memory and CPUs bind root too when the machine lets the shell
-// create a cgroup (v2, where the process's own cgroup has or can enable
-// the pids and memory controllers for its children, as a delegated cgroup
-// or a container's root cgroup can; else v1's pids and memory
-// hierarchies, writable by the process): the command runs in a cgroup of
-// its own, which
-// abort, timeout and the end of the command kill whole — background
-// processes included. Without a cgroup they fall back to rlimits of each
+// Processes, Memory and CPUs bind root too when the machine lets the
+// shell create a cgroup (v2, where the process's own cgroup has or can
+// enable the pids, memory and cpu controllers for its children, as a
+// delegated cgroup or a container's root cgroup can; else v1's pids,
+// memory and cpu hierarchies, writable by the process): the command runs
+// in a cgroup of its own, which abort, timeout and the end of the command
+// kill whole — background processes included. Without a cgroup they fall back to rlimits of each
 // process (RLIMIT_NPROC, RLIMIT_AS), which hold only when UID names a
 // user other than root: RLIMIT_NPROC does not bind root, and counts every
 // process of that user on the machine. When neither is possible the
