@@ -142,6 +142,9 @@ func (s *toolset) grep(ctx context.Context, args grepArgs) (agentcore.ToolResult
 	if err != nil {
 		return agentcore.ToolResult{}, regexError(args.Pattern, err)
 	}
+	if err := newlineError(expr); err != nil {
+		return agentcore.ToolResult{}, err
+	}
 	out := &grepOutput{limit: effectiveLimit(args.Limit, grepDefaultLimit), context: contextLines}
 	if !info.IsDir() {
 		err = s.grepFile(ctx, searchPath, path.Base(searchPath), re, false, out)
@@ -177,7 +180,7 @@ func (s *toolset) grep(ctx context.Context, args grepArgs) (agentcore.ToolResult
 // --sort=path: .gitignore files obeyed inside a git repository, the glob
 // deciding before them, binary files skipped.
 func (s *toolset) grepDir(ctx context.Context, dir, glob string, re *regexp.Regexp, out *grepOutput) error {
-	useIgnore := repoRoot(ctx, s.fs, dir) != ""
+	useIgnore := repoRoot(ctx, s.ancestors, dir) != ""
 	w := &walker{fs: s.fs, useIgnore: useIgnore}
 	if glob != "" {
 		glob = stripDotSlash(glob)
@@ -198,7 +201,7 @@ func (s *toolset) grepDir(ctx context.Context, dir, glob string, re *regexp.Rege
 	}
 	var parents ignoreStack
 	if useIgnore {
-		parents = parentIgnores(ctx, s.fs, dir, true)
+		parents = parentIgnores(ctx, s.ancestors, dir, true)
 	}
 	var ferr error
 	w.visit = func(e walkEntry) bool {
