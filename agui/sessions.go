@@ -37,7 +37,7 @@ type sessions struct {
 	opts session.Options
 
 	mu    sync.Mutex
-	paths map[string]string // thread ID -> its file, once found
+	paths map[string]string // thread ID -> its file, for the threads held
 }
 
 // newSessions returns the sessions of folder dir, or nil for "".
@@ -61,7 +61,16 @@ func sessionID(threadID string) string {
 	return "agui-" + hex.EncodeToString(sum[:16])
 }
 
-// find returns the file of a thread, or "" when it has none yet.
+// forget drops the file of a thread the handler no longer holds from the
+// paths it knows, which stay as many as the threads held.
+func (ss *sessions) forget(threadID string) {
+	ss.mu.Lock()
+	delete(ss.paths, threadID)
+	ss.mu.Unlock()
+}
+
+// find returns the file of a thread, or "" when it has none yet: a scan
+// of the folder the first time, then the path known.
 func (ss *sessions) find(threadID string) (string, error) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()

@@ -148,6 +148,9 @@ func (h *Handler) release(t *thread) {
 func (h *Handler) remove(t *thread) {
 	if h.threads[t.id] == t {
 		delete(h.threads, t.id)
+		if h.sessions != nil {
+			h.sessions.forget(t.id)
+		}
 	}
 	if t.elem != nil {
 		h.idle.Remove(t.elem)
