@@ -12,6 +12,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
+	"github.com/pi-go/agentcore/compaction"
 	"github.com/pi-go/agentcore/hold"
 )
 
@@ -219,4 +220,41 @@ func subdir(t *testing.T, root string) string {
 	dir, err := os.MkdirTemp(root, "")
 	require.NoError(t, err)
 	return dir
+}
+
+// TestLayerRecordsCompaction: a compaction recorded with OnCompaction,
+// then the Agent's transcript set to its result, leaves the session's
+// context equal to the Agent's, with nothing more written (no branch, no
+// message appended again).
+func TestLayerRecordsCompaction(t *testing.T) {
+	s, err := Create(t.TempDir(), "/w", &Options{Now: clock()})
+	require.NoError(t, err)
+	defer s.Close()
+	fake := agentcoretest.NewFunc(func(context.Context, agentcoretest.Call) agentcoretest.Response {
+		return agentcoretest.TextResponse("text")
+	})
+	c := compaction.New(compaction.Options{Manual: true, Settings: compaction.Settings{KeepRecentTokens: 1},
+		OnEvent: s.OnCompaction(nil, func(err error) { t.Error(err) })})
+	agent := agentcore.New(s.Restore(agentcore.Options{SystemPrompt: "Be brief.", Model: agentcoretest.Model(), StreamFn: fake.Stream,
+		Layers: []agentcore.Layer{c}}, nil))
+	for _, p := range []string{"a", "b", "c"} {
+		require.NoError(t, agent.Prompt(t.Context(), p))
+	}
+	_, err = c.Compact(t.Context(), "")
+	require.NoError(t, err)
+	entries := len(s.Entries())
+	sameContext := func() {
+		t.Helper()
+		// The session keeps the summary's usage on its entry, and its time
+		// is the entry's.
+		want, got := agent.Messages(), s.Context().Messages
+		require.Len(t, got, len(want)-1, "all but the system message")
+		assert.IsType(t, &compaction.Summary{}, got[0])
+		assert.Equal(t, want[1].(*compaction.Summary).Summary, got[0].(*compaction.Summary).Summary)
+		assert.Equal(t, messagesJSON(t, want[2:]), messagesJSON(t, got[1:]))
+	}
+	sameContext()
+	require.NoError(t, agent.Prompt(t.Context(), "d"))
+	assert.Len(t, s.Entries(), entries+2, "the prompt and the answer, nothing else")
+	sameContext()
 }
