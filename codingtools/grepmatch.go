@@ -1,0 +1,272 @@
+package codingtools
+
+import (
+	"bytes"
+	"regexp"
+	"regexp/syntax"
+	"unicode/utf8"
+)
+
+// lineMatcher tells which lines of a buffer match a grep pattern. Lines
+// are matched one at a time by re, on their text as decoded for the model
+// (invalid UTF-8 read as Node reads it), without the "\n"; a literal every
+// match must hold, when the pattern has one, is searched for in the whole
+// buffer first, so that only the lines holding it are matched.
+type lineMatcher struct {
+	re *regexp.Regexp
+	// lit, when not nil, finds the lines that may match: a line that lacks
+	// it cannot.
+	lit *literalFinder
+}
+
+// newLineMatcher returns the matcher of re, whose source was parsed from
+// expr with syntax.Perl (as regexp.Compile does).
+func newLineMatcher(re *regexp.Regexp) *lineMatcher {
+	m := &lineMatcher{re: re}
+	parsed, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return m
+	}
+	var best *literalFinder
+	for _, piece := range requiredLiterals(parsed.Simplify()) {
+		f := newLiteralFinder(piece.text, piece.fold)
+		if best == nil || f.better(best) {
+			best = f
+		}
+	}
+	m.lit = best
+	return m
+}
+
+// matchLine reports whether the line (without its "\n") matches; scratch
+// holds a decoded copy of a line that is not valid UTF-8.
+func (m *lineMatcher) matchLine(line []byte, scratch *[]byte) bool {
+	if utf8.Valid(line) {
+		return m.re.Match(line)
+	}
+	*scratch, _ = decodeUTF8((*scratch)[:0], line, true)
+	return m.re.Match(*scratch)
+}
+
+// literal is a piece of text every match of a pattern holds, compared
+// ignoring ASCII case when fold.
+type literal struct {
+	text []byte
+	fold bool
+}
+
+// requiredLiterals returns pieces of text each match of re holds. Only
+// text that cannot be spelled another way is taken: a case-folded piece
+// stops at the letters whose fold reaches outside ASCII (k, s) and at
+// non-ASCII runes, and no piece holds U+FFFD, which stands for invalid
+// bytes in the decoded line. A pattern none of whose parts is required
+// (alternatives, optional parts) gives none.
+func requiredLiterals(re *syntax.Regexp) []literal {
+	var out []literal
+	var run []byte
+	runFold := false
+	flush := func() {
+		if len(run) > 0 {
+			out = append(out, literal{text: run, fold: runFold})
+		}
+		run = nil
+	}
+	for _, sub := range flattenConcat(re, nil) {
+		switch sub.Op {
+		case syntax.OpLiteral:
+			fold := sub.Flags&syntax.FoldCase != 0
+			if fold != runFold {
+				flush()
+				runFold = fold
+			}
+			for _, r := range sub.Rune {
+				if !literalRune(r, fold) {
+					flush()
+					continue
+				}
+				if fold && r >= 'A' && r <= 'Z' {
+					r += 'a' - 'A'
+				}
+				run = utf8.AppendRune(run, r)
+			}
+		case syntax.OpPlus:
+			flush()
+			out = append(out, requiredLiterals(sub.Sub[0])...)
+		case syntax.OpRepeat:
+			flush()
+			if sub.Min >= 1 {
+				out = append(out, requiredLiterals(sub.Sub[0])...)
+			}
+		default:
+			// An empty-width assertion, a class, an alternation, an
+			// optional part: the text around it is not contiguous.
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+// flattenConcat appends the parts of re in sequence: the items of nested
+// concatenations and the contents of groups, which match in place.
+func flattenConcat(re *syntax.Regexp, dst []*syntax.Regexp) []*syntax.Regexp {
+	switch re.Op {
+	case syntax.OpConcat:
+		for _, s := range re.Sub {
+			dst = flattenConcat(s, dst)
+		}
+		return dst
+	case syntax.OpCapture:
+		return flattenConcat(re.Sub[0], dst)
+	}
+	return append(dst, re)
+}
+
+// literalRune reports whether r can stand in a required literal: any rune
+// but U+FFFD, and, folded, only ASCII runes whose case fold stays in
+// ASCII.
+func literalRune(r rune, fold bool) bool {
+	if r == utf8.RuneError {
+		return false
+	}
+	if !fold {
+		return true
+	}
+	switch r {
+	case 'k', 'K', 's', 'S':
+		return false
+	}
+	return r < utf8.RuneSelf
+}
+
+// literalFinder finds a literal in a buffer by its rarest byte: a fast
+// scan for that byte (both cases when folded), then a comparison around
+// it.
+type literalFinder struct {
+	needle []byte // lower case when fold
+	fold   bool
+	at     int  // index in needle of the byte scanned for
+	b1, b2 byte // the byte and, folded, its upper case; equal otherwise
+	rank   int  // how common b1 and b2 are: lower is rarer
+}
+
+func newLiteralFinder(needle []byte, fold bool) *literalFinder {
+	f := &literalFinder{needle: needle, fold: fold, rank: -1}
+	for i, c := range needle {
+		c2 := c
+		if fold && c >= 'a' && c <= 'z' {
+			c2 = c - ('a' - 'A')
+		}
+		r := byteRank(c)
+		if c2 != c {
+			r += byteRank(c2)
+		}
+		if f.rank < 0 || r < f.rank {
+			f.at, f.b1, f.b2, f.rank = i, c, c2, r
+		}
+	}
+	return f
+}
+
+// better reports whether f is likely to find fewer false candidates than
+// g: a rarer scanned byte, then a longer needle.
+func (f *literalFinder) better(g *literalFinder) bool {
+	if f.rank != g.rank {
+		return f.rank < g.rank
+	}
+	return len(f.needle) > len(g.needle)
+}
+
+// index returns the offset of the first occurrence of the needle in hay,
+// or -1.
+func (f *literalFinder) index(hay []byte) int {
+	n, at := len(f.needle), f.at
+	if n == 0 {
+		return 0
+	}
+	from := at // the scanned byte's earliest possible offset
+	if !f.fold || f.b1 == f.b2 {
+		for from < len(hay) {
+			i := bytes.IndexByte(hay[from:], f.b1)
+			if i < 0 {
+				return -1
+			}
+			start := from + i - at
+			if start+n > len(hay) {
+				return -1
+			}
+			if f.equal(hay[start : start+n]) {
+				return start
+			}
+			from += i + 1
+		}
+		return -1
+	}
+	// Folded letter: the next occurrence of either case.
+	next1, next2 := indexFrom(hay, from, f.b1), indexFrom(hay, from, f.b2)
+	for {
+		p := next1
+		if p < 0 || next2 >= 0 && next2 < p {
+			p = next2
+		}
+		if p < 0 {
+			return -1
+		}
+		start := p - at
+		if start+n > len(hay) {
+			return -1
+		}
+		if f.equal(hay[start : start+n]) {
+			return start
+		}
+		if p == next1 {
+			next1 = indexFrom(hay, p+1, f.b1)
+		} else {
+			next2 = indexFrom(hay, p+1, f.b2)
+		}
+	}
+}
+
+// indexFrom is the offset of the first c in hay at or after from, or -1.
+func indexFrom(hay []byte, from int, c byte) int {
+	if from >= len(hay) {
+		return -1
+	}
+	if i := bytes.IndexByte(hay[from:], c); i >= 0 {
+		return from + i
+	}
+	return -1
+}
+
+// equal reports whether s (as long as the needle) is the needle.
+func (f *literalFinder) equal(s []byte) bool {
+	if !f.fold {
+		return bytes.Equal(s, f.needle)
+	}
+	for i, c := range s {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != f.needle[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// commonBytes are the bytes of source code and English text, the most
+// common first, as a rough guess of what a literal's rarest byte is.
+const commonBytes = " e\ntai_onsrl(c.d),u\tpm\"f=hg/*b:yv{}w0xEST1RN;C2IAkFDP[]L-MO&+3B4G!#56897HUWV<>'|zq%KjYXJZQ\\$@^`~?"
+
+// byteRank is how common c is, lower for rarer: its place from the end of
+// commonBytes; other ASCII bytes are rarer still, and bytes of non-ASCII
+// text in between.
+func byteRank(c byte) int {
+	if i := bytes.IndexByte([]byte(commonBytes), c); i >= 0 {
+		return 2*len(commonBytes) - i
+	}
+	if c >= utf8.RuneSelf {
+		return len(commonBytes)
+	}
+	return 0
+}
