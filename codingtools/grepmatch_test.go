@@ -81,7 +81,7 @@ func TestPrefilterKeepsEveryMatch(t *testing.T) {
 	texts := []string{
 		"deadline exceeded\nDEADLINE EXCEEDED\nDeadLine Exceeded\r\nno\n",
 		"Kasse\n\u212Aasse\nka\u017Fse\nKASSE\nkasse", // Kelvin sign and long s fold to k and s
-		"a\xffb\na\xef\xbf\xbdb\na\xe2\x82b\nab\n",       // invalid UTF-8 reads as U+FFFD
+		"a\xffb\na\xef\xbf\xbdb\na\xe2\x82b\nab\n",    // invalid UTF-8 reads as U+FFFD
 		"caf\xc3\xa9\nCAF\xc3\x89\ncafe\n",
 		"x\n\n\nfunc (r *Reader) Close() error {\n",
 		"no newline at the end",
