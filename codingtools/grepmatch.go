@@ -168,14 +168,19 @@ func newLiteralFinder(needle []byte, fold bool) *literalFinder {
 	return f
 }
 
-// better reports whether f is likely to find fewer false candidates than
-// g: a rarer scanned byte, then a longer needle.
+// better reports whether f is likely to cost less than g: fewer stops
+// at its scanned byte, and fewer lines holding it that the pattern then
+// does not match, which a needle shorter than 4 bytes is taken to bring.
 func (f *literalFinder) better(g *literalFinder) bool {
-	if f.rank != g.rank {
-		return f.rank < g.rank
+	if a, b := f.score(), g.score(); a != b {
+		return a < b
 	}
 	return len(f.needle) > len(g.needle)
 }
+
+// score is the rank of the scanned byte, plus a penalty for a short
+// needle: lower is better.
+func (f *literalFinder) score() int { return f.rank + 20*(4-min(len(f.needle), 4)) }
 
 // index returns the offset of the first occurrence of the needle in hay,
 // or -1.
@@ -254,9 +259,10 @@ func (f *literalFinder) equal(s []byte) bool {
 	return true
 }
 
-// commonBytes are the bytes of source code and English text, the most
-// common first, as a rough guess of what a literal's rarest byte is.
-const commonBytes = " e\ntai_onsrl(c.d),u\tpm\"f=hg/*b:yv{}w0xEST1RN;C2IAkFDP[]L-MO&+3B4G!#56897HUWV<>'|zq%KjYXJZQ\\$@^`~?"
+// commonBytes are the printable ASCII bytes, CR, LF and tab, the most
+// common first, as counted in Go's source tree: a rough guess, for source
+// code, of which byte of a literal is rarest.
+const commonBytes = " et\t0rn\naiso,xlcfudp.1/():mg2\"=hb_S4{}3TyE6Av\\8RICOP5Dk9wMFNL7XBV[]U*G-H!&W+z<%Y;|Kq'>jQ`ZJ#^$?@~\r"
 
 // byteRank is how common c is, lower for rarer: its place from the end of
 // commonBytes; other ASCII bytes are rarer still, and bytes of non-ASCII
