@@ -192,7 +192,7 @@ func stripDotSlash(glob string) string {
 // binary then.
 func (s *toolset) grepOne(ctx context.Context, abs string, m *lineMatcher, out *grepOutput) error {
 	var scratch []byte
-	res, _ := searchWhole(ctx, s.fs, abs, m, false, out.limit+1, nil, &scratch)
+	res, _ := searchWhole(ctx, s.fs, abs, m, false, false, out.limit+1, nil, &scratch)
 	if res.big {
 		return s.grepFile(ctx, abs, path.Base(abs), m.re, false, out)
 	}

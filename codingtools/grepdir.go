@@ -69,7 +69,7 @@ func (s *toolset) grepDir(ctx context.Context, dir, glob string, m *lineMatcher,
 			for j := range jobs {
 				if inner.Err() == nil {
 					bp := grepBufs.Get().(*[]byte)
-					j.res, *bp = searchWhole(inner, s.fs, j.abs, m, true, maxHits, *bp, &scratch)
+					j.res, *bp = searchWhole(inner, s.fs, j.abs, m, true, !s.opts.Confine, maxHits, *bp, &scratch)
 					if len(j.res.hits) > 0 {
 						j.buf = bp
 					} else {

@@ -36,10 +36,11 @@ type fileSearch struct {
 // the search before its line, as ripgrep does. The result's text is buf's
 // memory; buf is returned, grown, for reuse when there are no hits. An
 // unreadable file has no hits; a read error ends the text where it
-// happened.
-func searchWhole(ctx context.Context, fsys FS, abs string, m *lineMatcher, implicit bool, maxHits int, buf []byte, scratch *[]byte) (fileSearch, []byte) {
+// happened. fast allows reading past the FS when it is the local disk
+// (readWholeFast).
+func searchWhole(ctx context.Context, fsys FS, abs string, m *lineMatcher, implicit, fast bool, maxHits int, buf []byte, scratch *[]byte) (fileSearch, []byte) {
 	data, big, ok := buf[:0], false, false
-	if implicit {
+	if fast {
 		data, big, ok = readWholeFast(ctx, fsys, abs, data)
 	}
 	if !ok {

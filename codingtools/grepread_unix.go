@@ -8,20 +8,22 @@ import (
 )
 
 // readWholeFast is readWhole for the files a directory search walks on the
-// local disk, with fewer system calls than os.Open and Read: open (never
-// blocking, so a FIFO swapped in cannot hang the search), fstat, reads
-// until the size fstat gave or the end, close. Only a regular file is
-// read; another reads as empty. It opens path exactly as [LocalFS].Open
-// does (a plain open of the absolute path); ok is false when it cannot
-// tell, and the caller then goes through the FS.
+// local disk, with fewer system calls than os.Open and Read: open, fstat,
+// reads until the size fstat gave or the end, close. The open never
+// blocks (a FIFO swapped in cannot hang the search) and does not follow a
+// link as the last component (the walk met a regular file there); only a
+// regular file is read, another reads as empty. ok is false, and the
+// caller goes through the FS, unless fsys is the zero [LocalFS], whose
+// Open is a plain open of the absolute path: a configured or wrapped FS,
+// and a confined tool set, keep their own way of opening files.
 func readWholeFast(ctx context.Context, fsys FS, path string, buf []byte) (data []byte, big, ok bool) {
-	if _, local := fsys.(LocalFS); !local {
+	if l, local := fsys.(LocalFS); !local || l != (LocalFS{}) {
 		return buf, false, false
 	}
 	var fd int
 	var err error
 	for {
-		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_NOFOLLOW, 0)
 		if err != syscall.EINTR {
 			break
 		}
