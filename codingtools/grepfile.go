@@ -7,8 +7,8 @@ import (
 )
 
 // grepWholeMax is the largest file grep reads whole into memory; a larger
-// one is searched line by line as it streams in.
-const grepWholeMax = 4 << 20
+// one is searched line by line as it streams in. Tests lower it.
+var grepWholeMax = 4 << 20
 
 // utf8BOM is the byte order mark ripgrep drops from a file's first line.
 var utf8BOM = []byte("\xef\xbb\xbf")
@@ -73,7 +73,7 @@ func readWhole(ctx context.Context, fsys FS, abs string, buf []byte) ([]byte, bo
 	}
 	defer f.Close()
 	if st, ok := f.(interface{ Stat() (fs.FileInfo, error) }); ok {
-		if info, err := st.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > grepWholeMax {
+		if info, err := st.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > int64(grepWholeMax) {
 			return buf, true
 		}
 	}
