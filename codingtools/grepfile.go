@@ -92,19 +92,26 @@ func readWhole(ctx context.Context, fsys FS, abs string, buf []byte) ([]byte, bo
 	}
 }
 
-// findHits returns the lines of text that match, at most maxHits, in order.
-// With a required literal, only the lines holding it are matched.
+// findHits returns the lines of text that match, at most maxHits, in
+// order. With required literals, only the lines holding one are matched.
 func (m *lineMatcher) findHits(text []byte, maxHits int, scratch *[]byte) []hit {
 	var hits []hit
+	var next []int // per literal, the offset of its next occurrence; see candidate
+	if len(m.lits) > 1 {
+		next = make([]int, len(m.lits))
+		for i := range next {
+			next[i] = -2 // not searched yet
+		}
+	}
 	n, counted := 1, 0 // the number of the line at offset counted
 	for pos := 0; pos < len(text) && len(hits) < maxHits; {
 		start := pos
-		if m.lit != nil {
-			i := m.lit.index(text[pos:])
+		if len(m.lits) > 0 {
+			i := m.candidate(text, pos, next)
 			if i < 0 {
 				break
 			}
-			start = pos + bytes.LastIndexByte(text[pos:pos+i], '\n') + 1
+			start = pos + bytes.LastIndexByte(text[pos:i], '\n') + 1
 		}
 		end := len(text)
 		if i := bytes.IndexByte(text[start:], '\n'); i >= 0 {
@@ -118,6 +125,37 @@ func (m *lineMatcher) findHits(text []byte, maxHits int, scratch *[]byte) []hit 
 		pos = end + 1
 	}
 	return hits
+}
+
+// candidate returns the offset of the first of m's literals in text at
+// or after pos, or -1. With several, next keeps each one's next offset
+// (-1 for none left, below pos when to be searched again), so that each
+// is scanned once over text.
+func (m *lineMatcher) candidate(text []byte, pos int, next []int) int {
+	if len(m.lits) == 1 {
+		if i := m.lits[0].index(text[pos:]); i >= 0 {
+			return pos + i
+		}
+		return -1
+	}
+	best := -1
+	for k, f := range m.lits {
+		if next[k] == -1 {
+			continue
+		}
+		if next[k] < pos {
+			i := f.index(text[pos:])
+			if i < 0 {
+				next[k] = -1
+				continue
+			}
+			next[k] = pos + i
+		}
+		if best < 0 || next[k] < best {
+			best = next[k]
+		}
+	}
+	return best
 }
 
 // emitHits gives out the events ripgrep prints for the hits of a file

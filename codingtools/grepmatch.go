@@ -9,32 +9,34 @@ import (
 
 // lineMatcher tells which lines of a buffer match a grep pattern. Lines
 // are matched one at a time by re, on their text as decoded for the model
-// (invalid UTF-8 read as Node reads it), without the "\n"; a literal every
-// match must hold, when the pattern has one, is searched for in the whole
-// buffer first, so that only the lines holding it are matched.
+// (invalid UTF-8 read as Node reads it), without the "\n"; when the
+// pattern requires one of a few literals in every match, they are
+// searched for in the whole buffer first, so that only the lines holding
+// one are matched.
 type lineMatcher struct {
 	re *regexp.Regexp
-	// lit, when not nil, finds the lines that may match: a line that lacks
-	// it cannot.
-	lit *literalFinder
+	// lits, when not empty, find the lines that may match: a line that
+	// holds none of them cannot.
+	lits []*literalFinder
 }
 
-// newLineMatcher returns the matcher of re, whose source was parsed from
-// expr with syntax.Perl (as regexp.Compile does).
+// maxAlternatives is the most literals a prefilter scans for at once.
+const maxAlternatives = 8
+
+// newLineMatcher returns the matcher of re.
 func newLineMatcher(re *regexp.Regexp) *lineMatcher {
 	m := &lineMatcher{re: re}
 	parsed, err := syntax.Parse(re.String(), syntax.Perl)
 	if err != nil {
 		return m
 	}
-	var best *literalFinder
-	for _, piece := range requiredLiterals(parsed.Simplify()) {
-		f := newLiteralFinder(piece.text, piece.fold)
-		if best == nil || f.better(best) {
-			best = f
+	best := -1
+	for _, req := range requirements(parsed.Simplify()) {
+		finders, cost := req.finders()
+		if best < 0 || cost < best {
+			m.lits, best = finders, cost
 		}
 	}
-	m.lit = best
 	return m
 }
 
@@ -48,26 +50,41 @@ func (m *lineMatcher) matchLine(line []byte, scratch *[]byte) bool {
 	return m.re.Match(*scratch)
 }
 
-// literal is a piece of text every match of a pattern holds, compared
-// ignoring ASCII case when fold.
+// literal is a piece of text compared ignoring ASCII case when fold.
 type literal struct {
 	text []byte
 	fold bool
 }
 
-// requiredLiterals returns pieces of text each match of re holds. Only
-// text that cannot be spelled another way is taken: a case-folded piece
-// stops at the letters whose fold reaches outside ASCII (k, s) and at
-// non-ASCII runes, and no piece holds U+FFFD, which stands for invalid
-// bytes in the decoded line. A pattern none of whose parts is required
-// (alternatives, optional parts) gives none.
-func requiredLiterals(re *syntax.Regexp) []literal {
-	var out []literal
+// requirement is literals at least one of which every match of a pattern
+// holds.
+type requirement []literal
+
+// finders returns the finders of r's literals and their cost: the sum of
+// their scores, as each is a scan of its own.
+func (r requirement) finders() ([]*literalFinder, int) {
+	fs, cost := make([]*literalFinder, len(r)), 0
+	for i, l := range r {
+		fs[i] = newLiteralFinder(l.text, l.fold)
+		cost += fs[i].score()
+	}
+	return fs, cost
+}
+
+// requirements returns what every match of re holds. Only text that
+// cannot be spelled another way is taken: a case-folded piece stops at
+// the letters whose fold reaches outside ASCII (k, s) and at non-ASCII
+// runes, and no piece holds U+FFFD, which stands for invalid bytes in the
+// decoded line. An alternation gives one requirement when each of its
+// branches has one (their best literals, up to maxAlternatives); optional
+// parts and classes give none.
+func requirements(re *syntax.Regexp) []requirement {
+	var out []requirement
 	var run []byte
 	runFold := false
 	flush := func() {
 		if len(run) > 0 {
-			out = append(out, literal{text: run, fold: runFold})
+			out = append(out, requirement{{text: run, fold: runFold}})
 		}
 		run = nil
 	}
@@ -91,19 +108,45 @@ func requiredLiterals(re *syntax.Regexp) []literal {
 			}
 		case syntax.OpPlus:
 			flush()
-			out = append(out, requiredLiterals(sub.Sub[0])...)
+			out = append(out, requirements(sub.Sub[0])...)
 		case syntax.OpRepeat:
 			flush()
 			if sub.Min >= 1 {
-				out = append(out, requiredLiterals(sub.Sub[0])...)
+				out = append(out, requirements(sub.Sub[0])...)
+			}
+		case syntax.OpAlternate:
+			flush()
+			if req := alternation(sub.Sub); req != nil {
+				out = append(out, req)
 			}
 		default:
-			// An empty-width assertion, a class, an alternation, an
-			// optional part: the text around it is not contiguous.
+			// An empty-width assertion, a class, an optional part: the
+			// text around it is not contiguous.
 			flush()
 		}
 	}
 	flush()
+	return out
+}
+
+// alternation returns the requirement of a match of one of branches: the
+// cheapest requirement of each, together; nil when a branch has none or
+// they hold too many literals.
+func alternation(branches []*syntax.Regexp) requirement {
+	var out requirement
+	for _, b := range branches {
+		var best requirement
+		bestCost := -1
+		for _, req := range requirements(b) {
+			if _, cost := req.finders(); bestCost < 0 || cost < bestCost {
+				best, bestCost = req, cost
+			}
+		}
+		if best == nil || len(out)+len(best) > maxAlternatives {
+			return nil
+		}
+		out = append(out, best...)
+	}
 	return out
 }
 
@@ -166,16 +209,6 @@ func newLiteralFinder(needle []byte, fold bool) *literalFinder {
 		}
 	}
 	return f
-}
-
-// better reports whether f is likely to cost less than g: fewer stops
-// at its scanned byte, and fewer lines holding it that the pattern then
-// does not match, which a needle shorter than 4 bytes is taken to bring.
-func (f *literalFinder) better(g *literalFinder) bool {
-	if a, b := f.score(), g.score(); a != b {
-		return a < b
-	}
-	return len(f.needle) > len(g.needle)
 }
 
 // score is the rank of the scanned byte, plus a penalty for a short

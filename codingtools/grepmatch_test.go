@@ -26,7 +26,12 @@ func TestRequiredLiterals(t *testing.T) {
 		{`^abc$`, []string{"abc"}},
 		{`a(bc)+d`, []string{"a", "bc", "d"}},
 		{`x(?:bc)*d`, []string{"x", "d"}},
-		{`foo|bar`, nil},
+		{`foo|bar`, []string{"foo|bar"}},
+		{`TODO|FIXME|XXX`, []string{"TODO|FIXME|XXX"}},
+		{`(?i)(todo|fixme):`, []string{"i:todo|i:fixme", "i::"}},
+		{`foo|b*`, nil},
+		{`a|b|c|d|e|f|g|h|i`, nil},
+		{`(foo|bar)+x`, []string{"foo|bar", "x"}},
 		{`a\x{FFFD}b`, []string{"a", "b"}},
 		{`café`, []string{"café"}},
 		{`(?i:ab)cd`, []string{"i:ab", "cd"}},
@@ -37,24 +42,27 @@ func TestRequiredLiterals(t *testing.T) {
 		t.Run(tt.expr, func(t *testing.T) {
 			m := newLineMatcher(regexp.MustCompile(tt.expr))
 			var got []string
-			parsedLits := requiredLiterals(mustSimplify(t, tt.expr))
-			for _, l := range parsedLits {
-				s := string(l.text)
-				if l.fold {
-					s = "i:" + s
+			for _, req := range requirements(mustSimplify(t, tt.expr)) {
+				var alts []string
+				for _, l := range req {
+					s := string(l.text)
+					if l.fold {
+						s = "i:" + s
+					}
+					alts = append(alts, s)
 				}
-				got = append(got, s)
+				got = append(got, strings.Join(alts, "|"))
 			}
 			assert.Equal(t, tt.want, got)
-			assert.Equal(t, len(tt.want) > 0, m.lit != nil)
+			assert.Equal(t, len(tt.want) > 0, len(m.lits) > 0)
 		})
 	}
 }
 
 func TestLiteralChoice(t *testing.T) {
 	m := newLineMatcher(regexp.MustCompile(`func \(\w+ \*\w+\) Close\(\)`))
-	require.NotNil(t, m.lit)
-	assert.Equal(t, ") Close()", string(m.lit.needle), "the piece with the rarest byte")
+	require.Len(t, m.lits, 1)
+	assert.Equal(t, ") Close()", string(m.lits[0].needle), "the piece with the rarest byte")
 }
 
 // plainHits is findHits without a prefilter: every line matched.
@@ -91,7 +99,8 @@ func TestPrefilterKeepsEveryMatch(t *testing.T) {
 	exprs := []string{
 		`deadline exceeded`, `(?i)deadline exceeded`, `(?i)kasse`, `(?i)KASSE`, `(?i)k`, `(?i)ss`,
 		`a\x{FFFD}b`, `a.b`, `^a.b$`, `(?i)café`, `café`, `(?i)CAF`, `func \(\w+ \*\w+\) Close\(\)`,
-		`^$`, ``, `\r$`, `e$`, `(?i)at the END`, `end\n`,
+		`^$`, ``, `\r$`, `e$`, `(?i)at the END`, `end\n`, `exceeded|Kasse|cafe`, `(?i)(ka|DEAD)line|\x{FFFD}`,
+		`(?i)(deadline|close)\(?`, `a\x{FFFD}b|no`,
 	}
 	for _, e := range exprs {
 		for _, text := range texts {
@@ -106,6 +115,7 @@ func FuzzPrefilter(f *testing.F) {
 	f.Add(`a.b`, "a\xffb\n", false)
 	f.Add(`\x{FFFD}`, "\xe2\x82\n", false)
 	f.Add(`(?i)ſ`, "S\ns\n", false)
+	f.Add(`todo|FIXME|x+y`, "a todo\nFIXME\nxy\nXY\n", true)
 	f.Fuzz(func(t *testing.T, pattern, text string, ignoreCase bool) {
 		if ignoreCase {
 			pattern = "(?i)" + pattern
