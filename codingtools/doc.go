@@ -45,7 +45,8 @@
 //     notices. Neither binary is needed. grep walks on one goroutine and
 //     reads and searches files on one per core, each whole (one over 4 MB
 //     streams), running the pattern only on the lines that hold a literal
-//     every match needs; results keep the order below.
+//     every match needs (or one of an alternation's); results keep the
+//     order below.
 //   - ls: entries sorted case-insensitively, "/" after directories,
 //     dotfiles included, a limit.
 //
