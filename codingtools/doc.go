@@ -43,7 +43,11 @@
 //     runs) would with pi's flags: hidden files included, nested
 //     .gitignore files obeyed (grep only inside a git repository, as
 //     ripgrep), globs, limits, long lines cut at 500 characters, pi's
-//     notices. Neither binary is needed.
+//     notices. Neither binary is needed. grep walks on one goroutine and
+//     reads and searches files on one per core, each whole (one over 4 MB
+//     streams), running the pattern only on the lines that hold a literal
+//     every match needs (or one of an alternation's); results keep the
+//     order below.
 //   - ls: entries sorted case-insensitively, "/" after directories,
 //     dotfiles included, a limit.
 //
