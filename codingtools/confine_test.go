@@ -5,11 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -251,4 +253,84 @@ func BenchmarkConfinedRead(b *testing.B) {
 			}
 		})
 	}
+}
+
+// exchanger swaps the names a and b in dir atomically (renameat2 with
+// RENAME_EXCHANGE) until stopped; it skips the test where the kernel
+// cannot.
+func exchanger(t *testing.T, dir, a, b string) (stop func()) {
+	t.Helper()
+	exchange := func() error {
+		pa, err := syscall.BytePtrFromString(filepath.Join(dir, a))
+		if err != nil {
+			return err
+		}
+		pb, err := syscall.BytePtrFromString(filepath.Join(dir, b))
+		if err != nil {
+			return err
+		}
+		const atFDCWD, renameExchange = -100, 2
+		fd := atFDCWD
+		_, _, errno := syscall.Syscall6(316 /* SYS_RENAMEAT2 on amd64 */, uintptr(fd), uintptr(unsafe.Pointer(pa)), uintptr(fd), uintptr(unsafe.Pointer(pb)), renameExchange, 0)
+		if errno != 0 {
+			return errno
+		}
+		return nil
+	}
+	if runtime.GOARCH != "amd64" {
+		t.Skip("renameat2's number is amd64's")
+	}
+	if err := exchange(); err != nil {
+		t.Skipf("renameat2 RENAME_EXCHANGE: %v", err)
+	}
+	var wg sync.WaitGroup
+	var done atomic.Bool
+	wg.Go(func() {
+		for !done.Load() {
+			_ = exchange()
+		}
+	})
+	return func() { done.Store(true); wg.Wait() }
+}
+
+// A directory swapped for a link to the outside between the steps of a
+// walk, or between a tool's check and its open, is never followed out.
+func TestConfineDirectorySwappedDuringWalk(t *testing.T) {
+	dir, outside := confineFixture(t)
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "d"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "d", "inside.txt"), []byte("inside\n"), 0o644))
+	relOut, err := filepath.Rel(dir, outside)
+	require.NoError(t, err)
+	require.NoError(t, os.Symlink(relOut, filepath.Join(dir, "x")))
+	stop := exchanger(t, dir, "d", "x")
+	defer stop()
+	tools := AllTools(dir, &Options{Confine: true})
+	ctx := context.Background()
+	var reached []string
+	for i := range 300 {
+		for _, c := range []struct {
+			tool string
+			args map[string]any
+		}{
+			{"read", map[string]any{"path": "d/secret.txt"}},
+			{"ls", map[string]any{"path": "d"}},
+			{"write", map[string]any{"path": "d/new.txt", "content": "x"}},
+			{"grep", map[string]any{"pattern": "secret", "path": "."}},
+			{"grep", map[string]any{"pattern": "secret", "path": "d"}},
+			{"find", map[string]any{"pattern": "**/*", "path": "."}},
+		} {
+			if i%5 != 0 && (c.tool == "find" || c.tool == "grep") {
+				continue
+			}
+			res, err := call(t, ctx, tools, c.tool, c.args)
+			if err == nil && strings.Contains(res.Text(), "secret") {
+				reached = append(reached, c.tool+" "+res.Text())
+			}
+		}
+	}
+	stop()
+	assert.Empty(t, reached, "no call saw the outside file")
+	entries, err := os.ReadDir(outside)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "nothing was created outside")
 }
