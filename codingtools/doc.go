@@ -88,7 +88,9 @@
 // timeout and the command's end kill whole; where no cgroup can be made,
 // by rlimits of a user other than root ([ShellLimits].UID), since
 // RLIMIT_NPROC does not bind root. A bound that cannot be established
-// fails the command with [ErrUnbounded] before anything runs.
+// fails the command with [ErrUnbounded] before anything runs. A command
+// run as root that means to escape can leave its cgroup and raise its
+// rlimits: against a hostile command, set [ShellLimits].UID too.
 //
 //	shell := &codingtools.LocalShell{Limits: &codingtools.ShellLimits{
 //		Processes: 256, Memory: 2 << 30, CPUs: 1, CPUTime: 10 * time.Minute, Output: 100 << 20,

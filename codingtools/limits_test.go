@@ -199,3 +199,28 @@ func TestLimitsCPURate(t *testing.T) {
 	t.Logf("CPU time of the loops: %v", used)
 	assert.Less(t, used, 1200*time.Millisecond, "0.2 CPUs over about 2 s, with room for the period's rounding")
 }
+
+// A command run as root can leave its cgroup and raise its rlimits (see
+// ShellLimits); run as another user it can do neither.
+func TestLimitsUserCannotLeaveItsBounds(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("running as another user needs root")
+	}
+	lim := &ShellLimits{Processes: bombProcesses, CPUTime: time.Minute, UID: 65534, GID: 65534}
+	requireBound(t, lim)
+	var out bytes.Buffer
+	sh := &LocalShell{Limits: lim}
+	code, err := sh.Exec(context.Background(), ShellCommand{
+		Command: `for f in /sys/fs/cgroup/cgroup.procs /sys/fs/cgroup/*/cgroup.procs; do echo $$ 2>/dev/null > "$f" && echo "left to $f"; done
+ulimit -t unlimited 2>/dev/null && echo raised
+grep pids /proc/self/cgroup`,
+		Dir: "/", Timeout: bombTimeout, Output: &out,
+	})
+	require.NoError(t, err)
+	assert.Equal(t, 0, code, out.String())
+	assert.NotContains(t, out.String(), "left to", "the command stayed in its cgroup")
+	assert.NotContains(t, out.String(), "raised", "the command kept its CPU time bound")
+	if strings.Contains(out.String(), "pids") {
+		assert.Contains(t, out.String(), "codingtools-", "the command is in its own cgroup")
+	}
+}
