@@ -43,7 +43,7 @@ import (
 // shell's ulimit builtin (-u, -v, -t): the shell must be bash or one with
 // the same flags. A short script run by that shell joins the cgroup and
 // sets the rlimits, then execs the shell with the command; when it cannot,
-// it exits with code 125 and the command never runs.
+// the command never runs and Exec fails with [ErrUnbounded].
 type ShellLimits struct {
 	// Processes bounds the processes and threads alive at once (the
 	// cgroup's pids.max, else RLIMIT_NPROC of UID).
@@ -368,18 +368,23 @@ func (b *bound) cleanup() {
 	b.dirs = nil
 }
 
+// wrapped reports whether the command runs through the wrapper of wrap.
+func (b *bound) wrapped() bool { return len(b.procs) > 0 || len(b.ulimits) > 0 }
+
 // wrap returns the argv running shell with -c command inside the bound:
 // the wrapper joins the cgroups and sets the rlimits, then execs the
-// shell; it exits with boundExit, running nothing, when it cannot.
+// shell with its file descriptor 3 closed; when it cannot, it writes a
+// byte to descriptor 3 and exits with boundExit, running nothing.
 func (b *bound) wrap(shell, command string) []string {
-	if len(b.procs) == 0 && len(b.ulimits) == 0 {
+	if !b.wrapped() {
 		return []string{shell, "-c", command}
 	}
-	script := `n=$1; shift
-while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done
+	script := `fail() { echo x >&3; exit 125; }
+n=$1; shift
+while [ "$n" -gt 0 ]; do echo $$ > "$1" || fail; shift; n=$((n-1)); done
 u=$1; shift
-if [ -n "$u" ]; then ulimit $u || exit 125; fi
-exec "$@"`
+if [ -n "$u" ]; then ulimit $u || fail; fi
+exec "$@" 3>&-`
 	args := []string{shell, "-c", script, "codingtools-bound", strconv.Itoa(len(b.procs))}
 	args = append(args, b.procs...)
 	args = append(args, strings.Join(b.ulimits, " "), shell, "-c", command)

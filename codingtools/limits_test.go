@@ -37,10 +37,10 @@ func requireBound(t *testing.T, lim *ShellLimits) {
 	b.cleanup()
 	sh := &LocalShell{Limits: lim}
 	code, err := sh.Exec(context.Background(), ShellCommand{Command: "exit 0", Dir: "/", Timeout: bombTimeout})
-	require.NoError(t, err)
-	if code == boundExit {
-		t.Skip("the command cannot join its cgroup on this machine")
+	if errors.Is(err, ErrUnbounded) {
+		t.Skipf("the command cannot join its cgroup on this machine: %v", err)
 	}
+	require.NoError(t, err)
 	require.Zero(t, code)
 }
 
@@ -223,4 +223,24 @@ grep pids /proc/self/cgroup`,
 	if strings.Contains(out.String(), "pids") {
 		assert.Contains(t, out.String(), "codingtools-", "the command is in its own cgroup")
 	}
+}
+
+// A wrapper that cannot join its cgroup fails Exec with ErrUnbounded; a
+// command of its own that exits with the wrapper's code does not.
+func TestLimitsJoinFailure(t *testing.T) {
+	dir := t.TempDir()
+	sh := &LocalShell{}
+	b := &bound{procs: []string{dir + "/missing/cgroup.procs"}}
+	code, err := sh.run(context.Background(), ShellCommand{Command: "touch ran", Dir: dir, Timeout: bombTimeout}, b, nil, 0)
+	require.ErrorIs(t, err, ErrUnbounded)
+	assert.Zero(t, code)
+	_, err = os.Stat(dir + "/ran")
+	assert.ErrorIs(t, err, os.ErrNotExist, "nothing ran")
+
+	var out bytes.Buffer
+	b = &bound{ulimits: []string{"-t", "60"}}
+	code, err = sh.run(context.Background(), ShellCommand{Command: "[ -e /proc/$$/fd/3 ] && echo inherited; exit 125", Dir: dir, Timeout: bombTimeout, Output: &out}, b, nil, 0)
+	require.NoError(t, err)
+	assert.Equal(t, boundExit, code)
+	assert.Empty(t, out.String(), "the command does not inherit the wrapper's descriptor")
 }
