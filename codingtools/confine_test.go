@@ -13,6 +13,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/pi-go/agentcore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -143,27 +144,70 @@ func TestConfineAbsoluteLinkInside(t *testing.T) {
 	assert.Equal(t, "abs\ninside.txt\nrel", res.Text())
 }
 
+// repeat calls f in a goroutine of its own until stop is called.
+func repeat(f func()) (stop func()) {
+	var wg sync.WaitGroup
+	var done atomic.Bool
+	wg.Go(func() {
+		for !done.Load() {
+			f()
+		}
+	})
+	return func() { done.Store(true); wg.Wait() }
+}
+
 // swapper renames a link named name in dir back and forth between a
 // target inside and one outside until stopped.
 func swapper(t *testing.T, dir, name, in, out string) (stop func()) {
 	t.Helper()
-	var wg sync.WaitGroup
-	var done atomic.Bool
-	wg.Go(func() {
-		tmp := filepath.Join(dir, ".swap-"+name)
-		for i := 0; !done.Load(); i++ {
-			target := in
-			if i%2 == 1 {
-				target = out
-			}
-			_ = os.Remove(tmp)
-			if err := os.Symlink(target, tmp); err != nil {
-				continue
-			}
+	tmp := filepath.Join(dir, ".swap-"+name)
+	targets := [2]string{in, out}
+	i := 0
+	return repeat(func() {
+		i++
+		_ = os.Remove(tmp)
+		if err := os.Symlink(targets[i%2], tmp); err == nil {
 			_ = os.Rename(tmp, filepath.Join(dir, name))
 		}
 	})
-	return func() { done.Store(true); wg.Wait() }
+}
+
+// toolCall is one call of a race test.
+type toolCall struct {
+	tool string
+	args map[string]any
+}
+
+// callsReaching makes the calls rounds times, the walks (grep, find) only
+// every tenth round, and returns the results that hold "secret", the
+// content and the name of the file outside.
+func callsReaching(t *testing.T, tools []agentcore.Tool, rounds int, calls []toolCall) []string {
+	t.Helper()
+	var reached []string
+	for i := range rounds {
+		for _, c := range calls {
+			if i%10 != 0 && (c.tool == "find" || c.tool == "grep") {
+				continue // the walks are slower
+			}
+			res, err := call(t, context.Background(), tools, c.tool, c.args)
+			if err == nil && strings.Contains(res.Text(), "secret") {
+				reached = append(reached, c.tool+" "+res.Text())
+			}
+		}
+	}
+	return reached
+}
+
+// outsideUnchanged checks that the directory of confineFixture holds its
+// file alone, unchanged.
+func outsideUnchanged(t *testing.T, outside string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(outside, "secret.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "secret\n", string(data), "the outside file is unchanged")
+	entries, err := os.ReadDir(outside)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "nothing was created outside")
 }
 
 func TestConfineSwappedLinkRace(t *testing.T) {
@@ -176,43 +220,21 @@ func TestConfineSwappedLinkRace(t *testing.T) {
 	stopDir := swapper(t, dir, "swapdir", "sub", relOut)
 	defer stopDir()
 	defer stopFile()
-	tools := AllTools(dir, &Options{Confine: true})
-	ctx := context.Background()
-	const rounds = 1000
-	var reached []string
-	for i := range rounds {
-		for _, c := range []struct {
-			tool string
-			args map[string]any
-		}{
-			{"read", map[string]any{"path": "swap"}},
-			{"read", map[string]any{"path": "swapdir/secret.txt"}},
-			{"write", map[string]any{"path": "swap", "content": "inside\n"}},
-			{"write", map[string]any{"path": "swapdir/new.txt", "content": "x"}},
-			{"edit", map[string]any{"path": "swap", "edits": []Edit{{OldText: "secret", NewText: "pwned"}}}},
-			{"ls", map[string]any{"path": "swapdir"}},
-			{"grep", map[string]any{"pattern": "secret", "path": "swapdir"}},
-			{"grep", map[string]any{"pattern": "secret", "path": "swap"}},
-			{"find", map[string]any{"pattern": "*", "path": "swapdir"}},
-		} {
-			if i%10 != 0 && (c.tool == "find" || c.tool == "grep") {
-				continue // the walks are slower; a tenth of the rounds
-			}
-			res, err := call(t, ctx, tools, c.tool, c.args)
-			if err == nil && strings.Contains(res.Text(), "secret") {
-				reached = append(reached, c.tool+" "+res.Text())
-			}
-		}
-	}
+	reached := callsReaching(t, AllTools(dir, &Options{Confine: true}), 1000, []toolCall{
+		{"read", map[string]any{"path": "swap"}},
+		{"read", map[string]any{"path": "swapdir/secret.txt"}},
+		{"write", map[string]any{"path": "swap", "content": "inside\n"}},
+		{"write", map[string]any{"path": "swapdir/new.txt", "content": "x"}},
+		{"edit", map[string]any{"path": "swap", "edits": []Edit{{OldText: "secret", NewText: "pwned"}}}},
+		{"ls", map[string]any{"path": "swapdir"}},
+		{"grep", map[string]any{"pattern": "secret", "path": "swapdir"}},
+		{"grep", map[string]any{"pattern": "secret", "path": "swap"}},
+		{"find", map[string]any{"pattern": "*", "path": "swapdir"}},
+	})
 	stopFile()
 	stopDir()
 	assert.Empty(t, reached, "no call saw the outside file")
-	data, err := os.ReadFile(filepath.Join(outside, "secret.txt"))
-	require.NoError(t, err)
-	assert.Equal(t, "secret\n", string(data), "the outside file is unchanged")
-	entries, err := os.ReadDir(outside)
-	require.NoError(t, err)
-	assert.Len(t, entries, 1, "nothing was created outside")
+	outsideUnchanged(t, outside)
 }
 
 func TestConfineObeysIgnoreFilesAbove(t *testing.T) {
@@ -283,14 +305,7 @@ func exchanger(t *testing.T, dir, a, b string) (stop func()) {
 	if err := exchange(); err != nil {
 		t.Skipf("renameat2 RENAME_EXCHANGE: %v", err)
 	}
-	var wg sync.WaitGroup
-	var done atomic.Bool
-	wg.Go(func() {
-		for !done.Load() {
-			_ = exchange()
-		}
-	})
-	return func() { done.Store(true); wg.Wait() }
+	return repeat(func() { _ = exchange() })
 }
 
 // A directory swapped for a link to the outside between the steps of a
@@ -304,33 +319,15 @@ func TestConfineDirectorySwappedDuringWalk(t *testing.T) {
 	require.NoError(t, os.Symlink(relOut, filepath.Join(dir, "x")))
 	stop := exchanger(t, dir, "d", "x")
 	defer stop()
-	tools := AllTools(dir, &Options{Confine: true})
-	ctx := context.Background()
-	var reached []string
-	for i := range 300 {
-		for _, c := range []struct {
-			tool string
-			args map[string]any
-		}{
-			{"read", map[string]any{"path": "d/secret.txt"}},
-			{"ls", map[string]any{"path": "d"}},
-			{"write", map[string]any{"path": "d/new.txt", "content": "x"}},
-			{"grep", map[string]any{"pattern": "secret", "path": "."}},
-			{"grep", map[string]any{"pattern": "secret", "path": "d"}},
-			{"find", map[string]any{"pattern": "**/*", "path": "."}},
-		} {
-			if i%5 != 0 && (c.tool == "find" || c.tool == "grep") {
-				continue
-			}
-			res, err := call(t, ctx, tools, c.tool, c.args)
-			if err == nil && strings.Contains(res.Text(), "secret") {
-				reached = append(reached, c.tool+" "+res.Text())
-			}
-		}
-	}
+	reached := callsReaching(t, AllTools(dir, &Options{Confine: true}), 300, []toolCall{
+		{"read", map[string]any{"path": "d/secret.txt"}},
+		{"ls", map[string]any{"path": "d"}},
+		{"write", map[string]any{"path": "d/new.txt", "content": "x"}},
+		{"grep", map[string]any{"pattern": "secret", "path": "."}},
+		{"grep", map[string]any{"pattern": "secret", "path": "d"}},
+		{"find", map[string]any{"pattern": "**/*", "path": "."}},
+	})
 	stop()
 	assert.Empty(t, reached, "no call saw the outside file")
-	entries, err := os.ReadDir(outside)
-	require.NoError(t, err)
-	assert.Len(t, entries, 1, "nothing was created outside")
+	outsideUnchanged(t, outside)
 }
