@@ -121,7 +121,9 @@
 //     standard library cannot replace; a BMP gets pi's "could not be
 //     converted" note instead. A PNG, JPEG or GIF that does not decode
 //     gets pi's note for an image it cannot resize; a WebP, which the
-//     standard library cannot decode, is sent unchecked.
+//     standard library cannot decode, and an image of more than 16
+//     million pixels, which would take too much memory to decode, are
+//     sent unchecked.
 //   - edit's fuzzy match skips pi's first step, Unicode NFKC
 //     normalization, which the standard library lacks; read does not try
 //     the NFD spelling of a missing path (for macOS).
