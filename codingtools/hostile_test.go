@@ -149,3 +149,19 @@ func TestReadImageDeclaringHugeSize(t *testing.T) {
 	allocated := after.TotalAlloc - before.TotalAlloc
 	assert.Less(t, allocated, uint64(16<<20), "a 100-byte file did not allocate its declared gigabyte")
 }
+
+// edit refuses a file too large for Node's readFile with pi's error,
+// before reading any of it.
+func TestEditFileOver2GiB(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "huge.txt"))
+	require.NoError(t, err)
+	require.NoError(t, f.Truncate(3<<30)) // sparse: no disk used
+	require.NoError(t, f.Close())
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = call(t, context.Background(), AllTools(dir, nil), "edit", map[string]any{"path": "huge.txt", "edits": []Edit{{OldText: "a", NewText: "b"}}})
+	runtime.ReadMemStats(&after)
+	require.EqualError(t, err, "File size (3221225472) is greater than 2 GiB")
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20))
+}
