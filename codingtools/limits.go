@@ -83,7 +83,9 @@ var ErrLimit = errors.New("codingtools: command limit exceeded")
 // LimitError reports a command killed because it exceeded a bound of its
 // [ShellLimits] that Exec watches itself (its output).
 type LimitError struct {
-	Limit string // "output"
+	// Limit names the bound exceeded: "output".
+	Limit string
+	// Value is the bound, in bytes for "output".
 	Value int64
 }
 
