@@ -4,13 +4,16 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
+	"github.com/pi-go/agentcore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -141,27 +144,70 @@ func TestConfineAbsoluteLinkInside(t *testing.T) {
 	assert.Equal(t, "abs\ninside.txt\nrel", res.Text())
 }
 
+// repeat calls f in a goroutine of its own until stop is called.
+func repeat(f func()) (stop func()) {
+	var wg sync.WaitGroup
+	var done atomic.Bool
+	wg.Go(func() {
+		for !done.Load() {
+			f()
+		}
+	})
+	return func() { done.Store(true); wg.Wait() }
+}
+
 // swapper renames a link named name in dir back and forth between a
 // target inside and one outside until stopped.
 func swapper(t *testing.T, dir, name, in, out string) (stop func()) {
 	t.Helper()
-	var wg sync.WaitGroup
-	var done atomic.Bool
-	wg.Go(func() {
-		tmp := filepath.Join(dir, ".swap-"+name)
-		for i := 0; !done.Load(); i++ {
-			target := in
-			if i%2 == 1 {
-				target = out
-			}
-			_ = os.Remove(tmp)
-			if err := os.Symlink(target, tmp); err != nil {
-				continue
-			}
+	tmp := filepath.Join(dir, ".swap-"+name)
+	targets := [2]string{in, out}
+	i := 0
+	return repeat(func() {
+		i++
+		_ = os.Remove(tmp)
+		if err := os.Symlink(targets[i%2], tmp); err == nil {
 			_ = os.Rename(tmp, filepath.Join(dir, name))
 		}
 	})
-	return func() { done.Store(true); wg.Wait() }
+}
+
+// toolCall is one call of a race test.
+type toolCall struct {
+	tool string
+	args map[string]any
+}
+
+// callsReaching makes the calls rounds times, the walks (grep, find) only
+// every tenth round, and returns the results that hold "secret", the
+// content and the name of the file outside.
+func callsReaching(t *testing.T, tools []agentcore.Tool, rounds int, calls []toolCall) []string {
+	t.Helper()
+	var reached []string
+	for i := range rounds {
+		for _, c := range calls {
+			if i%10 != 0 && (c.tool == "find" || c.tool == "grep") {
+				continue // the walks are slower
+			}
+			res, err := call(t, context.Background(), tools, c.tool, c.args)
+			if err == nil && strings.Contains(res.Text(), "secret") {
+				reached = append(reached, c.tool+" "+res.Text())
+			}
+		}
+	}
+	return reached
+}
+
+// outsideUnchanged checks that the directory of confineFixture holds its
+// file alone, unchanged.
+func outsideUnchanged(t *testing.T, outside string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(outside, "secret.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "secret\n", string(data), "the outside file is unchanged")
+	entries, err := os.ReadDir(outside)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "nothing was created outside")
 }
 
 func TestConfineSwappedLinkRace(t *testing.T) {
@@ -174,43 +220,21 @@ func TestConfineSwappedLinkRace(t *testing.T) {
 	stopDir := swapper(t, dir, "swapdir", "sub", relOut)
 	defer stopDir()
 	defer stopFile()
-	tools := AllTools(dir, &Options{Confine: true})
-	ctx := context.Background()
-	const rounds = 1000
-	var reached []string
-	for i := range rounds {
-		for _, c := range []struct {
-			tool string
-			args map[string]any
-		}{
-			{"read", map[string]any{"path": "swap"}},
-			{"read", map[string]any{"path": "swapdir/secret.txt"}},
-			{"write", map[string]any{"path": "swap", "content": "inside\n"}},
-			{"write", map[string]any{"path": "swapdir/new.txt", "content": "x"}},
-			{"edit", map[string]any{"path": "swap", "edits": []Edit{{OldText: "secret", NewText: "pwned"}}}},
-			{"ls", map[string]any{"path": "swapdir"}},
-			{"grep", map[string]any{"pattern": "secret", "path": "swapdir"}},
-			{"grep", map[string]any{"pattern": "secret", "path": "swap"}},
-			{"find", map[string]any{"pattern": "*", "path": "swapdir"}},
-		} {
-			if i%10 != 0 && (c.tool == "find" || c.tool == "grep") {
-				continue // the walks are slower; a tenth of the rounds
-			}
-			res, err := call(t, ctx, tools, c.tool, c.args)
-			if err == nil && strings.Contains(res.Text(), "secret") {
-				reached = append(reached, c.tool+" "+res.Text())
-			}
-		}
-	}
+	reached := callsReaching(t, AllTools(dir, &Options{Confine: true}), 1000, []toolCall{
+		{"read", map[string]any{"path": "swap"}},
+		{"read", map[string]any{"path": "swapdir/secret.txt"}},
+		{"write", map[string]any{"path": "swap", "content": "inside\n"}},
+		{"write", map[string]any{"path": "swapdir/new.txt", "content": "x"}},
+		{"edit", map[string]any{"path": "swap", "edits": []Edit{{OldText: "secret", NewText: "pwned"}}}},
+		{"ls", map[string]any{"path": "swapdir"}},
+		{"grep", map[string]any{"pattern": "secret", "path": "swapdir"}},
+		{"grep", map[string]any{"pattern": "secret", "path": "swap"}},
+		{"find", map[string]any{"pattern": "*", "path": "swapdir"}},
+	})
 	stopFile()
 	stopDir()
 	assert.Empty(t, reached, "no call saw the outside file")
-	data, err := os.ReadFile(filepath.Join(outside, "secret.txt"))
-	require.NoError(t, err)
-	assert.Equal(t, "secret\n", string(data), "the outside file is unchanged")
-	entries, err := os.ReadDir(outside)
-	require.NoError(t, err)
-	assert.Len(t, entries, 1, "nothing was created outside")
+	outsideUnchanged(t, outside)
 }
 
 func TestConfineObeysIgnoreFilesAbove(t *testing.T) {
@@ -251,4 +275,59 @@ func BenchmarkConfinedRead(b *testing.B) {
 			}
 		})
 	}
+}
+
+// exchanger swaps the names a and b in dir atomically (renameat2 with
+// RENAME_EXCHANGE) until stopped; it skips the test where the kernel
+// cannot.
+func exchanger(t *testing.T, dir, a, b string) (stop func()) {
+	t.Helper()
+	exchange := func() error {
+		pa, err := syscall.BytePtrFromString(filepath.Join(dir, a))
+		if err != nil {
+			return err
+		}
+		pb, err := syscall.BytePtrFromString(filepath.Join(dir, b))
+		if err != nil {
+			return err
+		}
+		const atFDCWD, renameExchange = -100, 2
+		fd := atFDCWD
+		_, _, errno := syscall.Syscall6(316 /* SYS_RENAMEAT2 on amd64 */, uintptr(fd), uintptr(unsafe.Pointer(pa)), uintptr(fd), uintptr(unsafe.Pointer(pb)), renameExchange, 0)
+		if errno != 0 {
+			return errno
+		}
+		return nil
+	}
+	if runtime.GOARCH != "amd64" {
+		t.Skip("renameat2's number is amd64's")
+	}
+	if err := exchange(); err != nil {
+		t.Skipf("renameat2 RENAME_EXCHANGE: %v", err)
+	}
+	return repeat(func() { _ = exchange() })
+}
+
+// A directory swapped for a link to the outside between the steps of a
+// walk, or between a tool's check and its open, is never followed out.
+func TestConfineDirectorySwappedDuringWalk(t *testing.T) {
+	dir, outside := confineFixture(t)
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "d"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "d", "inside.txt"), []byte("inside\n"), 0o644))
+	relOut, err := filepath.Rel(dir, outside)
+	require.NoError(t, err)
+	require.NoError(t, os.Symlink(relOut, filepath.Join(dir, "x")))
+	stop := exchanger(t, dir, "d", "x")
+	defer stop()
+	reached := callsReaching(t, AllTools(dir, &Options{Confine: true}), 300, []toolCall{
+		{"read", map[string]any{"path": "d/secret.txt"}},
+		{"ls", map[string]any{"path": "d"}},
+		{"write", map[string]any{"path": "d/new.txt", "content": "x"}},
+		{"grep", map[string]any{"pattern": "secret", "path": "."}},
+		{"grep", map[string]any{"pattern": "secret", "path": "d"}},
+		{"find", map[string]any{"pattern": "**/*", "path": "."}},
+	})
+	stop()
+	assert.Empty(t, reached, "no call saw the outside file")
+	outsideUnchanged(t, outside)
 }

@@ -92,7 +92,9 @@
 // timeout and the command's end kill whole; where no cgroup can be made,
 // by rlimits of a user other than root ([ShellLimits].UID), since
 // RLIMIT_NPROC does not bind root. A bound that cannot be established
-// fails the command with [ErrUnbounded] before anything runs.
+// fails the command with [ErrUnbounded] before anything runs. A command
+// run as root that means to escape can leave its cgroup and raise its
+// rlimits: against a hostile command, set [ShellLimits].UID too.
 //
 //	shell := &codingtools.LocalShell{Limits: &codingtools.ShellLimits{
 //		Processes: 256, Memory: 2 << 30, CPUs: 1, CPUTime: 10 * time.Minute, Output: 100 << 20,
@@ -123,7 +125,9 @@
 //     standard library cannot replace; a BMP gets pi's "could not be
 //     converted" note instead. A PNG, JPEG or GIF that does not decode
 //     gets pi's note for an image it cannot resize; a WebP, which the
-//     standard library cannot decode, is sent unchecked.
+//     standard library cannot decode, and an image of more than 16
+//     million pixels, which would take too much memory to decode, are
+//     sent unchecked.
 //   - edit's fuzzy match skips pi's first step, Unicode NFKC
 //     normalization, which the standard library lacks; read does not try
 //     the NFD spelling of a missing path (for macOS).

@@ -105,6 +105,10 @@ func (s *toolset) editTool() agentcore.Tool {
 	return t
 }
 
+// maxEditSize is the largest file edit reads, as Node's readFile, which
+// refuses a larger one with pi's error.
+const maxEditSize = 1<<31 - 1
+
 // edit applies edits to the file at abs; it runs holding the file's
 // mutation lock.
 func (s *toolset) edit(ctx context.Context, abs, path string, edits []Edit) (EditDetails, error) {
@@ -124,14 +128,20 @@ func (s *toolset) edit(ctx context.Context, abs, path string, edits []Edit) (Edi
 	if info.IsDir() {
 		return EditDetails{}, &nodeError{err: errIsDir, syscall: "read"}
 	}
+	if info.Size() > maxEditSize {
+		return EditDetails{}, fmt.Errorf("File size (%d) is greater than 2 GiB", info.Size())
+	}
 	f, err := s.fs.Open(ctx, abs)
 	if err != nil {
 		return EditDetails{}, &nodeError{err: err, syscall: "open", path: abs}
 	}
-	data, err := readAllSized(f, info.Size())
+	data, err := readAllSized(io.LimitReader(f, maxEditSize+1), info.Size())
 	f.Close()
 	if err != nil {
 		return EditDetails{}, err
+	}
+	if len(data) > maxEditSize {
+		return EditDetails{}, fmt.Errorf("File size (%d) is greater than 2 GiB", len(data))
 	}
 	if ctx.Err() != nil {
 		return EditDetails{}, errAborted

@@ -1,9 +1,14 @@
 package codingtools
 
 import (
+	"bytes"
+	"compress/zlib"
 	"context"
+	"encoding/binary"
+	"hash/crc32"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -104,4 +109,59 @@ func TestConfine(t *testing.T) {
 	assert.Equal(t, "fine\n", res.Text())
 	_, err = call(t, ctx, tools, "write", map[string]any{"path": "new/deep/file.txt", "content": "x"})
 	require.NoError(t, err, "new directories inside are fine")
+}
+
+// hugePNG is a PNG of a few bytes whose header declares 16000×16000
+// pixels, a gigabyte decoded, and whose data ends early.
+func hugePNG() []byte {
+	var b bytes.Buffer
+	chunk := func(typ string, data []byte) {
+		_ = binary.Write(&b, binary.BigEndian, uint32(len(data)))
+		b.WriteString(typ)
+		b.Write(data)
+		_ = binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(typ), data...)))
+	}
+	b.WriteString("\x89PNG\r\n\x1a\n")
+	ihdr := make([]byte, 13)
+	binary.BigEndian.PutUint32(ihdr[0:], 16000)
+	binary.BigEndian.PutUint32(ihdr[4:], 16000)
+	ihdr[8], ihdr[9] = 8, 6 // 8-bit RGBA
+	chunk("IHDR", ihdr)
+	var z bytes.Buffer
+	w := zlib.NewWriter(&z)
+	_, _ = w.Write(make([]byte, 1000))
+	_ = w.Close()
+	chunk("IDAT", z.Bytes())
+	chunk("IEND", nil)
+	return b.Bytes()
+}
+
+func TestReadImageDeclaringHugeSize(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "huge.png"), hugePNG(), 0o644))
+	tools := AllTools(dir, nil)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, err := call(t, context.Background(), tools, "read", map[string]any{"path": "huge.png"})
+	runtime.ReadMemStats(&after)
+	require.NoError(t, err)
+	assert.Equal(t, "Read image file [image/png]", res.Text(), "too large to check: sent as it is")
+	allocated := after.TotalAlloc - before.TotalAlloc
+	assert.Less(t, allocated, uint64(16<<20), "a 100-byte file did not allocate its declared gigabyte")
+}
+
+// edit refuses a file too large for Node's readFile with pi's error,
+// before reading any of it.
+func TestEditFileOver2GiB(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "huge.txt"))
+	require.NoError(t, err)
+	require.NoError(t, f.Truncate(3<<30)) // sparse: no disk used
+	require.NoError(t, f.Close())
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = call(t, context.Background(), AllTools(dir, nil), "edit", map[string]any{"path": "huge.txt", "edits": []Edit{{OldText: "a", NewText: "b"}}})
+	runtime.ReadMemStats(&after)
+	require.EqualError(t, err, "File size (3221225472) is greater than 2 GiB")
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20))
 }

@@ -17,21 +17,33 @@ import (
 // starts may use. A zero field means no bound.
 //
 // Processes, Memory and CPUs bind root too when the machine lets the
-// shell create a cgroup (v2, where the process's own cgroup has or can
-// enable the pids, memory and cpu controllers for its children, as a
-// delegated cgroup or a container's root cgroup can; else v1's pids,
-// memory and cpu hierarchies, writable by the process): the command runs
-// in a cgroup of its own, which abort, timeout and the end of the command
-// kill whole — background processes included. Without a cgroup they fall back to rlimits of each
+// shell create a cgroup (v2, below the process's own cgroup, which must
+// have or be able to enable the pids, memory and cpu controllers for its
+// children; else v1's pids, memory and cpu hierarchies, writable by the
+// process): the command runs in a cgroup of its own, which abort,
+// timeout and the end of the command kill whole — background processes
+// included. Linux enables v2's memory controller only in a cgroup holding
+// no process (the machine's root cgroup excepted), and the process holds
+// its own: outside the root cgroup, Memory falls back to v1 or the
+// rlimits. Without a cgroup they fall back to rlimits of each
 // process (RLIMIT_NPROC, RLIMIT_AS), which hold only when UID names a
 // user other than root: RLIMIT_NPROC does not bind root, and counts every
-// process of that user on the machine. When neither is possible the
-// command does not run and Exec fails with [ErrUnbounded]. CPUTime is
-// RLIMIT_CPU and binds root everywhere. The rlimits are set with the
+// process of that user on the machine; abort and timeout then kill the
+// command's process group only, and a process that leaves it (setsid)
+// survives. When neither is possible the command does not run and Exec
+// fails with [ErrUnbounded]. CPUTime is RLIMIT_CPU, which the kernel
+// applies to root too.
+//
+// The bounds hold against a command that overreaches by mistake, run as
+// any user. They do not hold against a command run as root that means to
+// escape: root may write its process id to any cgroup.procs file, leaving
+// its cgroup (and the kill at its end), and with CAP_SYS_RESOURCE may
+// raise its rlimits. Against a hostile command, set UID: a user other
+// than root can do neither. The rlimits are set with the
 // shell's ulimit builtin (-u, -v, -t): the shell must be bash or one with
 // the same flags. A short script run by that shell joins the cgroup and
 // sets the rlimits, then execs the shell with the command; when it cannot,
-// it exits with code 125 and the command never runs.
+// the command never runs and Exec fails with [ErrUnbounded].
 type ShellLimits struct {
 	// Processes bounds the processes and threads alive at once (the
 	// cgroup's pids.max, else RLIMIT_NPROC of UID).
@@ -71,7 +83,9 @@ var ErrLimit = errors.New("codingtools: command limit exceeded")
 // LimitError reports a command killed because it exceeded a bound of its
 // [ShellLimits] that Exec watches itself (its output).
 type LimitError struct {
-	Limit string // "output"
+	// Limit names the bound exceeded: "output".
+	Limit string
+	// Value is the bound, in bytes for "output".
 	Value int64
 }
 
@@ -356,18 +370,23 @@ func (b *bound) cleanup() {
 	b.dirs = nil
 }
 
+// wrapped reports whether the command runs through the wrapper of wrap.
+func (b *bound) wrapped() bool { return len(b.procs) > 0 || len(b.ulimits) > 0 }
+
 // wrap returns the argv running shell with -c command inside the bound:
 // the wrapper joins the cgroups and sets the rlimits, then execs the
-// shell; it exits with boundExit, running nothing, when it cannot.
+// shell with its file descriptor 3 closed; when it cannot, it writes a
+// byte to descriptor 3 and exits with boundExit, running nothing.
 func (b *bound) wrap(shell, command string) []string {
-	if len(b.procs) == 0 && len(b.ulimits) == 0 {
+	if !b.wrapped() {
 		return []string{shell, "-c", command}
 	}
-	script := `n=$1; shift
-while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done
+	script := `fail() { echo x >&3; exit 125; }
+n=$1; shift
+while [ "$n" -gt 0 ]; do echo $$ > "$1" || fail; shift; n=$((n-1)); done
 u=$1; shift
-if [ -n "$u" ]; then ulimit $u || exit 125; fi
-exec "$@"`
+if [ -n "$u" ]; then ulimit $u || fail; fi
+exec "$@" 3>&-`
 	args := []string{shell, "-c", script, "codingtools-bound", strconv.Itoa(len(b.procs))}
 	args = append(args, b.procs...)
 	args = append(args, strings.Join(b.ulimits, " "), shell, "-c", command)

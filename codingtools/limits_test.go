@@ -37,10 +37,10 @@ func requireBound(t *testing.T, lim *ShellLimits) {
 	b.cleanup()
 	sh := &LocalShell{Limits: lim}
 	code, err := sh.Exec(context.Background(), ShellCommand{Command: "exit 0", Dir: "/", Timeout: bombTimeout})
-	require.NoError(t, err)
-	if code == boundExit {
-		t.Skip("the command cannot join its cgroup on this machine")
+	if errors.Is(err, ErrUnbounded) {
+		t.Skipf("the command cannot join its cgroup on this machine: %v", err)
 	}
+	require.NoError(t, err)
 	require.Zero(t, code)
 }
 
@@ -148,7 +148,9 @@ func TestLimitsOutputAndCPU(t *testing.T) {
 	assert.True(t, strings.HasSuffix(err.Error(), "\n\nCommand killed: output exceeded 1048576 bytes"), err.Error())
 
 	sh := &LocalShell{Limits: &ShellLimits{CPUTime: time.Second}}
-	code, err := sh.Exec(context.Background(), ShellCommand{Command: "while :; do :; done", Dir: dir, Timeout: bombTimeout})
+	// One CPU second can take many seconds on a busy machine; the bound
+	// ends the loop, the timeout only guards the test.
+	code, err := sh.Exec(context.Background(), ShellCommand{Command: "while :; do :; done", Dir: dir, Timeout: 2 * time.Minute})
 	require.NoError(t, err)
 	assert.Contains(t, []int{128 + 9, 128 + 24}, code, "SIGXCPU or SIGKILL at the CPU bound")
 }
@@ -198,4 +200,49 @@ func TestLimitsCPURate(t *testing.T) {
 	}
 	t.Logf("CPU time of the loops: %v", used)
 	assert.Less(t, used, 1200*time.Millisecond, "0.2 CPUs over about 2 s, with room for the period's rounding")
+}
+
+// A command run as root can leave its cgroup and raise its rlimits (see
+// ShellLimits); run as another user it can do neither.
+func TestLimitsUserCannotLeaveItsBounds(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("running as another user needs root")
+	}
+	lim := &ShellLimits{Processes: bombProcesses, CPUTime: time.Minute, UID: 65534, GID: 65534}
+	requireBound(t, lim)
+	var out bytes.Buffer
+	sh := &LocalShell{Limits: lim}
+	code, err := sh.Exec(context.Background(), ShellCommand{
+		Command: `for f in /sys/fs/cgroup/cgroup.procs /sys/fs/cgroup/*/cgroup.procs; do echo $$ 2>/dev/null > "$f" && echo "left to $f"; done
+ulimit -t unlimited 2>/dev/null && echo raised
+grep pids /proc/self/cgroup`,
+		Dir: "/", Timeout: bombTimeout, Output: &out,
+	})
+	require.NoError(t, err)
+	assert.Equal(t, 0, code, out.String())
+	assert.NotContains(t, out.String(), "left to", "the command stayed in its cgroup")
+	assert.NotContains(t, out.String(), "raised", "the command kept its CPU time bound")
+	if strings.Contains(out.String(), "pids") {
+		assert.Contains(t, out.String(), "codingtools-", "the command is in its own cgroup")
+	}
+}
+
+// A wrapper that cannot join its cgroup fails Exec with ErrUnbounded; a
+// command of its own that exits with the wrapper's code does not.
+func TestLimitsJoinFailure(t *testing.T) {
+	dir := t.TempDir()
+	sh := &LocalShell{}
+	b := &bound{procs: []string{dir + "/missing/cgroup.procs"}}
+	code, err := sh.run(context.Background(), ShellCommand{Command: "touch ran", Dir: dir, Timeout: bombTimeout}, b, nil, 0)
+	require.ErrorIs(t, err, ErrUnbounded)
+	assert.Zero(t, code)
+	_, err = os.Stat(dir + "/ran")
+	assert.ErrorIs(t, err, os.ErrNotExist, "nothing ran")
+
+	var out bytes.Buffer
+	b = &bound{ulimits: []string{"-t", "60"}}
+	code, err = sh.run(context.Background(), ShellCommand{Command: "[ -e /proc/$$/fd/3 ] && echo inherited; exit 125", Dir: dir, Timeout: bombTimeout, Output: &out}, b, nil, 0)
+	require.NoError(t, err)
+	assert.Equal(t, boundExit, code)
+	assert.Empty(t, out.String(), "the command does not inherit the wrapper's descriptor")
 }

@@ -3,9 +3,11 @@ package codingtools
 import (
 	"bytes"
 	"encoding/binary"
+	"image"
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"io"
 	"slices"
 )
 
@@ -85,18 +87,35 @@ func isBMP(b []byte) bool {
 	return planes == 1 && slices.Contains([]uint16{1, 4, 8, 16, 24, 32}, bits)
 }
 
-// decodes reports whether an image of type mime decodes whole, as pi's
-// resizer must before it sends the image; a WebP, which the standard
-// library cannot decode, is taken as it is.
+// maxCheckedPixels bounds the images decodes decodes whole: a file of a
+// few bytes can declare a size whose pixels take gigabytes.
+const maxCheckedPixels = 1 << 24
+
+// decodes reports whether an image of type mime decodes, as pi's resizer
+// must before it sends the image: its header, and its pixels when they
+// are at most maxCheckedPixels (a GIF's first frame). A larger image and
+// a WebP, which the standard library cannot decode, are taken as they
+// are.
 func decodes(data []byte, mime string) bool {
-	var err error
+	var decodeConfig func(io.Reader) (image.Config, error)
+	var decode func(io.Reader) (image.Image, error)
 	switch mime {
 	case "image/png":
-		_, err = png.Decode(bytes.NewReader(data))
+		decodeConfig, decode = png.DecodeConfig, png.Decode
 	case "image/jpeg":
-		_, err = jpeg.Decode(bytes.NewReader(data))
+		decodeConfig, decode = jpeg.DecodeConfig, jpeg.Decode
 	case "image/gif":
-		_, err = gif.DecodeAll(bytes.NewReader(data))
+		decodeConfig, decode = gif.DecodeConfig, gif.Decode
+	default:
+		return true
 	}
+	cfg, err := decodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return false
+	}
+	if int64(cfg.Width)*int64(cfg.Height) > maxCheckedPixels {
+		return true
+	}
+	_, err = decode(bytes.NewReader(data))
 	return err == nil
 }

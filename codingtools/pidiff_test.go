@@ -66,3 +66,26 @@ func TestBashPwdThroughLink(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, real+"\n", res.Text(), "the real path, as under Node, which does not set PWD")
 }
+
+// Numbers too large for an int select as pi's do, not as a wrapped
+// conversion would.
+func TestReadHugeNumbers(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "f.txt"), []byte("a\nb\nc"), 0o644))
+	tools := AllTools(dir, nil)
+	for _, tt := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"limit": 1e300}, "a\nb\nc"},
+		{map[string]any{"limit": 1e19}, "a\nb\nc"},
+		{map[string]any{"offset": 2, "limit": 9.3e18}, "b\nc"},
+		{map[string]any{"offset": -1e300}, "a\nb\nc"},
+		{map[string]any{"offset": -1e19, "limit": 1}, "a\n\n[2 more lines in file. Use offset=2 to continue.]"},
+	} {
+		tt.args["path"] = "f.txt"
+		res, err := call(t, context.Background(), tools, "read", tt.args)
+		require.NoError(t, err, tt.args)
+		assert.Equal(t, tt.want, res.Text(), tt.args)
+	}
+}

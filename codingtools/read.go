@@ -77,11 +77,11 @@ func (s *toolset) read(ctx context.Context, args readArgs) (agentcore.ToolResult
 	}
 	startLine := 0
 	if args.Offset != nil && *args.Offset != 0 && !math.IsNaN(*args.Offset) {
-		startLine = max(0, int(math.Trunc(*args.Offset))-1)
+		startLine = max(0, truncInt(*args.Offset)-1)
 	}
 	endLine, limit := math.MaxInt, 0
 	if args.Limit != nil {
-		limit = int(math.Trunc(*args.Limit))
+		limit = truncInt(*args.Limit)
 		endLine = startLine + max(0, limit)
 	}
 	if limit < 0 {
@@ -128,6 +128,25 @@ func (s *toolset) read(ctx context.Context, args readArgs) (agentcore.ToolResult
 		text = tr.Content
 	}
 	return agentcore.ToolResult{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: text}}, Details: details, StructuredContent: text}, nil
+}
+
+// lineBound is beyond any file's number of lines, and far enough from
+// the ends of int that sums of two such numbers do not wrap.
+const lineBound = 1 << 60
+
+// truncInt is the integer part of f clamped to ±lineBound, where a plain
+// conversion of a number too large for an int gives an arbitrary value;
+// NaN is 0.
+func truncInt(f float64) int {
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f >= lineBound:
+		return lineBound
+	case f <= -lineBound:
+		return -lineBound
+	}
+	return int(math.Trunc(f))
 }
 
 // selectLines reads the file at abs through sel and returns its number of

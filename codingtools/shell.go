@@ -98,6 +98,7 @@ func (l *LocalShell) Exec(ctx context.Context, c ShellCommand) (int, error) {
 	}
 	b := &bound{}
 	var outputMax int64
+	var cred *syscall.Credential
 	if lim := l.Limits; lim != nil {
 		var err error
 		if b, err = lim.setup(); err != nil {
@@ -105,7 +106,16 @@ func (l *LocalShell) Exec(ctx context.Context, c ShellCommand) (int, error) {
 		}
 		defer b.cleanup()
 		outputMax = lim.Output
+		if lim.UID != 0 {
+			cred = &syscall.Credential{Uid: lim.UID, Gid: lim.GID}
+		}
 	}
+	return l.run(ctx, c, b, cred, outputMax)
+}
+
+// run runs c inside b, as cred when not nil, and kills it past
+// outputMax bytes of output when that is not 0.
+func (l *LocalShell) run(ctx context.Context, c ShellCommand, b *bound, cred *syscall.Credential, outputMax int64) (int, error) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return 0, err
@@ -113,12 +123,24 @@ func (l *LocalShell) Exec(ctx context.Context, c ShellCommand) (int, error) {
 	argv := b.wrap(l.shell(), c.Command)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = c.Dir, c.Env, pw, pw
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if l.Limits != nil && l.Limits.UID != 0 {
-		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: l.Limits.UID, Gid: l.Limits.GID}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: cred}
+	// The wrapper tells on descriptor 3 that it could not bound the
+	// command; it closes it before the command runs.
+	var failR, failW *os.File
+	if b.wrapped() {
+		if failR, failW, err = os.Pipe(); err != nil {
+			pr.Close()
+			pw.Close()
+			return 0, err
+		}
+		defer failR.Close()
+		cmd.ExtraFiles = []*os.File{failW}
 	}
 	err = cmd.Start()
 	pw.Close()
+	if failW != nil {
+		failW.Close()
+	}
 	if err != nil {
 		pr.Close()
 		return 0, err
@@ -229,6 +251,13 @@ func (l *LocalShell) Exec(ctx context.Context, c ShellCommand) (int, error) {
 	pr.Close()
 	<-readDone
 	code := exitCode(cmd.ProcessState)
+	if failR != nil && code == boundExit {
+		// The wrapper has exited: its descriptor is closed, the read
+		// cannot block.
+		if n, _ := failR.Read(make([]byte, 1)); n > 0 {
+			return 0, fmt.Errorf("%w: the command could not join its cgroup or set its rlimits", ErrUnbounded)
+		}
+	}
 	switch {
 	case aborted:
 		return code, ctx.Err()
