@@ -55,10 +55,11 @@
 // tool, say) shows it with [Env].Plan, a plan update. [Options].Modes give
 // session/set_mode its modes, read by the program through [Env].Mode.
 //
-// session/cancel aborts the running prompt: the run's ctx ends, the
-// running tools get it, every tool call the client was told about gets a
-// final update (failed when it did not finish), and the prompt answers
-// cancelled.
+// session/cancel aborts the running prompt (or one the client sent before
+// it that has yet to begin, which answers cancelled at once): the run's
+// ctx ends, the running tools get it, every tool call the client was told
+// about gets a final update (failed when it did not finish), and the
+// prompt answers cancelled.
 //
 // # Permissions
 //

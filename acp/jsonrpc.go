@@ -79,6 +79,9 @@ type conn struct {
 
 	// inFlight counts the peer's requests being served.
 	inFlight atomic.Int64
+	// seq numbers the messages read, in order; only the reading goroutine
+	// touches it.
+	seq uint64
 
 	mu      sync.Mutex
 	nextID  int64
@@ -174,8 +177,21 @@ func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) 
 	}
 }
 
+// seqKey keys, in a handler's ctx, the number of the message it serves.
+type seqKey struct{}
+
+// seqOf returns the number of the message ctx's handler serves: messages
+// are numbered as they are read, so a handler learns which of two
+// messages came first even when the later one was served first.
+func seqOf(ctx context.Context) uint64 {
+	n, _ := ctx.Value(seqKey{}).(uint64)
+	return n
+}
+
 // dispatch serves one line.
 func (c *conn) dispatch(ctx context.Context, line []byte, wg *sync.WaitGroup) {
+	c.seq++
+	ctx = context.WithValue(ctx, seqKey{}, c.seq)
 	if line == nil {
 		c.respond(nil, nil, rpcError(CodeParseError, "message too large"))
 		return

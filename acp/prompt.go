@@ -38,6 +38,11 @@ func (c *connection) prompt(ctx context.Context, params json.RawMessage) (reply,
 		s.mu.Unlock()
 		return reply{}, rpcError(CodeInvalidRequest, "session %s is already running a prompt", s.id)
 	}
+	if s.cancelSeq > seqOf(ctx) {
+		// A session/cancel read after this prompt was served first.
+		s.mu.Unlock()
+		return reply{result: promptResponse{StopReason: stopCancelled}}, nil
+	}
 	s.running, s.cancel, s.cancelled, s.turns, s.limited = true, cancel, false, 0, false
 	s.mu.Unlock()
 	defer func() {

@@ -271,7 +271,7 @@ func init() {
 
 // notification serves the client's notifications, on the reading
 // goroutine: session/cancel; others are ignored, as JSON-RPC asks.
-func (c *connection) notification(_ context.Context, method string, params json.RawMessage) {
+func (c *connection) notification(ctx context.Context, method string, params json.RawMessage) {
 	if method != "session/cancel" {
 		return
 	}
@@ -280,7 +280,7 @@ func (c *connection) notification(_ context.Context, method string, params json.
 		return
 	}
 	if s := c.session(p.SessionID); s != nil {
-		s.cancelPrompt()
+		s.cancelBefore(seqOf(ctx))
 	}
 }
 

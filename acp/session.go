@@ -32,6 +32,10 @@ type sess struct {
 	cancel  context.CancelFunc
 	// cancelled is set by session/cancel during the prompt.
 	cancelled bool
+	// cancelSeq is the number of the last session/cancel read (see
+	// seqOf): a prompt read before it and not yet running when it came
+	// is cancelled as it begins.
+	cancelSeq uint64
 	mode      string
 	// always holds the tools the user allowed (true) or rejected (false)
 	// for the rest of the session.
@@ -311,6 +315,15 @@ func (s *sess) cancelPrompt() {
 		s.cancelled = true
 		s.cancel()
 	}
+}
+
+// cancelBefore serves a session/cancel, message seq: it aborts the
+// running prompt, and a prompt read before it that has yet to begin.
+func (s *sess) cancelBefore(seq uint64) {
+	s.mu.Lock()
+	s.cancelSeq = max(s.cancelSeq, seq)
+	s.mu.Unlock()
+	s.cancelPrompt()
 }
 
 // close aborts the session's prompt and closes its file and MCP servers;
