@@ -107,3 +107,53 @@ func TestPrompt(t *testing.T) {
 	serverIn.Close()
 	require.NoError(t, <-done)
 }
+
+// TestConcurrentSessions prompts two sessions at once on the fake model,
+// which both share (under -race, its state must be safe for that).
+func TestConcurrentSessions(t *testing.T) {
+	cwd := t.TempDir()
+	clientOut, serverIn := io.Pipe()
+	serverOut, clientIn := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(t.Context(), []string{"-sessions", t.TempDir()}, func(string) string { return "" }, struct {
+			io.Reader
+			io.Writer
+		}{clientOut, clientIn}, io.Discard)
+		clientIn.Close()
+	}()
+	results := map[int]json.RawMessage{}
+	lines := bufio.NewScanner(serverOut)
+	next := func(id int) json.RawMessage {
+		for results[id] == nil && lines.Scan() {
+			var m struct {
+				ID     *int            `json:"id"`
+				Method string          `json:"method"`
+				Result json.RawMessage `json:"result"`
+			}
+			require.NoError(t, json.Unmarshal(lines.Bytes(), &m))
+			if m.ID != nil && m.Method == "" {
+				results[*m.ID] = m.Result
+			}
+		}
+		require.NotNil(t, results[id], "the server ended")
+		return results[id]
+	}
+	fmt.Fprintln(serverIn, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`)
+	next(1)
+	var ids []string
+	for i := range 2 {
+		fmt.Fprintf(serverIn, `{"jsonrpc":"2.0","id":%d,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`+"\n", 2+i, cwd)
+		var s struct{ SessionID string }
+		require.NoError(t, json.Unmarshal(next(2+i), &s))
+		ids = append(ids, s.SessionID)
+	}
+	for i, id := range ids {
+		fmt.Fprintf(serverIn, `{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"hi"}]}}`+"\n", 4+i, id)
+	}
+	for i := range ids {
+		assert.JSONEq(t, `{"stopReason":"end_turn"}`, string(next(4+i)))
+	}
+	serverIn.Close()
+	require.NoError(t, <-done)
+}
