@@ -96,7 +96,8 @@ async function sendRaw(line, id) {
   await writer.ready;
   process.stdout.write(line + "\n");
   const key = id === null ? "null" : id;
-  for (let i = 0; i < 500; i++) {
+  // A minute: CI is a busy machine, and a hang fails the Go test anyway.
+  for (const deadline = Date.now() + 60000; Date.now() < deadline; ) {
     const got = raw.get(key);
     if (got && got.length > 0) return got.shift();
     await new Promise((r) => setTimeout(r, 10));
