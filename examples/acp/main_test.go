@@ -57,20 +57,27 @@ func TestHelp(t *testing.T) {
 	assert.Contains(t, out.String(), "-sessions")
 }
 
-// TestPrompt runs a prompt on the fake model with a few lines of JSON,
-// without node.
-func TestPrompt(t *testing.T) {
-	cwd := t.TempDir()
+// start runs the example on the fake model on pipes: the client writes
+// to in, reads out, and closes in to end it, whose error comes on done.
+func start(t *testing.T) (in *io.PipeWriter, out *io.PipeReader, done <-chan error) {
 	clientOut, serverIn := io.Pipe()
 	serverOut, clientIn := io.Pipe()
-	done := make(chan error, 1)
+	errc := make(chan error, 1)
 	go func() {
-		done <- run(t.Context(), []string{"-sessions", t.TempDir()}, func(string) string { return "" }, struct {
+		errc <- run(t.Context(), []string{"-sessions", t.TempDir()}, func(string) string { return "" }, struct {
 			io.Reader
 			io.Writer
 		}{clientOut, clientIn}, io.Discard)
 		clientIn.Close()
 	}()
+	return serverIn, serverOut, errc
+}
+
+// TestPrompt runs a prompt on the fake model with a few lines of JSON,
+// without node.
+func TestPrompt(t *testing.T) {
+	cwd := t.TempDir()
+	serverIn, serverOut, done := start(t)
 	lines := bufio.NewScanner(serverOut)
 	var kinds []string
 	next := func(id int) json.RawMessage {
@@ -112,16 +119,7 @@ func TestPrompt(t *testing.T) {
 // which both share (under -race, its state must be safe for that).
 func TestConcurrentSessions(t *testing.T) {
 	cwd := t.TempDir()
-	clientOut, serverIn := io.Pipe()
-	serverOut, clientIn := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- run(t.Context(), []string{"-sessions", t.TempDir()}, func(string) string { return "" }, struct {
-			io.Reader
-			io.Writer
-		}{clientOut, clientIn}, io.Discard)
-		clientIn.Close()
-	}()
+	serverIn, serverOut, done := start(t)
 	results := map[int]json.RawMessage{}
 	lines := bufio.NewScanner(serverOut)
 	next := func(id int) json.RawMessage {
