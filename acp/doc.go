@@ -30,6 +30,11 @@
 // calls and their results) and goes on from the file's leaf.
 // [Options].Ephemeral keeps no files, and then offers neither method.
 //
+// [Options].AuthMethods are offered in initialize, and authenticate runs
+// the one the client picks with [Options].Authenticate; [Options].Agent
+// asks for it by returning an [*Error] of code [CodeAuthRequired], which
+// the client gets as it is.
+//
 // # Prompts and updates
 //
 // session/prompt takes text, images, resource links (a line naming the

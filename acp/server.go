@@ -25,7 +25,9 @@ type Options struct {
 	// env.Shell to codingtools, and add env.Tools (the MCP servers' tools)
 	// to the tools. The server adds its layers after the returned ones
 	// (the session file's, its permission gate, its turn limit) and, on
-	// session/load, the transcript; an error fails the request.
+	// session/load, the transcript. An error fails the request: an [*Error]
+	// is the client's answer as it is (CodeAuthRequired asks the client to
+	// authenticate first), another an internal error.
 	Agent func(ctx context.Context, env *Env) (agentcore.Options, error)
 
 	// Permission picks the tool calls that need the user's permission,

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -136,6 +137,9 @@ func (c *connection) open(ctx context.Context, id, cwd string, servers []wireMCP
 	}
 	opts, err := o.Agent(ctx, env)
 	if err != nil {
+		if e := (*Error)(nil); errors.As(err, &e) {
+			return nil, e
+		}
 		return nil, rpcError(CodeInternalError, "%v", err)
 	}
 	s.gate = hold.New(hold.Options{Policy: s.policy(o.Permission), OnEvent: s.onHoldEvent})
