@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -150,7 +151,7 @@ func (s *sess) convertPrompt(raw []json.RawMessage) ([]agentcore.ContentBlock, e
 			if b.Data == "" || b.MimeType == "" {
 				return nil, rpcError(CodeInvalidParams, "invalid params: prompt[%d]: an image needs data and mimeType", i)
 			}
-			if _, err := base64.StdEncoding.DecodeString(b.Data); err != nil {
+			if err := checkBase64(b.Data); err != nil {
 				return nil, rpcError(CodeInvalidParams, "invalid params: prompt[%d]: image data is not base64: %v", i, err)
 			}
 			out = append(out, agentcore.ImageBlock{Data: b.Data, MimeType: b.MimeType})
@@ -172,6 +173,9 @@ func (s *sess) convertPrompt(raw []json.RawMessage) ([]agentcore.ContentBlock, e
 			case res.Text != nil:
 				out = append(out, agentcore.TextBlock{Text: fmt.Sprintf("<context ref=%q>\n%s\n</context>", res.URI, *res.Text)})
 			case res.Blob != nil && strings.HasPrefix(res.MimeType, "image/"):
+				if err := checkBase64(*res.Blob); err != nil {
+					return nil, rpcError(CodeInvalidParams, "invalid params: prompt[%d]: the image's blob is not base64: %v", i, err)
+				}
 				out = append(out, agentcore.ImageBlock{Data: *res.Blob, MimeType: res.MimeType})
 			case res.Blob != nil:
 				out = append(out, agentcore.TextBlock{Text: fmt.Sprintf("<context ref=%q>(binary, %s, not shown)</context>", res.URI, res.MimeType)})
@@ -188,6 +192,13 @@ func (s *sess) convertPrompt(raw []json.RawMessage) ([]agentcore.ContentBlock, e
 		return nil, rpcError(CodeInvalidParams, "invalid params: the prompt is empty")
 	}
 	return out, nil
+}
+
+// checkBase64 reports data that is not standard base64: an image the
+// provider would refuse, in every later request of the session.
+func checkBase64(data string) error {
+	_, err := io.Copy(io.Discard, base64.NewDecoder(base64.StdEncoding, strings.NewReader(data)))
+	return err
 }
 
 // expandCommand returns text with a leading "/name input" replaced by
