@@ -108,7 +108,8 @@
 // bad params -32602, a session the connection does not have -32002 (not
 // found), a method before initialize and a second prompt while one runs
 // -32600. Notifications are never answered; a cancel for a session not
-// running does nothing. A panic in a handler is an internal error. A
+// running does nothing. A malformed answer to one of the server's
+// requests fails that request (a permission so answered is refused). A panic in a handler is an internal error. A
 // line over [Options].MaxMessageBytes is a parse error, skipped to its
 // end; with 256 requests in progress, the next is refused at once (the
 // reader never waits, so a cancel always gets through). When the client
