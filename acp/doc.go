@@ -29,6 +29,9 @@
 // as updates (the user's messages, the agent's text and thoughts, its tool
 // calls and their results) and goes on from the file's leaf.
 // [Options].Ephemeral keeps no files, and then offers neither method.
+// session/close cancels a session's prompt, waits for it and closes the
+// session (its file, its MCP servers); every session of a connection is
+// closed when it ends.
 //
 // [Options].AuthMethods are offered in initialize, and authenticate runs
 // the one the client picks with [Options].Authenticate; [Options].Agent

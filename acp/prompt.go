@@ -39,17 +39,23 @@ func (c *connection) prompt(ctx context.Context, params json.RawMessage) (reply,
 		s.mu.Unlock()
 		return reply{}, rpcError(CodeInvalidRequest, "session %s is already running a prompt", s.id)
 	}
+	if s.closed {
+		s.mu.Unlock()
+		return reply{}, errNotFound(s.id)
+	}
 	if s.cancelSeq > seqOf(ctx) {
 		// A session/cancel read after this prompt was served first.
 		s.mu.Unlock()
 		return reply{result: promptResponse{StopReason: stopCancelled}}, nil
 	}
-	s.running, s.cancel, s.cancelled, s.turns, s.limited = true, cancel, false, 0, false
+	ended := make(chan struct{})
+	s.running, s.ended, s.cancel, s.cancelled, s.turns, s.limited = true, ended, cancel, false, 0, false
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		s.running, s.cancel = false, nil
+		s.running, s.ended, s.cancel = false, nil, nil
 		s.mu.Unlock()
+		close(ended)
 	}()
 	stop, err := s.run(ctx, blocks)
 	if err != nil {

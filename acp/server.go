@@ -268,6 +268,7 @@ func init() {
 		"session/list":     (*connection).listSessions,
 		"session/prompt":   (*connection).prompt,
 		"session/set_mode": (*connection).setMode,
+		"session/close":    (*connection).closeSession,
 	}
 }
 
@@ -322,6 +323,7 @@ func (c *connection) initialize(params json.RawMessage) (reply, error) {
 		AuthMethods: []authMethod{},
 		AgentInfo:   &implementation{Name: o.Name, Version: o.Version},
 	}
+	res.AgentCapabilities.SessionCapabilities.Close = &struct{}{}
 	if !o.Ephemeral {
 		res.AgentCapabilities.SessionCapabilities.List = &struct{}{}
 	}

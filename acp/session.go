@@ -30,7 +30,10 @@ type sess struct {
 
 	mu      sync.Mutex
 	running bool
-	cancel  context.CancelFunc
+	// ended is closed when the running prompt's handler returns.
+	ended  chan struct{}
+	closed bool // by session/close: no prompt begins
+	cancel context.CancelFunc
 	// cancelled is set by session/cancel during the prompt.
 	cancelled bool
 	// cancelSeq is the number of the last session/cancel read (see
@@ -308,7 +311,12 @@ func (c *connection) lookup(id string) (*sess, error) {
 	if s := c.session(id); s != nil {
 		return s, nil
 	}
-	return nil, &Error{Code: CodeNotFound, Message: fmt.Sprintf("session not found: %q", id)}
+	return nil, errNotFound(id)
+}
+
+// errNotFound is the protocol's error for a session id that names none.
+func errNotFound(id string) *Error {
+	return &Error{Code: CodeNotFound, Message: fmt.Sprintf("session not found: %q", id)}
 }
 
 // cancelPrompt aborts the running prompt, if any.
@@ -319,6 +327,46 @@ func (s *sess) cancelPrompt() {
 		s.cancelled = true
 		s.cancel()
 	}
+}
+
+// closeSession serves session/close: the session's prompt is cancelled
+// and waited for, then the session closed (its file, its MCP servers)
+// and forgotten; a later request naming it gets not found.
+func (c *connection) closeSession(ctx context.Context, params json.RawMessage) (reply, error) {
+	var p sessionRequest
+	if err := decodeParams(params, &p); err != nil {
+		return reply{}, err
+	}
+	s, err := c.lookup(p.SessionID)
+	if err != nil {
+		return reply{}, err
+	}
+	c.mu.Lock()
+	if c.sessions[s.id] != s {
+		c.mu.Unlock()
+		return reply{}, errNotFound(s.id)
+	}
+	delete(c.sessions, s.id)
+	c.mu.Unlock()
+	s.mu.Lock()
+	s.closed = true
+	ended := s.ended
+	s.mu.Unlock()
+	s.cancelPrompt()
+	if ended != nil {
+		select {
+		case <-ended:
+		case <-ctx.Done():
+			// The connection ended: Serve closes the session once the
+			// prompt's handler has returned.
+			c.mu.Lock()
+			c.sessions[s.id] = s
+			c.mu.Unlock()
+			return reply{}, ErrClosed
+		}
+	}
+	s.close()
+	return reply{result: struct{}{}}, nil
 }
 
 // cancelBefore serves a session/cancel, message seq: it aborts the

@@ -27,6 +27,7 @@ const responseSchemas = {
   "session/list": z.zListSessionsResponse,
   "session/prompt": z.zPromptResponse,
   "session/set_mode": z.zSetSessionModeResponse,
+  "session/close": z.zCloseSessionResponse,
 };
 const requestSchemas = {
   "session/request_permission": z.zRequestPermissionRequest,
@@ -297,6 +298,9 @@ await app.connectWith(stream, async (agent) => {
   await agent.notify(methods.agent.session.cancel, { sessionId: busy });
   await agent.notify(methods.agent.session.cancel, { sessionId: "no-such-session" });
   report.busy.first = await first;
+
+  // Close a session: it is gone.
+  report.close = { result: await agent.request("session/close", { sessionId: busy }), after: await errorOf(() => prompt(busy, "hello")) };
 
   // List and load.
   report.list = await agent.request(methods.agent.session.list, { cwd });
