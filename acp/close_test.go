@@ -40,3 +40,23 @@ func TestCloseSession(t *testing.T) {
 	c.call("session/load", map[string]any{"sessionId": id, "cwd": cwd, "mcpServers": []any{}})
 	assert.Equal(t, "end_turn", c.prompt(id, "again"))
 }
+
+// TestSessionsAreBounded: a connection holds at most 1024 sessions open;
+// closing one makes room.
+func TestSessionsAreBounded(t *testing.T) {
+	c := serve(t, acp.NewServer(acp.Options{Ephemeral: true, Agent: codingAgent(agentcoretest.New())}), nil)
+	c.initialize(nil)
+	cwd := t.TempDir()
+	var first string
+	for i := range 1024 {
+		id := c.newSession(cwd)
+		if i == 0 {
+			first = id
+		}
+	}
+	e := c.callErr("session/new", map[string]any{"cwd": cwd, "mcpServers": []any{}})
+	assert.Equal(t, acp.CodeInternalError, e.Code)
+	assert.Contains(t, e.Message, "too many sessions")
+	c.call("session/close", map[string]any{"sessionId": first})
+	assert.NotEmpty(t, c.newSession(cwd))
+}

@@ -112,13 +112,15 @@
 // found), a method before initialize and a second prompt while one runs
 // -32600. Notifications are never answered; a cancel for a session not
 // running does nothing. A malformed answer to one of the server's
-// requests fails that request (a permission so answered is refused). A panic in a handler is an internal error. A
-// line over [Options].MaxMessageBytes is a parse error, skipped to its
-// end; with 256 requests in progress, the next is refused at once (the
-// reader never waits, so a cancel always gets through). When the client
-// goes away, [Server.Serve] aborts the running prompts, closes
-// the session files (every message ended is in them, whole lines) and
-// returns; another connection loads them.
+// requests fails that request (a permission so answered is refused). A
+// panic in a handler is an internal error. A line over
+// [Options].MaxMessageBytes is a parse error, skipped to its end; with
+// 1024 sessions open, session/new and session/load are refused; with 256
+// requests in progress, the next is refused at once (the reader never
+// waits, so a cancel always gets through). When the client goes away,
+// [Server.Serve] aborts the running prompts, closes the session files
+// (every message ended is in them, whole lines) and returns; another
+// connection loads them.
 //
 // # Why its own JSON-RPC
 //

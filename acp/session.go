@@ -165,9 +165,16 @@ func (c *connection) open(ctx context.Context, id, cwd string, servers []wireMCP
 	if _, dup := c.sessions[id]; dup {
 		return nil, rpcError(CodeInvalidRequest, "session %s is already open", id)
 	}
+	if len(c.sessions) >= maxSessions {
+		return nil, rpcError(CodeInternalError, "too many sessions open (%d); close some with session/close", maxSessions)
+	}
 	c.sessions[id] = s
 	return s, nil
 }
+
+// maxSessions bounds the sessions a connection holds open, each an Agent
+// with its transcript in memory.
+const maxSessions = 1024
 
 // newID returns a random UUID for an ephemeral session.
 func newID() string {
