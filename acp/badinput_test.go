@@ -76,6 +76,7 @@ func TestBadMessages(t *testing.T) {
 		{"audio", []any{map[string]any{"type": "audio", "data": "AA==", "mimeType": "audio/wav"}}},
 		{"unknown block", []any{map[string]any{"type": "video"}}},
 		{"image not base64", []any{map[string]any{"type": "image", "data": "%%%", "mimeType": "image/png"}}},
+		{"embedded image not base64", []any{map[string]any{"type": "resource", "resource": map[string]any{"uri": "file:///a.png", "blob": "%%%", "mimeType": "image/png"}}}},
 		{"resource without contents", []any{map[string]any{"type": "resource", "resource": map[string]any{"uri": "file:///a"}}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

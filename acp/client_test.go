@@ -204,6 +204,8 @@ func TestOfficialClient(t *testing.T) {
 	// Bad input.
 	assert.EqualValues(t, acp.CodeInvalidRequest, get(r, "busy", "second", "code"))
 	assert.Equal(t, "cancelled", get(r, "busy", "first"))
+	assert.Equal(t, map[string]any{}, get(r, "close", "result"))
+	assert.EqualValues(t, acp.CodeNotFound, get(r, "close", "after", "code"))
 	assert.EqualValues(t, acp.CodeNotFound, get(r, "loadUnknown", "code"))
 	assert.EqualValues(t, acp.CodeInvalidRequest, get(r, "loadOpen", "code"))
 	for name, code := range map[string]int{

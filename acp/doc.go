@@ -29,6 +29,14 @@
 // as updates (the user's messages, the agent's text and thoughts, its tool
 // calls and their results) and goes on from the file's leaf.
 // [Options].Ephemeral keeps no files, and then offers neither method.
+// session/close cancels a session's prompt, waits for it and closes the
+// session (its file, its MCP servers); every session of a connection is
+// closed when it ends.
+//
+// [Options].AuthMethods are offered in initialize, and authenticate runs
+// the one the client picks with [Options].Authenticate; [Options].Agent
+// asks for it by returning an [*Error] of code [CodeAuthRequired], which
+// the client gets as it is.
 //
 // # Prompts and updates
 //
@@ -55,10 +63,11 @@
 // tool, say) shows it with [Env].Plan, a plan update. [Options].Modes give
 // session/set_mode its modes, read by the program through [Env].Mode.
 //
-// session/cancel aborts the running prompt: the run's ctx ends, the
-// running tools get it, every tool call the client was told about gets a
-// final update (failed when it did not finish), and the prompt answers
-// cancelled.
+// session/cancel aborts the running prompt (or one the client sent before
+// it that has yet to begin, which answers cancelled at once): the run's
+// ctx ends, the running tools get it, every tool call the client was told
+// about gets a final update (failed when it did not finish), and the
+// prompt answers cancelled.
 //
 // # Permissions
 //
@@ -102,13 +111,16 @@
 // bad params -32602, a session the connection does not have -32002 (not
 // found), a method before initialize and a second prompt while one runs
 // -32600. Notifications are never answered; a cancel for a session not
-// running does nothing. A panic in a handler is an internal error. A
-// line over [Options].MaxMessageBytes is a parse error, skipped to its
-// end; with 256 requests in progress, the next is refused at once (the
-// reader never waits, so a cancel always gets through). When the client
-// goes away, [Server.Serve] aborts the running prompts, closes
-// the session files (every message ended is in them, whole lines) and
-// returns; another connection loads them.
+// running does nothing. A malformed answer to one of the server's
+// requests fails that request (a permission so answered is refused). A
+// panic in a handler is an internal error. A line over
+// [Options].MaxMessageBytes is a parse error, skipped to its end; with
+// 1024 sessions open, session/new and session/load are refused; with 256
+// requests in progress, the next is refused at once (the reader never
+// waits, so a cancel always gets through). When the client goes away,
+// [Server.Serve] aborts the running prompts, closes the session files
+// (every message ended is in them, whole lines) and returns; another
+// connection loads them.
 //
 // # Why its own JSON-RPC
 //

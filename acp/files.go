@@ -90,7 +90,7 @@ func (s *Server) findSessionFile(id, cwd string) (string, error) {
 			return in.Path, nil
 		}
 	}
-	return "", &Error{Code: CodeNotFound, Message: fmt.Sprintf("session not found: %q", id)}
+	return "", errNotFound(id)
 }
 
 func (c *connection) loadSession(ctx context.Context, params json.RawMessage) (reply, error) {

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/acp"
 	"github.com/pi-go/agentcore/agentcoretest"
 )
@@ -70,4 +73,37 @@ func TestAuthenticateAndDescribe(t *testing.T) {
 	assert.Equal(t, "Looking around", call["title"])
 	assert.Equal(t, "read", call["kind"])
 	assert.Equal(t, []any{map[string]any{"path": cwd, "line": 3.0}}, call["locations"])
+}
+
+// TestAgentAsksForAuthentication: an *acp.Error of Options.Agent is the
+// client's answer as it is, so that a program asks the client to
+// authenticate first (CodeAuthRequired); another error is internal.
+func TestAgentAsksForAuthentication(t *testing.T) {
+	var authenticated atomic.Bool
+	c := serve(t, acp.NewServer(acp.Options{
+		Ephemeral:   true,
+		AuthMethods: []acp.AuthMethod{{ID: "key", Name: "API key"}},
+		Authenticate: func(context.Context, string) error {
+			authenticated.Store(true)
+			return nil
+		},
+		Agent: func(ctx context.Context, env *acp.Env) (agentcore.Options, error) {
+			if !authenticated.Load() {
+				return agentcore.Options{}, &acp.Error{Code: acp.CodeAuthRequired, Message: "authenticate first"}
+			}
+			if env.Cwd == "/fail" {
+				return agentcore.Options{}, errors.New("no such project")
+			}
+			return codingAgent(agentcoretest.New())(ctx, env)
+		},
+	}), nil)
+	c.initialize(nil)
+	e := c.callErr("session/new", map[string]any{"cwd": t.TempDir(), "mcpServers": []any{}})
+	assert.Equal(t, acp.CodeAuthRequired, e.Code)
+	assert.Equal(t, "authenticate first", e.Message)
+	c.call("authenticate", map[string]any{"methodId": "key"})
+	assert.NotEmpty(t, c.newSession(t.TempDir()))
+	e = c.callErr("session/new", map[string]any{"cwd": "/fail", "mcpServers": []any{}})
+	assert.Equal(t, acp.CodeInternalError, e.Code)
+	assert.Contains(t, e.Message, "no such project")
 }

@@ -79,6 +79,9 @@ type conn struct {
 
 	// inFlight counts the peer's requests being served.
 	inFlight atomic.Int64
+	// seq numbers the messages read, in order; only the reading goroutine
+	// touches it.
+	seq uint64
 
 	mu      sync.Mutex
 	nextID  int64
@@ -174,8 +177,21 @@ func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) 
 	}
 }
 
+// seqKey keys, in a handler's ctx, the number of the message it serves.
+type seqKey struct{}
+
+// seqOf returns the number of the message ctx's handler serves: messages
+// are numbered as they are read, so a handler learns which of two
+// messages came first even when the later one was served first.
+func seqOf(ctx context.Context) uint64 {
+	n, _ := ctx.Value(seqKey{}).(uint64)
+	return n
+}
+
 // dispatch serves one line.
 func (c *conn) dispatch(ctx context.Context, line []byte, wg *sync.WaitGroup) {
+	c.seq++
+	ctx = context.WithValue(ctx, seqKey{}, c.seq)
 	if line == nil {
 		c.respond(nil, nil, rpcError(CodeParseError, "message too large"))
 		return
@@ -187,13 +203,19 @@ func (c *conn) dispatch(ctx context.Context, line []byte, wg *sync.WaitGroup) {
 			c.respond(nil, nil, rpcError(CodeParseError, "parse error: %v", err))
 			return
 		}
-		c.respond(idOf(line), nil, rpcError(CodeInvalidRequest, "invalid request: %v", err))
+		e := rpcError(CodeInvalidRequest, "invalid request: %v", err)
+		if !c.failAnswered(line, e) {
+			c.respond(idOf(line), nil, e)
+		}
 		return
 	}
 	hasID := len(m.ID) > 0 && string(m.ID) != "null"
 	switch {
 	case m.JSONRPC != "2.0":
-		c.respond(m.ID, nil, rpcError(CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`))
+		e := rpcError(CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
+		if !c.failAnswered(line, e) {
+			c.respond(m.ID, nil, e)
+		}
 	case m.Method != "" && hasID:
 		if !validID(m.ID) {
 			c.respond(nil, nil, rpcError(CodeInvalidRequest, "invalid request: the id must be a string or a number"))
@@ -229,6 +251,28 @@ func (c *conn) dispatch(ctx context.Context, line []byte, wg *sync.WaitGroup) {
 	default:
 		c.respond(m.ID, nil, rpcError(CodeInvalidRequest, "invalid request: neither a request, a notification nor a response"))
 	}
+}
+
+// failAnswered fails with e the server's request that line, a malformed
+// message with an id and no method, meant to answer; it reports whether
+// there was one waiting. The peer gets no answer to its answer.
+func (c *conn) failAnswered(line []byte, e *Error) bool {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method json.RawMessage `json:"method"`
+	}
+	if json.Unmarshal(line, &m) != nil || m.Method != nil || len(m.ID) == 0 {
+		return false
+	}
+	c.mu.Lock()
+	ch := c.pending[string(m.ID)]
+	delete(c.pending, string(m.ID))
+	c.mu.Unlock()
+	if ch == nil {
+		return false
+	}
+	ch <- wireMessage{ID: m.ID, Error: e}
+	return true
 }
 
 // serve runs the handler, turning a panic into an internal error.

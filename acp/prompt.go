@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -38,12 +39,23 @@ func (c *connection) prompt(ctx context.Context, params json.RawMessage) (reply,
 		s.mu.Unlock()
 		return reply{}, rpcError(CodeInvalidRequest, "session %s is already running a prompt", s.id)
 	}
-	s.running, s.cancel, s.cancelled, s.turns, s.limited = true, cancel, false, 0, false
+	if s.closed {
+		s.mu.Unlock()
+		return reply{}, errNotFound(s.id)
+	}
+	if s.cancelSeq > seqOf(ctx) {
+		// A session/cancel read after this prompt was served first.
+		s.mu.Unlock()
+		return reply{result: promptResponse{StopReason: stopCancelled}}, nil
+	}
+	ended := make(chan struct{})
+	s.running, s.ended, s.cancel, s.cancelled, s.turns, s.limited = true, ended, cancel, false, 0, false
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		s.running, s.cancel = false, nil
+		s.running, s.ended, s.cancel = false, nil, nil
 		s.mu.Unlock()
+		close(ended)
 	}()
 	stop, err := s.run(ctx, blocks)
 	if err != nil {
@@ -145,7 +157,7 @@ func (s *sess) convertPrompt(raw []json.RawMessage) ([]agentcore.ContentBlock, e
 			if b.Data == "" || b.MimeType == "" {
 				return nil, rpcError(CodeInvalidParams, "invalid params: prompt[%d]: an image needs data and mimeType", i)
 			}
-			if _, err := base64.StdEncoding.DecodeString(b.Data); err != nil {
+			if err := checkBase64(b.Data); err != nil {
 				return nil, rpcError(CodeInvalidParams, "invalid params: prompt[%d]: image data is not base64: %v", i, err)
 			}
 			out = append(out, agentcore.ImageBlock{Data: b.Data, MimeType: b.MimeType})
@@ -167,6 +179,9 @@ func (s *sess) convertPrompt(raw []json.RawMessage) ([]agentcore.ContentBlock, e
 			case res.Text != nil:
 				out = append(out, agentcore.TextBlock{Text: fmt.Sprintf("<context ref=%q>\n%s\n</context>", res.URI, *res.Text)})
 			case res.Blob != nil && strings.HasPrefix(res.MimeType, "image/"):
+				if err := checkBase64(*res.Blob); err != nil {
+					return nil, rpcError(CodeInvalidParams, "invalid params: prompt[%d]: the image's blob is not base64: %v", i, err)
+				}
 				out = append(out, agentcore.ImageBlock{Data: *res.Blob, MimeType: res.MimeType})
 			case res.Blob != nil:
 				out = append(out, agentcore.TextBlock{Text: fmt.Sprintf("<context ref=%q>(binary, %s, not shown)</context>", res.URI, res.MimeType)})
@@ -183,6 +198,13 @@ func (s *sess) convertPrompt(raw []json.RawMessage) ([]agentcore.ContentBlock, e
 		return nil, rpcError(CodeInvalidParams, "invalid params: the prompt is empty")
 	}
 	return out, nil
+}
+
+// checkBase64 reports data that is not standard base64: an image the
+// provider would refuse, in every later request of the session.
+func checkBase64(data string) error {
+	_, err := io.Copy(io.Discard, base64.NewDecoder(base64.StdEncoding, strings.NewReader(data)))
+	return err
 }
 
 // expandCommand returns text with a leading "/name input" replaced by

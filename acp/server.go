@@ -25,7 +25,9 @@ type Options struct {
 	// env.Shell to codingtools, and add env.Tools (the MCP servers' tools)
 	// to the tools. The server adds its layers after the returned ones
 	// (the session file's, its permission gate, its turn limit) and, on
-	// session/load, the transcript; an error fails the request.
+	// session/load, the transcript. An error fails the request: an [*Error]
+	// is the client's answer as it is (CodeAuthRequired asks the client to
+	// authenticate first), another an internal error.
 	Agent func(ctx context.Context, env *Env) (agentcore.Options, error)
 
 	// Permission picks the tool calls that need the user's permission,
@@ -266,12 +268,13 @@ func init() {
 		"session/list":     (*connection).listSessions,
 		"session/prompt":   (*connection).prompt,
 		"session/set_mode": (*connection).setMode,
+		"session/close":    (*connection).closeSession,
 	}
 }
 
 // notification serves the client's notifications, on the reading
 // goroutine: session/cancel; others are ignored, as JSON-RPC asks.
-func (c *connection) notification(_ context.Context, method string, params json.RawMessage) {
+func (c *connection) notification(ctx context.Context, method string, params json.RawMessage) {
 	if method != "session/cancel" {
 		return
 	}
@@ -280,7 +283,7 @@ func (c *connection) notification(_ context.Context, method string, params json.
 		return
 	}
 	if s := c.session(p.SessionID); s != nil {
-		s.cancelPrompt()
+		s.cancelBefore(seqOf(ctx))
 	}
 }
 
@@ -320,6 +323,7 @@ func (c *connection) initialize(params json.RawMessage) (reply, error) {
 		AuthMethods: []authMethod{},
 		AgentInfo:   &implementation{Name: o.Name, Version: o.Version},
 	}
+	res.AgentCapabilities.SessionCapabilities.Close = &struct{}{}
 	if !o.Ephemeral {
 		res.AgentCapabilities.SessionCapabilities.List = &struct{}{}
 	}

@@ -1,6 +1,7 @@
 package acp_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -236,4 +237,29 @@ func TestCancelMidTool(t *testing.T) {
 	assert.Equal(t, "failed", ends["w1"], "every call is answered")
 	assert.Contains(t, []string{"completed", "failed"}, ends["l1"])
 	assert.Equal(t, "end_turn", c.prompt(id, "again"), "the session is usable")
+}
+
+// TestWriteOverALargeFile: a write replacing a file too large to keep
+// shows no diff, rather than one of a new file.
+func TestWriteOverALargeFile(t *testing.T) {
+	cwd := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(cwd, "big.txt"), bytes.Repeat([]byte("x\n"), 1<<20), 0o644))
+	tc := agentcoretest.ToolCall
+	fake := agentcoretest.New(
+		agentcoretest.ToolCallResponse(tc("w1", "write", map[string]any{"path": "big.txt", "content": "small\n"})),
+		agentcoretest.TextResponse("done"),
+	)
+	c := serve(t, acp.NewServer(acp.Options{Ephemeral: true, Agent: codingAgent(fake)}), nil)
+	c.initialize(nil)
+	assert.Equal(t, "end_turn", c.prompt(c.newSession(cwd), "write"))
+	var end map[string]any
+	for _, u := range of(c.updates(), "tool_call_update") {
+		if u["status"] == "completed" {
+			end = u
+		}
+	}
+	require.NotNil(t, end)
+	for _, content := range end["content"].([]any) {
+		assert.NotEqual(t, "diff", content.(map[string]any)["type"], "no diff of a new file")
+	}
 }

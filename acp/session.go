@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -29,9 +30,16 @@ type sess struct {
 
 	mu      sync.Mutex
 	running bool
-	cancel  context.CancelFunc
+	// ended is closed when the running prompt's handler returns.
+	ended  chan struct{}
+	closed bool // by session/close: no prompt begins
+	cancel context.CancelFunc
 	// cancelled is set by session/cancel during the prompt.
 	cancelled bool
+	// cancelSeq is the number of the last session/cancel read (see
+	// seqOf): a prompt read before it and not yet running when it came
+	// is cancelled as it begins.
+	cancelSeq uint64
 	mode      string
 	// always holds the tools the user allowed (true) or rejected (false)
 	// for the rest of the session.
@@ -132,6 +140,9 @@ func (c *connection) open(ctx context.Context, id, cwd string, servers []wireMCP
 	}
 	opts, err := o.Agent(ctx, env)
 	if err != nil {
+		if e := (*Error)(nil); errors.As(err, &e) {
+			return nil, e
+		}
 		return nil, rpcError(CodeInternalError, "%v", err)
 	}
 	s.gate = hold.New(hold.Options{Policy: s.policy(o.Permission), OnEvent: s.onHoldEvent})
@@ -154,9 +165,16 @@ func (c *connection) open(ctx context.Context, id, cwd string, servers []wireMCP
 	if _, dup := c.sessions[id]; dup {
 		return nil, rpcError(CodeInvalidRequest, "session %s is already open", id)
 	}
+	if len(c.sessions) >= maxSessions {
+		return nil, rpcError(CodeInternalError, "too many sessions open (%d); close some with session/close", maxSessions)
+	}
 	c.sessions[id] = s
 	return s, nil
 }
+
+// maxSessions bounds the sessions a connection holds open, each an Agent
+// with its transcript in memory.
+const maxSessions = 1024
 
 // newID returns a random UUID for an ephemeral session.
 func newID() string {
@@ -300,7 +318,12 @@ func (c *connection) lookup(id string) (*sess, error) {
 	if s := c.session(id); s != nil {
 		return s, nil
 	}
-	return nil, &Error{Code: CodeNotFound, Message: fmt.Sprintf("session not found: %q", id)}
+	return nil, errNotFound(id)
+}
+
+// errNotFound is the protocol's error for a session id that names none.
+func errNotFound(id string) *Error {
+	return &Error{Code: CodeNotFound, Message: fmt.Sprintf("session not found: %q", id)}
 }
 
 // cancelPrompt aborts the running prompt, if any.
@@ -311,6 +334,55 @@ func (s *sess) cancelPrompt() {
 		s.cancelled = true
 		s.cancel()
 	}
+}
+
+// closeSession serves session/close: the session's prompt is cancelled
+// and waited for, then the session closed (its file, its MCP servers)
+// and forgotten; a later request naming it gets not found.
+func (c *connection) closeSession(ctx context.Context, params json.RawMessage) (reply, error) {
+	var p sessionRequest
+	if err := decodeParams(params, &p); err != nil {
+		return reply{}, err
+	}
+	s, err := c.lookup(p.SessionID)
+	if err != nil {
+		return reply{}, err
+	}
+	c.mu.Lock()
+	if c.sessions[s.id] != s {
+		c.mu.Unlock()
+		return reply{}, errNotFound(s.id)
+	}
+	delete(c.sessions, s.id)
+	c.mu.Unlock()
+	s.mu.Lock()
+	s.closed = true
+	ended := s.ended
+	s.mu.Unlock()
+	s.cancelPrompt()
+	if ended != nil {
+		select {
+		case <-ended:
+		case <-ctx.Done():
+			// The connection ended: Serve closes the session once the
+			// prompt's handler has returned.
+			c.mu.Lock()
+			c.sessions[s.id] = s
+			c.mu.Unlock()
+			return reply{}, ErrClosed
+		}
+	}
+	s.close()
+	return reply{result: struct{}{}}, nil
+}
+
+// cancelBefore serves a session/cancel, message seq: it aborts the
+// running prompt, and a prompt read before it that has yet to begin.
+func (s *sess) cancelBefore(seq uint64) {
+	s.mu.Lock()
+	s.cancelSeq = max(s.cancelSeq, seq)
+	s.mu.Unlock()
+	s.cancelPrompt()
 }
 
 // close aborts the session's prompt and closes its file and MCP servers;

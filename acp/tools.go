@@ -30,6 +30,7 @@ type trackedCall struct {
 	info     ToolInfo
 	done     bool
 	oldText  *string // write: the file before, when it existed
+	oldLost  bool    // write: the file existed, too large to keep
 	terminal string  // bash through the client's terminal
 }
 
@@ -82,18 +83,23 @@ func (t *toolTracker) keepOld(ctx context.Context, id string, args json.RawMessa
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxDiffBytes+1))
 	f.Close()
-	if err != nil || len(data) > maxDiffBytes {
+	if err != nil {
 		return
 	}
-	old := string(data)
 	t.mu.Lock()
 	if c := t.calls[id]; c != nil {
-		c.oldText = &old
+		if len(data) > maxDiffBytes {
+			c.oldLost = true
+		} else {
+			old := string(data)
+			c.oldText = &old
+		}
 	}
 	t.mu.Unlock()
 }
 
-// maxDiffBytes bounds the file a write's diff shows.
+// maxDiffBytes bounds the file a write's diff shows; a write over a
+// larger one shows none.
 const maxDiffBytes = 1 << 20
 
 // describe returns how the client shows a call.
@@ -189,7 +195,9 @@ func (t *toolTracker) content(id string, r agentcore.ToolResult, ok bool) []tool
 				Path    string `json:"path"`
 				Content string `json:"content"`
 			}
-			if json.Unmarshal(call.args, &a) == nil && a.Path != "" {
+			// A file too large to keep has no diff: without its old text
+			// the diff would show a new file.
+			if !call.oldLost && json.Unmarshal(call.args, &a) == nil && a.Path != "" {
 				text := a.Content
 				out = append(out, toolCallContent{Type: "diff", Path: absPath(a.Path, t.s.cwd), OldText: call.oldText, NewText: &text})
 			}

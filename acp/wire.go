@@ -42,7 +42,8 @@ type mcpCapabilities struct {
 }
 
 type sessionCapabilities struct {
-	List *struct{} `json:"list,omitempty"`
+	List  *struct{} `json:"list,omitempty"`
+	Close *struct{} `json:"close,omitempty"`
 }
 
 type agentCapabilities struct {

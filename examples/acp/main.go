@@ -30,6 +30,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/acp"
@@ -101,9 +102,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, rw io.R
 }
 
 // fakeModel answers every prompt by listing the directory and saying
-// what it is.
+// what it is. Every session's Agent streams from it, at once.
 func fakeModel() *agentcoretest.Fake {
-	n := 0
+	var n atomic.Int64
 	return agentcoretest.NewFunc(func(_ context.Context, call agentcoretest.Call) agentcoretest.Response {
 		msgs := call.Request.Messages
 		if r, ok := msgs[len(msgs)-1].(*agentcore.ToolResultMessage); ok {
@@ -112,8 +113,7 @@ func fakeModel() *agentcoretest.Fake {
 				"I am the fake model of agentcoretest: the directory holds %d entries. Start the agent with -model PROVIDER/ID to talk to a real one.", entries)}},
 				Chunks: 4}
 		}
-		n++
-		return agentcoretest.ToolCallResponse(agentcoretest.ToolCall(fmt.Sprint("ls-", n), "ls", map[string]any{}))
+		return agentcoretest.ToolCallResponse(agentcoretest.ToolCall(fmt.Sprint("ls-", n.Add(1)), "ls", map[string]any{}))
 	})
 }
 

@@ -57,20 +57,27 @@ func TestHelp(t *testing.T) {
 	assert.Contains(t, out.String(), "-sessions")
 }
 
-// TestPrompt runs a prompt on the fake model with a few lines of JSON,
-// without node.
-func TestPrompt(t *testing.T) {
-	cwd := t.TempDir()
+// start runs the example on the fake model on pipes: the client writes
+// to in, reads out, and closes in to end it, whose error comes on done.
+func start(t *testing.T) (in *io.PipeWriter, out *io.PipeReader, done <-chan error) {
 	clientOut, serverIn := io.Pipe()
 	serverOut, clientIn := io.Pipe()
-	done := make(chan error, 1)
+	errc := make(chan error, 1)
 	go func() {
-		done <- run(t.Context(), []string{"-sessions", t.TempDir()}, func(string) string { return "" }, struct {
+		errc <- run(t.Context(), []string{"-sessions", t.TempDir()}, func(string) string { return "" }, struct {
 			io.Reader
 			io.Writer
 		}{clientOut, clientIn}, io.Discard)
 		clientIn.Close()
 	}()
+	return serverIn, serverOut, errc
+}
+
+// TestPrompt runs a prompt on the fake model with a few lines of JSON,
+// without node.
+func TestPrompt(t *testing.T) {
+	cwd := t.TempDir()
+	serverIn, serverOut, done := start(t)
 	lines := bufio.NewScanner(serverOut)
 	var kinds []string
 	next := func(id int) json.RawMessage {
@@ -104,6 +111,47 @@ func TestPrompt(t *testing.T) {
 	fmt.Fprintf(serverIn, `{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"hi"}]}}`+"\n", s.SessionID)
 	assert.JSONEq(t, `{"stopReason":"end_turn"}`, string(next(3)))
 	assert.Equal(t, []string{"tool_call", "tool_call_update", "tool_call_update", "agent_message_chunk", "agent_message_chunk", "agent_message_chunk", "agent_message_chunk"}, kinds)
+	serverIn.Close()
+	require.NoError(t, <-done)
+}
+
+// TestConcurrentSessions prompts two sessions at once on the fake model,
+// which both share (under -race, its state must be safe for that).
+func TestConcurrentSessions(t *testing.T) {
+	cwd := t.TempDir()
+	serverIn, serverOut, done := start(t)
+	results := map[int]json.RawMessage{}
+	lines := bufio.NewScanner(serverOut)
+	next := func(id int) json.RawMessage {
+		for results[id] == nil && lines.Scan() {
+			var m struct {
+				ID     *int            `json:"id"`
+				Method string          `json:"method"`
+				Result json.RawMessage `json:"result"`
+			}
+			require.NoError(t, json.Unmarshal(lines.Bytes(), &m))
+			if m.ID != nil && m.Method == "" {
+				results[*m.ID] = m.Result
+			}
+		}
+		require.NotNil(t, results[id], "the server ended")
+		return results[id]
+	}
+	fmt.Fprintln(serverIn, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`)
+	next(1)
+	var ids []string
+	for i := range 2 {
+		fmt.Fprintf(serverIn, `{"jsonrpc":"2.0","id":%d,"method":"session/new","params":{"cwd":%q,"mcpServers":[]}}`+"\n", 2+i, cwd)
+		var s struct{ SessionID string }
+		require.NoError(t, json.Unmarshal(next(2+i), &s))
+		ids = append(ids, s.SessionID)
+	}
+	for i, id := range ids {
+		fmt.Fprintf(serverIn, `{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"hi"}]}}`+"\n", 4+i, id)
+	}
+	for i := range ids {
+		assert.JSONEq(t, `{"stopReason":"end_turn"}`, string(next(4+i)))
+	}
 	serverIn.Close()
 	require.NoError(t, <-done)
 }

@@ -27,6 +27,7 @@ const responseSchemas = {
   "session/list": z.zListSessionsResponse,
   "session/prompt": z.zPromptResponse,
   "session/set_mode": z.zSetSessionModeResponse,
+  "session/close": z.zCloseSessionResponse,
 };
 const requestSchemas = {
   "session/request_permission": z.zRequestPermissionRequest,
@@ -96,7 +97,8 @@ async function sendRaw(line, id) {
   await writer.ready;
   process.stdout.write(line + "\n");
   const key = id === null ? "null" : id;
-  for (let i = 0; i < 500; i++) {
+  // A minute: CI is a busy machine, and a hang fails the Go test anyway.
+  for (const deadline = Date.now() + 60000; Date.now() < deadline; ) {
     const got = raw.get(key);
     if (got && got.length > 0) return got.shift();
     await new Promise((r) => setTimeout(r, 10));
@@ -296,6 +298,9 @@ await app.connectWith(stream, async (agent) => {
   await agent.notify(methods.agent.session.cancel, { sessionId: busy });
   await agent.notify(methods.agent.session.cancel, { sessionId: "no-such-session" });
   report.busy.first = await first;
+
+  // Close a session: it is gone.
+  report.close = { result: await agent.request("session/close", { sessionId: busy }), after: await errorOf(() => prompt(busy, "hello")) };
 
   // List and load.
   report.list = await agent.request(methods.agent.session.list, { cwd });
