@@ -93,14 +93,85 @@ func (s *Session) recordTranscript(want []agentcore.Message) error {
 	if p < fixed {
 		return fmt.Errorf("%w: the transcript changed among the compacted messages", ErrInvalid)
 	}
+	return s.branchFrom(p, want, sources)
+}
+
+// branchFrom appends, holding s.mu, a branch that starts where the entry of
+// the context's message p starts and whose context is want: the path's
+// entries from there on are written again in their order, each message
+// entry as the message of want at its place (dropped past want's end),
+// and the entries that are no message but that readers of the branch
+// need (custom entries, model and thinking-level changes, session
+// names) as copies, so that the new branch loses none of them; want's
+// messages past the context's end come last. Labels, context edits and
+// usage entries stay with the branch they belong to.
+func (s *Session) branchFrom(p int, want []agentcore.Message, sources []Entry) error {
 	parent := sources[p].Base().ParentID
-	if p == len(want) {
+	path := s.t.pathSlots(s.t.leaf)
+	start := slices.IndexFunc(path, func(sl *slot) bool { return sl.base.ID == sources[p].Base().ID })
+	written := false
+	k := p
+	for _, sl := range path[max(start, 0):] {
+		var next Entry
+		if k < len(sources) && sources[k].Base().ID == sl.base.ID {
+			for k < len(sources) && sources[k].Base().ID == sl.base.ID {
+				if k < len(want) {
+					next = endedEntry(want[k])
+					if err := s.appendAfter(next, &parent); err != nil {
+						return err
+					}
+					written = true
+				}
+				k++
+			}
+			continue
+		}
+		if next = carriedCopy(s.t.entries([]*slot{sl})[0]); next == nil {
+			continue
+		}
+		if err := s.appendAfter(next, &parent); err != nil {
+			return err
+		}
+		written = true
+	}
+	if k < len(want) {
+		return s.appendMessages(want[k:], parent)
+	}
+	if !written {
 		// Nothing to append: a marker starts the branch, so that the
 		// shorter context is the file's leaf when reopened.
 		_, err := s.append(&CustomEntry{CustomType: TranscriptCut}, parent, false)
 		return err
 	}
-	return s.appendMessages(want[p:], parent)
+	return nil
+}
+
+// appendAfter appends e as a child of *parent, holding s.mu, and makes it
+// the parent of what comes next.
+func (s *Session) appendAfter(e Entry, parent *string) error {
+	id, err := s.append(e, *parent, *parent == s.t.leaf && s.t.leafNoID)
+	if err != nil {
+		return err
+	}
+	*parent = id
+	return nil
+}
+
+// carriedCopy is a copy, to append on a new branch, of an entry a branch
+// keeps: a custom entry, a model or thinking-level change, a session name;
+// nil for every other entry.
+func carriedCopy(e Entry) Entry {
+	switch e := e.(type) {
+	case *CustomEntry:
+		return &CustomEntry{CustomType: e.CustomType, Data: e.Data}
+	case *ModelChange:
+		return &ModelChange{Provider: e.Provider, ModelID: e.ModelID}
+	case *ThinkingLevelChange:
+		return &ThinkingLevelChange{ThinkingLevel: e.ThinkingLevel}
+	case *SessionInfo:
+		return &SessionInfo{Name: e.Name}
+	}
+	return nil
 }
 
 // TranscriptCut is the CustomType of the [CustomEntry] that [Session.Layer]
@@ -111,11 +182,9 @@ const TranscriptCut = "agentcore.transcript_cut"
 // appendMessages appends msgs after the entry parent, holding s.mu.
 func (s *Session) appendMessages(msgs []agentcore.Message, parent string) error {
 	for _, m := range msgs {
-		id, err := s.append(&MessageEntry{Message: m}, parent, parent == s.t.leaf && s.t.leafNoID)
-		if err != nil {
+		if err := s.appendAfter(endedEntry(m), &parent); err != nil {
 			return err
 		}
-		parent = id
 	}
 	return nil
 }

@@ -258,3 +258,41 @@ func TestLayerRecordsCompaction(t *testing.T) {
 	assert.Len(t, s.Entries(), entries+2, "the prompt and the answer, nothing else")
 	sameContext()
 }
+
+// TestBranchKeepsEntriesAfterThePlaceholder: a held call decided after
+// the program appended entries of its own (a custom entry, a model
+// change) is recorded on a branch that carries them: the leaf's path
+// still holds them, after the real result as before it the placeholder.
+func TestBranchKeepsEntriesAfterThePlaceholder(t *testing.T) {
+	s, err := Create(t.TempDir(), "/w", &Options{Now: clock()})
+	require.NoError(t, err)
+	defer s.Close()
+	opts := hold.Options{Policy: hold.When("deploy", func(deployArgs) *hold.Request { return &hold.Request{Title: "Deploy?"} })}
+	gate := hold.New(opts)
+	fake := agentcoretest.New(
+		agentcoretest.ToolCallResponse(agentcoretest.ToolCall("c1", "deploy", map[string]string{"env": "prod"})),
+		agentcoretest.TextResponse("done"))
+	agent := heldAgent(s, gate, fake)
+	require.ErrorIs(t, agent.Prompt(t.Context(), "ship it"), hold.ErrHeld)
+	_, err = s.Append(&CustomEntry{CustomType: "app.state", Data: json.RawMessage(`{"always":["deploy"]}`)})
+	require.NoError(t, err)
+	_, err = s.Append(&ModelChange{Provider: "p", ModelID: "m2"})
+	require.NoError(t, err)
+
+	require.NoError(t, gate.Decide(hold.Deny{ID: "c1", Reason: "Not today."})) // a branch: isError/details change
+	require.NoError(t, agent.Continue(t.Context()))
+
+	assert.Equal(t, messagesJSON(t, agent.Messages()), messagesJSON(t, s.Context().Messages))
+	var types []string
+	for _, e := range s.Path("") {
+		switch e := e.(type) {
+		case *CustomEntry:
+			types = append(types, "custom:"+e.CustomType+":"+string(e.Data))
+		case *ModelChange:
+			types = append(types, "model:"+e.ModelID)
+		case *MessageEntry:
+			types = append(types, e.Message.Role())
+		}
+	}
+	assert.Equal(t, []string{"user", "assistant", "toolResult", `custom:app.state:{"always":["deploy"]}`, "model:m2", "assistant"}, types)
+}
