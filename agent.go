@@ -200,7 +200,8 @@ func (a *Agent) listenerList() []*listenerEntry {
 // ctx is the run's abort signal, like [Agent.Abort].
 //
 // It fails without starting a run, changing nothing, with [ErrBusy] while a
-// run is active, [ErrNoStreamFn], an error wrapping [ErrInvalidTool]
+// run is active or a transcript change is being delivered to the
+// listeners (see ErrBusy), [ErrNoStreamFn], an error wrapping [ErrInvalidTool]
 // when a tool is misconfigured ([ValidateTools]), or one wrapping
 // [ErrInvalidLayer] when a layer panicked installing or wrapping. A run that started and ended with a
 // failed or aborted response, or a failing hook, returns a [*RunError]
