@@ -108,10 +108,12 @@ type Agent struct {
 
 	// outbox holds the events of the API's transcript changes not yet
 	// delivered; delivering is set while a call outside a run delivers
-	// them (see settle). The elements of messages are never written in
-	// place: events share the array.
+	// them (see settle), and delivered is closed when it is done. The
+	// elements of messages are never written in place: events share the
+	// array.
 	outbox     []AgentEvent
 	delivering bool
+	delivered  chan struct{}
 
 	// listeners are replaced, never modified, under mu; the loop reads them
 	// without it.
@@ -198,7 +200,8 @@ func (a *Agent) listenerList() []*listenerEntry {
 // ctx is the run's abort signal, like [Agent.Abort].
 //
 // It fails without starting a run, changing nothing, with [ErrBusy] while a
-// run is active, [ErrNoStreamFn], an error wrapping [ErrInvalidTool]
+// run is active or a transcript change is being delivered to the
+// listeners (see ErrBusy), [ErrNoStreamFn], an error wrapping [ErrInvalidTool]
 // when a tool is misconfigured ([ValidateTools]), or one wrapping
 // [ErrInvalidLayer] when a layer panicked installing or wrapping. A run that started and ended with a
 // failed or aborted response, or a failing hook, returns a [*RunError]
@@ -513,22 +516,32 @@ func (a *Agent) Abort() {
 }
 
 // WaitForIdle blocks until no run is active (its agent_end listeners
-// included) or ctx is done, whose error it then returns.
+// included) and no transcript change is being delivered to the listeners
+// outside a run, or ctx is done, whose error it then returns. After it
+// returns nil, [Agent.Prompt] answers [ErrBusy] only if another goroutine
+// started a run or changed the transcript in the meantime.
 func (a *Agent) WaitForIdle(ctx context.Context) error {
 	if ctx == nil {
 		return ErrNilContext
 	}
-	a.mu.Lock()
-	r := a.run
-	a.mu.Unlock()
-	if r == nil {
-		return nil
-	}
-	select {
-	case <-r.done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+	for {
+		a.mu.Lock()
+		var busy <-chan struct{}
+		switch {
+		case a.run != nil:
+			busy = a.run.done
+		case a.delivering:
+			busy = a.delivered
+		}
+		a.mu.Unlock()
+		if busy == nil {
+			return nil
+		}
+		select {
+		case <-busy:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 }
 

@@ -118,8 +118,10 @@ func (a *Agent) settle() {
 		return
 	}
 	a.delivering = true
+	a.delivered = make(chan struct{})
 	a.drainOutbox(context.Background())
 	a.delivering = false
+	close(a.delivered)
 	a.mu.Unlock()
 }
 

@@ -3,8 +3,6 @@ package agentcore_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -225,43 +223,6 @@ func TestTranscriptEventsOutsideRunContext(t *testing.T) {
 	a.Subscribe(func(ctx context.Context, _ agentcore.AgentEvent) { got = ctx })
 	a.SetMessages(nil)
 	assert.Equal(t, context.Background(), got)
-}
-
-// TestTranscriptEventsConcurrent changes the transcript from many
-// goroutines while runs go on: the listeners are never called
-// concurrently and the events rebuild the transcript.
-func TestTranscriptEventsConcurrent(t *testing.T) {
-	fake := agentcoretest.NewFunc(func(context.Context, agentcoretest.Call) agentcoretest.Response {
-		return agentcoretest.TextResponse("ok")
-	})
-	a := agentcore.New(agentcore.Options{Model: agentcoretest.Model(), StreamFn: fake.Stream})
-	m := newMirror(t, a)
-	var wg sync.WaitGroup
-	for g := range 4 {
-		wg.Go(func() {
-			for i := range 30 {
-				msg := user(fmt.Sprintf("%d-%d", g, i))
-				a.AppendMessage(msg)
-				switch i % 10 {
-				case 3:
-					_ = a.ReplaceMessage(msg, user("r"))
-				case 7:
-					a.SetMessages(a.Messages()[:1])
-				}
-			}
-		})
-	}
-	wg.Go(func() {
-		for range 10 {
-			if err := a.Prompt(context.Background(), "p"); err != nil && !errors.Is(err, agentcore.ErrBusy) {
-				t.Error(err)
-			}
-		}
-	})
-	wg.Wait()
-	require.NoError(t, a.WaitForIdle(context.Background()))
-	got, _ := m.snapshot()
-	assert.Equal(t, a.Messages(), got)
 }
 
 // TestTranscriptEventsJSON checks the wire form of the new events against

@@ -39,7 +39,11 @@ func (s *Session) replaceMessage(old, m agentcore.Message) error {
 	s.mu.Lock()
 	msgs, _, _ := s.recordContext()
 	s.mu.Unlock()
-	i := slices.IndexFunc(msgs, func(c agentcore.Message) bool { return sameRecorded(c, old) })
+	// The very message first: of two that read the same, the one replaced.
+	i := slices.IndexFunc(msgs, func(c agentcore.Message) bool { return identical(c, old) })
+	if i < 0 {
+		i = slices.IndexFunc(msgs, func(c agentcore.Message) bool { return sameRecorded(c, old) })
+	}
 	if i < 0 {
 		if _, ok := old.(*agentcore.SystemMessage); ok {
 			return nil // the Agent's seeded system message: never recorded
@@ -215,6 +219,11 @@ func contentEdit(have, want agentcore.Message) (*Replacement, bool) {
 func isSystemMessage(m agentcore.Message) bool {
 	_, ok := m.(*agentcore.SystemMessage)
 	return ok
+}
+
+// identical reports whether a and b are the same message: equal pointers.
+func identical(a, b agentcore.Message) bool {
+	return a != nil && b != nil && reflect.TypeOf(a).Kind() == reflect.Pointer && a == b
 }
 
 func sameMessages(a, b []agentcore.Message) bool {

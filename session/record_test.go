@@ -296,3 +296,18 @@ func TestBranchKeepsEntriesAfterThePlaceholder(t *testing.T) {
 	}
 	assert.Equal(t, []string{"user", "assistant", "toolResult", `custom:app.state:{"always":["deploy"]}`, "model:m2", "assistant"}, types)
 }
+
+// TestLayerReplacesTheReplacedOfTwinMessages: of two messages that read
+// the same, the session edits the one the Agent replaced, not the first.
+func TestLayerReplacesTheReplacedOfTwinMessages(t *testing.T) {
+	s, err := Create(t.TempDir(), "/work", nil)
+	require.NoError(t, err)
+	defer s.Close()
+	a := agentcore.New(s.Restore(agentcore.Options{Model: agentcoretest.Model()}, nil))
+	first := &agentcore.UserMessage{Content: agentcore.Text("again"), Timestamp: 1}
+	second := &agentcore.UserMessage{Content: agentcore.Text("again"), Timestamp: 2}
+	a.AppendMessage(first)
+	a.AppendMessage(second)
+	require.NoError(t, a.ReplaceMessage(second, &agentcore.UserMessage{Content: agentcore.Text("edited"), Timestamp: 2}))
+	assert.JSONEq(t, messagesJSON(t, a.Messages()), messagesJSON(t, s.Context().Messages))
+}
