@@ -167,4 +167,3 @@ func TestServerContextWindowRealLlama(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, os.Getenv("LLAMA_SERVER_CTX"), strconv.Itoa(m.ContextWindow))
 }
-
