@@ -36,7 +36,8 @@ func (g *Gate) wrapRun(next agentcore.RunFunc) agentcore.RunFunc {
 
 // resume applies the decisions of the held calls to the Agent's
 // transcript; it refuses with a [*HeldError] while some wait. Held calls
-// whose placeholders the transcript lost are discarded.
+// whose placeholders the transcript lost are discarded; a restored state
+// that does not match the transcript refuses the run ([Gate.heldIn]).
 func (g *Gate) resume(ctx context.Context) error {
 	g.emit(g.expire(g.now())...)
 	g.mu.Lock()
@@ -46,13 +47,8 @@ func (g *Gate) resume(ctx context.Context) error {
 		return nil
 	}
 	messages := agent.Messages()
-	if _, err := locate(messages, s); err != nil {
-		g.mu.Lock()
-		g.state = State{}
-		g.signal()
-		g.mu.Unlock()
-		g.emit(&DiscardedEvent{Calls: s.Calls})
-		return nil
+	if ok, err := g.heldIn(messages, s); !ok {
+		return err
 	}
 	if waiting := s.Undecided(); len(waiting) > 0 {
 		return &HeldError{Calls: waiting}
