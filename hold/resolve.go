@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/limit"
 )
 
 // wrapRun is the Gate's run wrapper on an Agent: before a run it applies
@@ -87,12 +88,12 @@ func locate(messages []agentcore.Message, s State) (held, error) {
 		}
 		for _, c := range s.Calls {
 			if _, ok := h.results[c.ID]; !ok || !calledBy(a, c.ID) {
-				return held{}, fmt.Errorf("%w: the transcript holds no placeholder of call %q", ErrInvalidState, c.ID)
+				return held{}, fmt.Errorf("%w: the transcript holds no placeholder of call %s", ErrInvalidState, limit.Quote(c.ID))
 			}
 		}
 		return h, nil
 	}
-	return held{}, fmt.Errorf("%w: the transcript holds no assistant message calling %q", ErrInvalidState, first)
+	return held{}, fmt.Errorf("%w: the transcript holds no assistant message calling %s", ErrInvalidState, limit.Quote(first))
 }
 
 // Resolve applies the decisions of the held calls to messages, a

@@ -53,7 +53,7 @@ func (c *Call) UnmarshalJSON(data []byte) error {
 	if len(w.Decision) > 0 && string(w.Decision) != "null" {
 		d, err := UnmarshalDecision(w.Decision)
 		if err != nil {
-			return fmt.Errorf("call %q: %w", c.ID, err)
+			return fmt.Errorf("call %s: %w", limit.Quote(c.ID), err)
 		}
 		c.Decision = d
 	}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/pi-go/agentcore/internal/limit"
 )
 
 // AgentDir returns pi's agent directory: $PI_CODING_AGENT_DIR, else
@@ -185,7 +187,7 @@ func (s *Session) Fork(leafID string, opts *Options) (*Session, error) {
 	cwd := s.header.Cwd
 	s.mu.Unlock()
 	if len(path) == 0 {
-		return nil, fmt.Errorf("%w: %q", ErrNotFound, leafID)
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, limit.Quote(leafID))
 	}
 	o := opts.orDefault()
 	if o.ParentSession == "" {

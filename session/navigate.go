@@ -3,6 +3,8 @@ package session
 import (
 	"fmt"
 	"regexp"
+
+	"github.com/pi-go/agentcore/internal/limit"
 )
 
 var newlines = regexp.MustCompile(`[\r\n]+`)
@@ -122,7 +124,7 @@ func (s *Session) Branch(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.t.has(id) {
-		return fmt.Errorf("%w: %q", ErrNotFound, id)
+		return fmt.Errorf("%w: %s", ErrNotFound, limit.Quote(id))
 	}
 	s.t.leaf = id
 	return nil
@@ -143,7 +145,7 @@ func (s *Session) BranchWithSummary(id string, b *BranchSummary) (string, error)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if id != "" && !s.t.has(id) {
-		return "", fmt.Errorf("%w: %q", ErrNotFound, id)
+		return "", fmt.Errorf("%w: %s", ErrNotFound, limit.Quote(id))
 	}
 	if b == nil {
 		return "", fmt.Errorf("%w: nil branch summary", ErrInvalid)

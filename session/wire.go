@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/limit"
 )
 
 // The entries marshal with their fields in the order pi writes them, so a
@@ -222,7 +223,7 @@ func decodeEntry(line []byte, reg *agentcore.MessageRegistry) (Entry, error) {
 			return nil, err
 		}
 		if len(w.Message) == 0 || string(w.Message) == "null" {
-			return nil, fmt.Errorf("message entry %q without a message", b.ID)
+			return nil, fmt.Errorf("message entry %s without a message", limit.Quote(b.ID))
 		}
 		m, err := reg.UnmarshalMessage(w.Message)
 		if err != nil {
