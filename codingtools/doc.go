@@ -69,8 +69,8 @@
 // and overwritten by write and edit (a model could rewrite its own
 // history or a held call's approval). Keep such files outside the working
 // directory (pi keeps its session files under ~/.pi/agent: session.Dir
-// of session.AgentDir()), or
-// give the tools an [FS] that refuses their paths.
+// of session.AgentDir()), or give the tools an [FS] that refuses their
+// paths.
 //
 // # Checked against pi
 //
