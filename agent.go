@@ -10,7 +10,9 @@ import (
 )
 
 // ErrBusy is reported by [Agent.Prompt], [Agent.Continue] and [Agent.Reset]
-// while a run is active; they then change nothing. Queue input with
+// while a run is active, and by Prompt and Continue while the listeners
+// receive a transcript change outside a run (from a listener, say); they
+// then change nothing. Queue input with
 // [Agent.Steer] or [Agent.FollowUp], or wait with [Agent.WaitForIdle].
 var ErrBusy = errors.New("agentcore: agent is already processing a run; use Steer or FollowUp to queue messages, or wait for completion")
 
@@ -64,16 +66,20 @@ type Options struct {
 	Layers []Layer
 }
 
-// Listener receives the events of the Agent's runs. Listeners run in
-// subscription order, one event at a time, and are awaited: the run does
+// Listener receives the events of the Agent's runs and of the transcript
+// changes its methods make. Listeners run in subscription order, one event
+// at a time, never concurrently. A run's events are awaited: the run does
 // not go on until they return, so a listener is a barrier (a listener of an
 // assistant message_end runs before that message's tool calls are
 // prepared). They run on the run's goroutine; a tool never waits for the
-// listeners of its updates. ctx is the run's abort signal. A
-// listener may call every method except WaitForIdle, which would wait for
-// itself; Prompt, Continue and Reset answer [ErrBusy] during the run. A
-// listener cannot veto anything (hooks decide); a panicking listener fails
-// the run with the minimal failure sequence.
+// listeners of its updates. ctx is the run's abort signal, or
+// context.Background() for a change delivered outside a run (the package
+// doc's events section says when each comes). A listener may call every
+// method except WaitForIdle, which would wait for itself; Prompt, Continue
+// and Reset answer [ErrBusy] during the run, and Prompt and Continue while
+// a change is delivered outside a run. A listener cannot veto anything
+// (hooks decide); a panicking listener fails the run with the minimal
+// failure sequence, and is ignored for a change made by a method.
 type Listener func(ctx context.Context, ev AgentEvent)
 
 // Agent is the stateful shell around the loop: it owns a transcript, reduces
@@ -100,6 +106,13 @@ type Agent struct {
 	steering messageQueue
 	followUp messageQueue
 	run      *activeRun
+
+	// outbox holds the events of the API's transcript changes not yet
+	// delivered; delivering is set while a call outside a run delivers
+	// them (see settle). The elements of messages are never written in
+	// place: events share the array.
+	outbox     []AgentEvent
+	delivering bool
 
 	// listeners are replaced, never modified, under mu; the loop reads them
 	// without it.
@@ -260,7 +273,7 @@ func (a *Agent) start(ctx context.Context, choose func() (Run, error)) (err erro
 		return err
 	}
 	a.mu.Lock()
-	if a.run != nil {
+	if a.run != nil || a.delivering {
 		a.mu.Unlock()
 		return ErrBusy
 	}
@@ -385,13 +398,19 @@ func (a *Agent) loopConfig(fn StreamFn, skipFirstSteering bool) LoopConfig {
 	}
 }
 
-// process reduces the Agent's state for ev, then awaits the listeners.
+// process reduces the Agent's state for ev, then awaits the listeners,
+// after delivering the events of the API's changes queued before ev.
 // During a failure sequence (quiet), and for agent_end, a panicking
 // listener is ignored.
 func (a *Agent) process(ctx context.Context, ev AgentEvent, quiet bool) error {
 	a.mu.Lock()
 	a.reduce(ev)
+	queued := a.outbox
+	a.outbox = nil
 	a.mu.Unlock()
+	if queued != nil {
+		a.broadcast(ctx, queued)
+	}
 	// Once agent_end is out the run is over: a listener failing then must
 	// not start a failure sequence, and the others still get the event.
 	if _, end := ev.(*AgentEndEvent); end {
@@ -470,9 +489,11 @@ func (a *Agent) failRun(ctx context.Context, err error) *RunError {
 	return newRunError(ctx, msg, err)
 }
 
-// finishRun clears the run state and releases waiters.
+// finishRun delivers the events of the API's changes still queued, then
+// clears the run state and releases waiters.
 func (a *Agent) finishRun(r *activeRun) {
 	a.mu.Lock()
+	a.drainOutbox(r.ctx)
 	a.streaming, a.pending = false, nil
 	a.current = nil
 	a.run = nil
@@ -513,12 +534,12 @@ func (a *Agent) WaitForIdle(ctx context.Context) error {
 }
 
 // Reset clears the transcript down to its replayed system message (the
-// prompt and tools baseline), the error, and both queues. It fails with
-// [ErrBusy] during a run.
+// prompt and tools baseline), the error, and both queues, and emits a
+// [TranscriptSetEvent]. It fails with [ErrBusy] during a run.
 func (a *Agent) Reset() error {
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	if a.run != nil {
+		a.mu.Unlock()
 		return ErrBusy
 	}
 	base := CurrentSystemMessage(a.messages)
@@ -530,5 +551,7 @@ func (a *Agent) Reset() error {
 	a.current = nil
 	a.steering.clear()
 	a.followUp.clear()
+	a.post(&TranscriptSetEvent{Messages: view(a.messages)})
+	a.settle()
 	return nil
 }

@@ -55,11 +55,12 @@
 // dropped. Either way the run's goroutines are gone when Wait returns; a
 // run nobody waits for, reads or cancels keeps one blocked.
 //
-// [Agent] is the stateful shell. It owns the transcript; during a run it
-// changes only by reducing the run's events (a message_end appends the
-// message), and the loop never touches the Agent's state; between runs,
-// [Agent.SetMessages], [Agent.AppendMessage] and [Agent.Reset] edit it.
-// It keeps the steering
+// [Agent] is the stateful shell. It owns the transcript; a run changes it
+// only by reducing the run's events (a message_end appends the message),
+// and the loop never touches the Agent's state; [Agent.SetMessages],
+// [Agent.AppendMessage], [Agent.ReplaceMessage] and [Agent.Reset] edit
+// it, each with an event too, so that a listener sees every change. It
+// keeps the steering
 // and follow-up queues, broadcasts every event to its listeners, and runs
 // one run at a time: [Agent.Prompt] and [Agent.Continue] run on the calling
 // goroutine and return when the run is over. Use the Agent when event
@@ -232,6 +233,31 @@
 // Events are immutable: keep them freely. A message_update event
 // ([MessageUpdateEvent]) carries a snapshot of the partial message that
 // never changes, so a listener may keep it or hand it to another goroutine.
+//
+// An Agent's listeners see every change of its transcript, so that a
+// layer that records it (a session file, a trace, a UI, an audit log)
+// holds the transcript the Agent holds by applying the events in order:
+//
+//	message_end      a run's message, or [Agent.AppendMessage]'s        append
+//	                 (both after a message_start)
+//	message_replace  [Agent.ReplaceMessage]: a held call's real result  replace at Index
+//	                 in place of its placeholder, a repaired answer
+//	transcript_set   [Agent.SetMessages], [Agent.Reset]                 replace all
+//
+// The events of a run come as the run makes them, awaited. The events of
+// the API's changes ([MessageReplaceEvent], [TranscriptSetEvent], and
+// AppendMessage's message_start and message_end) come in the order the
+// transcript changed: during a run, on the run's goroutine before the run's
+// next event (or as the run ends), with the run's ctx; outside a run,
+// before the changing call returns, with context.Background() — unless
+// another call, or a listener's own change, is being delivered at that
+// moment: the call delivering then delivers it, after the events before
+// it. Listeners are never called concurrently, and one may call any of
+// these methods from inside a listener. A listener's panic on such an
+// event is ignored. So the events of a change made during a run may come
+// inside the run's sequence, even between a streaming message's
+// message_start and message_end; the change itself is in the Agent's
+// transcript, not in the run's own context, as [Agent.SetMessages] says.
 //
 // # Tools
 //

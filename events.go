@@ -12,10 +12,21 @@ import "encoding/json"
 //	  turn_end
 //	agent_end                                 the run's new messages
 //
+// and, from an [Agent] only, the events of the transcript changes its
+// methods make, during a run or between runs:
+//
+//	message_start / message_end               Agent.AppendMessage
+//	message_replace                           Agent.ReplaceMessage
+//	transcript_set                            Agent.SetMessages, Agent.Reset
+//
+// (the package doc's events section says when these come).
+//
 // The set is closed, and its members are pointers: *[AgentStartEvent],
 // *[AgentEndEvent], *[TurnStartEvent], *[TurnEndEvent], *[MessageStartEvent],
 // *[MessageUpdateEvent], *[MessageEndEvent], *[ToolExecutionStartEvent],
-// *[ToolExecutionUpdateEvent] and *[ToolExecutionEndEvent]. Switch on them
+// *[ToolExecutionUpdateEvent], *[ToolExecutionEndEvent],
+// *[MessageReplaceEvent] and *[TranscriptSetEvent]. A listener ignores the
+// members it does not know. Switch on them
 // as go/ast's nodes are switched on:
 //
 //	switch ev := ev.(type) {

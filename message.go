@@ -315,7 +315,7 @@ func (m *SystemMessage) UnmarshalJSON(data []byte) error {
 		Sections     Sections          `json:"sections"`
 		ToolsAdded   []ToolDeclaration `json:"toolsAdded"`
 		ToolsRemoved []ToolReference   `json:"toolsRemoved"`
-		Timestamp    int64             `json:"timestamp"`
+		Timestamp    jsInt             `json:"timestamp"`
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
 		return fmt.Errorf("agentcore: system message: %w", err)
@@ -324,7 +324,7 @@ func (m *SystemMessage) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	*m = SystemMessage{Content: content, Sections: w.Sections, ToolsAdded: w.ToolsAdded, ToolsRemoved: w.ToolsRemoved, Timestamp: w.Timestamp}
+	*m = SystemMessage{Content: content, Sections: w.Sections, ToolsAdded: w.ToolsAdded, ToolsRemoved: w.ToolsRemoved, Timestamp: int64(w.Timestamp)}
 	return nil
 }
 
@@ -332,7 +332,7 @@ func (m *SystemMessage) UnmarshalJSON(data []byte) error {
 func (m *UserMessage) UnmarshalJSON(data []byte) error {
 	var w struct {
 		Content   json.RawMessage `json:"content"`
-		Timestamp int64           `json:"timestamp"`
+		Timestamp jsInt           `json:"timestamp"`
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
 		return fmt.Errorf("agentcore: user message: %w", err)
@@ -341,7 +341,7 @@ func (m *UserMessage) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	*m = UserMessage{Content: content, Timestamp: w.Timestamp}
+	*m = UserMessage{Content: content, Timestamp: int64(w.Timestamp)}
 	return nil
 }
 
@@ -357,11 +357,14 @@ func (m *AssistantMessage) UnmarshalJSON(data []byte) error {
 		ThinkingLevel         *ThinkingLevel  `json:"thinkingLevel"`
 		ErrorMessage          *string         `json:"errorMessage"`
 		RawStopReason         *string         `json:"rawStopReason"`
+		Timestamp             jsInt           `json:"timestamp"`
+		DurationMs            *jsInt          `json:"durationMs"`
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
 		return fmt.Errorf("agentcore: assistant message: %w", err)
 	}
 	*m = AssistantMessage(w.plain)
+	m.Timestamp, m.DurationMs = int64(w.Timestamp), jsIntPtr(w.DurationMs)
 	m.stated = 0
 	m.ResponseModel = fromStated(w.ResponseModel, &m.stated, statedResponseModel)
 	m.ResponseID = fromStated(w.ResponseID, &m.stated, statedResponseID)
@@ -379,13 +382,16 @@ func (m *ToolResultMessage) UnmarshalJSON(data []byte) error {
 	type plain ToolResultMessage
 	var w struct {
 		plain
-		Content json.RawMessage `json:"content"`
-		Details json.RawMessage `json:"details"`
+		Content    json.RawMessage `json:"content"`
+		Details    json.RawMessage `json:"details"`
+		Timestamp  jsInt           `json:"timestamp"`
+		DurationMs *jsInt          `json:"durationMs"`
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
 		return fmt.Errorf("agentcore: toolResult message: %w", err)
 	}
 	*m = ToolResultMessage(w.plain)
+	m.Timestamp, m.DurationMs = int64(w.Timestamp), jsIntPtr(w.DurationMs)
 	m.Details = nil
 	if len(w.Details) > 0 {
 		m.Details = w.Details

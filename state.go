@@ -93,23 +93,28 @@ func (a *Agent) SetTools(tools []Tool) {
 }
 
 // SetMessages replaces the transcript with a copy of messages, without
-// their nil messages. A run in progress works on its own snapshot and
-// appends its messages to the new transcript.
+// their nil messages, and emits a [TranscriptSetEvent] carrying it. A run
+// in progress works on its own snapshot and appends its messages to the
+// new transcript.
 func (a *Agent) SetMessages(messages []Message) {
 	messages = withoutNil(messages)
 	a.mu.Lock()
 	a.messages = messages
-	a.mu.Unlock()
+	a.post(&TranscriptSetEvent{Messages: view(messages)})
+	a.settle()
 }
 
-// AppendMessage appends m to the transcript; a nil m is ignored.
+// AppendMessage appends m to the transcript and emits a
+// [MessageStartEvent] and a [MessageEndEvent] for it, as a run does for
+// each message it adds; a nil m is ignored.
 func (a *Agent) AppendMessage(m Message) {
 	if isNilMessage(m) {
 		return
 	}
 	a.mu.Lock()
 	a.messages = append(a.messages, m)
-	a.mu.Unlock()
+	a.post(&MessageStartEvent{Message: m}, &MessageEndEvent{Message: m})
+	a.settle()
 }
 
 // ToolCallOptions returns what [RunToolCall] needs to run a call as the

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -64,6 +65,11 @@ type clientReport struct {
 	} `json:"history"`
 	Approve decided `json:"approve"`
 	Deny    decided `json:"deny"`
+	Restart struct {
+		First  clientRun `json:"first"`
+		Second clientRun `json:"second"`
+		Before []message `json:"before"` // the client's messages before the restart
+	} `json:"restart"`
 }
 
 // decided is what client.mjs reports of a thread whose held call the
@@ -308,7 +314,20 @@ func TestOfficialClient(t *testing.T) {
 			stored[thread] = append(stored[thread], m)
 		},
 	})
-	srv := httptest.NewServer(leftSignal(h))
+	// The restart thread lives in session files, served by a handler that
+	// GET /restart replaces with a fresh one on the same folder.
+	folder := t.TempDir()
+	restartFake := agentcoretest.New(
+		agentcoretest.ToolCallResponse(agentcoretest.ToolCall("r1", "deploy", deployArgs{Service: "web", Env: "prod"}), agentcoretest.ToolCall("r2", "weather", cityArgs{"Oslo"})),
+		agentcoretest.TextResponse("Deployed after the restart."),
+	)
+	var restarting atomic.Pointer[agui.Handler]
+	restarting.Store(sessionHandler(folder, restartFake))
+	mux := http.NewServeMux()
+	mux.Handle("/", leftSignal(h))
+	mux.HandleFunc("/sessions", func(w http.ResponseWriter, r *http.Request) { restarting.Load().ServeHTTP(w, r) })
+	mux.HandleFunc("GET /restart", func(http.ResponseWriter, *http.Request) { restarting.Store(sessionHandler(folder, restartFake)) })
+	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
 	cmd := exec.CommandContext(t.Context(), "node", "client.mjs", srv.URL)
@@ -443,6 +462,32 @@ func TestOfficialClient(t *testing.T) {
 	})
 	t.Run("denied by the client's resume", func(t *testing.T) {
 		assertDecided(t, rep.Deny, fakes["deny"], "not on a Friday", true)
+	})
+	t.Run("a server restarted between interrupt and resume", func(t *testing.T) {
+		first, second := rep.Restart.First, rep.Restart.Second
+		require.Nil(t, first.Error)
+		require.Nil(t, second.Error)
+		assert.Equal(t, "interrupt", find(first.Events, "RUN_FINISHED")[0].Outcome.Type)
+		assert.Equal(t, "success", find(second.Events, "RUN_FINISHED")[0].Outcome.Type)
+		assert.Equal(t, transcriptListing(t, restarting.Load(), "restart"), listing(t, second.Messages),
+			"the client lists the restarted server's transcript")
+		var kept []message
+		for _, m := range second.Messages {
+			if slices.ContainsFunc(rep.Restart.Before, func(b message) bool { return b.ID == m.ID }) {
+				kept = append(kept, m)
+			}
+		}
+		assert.Equal(t, listing(t, rep.Restart.Before), listing(t, kept), "the messages the client held keep their IDs and place")
+		assert.Equal(t, []string{"r1", "r2"}, toolResults(second.Messages))
+		for _, m := range second.Messages {
+			if m.ToolCallID == "r1" {
+				assert.JSONEq(t, `"deployed web to prod"`, string(m.Content), "the real result, not the placeholder")
+				assert.Empty(t, m.Error)
+				assert.Equal(t, placeholderID(t, folder, "r1"), m.ID, "under the ID the handler gave the placeholder")
+			}
+		}
+		last := second.Messages[len(second.Messages)-1]
+		assert.JSONEq(t, `"Deployed after the restart."`, string(last.Content))
 	})
 	t.Run("a client's reasoning message", func(t *testing.T) {
 		first, second := rep.History.First, rep.History.Second

@@ -73,6 +73,43 @@
 // it was, and a new thread is not made (NewAgent is called only when the
 // request is refused for a clash with the program's tools).
 //
+// # Session files
+//
+// [Options].SessionDir keeps each thread in a pi session file in one
+// folder, so that a restarted server (or another server sharing the
+// folder) goes on with the thread where it was:
+//
+//	h := agui.New(agui.Options{NewAgent: newAgent, SessionDir: "/var/lib/chat/threads"})
+//
+// The file of a thread is <SessionDir>/<time>_agui-<hash>.jsonl, pi's
+// naming, its session ID a hash of the thread ID; pi opens it as any of
+// its sessions. The handler records the thread's Agent there as
+// [session.Session.Layer] does (every message, replaced messages, pi's
+// custom messages as custom_message entries), and after each run a
+// custom entry (customType [CustomType]) with the AG-UI IDs of the
+// messages recorded in that run (client IDs and the handler's alike,
+// reasoning messages included), the Gate's [hold.State] and the front-end
+// calls waiting for their client. When the handler does not hold a
+// thread (a restart, a dropped thread), it makes the Agent with NewAgent
+// and restores from the file: the context of its leaf as the transcript
+// (after the leading system messages NewAgent gave), its thinking level,
+// the message IDs, the held calls (Gate.Restore) and the pending calls.
+// So a client that held an interrupt across the restart resumes it with
+// the messages and IDs it has, and the approved call's result reaches it
+// under the ID the handler gave the call's placeholder. A thread that
+// compacts records its compactions as pi's compaction entries through
+// [RecordCompactions], the OnEvent of its [compaction.Compactor]:
+//
+//	c := compaction.New(compaction.Options{OnEvent: agui.RecordCompactions(nil)})
+//
+// The file is open (and locked) only while a request of its thread runs:
+// a request for a thread whose file another handler holds is refused
+// with 409. A handler that finds a file it holds a thread for changed
+// since its last request (another server served the thread) makes the
+// thread again from the file. Changes a program makes to a thread's Agent
+// between its requests ([Handler.Agent]) are not recorded. A server that
+// dies, even during a run, leaves no lock behind (see package session).
+//
 // # Front-end tools
 //
 // RunAgentInput.tools are tools the browser runs. The handler offers them
@@ -119,7 +156,8 @@
 // The Gate's [hold.State] is what a program stores beside the transcript
 // (OnTranscript) to decide after a restart: NewAgent restores both
 // (Gate.Restore), and a resume on a thread restored this way continues
-// the server's transcript. Front-end tools are not interrupts: AG-UI 1.0
+// the server's transcript; [Options].SessionDir does both for the program
+// (see Session files). Front-end tools are not interrupts: AG-UI 1.0
 // ends a run that called one with a success outcome naming the calls, as
 // the Front-end tools section says.
 //
@@ -171,10 +209,14 @@
 //     pending front-end calls left out). When the events could not make it
 //     so (a failed tool result, whose error no event carries; a run that
 //     could not start), MESSAGES_SNAPSHOT follows.
-//   - Start of a run that resumes held calls: TOOL_CALL_RESULT for each,
-//     after RUN_STARTED, then the snapshots below when the events leave
-//     the list otherwise (a result placed after one the client holds, a
-//     denial's error).
+//   - message_replace of a tool result the client lacks (a held call's
+//     placeholder replaced by the call's result, which the Gate does as a
+//     resuming run starts): TOOL_CALL_RESULT {messageId, toolCallId,
+//     content} under the ID the handler gave the placeholder, after
+//     RUN_STARTED, then the snapshots below when the events leave the
+//     list otherwise (a result placed after one the client holds, a
+//     denial's error). A replaced message the client shows keeps its ID,
+//     and the snapshot that ends the run replaces it in place.
 //   - Start of a run whose client lacks messages of the transcript (made
 //     after it left, the placeholder of a call it never answered) or holds
 //     them in another order: after RUN_STARTED, a MESSAGES_SNAPSHOT of the
@@ -190,7 +232,9 @@
 //     RUN_FINISHED {outcome:
 //     {type: "cancelled"}} for a run aborted through [Handler.Agent]'s
 //     Abort, RUN_ERROR {message} for a failed model response (the
-//     transcript's error text) or a run that failed to start. Both carry
+//     transcript's error text), a run that failed to start, or a run a
+//     layer failed after it ended (a structured answer the model did not
+//     give: the error's text). Both carry
 //     usage: the run's tokens per provider and model, inputTokens
 //     counting cache reads and writes as AG-UI's accounting wants.
 //

@@ -15,6 +15,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/hold"
+	"github.com/pi-go/agentcore/session"
 )
 
 // DefaultMaxRequestBytes is the request body limit of a [Handler] whose
@@ -121,6 +122,19 @@ type Options struct {
 	// new Agent with NewAgent, which restores what OnTranscript stored.
 	OnDrop func(threadID string)
 
+	// SessionDir, when not "", keeps each thread in a pi session file in
+	// this folder (made when missing), so that a restarted server (or
+	// another one sharing the folder) resumes the thread where it was,
+	// with the message IDs its client holds and its pending interrupts:
+	// see the package documentation's Session files section. The file is
+	// open only while a request of its thread runs.
+	SessionDir string
+
+	// SessionOptions configure the session files of SessionDir (Sync,
+	// Registry, Now, ...); their ID, ParentSession and ReadOnly are the
+	// handler's. Nil means the defaults.
+	SessionOptions *session.Options
+
 	// OnError, when not nil, is told what the handler keeps from its
 	// clients or has no client to tell: a panic of a hook (err wraps
 	// [ErrPanic]) and a failed write of the answer (a client that went
@@ -133,7 +147,8 @@ type Options struct {
 // Handler serves agentcore Agents to AG-UI clients: see the package
 // documentation. It is safe for concurrent use.
 type Handler struct {
-	opts Options
+	opts     Options
+	sessions *sessions // nil without SessionDir
 
 	mu      sync.Mutex
 	threads map[string]*thread
@@ -154,7 +169,7 @@ func New(opts Options) *Handler {
 	if opts.IdleTimeout == 0 {
 		opts.IdleTimeout = DefaultIdleTimeout
 	}
-	return &Handler{opts: opts, threads: map[string]*thread{}}
+	return &Handler{opts: opts, threads: map[string]*thread{}, sessions: newSessions(opts.SessionDir, opts.SessionOptions)}
 }
 
 // Agent returns the Agent of a thread the handler holds, or nil. The
@@ -232,13 +247,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if err == nil {
 		var p plan
-		undo := t.save()
 		if p, err = t.prepare(msgs, len(in.Resume) > 0); err == nil {
 			if err := t.decide(ds); err != nil {
-				undo()
 				h.drop(t, made)
 				h.refuseRun(w, r, in, err)
 				return
+			}
+			if p.apply != nil {
+				p.apply()
 			}
 			t.agent.SetTools(tools)
 			h.run(w, r, t, in, msgs, p)
@@ -307,7 +323,7 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, t *thread, in *Run
 		err = t.agent.PromptMessages(ctx, p.prompts...)
 	}
 	unsubscribe()
-	if _, ok := errors.AsType[*agentcore.RunError](err); ok || err == nil || errors.Is(err, hold.ErrHeld) {
+	if _, ok := errors.AsType[*agentcore.RunError](err); ok || err == nil || errors.Is(err, hold.ErrHeld) || rl.started {
 		t.ran = true // else the run could not start and changed nothing
 	}
 	t.prune()
@@ -317,6 +333,11 @@ func (h *Handler) run(w http.ResponseWriter, r *http.Request, t *thread, in *Run
 	rl.emit(rl.finish(err))
 	if werr := out.failure(); werr != nil {
 		h.report(r, fmt.Errorf("agui: writing the answer: %w", werr))
+	}
+	if t.file != nil {
+		if err := t.file.record(t); err != nil {
+			h.report(r, err)
+		}
 	}
 	if h.opts.OnTranscript != nil {
 		if err := h.guard("OnTranscript", func() error {

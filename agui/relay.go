@@ -69,6 +69,7 @@ type relay struct {
 	mu      sync.Mutex
 	pending []string // the front-end calls of the run, in call order
 
+	started   bool // the loop started: agent_start came
 	steps     int
 	aid       string             // the assistant message being streamed
 	open      map[int]*openBlock // by content index
@@ -129,6 +130,7 @@ func (r *relay) sync(want []json.RawMessage) {
 func (r *relay) handle(_ context.Context, ev agentcore.AgentEvent) {
 	switch ev := ev.(type) {
 	case *agentcore.AgentStartEvent:
+		r.started = true
 		r.resolved()
 	case *agentcore.TurnStartEvent:
 		r.steps++
@@ -144,12 +146,33 @@ func (r *relay) handle(_ context.Context, ev agentcore.AgentEvent) {
 		r.update(ev.Message, ev.AssistantEvent)
 	case *agentcore.MessageEndEvent:
 		r.messageEnd(ev.Message)
+	case *agentcore.MessageReplaceEvent:
+		r.replaced(ev.Old, ev.Message)
 	}
 }
 
+// replaced maps the replacement of a transcript message: the new message
+// takes the old one's ID. A tool result the client lacks (a held call's
+// placeholder, replaced by the call's result) is written as
+// TOOL_CALL_RESULT under that ID; a message the client shows is replaced
+// in place by the snapshot that ends the run (see [relay.sync]).
+func (r *relay) replaced(old, m agentcore.Message) {
+	id, ok := r.thread.ids[old]
+	if !ok {
+		id = newID()
+	}
+	r.thread.ids[m] = id
+	res, ok := m.(*agentcore.ToolResultMessage)
+	if !ok || r.isPending(res.ToolCallID) || (r.thread.gate != nil && r.thread.gate.Holds(res.ToolCallID)) || r.view.find(id) != nil {
+		return
+	}
+	r.emit(toolCallResult{evToolCallResult, id, res.ToolCallID, contentJSON(res.Content), roleTool})
+}
+
 // resolved writes TOOL_CALL_RESULT for the held calls whose results the
-// Gate put in the transcript as the run started, against the calls'
-// original IDs (the Agent's listeners get no event for them).
+// Gate put in the transcript as the run started without a
+// message_replace event (which [relay.replaced] maps), against the calls'
+// original IDs, then brings the client's list in order.
 func (r *relay) resolved() {
 	if len(r.resumed) == 0 {
 		return
@@ -357,7 +380,11 @@ func (r *relay) messageEnd(m agentcore.Message) {
 		r.open, r.seen = nil, nil
 	case *agentcore.ToolResultMessage:
 		if r.isPending(m.ToolCallID) || (r.thread.gate != nil && r.thread.gate.Holds(m.ToolCallID)) {
-			return // a placeholder: the client answers the call, or a person decides it
+			// A placeholder: the client answers the call, or a person
+			// decides it. It is named, not shown: the result that
+			// replaces it takes its ID.
+			r.thread.ids[m] = newID()
+			return
 		}
 		id := newID()
 		r.thread.ids[m] = id

@@ -42,6 +42,8 @@ type thread struct {
 	pending []string
 	// ran is set once a run started: the client's history was adopted.
 	ran bool
+	// file is the thread's session file, with [Options].SessionDir.
+	file *threadFile
 }
 
 // newThread makes the Agent of a thread from the program's options, with
@@ -73,12 +75,15 @@ type plan struct {
 	// resume is set when the run continues from answered front-end calls
 	// or a history ending in tool results, without a prompt.
 	resume bool
+	// apply makes the plan's changes to the transcript; nil for none.
+	apply func()
 }
 
-// prepare applies a request's messages to the thread's transcript and
-// returns the run they ask for; resume is set when the request answers
-// interrupts, which is a run to continue even with no new message. It
-// changes nothing when it fails (the errors wrap [ErrBadInput]).
+// prepare reads a request's messages against the thread's transcript and
+// returns the run they ask for, whose apply makes their changes; resume
+// is set when the request answers interrupts, which is a run to continue
+// even with no new message. It changes nothing (the errors wrap
+// [ErrBadInput]).
 func (t *thread) prepare(msgs []wireMessage, resume bool) (plan, error) {
 	if !t.ran && resume && len(t.agent.Messages()) > 0 {
 		// A restored thread whose Gate holds calls: the transcript is the
@@ -102,21 +107,17 @@ func (t *thread) prepare(msgs []wireMessage, resume bool) (plan, error) {
 	if len(c.plan.prompts) == 0 && !c.plan.resume {
 		return plan{}, fmt.Errorf("%w: nothing to run: no new user message or tool result", ErrBadInput)
 	}
-	maps(c.ids, t.ids)
-	t.agent.SetMessages(append(c.transcript, c.added...))
-	t.pending = nil
-	return c.plan, nil
-}
-
-// save records what prepare may change and returns the function that
-// puts it back.
-func (t *thread) save() (undo func()) {
-	messages, pending, ran := t.agent.Messages(), slices.Clone(t.pending), t.ran
-	return func() {
-		t.agent.SetMessages(messages)
-		t.pending, t.ran = pending, ran
-		t.prune()
+	c.plan.apply = func() {
+		maps(c.ids, t.ids)
+		for _, r := range c.replaced {
+			_ = t.agent.ReplaceMessage(r[0], r[1]) // the thread is locked: r[0] is there
+		}
+		for _, m := range c.added {
+			t.agent.AppendMessage(m)
+		}
+		t.pending = nil
 	}
+	return c.plan, nil
 }
 
 // decide records the decisions a request's resume entries ask for.
@@ -153,8 +154,9 @@ func (t *thread) knownIDs() map[string]bool {
 // before it is applied.
 type change struct {
 	plan       plan
-	transcript []agentcore.Message // a copy, with answered placeholders replaced
-	added      []agentcore.Message // system and developer messages to append
+	transcript []agentcore.Message    // a copy, with answered placeholders replaced
+	replaced   [][2]agentcore.Message // the placeholders answered, and their answers
+	added      []agentcore.Message    // system and developer messages to append
 	ids        map[agentcore.Message]string
 	answered   map[string]bool // front-end calls answered
 }
@@ -174,6 +176,7 @@ func (c *change) take(t *thread, m wireMessage) error {
 		if err != nil {
 			return err
 		}
+		c.replaced = append(c.replaced, [2]agentcore.Message{c.transcript[at], msg})
 		c.transcript[at] = msg
 		c.ids[msg] = m.ID
 		c.answered[m.ToolCallID] = true
@@ -216,14 +219,23 @@ func (t *thread) adopt(msgs []wireMessage) (plan, error) {
 		p.prompts = append(p.prompts, msg)
 	}
 	p.resume = len(p.prompts) == 0
-	if len(history) > 0 {
+	p.apply = func() {
+		maps(ids, t.ids)
+		if len(history) == 0 {
+			return
+		}
 		kept := slices.DeleteFunc(t.agent.Messages(), func(m agentcore.Message) bool {
 			_, sys := m.(*agentcore.SystemMessage)
 			return !sys
 		})
-		t.agent.SetMessages(append(kept, history...))
+		if len(kept) < len(t.agent.Messages()) { // the client's history replaces a restored one
+			t.agent.SetMessages(append(kept, history...))
+			return
+		}
+		for _, m := range history { // recorded as the messages of a run are
+			t.agent.AppendMessage(m)
+		}
 	}
-	maps(ids, t.ids)
 	return p, nil
 }
 

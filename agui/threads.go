@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/session"
 )
 
 // thread returns the request's thread, locked, making it (made) when the
@@ -21,8 +22,13 @@ func (h *Handler) thread(r *http.Request, in *RunInput, msgs []wireMessage) (t *
 	}
 	h.mu.Unlock()
 	h.dropped(r, expired)
-	if t != nil || err != nil {
-		return t, false, err
+	if err != nil {
+		return nil, false, err
+	}
+	if t != nil {
+		if t, err = h.reopen(t); t != nil || err != nil {
+			return t, false, err
+		}
 	}
 	if len(in.Resume) == 0 { // a resume may find the thread restored
 		if err := adoptable(msgs); err != nil {
@@ -40,8 +46,26 @@ func (h *Handler) thread(r *http.Request, in *RunInput, msgs []wireMessage) (t *
 	if err != nil {
 		return nil, false, err
 	}
+	var (
+		tf     *threadFile
+		sctx   session.Context
+		stored stored
+	)
+	if h.sessions != nil {
+		tf = h.sessions.file(in.ThreadID)
+		if err := tf.open(); err != nil {
+			return nil, false, err
+		}
+		opts, sctx, stored = tf.restore(opts)
+	}
 	t = newThread(opts)
 	t.id = in.ThreadID
+	if tf != nil {
+		if err := tf.adopt(t, sctx, stored); err != nil {
+			_ = tf.close()
+			return nil, false, err
+		}
+	}
 	t.mu.Lock()
 	h.mu.Lock()
 	var full []*thread
@@ -57,9 +81,34 @@ func (h *Handler) thread(r *http.Request, in *RunInput, msgs []wireMessage) (t *
 	h.mu.Unlock()
 	h.dropped(r, full)
 	if err != nil {
+		if tf != nil {
+			_ = tf.close()
+		}
 		return nil, false, err
 	}
 	return t, true, nil
+}
+
+// reopen opens the session file of a held thread t, locked for a request;
+// when another handler served the thread since, t is dropped and reopen
+// returns nil, for the request to make the thread again from its file.
+func (h *Handler) reopen(t *thread) (*thread, error) {
+	if t.file == nil {
+		return t, nil
+	}
+	if err := t.file.open(); err != nil {
+		h.release(t)
+		return nil, err
+	}
+	if !t.file.changed() {
+		return t, nil
+	}
+	_ = t.file.close()
+	h.mu.Lock()
+	h.remove(t)
+	h.mu.Unlock()
+	t.mu.Unlock()
+	return nil, nil
 }
 
 // busy is the error of a request for a running thread.
@@ -83,6 +132,9 @@ func (h *Handler) take(t *thread) error {
 // release puts back a thread a request took: idle since now, when the
 // handler still holds it.
 func (h *Handler) release(t *thread) {
+	if t.file != nil {
+		_ = t.file.close()
+	}
 	h.mu.Lock()
 	if h.threads[t.id] == t {
 		t.used = time.Now()
@@ -96,6 +148,9 @@ func (h *Handler) release(t *thread) {
 func (h *Handler) remove(t *thread) {
 	if h.threads[t.id] == t {
 		delete(h.threads, t.id)
+		if h.sessions != nil {
+			h.sessions.forget(t.id)
+		}
 	}
 	if t.elem != nil {
 		h.idle.Remove(t.elem)

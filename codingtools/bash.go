@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -156,7 +157,11 @@ func (s *toolset) bash(ctx context.Context, args bashArgs, onUpdate func(agentco
 		if ctx.Err() != nil {
 			err = ctx.Err()
 		} else {
-			code, err = s.shell.Exec(ctx, ShellCommand{Command: command, Dir: s.dir, Env: s.opts.Env, Timeout: timeout, Output: out})
+			env := s.opts.Env
+			if env == nil {
+				env = shellEnv()
+			}
+			code, err = s.shell.Exec(ctx, ShellCommand{Command: command, Dir: s.dir, Env: env, Timeout: timeout, Output: out})
 		}
 	}
 	if err != nil {
@@ -172,6 +177,8 @@ func (s *toolset) bash(ctx context.Context, args bashArgs, onUpdate func(agentco
 				status += fmt.Sprintf(". The shell exited with code %d after %s seconds, but background processes it started kept writing output until the timeout.", te.ExitCode, strconv.FormatFloat(math.Round(te.After.Seconds()*10)/10, 'f', -1, 64))
 			}
 			return agentcore.ToolResult{}, errors.New(withStatus(text, status))
+		case errors.Is(err, ErrLimit):
+			return agentcore.ToolResult{}, errors.New(withStatus(text, "Command "+strings.TrimPrefix(err.Error(), "command ")))
 		}
 		return agentcore.ToolResult{}, err
 	}

@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/pi-go/agentcore"
 )
@@ -125,7 +128,7 @@ func (s *toolset) edit(ctx context.Context, abs, path string, edits []Edit) (Edi
 	if err != nil {
 		return EditDetails{}, &nodeError{err: err, syscall: "open", path: abs}
 	}
-	data, err := io.ReadAll(f)
+	data, err := readAllSized(f, info.Size())
 	f.Close()
 	if err != nil {
 		return EditDetails{}, err
@@ -133,7 +136,14 @@ func (s *toolset) edit(ctx context.Context, abs, path string, edits []Edit) (Edi
 	if ctx.Err() != nil {
 		return EditDetails{}, errAborted
 	}
-	raw := decodeString(data)
+	var raw string
+	if utf8.Valid(data) {
+		// data is never written again: the text shares its bytes rather
+		// than doubling the memory of a large file.
+		raw = unsafe.String(unsafe.SliceData(data), len(data))
+	} else {
+		raw = decodeString(data)
+	}
 	bom := ""
 	if strings.HasPrefix(raw, "\ufeff") {
 		bom, raw = "\ufeff", raw[len("\ufeff"):]
@@ -151,11 +161,40 @@ func (s *toolset) edit(ctx context.Context, abs, path string, edits []Edit) (Edi
 	if raw != normalized {
 		final = applyToOriginal(raw, reps)
 	}
-	if err := s.fs.WriteFile(ctx, abs, []byte(bom+final)); err != nil {
+	var out []byte
+	if bom == "" {
+		// WriteFile does not modify data (see FS): no copy of the text.
+		out = unsafe.Slice(unsafe.StringData(final), len(final))
+	} else {
+		out = append(append(make([]byte, 0, len(bom)+len(final)), bom...), final...)
+	}
+	if err := s.fs.WriteFile(ctx, abs, out); err != nil {
 		return EditDetails{}, &nodeError{err: err, syscall: "open", path: abs}
 	}
 	if ctx.Err() != nil {
 		return EditDetails{}, errAborted
 	}
 	return details, nil
+}
+
+// readAllSized reads r to its end into a buffer sized for size bytes, so
+// that a large file is not copied as the buffer grows.
+func readAllSized(r io.Reader, size int64) ([]byte, error) {
+	if size <= 0 || size > math.MaxInt-512 {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, size+512)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if errors.Is(err, io.EOF) {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }

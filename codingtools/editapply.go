@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Edit is one replacement of the edit tool.
@@ -57,6 +58,34 @@ func normalizeForFuzzyMatch(s string) string {
 	return fuzzyReplacer.Replace(strings.Join(lines, "\n"))
 }
 
+// fuzzyNormal reports whether normalizeForFuzzyMatch(s) is s: no line
+// ends in whitespace and no character is one fuzzyReplacer maps. It lets
+// a large file skip the normalized copy.
+func fuzzyNormal(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c == '\n' && i > 0 && s[i-1] != '\n' && endsInSpace(s[:i]) {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if fuzzyReplacer.Replace(string(r)) != string(r) {
+			return false
+		}
+		i += size
+	}
+	return strings.HasSuffix(s, "\n") || !endsInSpace(s)
+}
+
+// endsInSpace reports whether s ends in JavaScript whitespace.
+func endsInSpace(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return len(s) > 0 && isJSSpace(r)
+}
+
 // fuzzyFind finds oldText in content, exactly or else in the fuzzy
 // normalized forms of both; the index and length are in the text matched.
 func fuzzyFind(content, oldText string) (index, length int, fuzzy, found bool) {
@@ -101,6 +130,10 @@ func applyEdits(content string, edits []Edit, path string) (newContent string, r
 	if usedFuzzy {
 		base = normalizeForFuzzyMatch(content)
 	}
+	fuzzyBase := base
+	if !fuzzyNormal(base) {
+		fuzzyBase = normalizeForFuzzyMatch(base)
+	}
 	var matched []replacement
 	for i, e := range norm {
 		idx, length, _, found := fuzzyFind(base, e.OldText)
@@ -110,7 +143,7 @@ func applyEdits(content string, edits []Edit, path string) (newContent string, r
 			}
 			return "", nil, fmt.Errorf("Could not find edits[%d] in %s. The oldText must match exactly including all whitespace and newlines.", i, path)
 		}
-		if n := strings.Count(normalizeForFuzzyMatch(base), normalizeForFuzzyMatch(e.OldText)); n > 1 {
+		if n := strings.Count(fuzzyBase, normalizeForFuzzyMatch(e.OldText)); n > 1 {
 			if len(norm) == 1 {
 				return "", nil, fmt.Errorf("Found %d occurrences of the text in %s. The text must be unique. Please provide more context to make it unique.", n, path)
 			}
@@ -145,6 +178,11 @@ func applyEdits(content string, edits []Edit, path string) (newContent string, r
 // are offset by offset to content.
 func applyReplacements(content string, reps []replacement, offset int) string {
 	var b strings.Builder
+	size := len(content)
+	for _, r := range reps {
+		size += len(r.newText) - r.length
+	}
+	b.Grow(max(0, size))
 	pos := 0
 	for _, r := range reps {
 		i := r.index - offset

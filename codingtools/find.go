@@ -102,7 +102,7 @@ func (s *toolset) find(ctx context.Context, args findArgs) (agentcore.ToolResult
 		}
 		return true
 	}}
-	if err := w.walk(ctx, searchPath, parentIgnores(ctx, s.fs, searchPath, false)); err != nil {
+	if err := w.walk(ctx, searchPath, parentIgnores(ctx, s.ancestors, searchPath, false)); err != nil {
 		return agentcore.ToolResult{}, err
 	}
 	if len(results) == 0 {

@@ -26,7 +26,8 @@ type FS interface {
 	// Open opens the file at path for reading; the caller closes it.
 	Open(ctx context.Context, path string) (io.ReadCloser, error)
 	// WriteFile creates or replaces the file at path with data; its parent
-	// exists.
+	// exists. It must not modify data, even for a while, nor keep it after
+	// it returns.
 	WriteFile(ctx context.Context, path string, data []byte) error
 	// MkdirAll creates the directory at path and its missing parents.
 	MkdirAll(ctx context.Context, path string) error
@@ -47,6 +48,7 @@ type LocalFS struct{}
 var _ interface {
 	FS
 	RealPather
+	Confiner
 } = LocalFS{}
 
 // Stat is [os.Stat].
@@ -57,12 +59,30 @@ func (LocalFS) ReadDir(_ context.Context, path string) ([]fs.DirEntry, error) {
 	return os.ReadDir(path)
 }
 
-// Open is [os.Open].
-func (LocalFS) Open(_ context.Context, path string) (io.ReadCloser, error) { return os.Open(path) }
+// Open is [os.Open] for a regular file or a directory; any other file
+// fails with [ErrSpecialFile] without blocking (a FIFO is opened
+// non-blocking, then refused).
+func (LocalFS) Open(_ context.Context, path string) (io.ReadCloser, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOpened(f, false); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
 
-// WriteFile writes data with mode 0666 before the umask, as Node does.
+// WriteFile replaces the regular file at path with data, creating it with
+// mode 0666 before the umask, as Node does; any other file fails with
+// [ErrSpecialFile].
 func (LocalFS) WriteFile(_ context.Context, path string, data []byte) error {
-	return os.WriteFile(path, data, 0o666)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|syscall.O_NONBLOCK, 0o666)
+	if err != nil {
+		return err
+	}
+	return writeChecked(f, data, false)
 }
 
 // MkdirAll is [os.MkdirAll] with mode 0777 before the umask.
@@ -84,6 +104,7 @@ var errnoCodes = []struct {
 	{fs.ErrPermission, syscall.EACCES, "EACCES", "permission denied"},
 	{nil, syscall.EISDIR, "EISDIR", "illegal operation on a directory"},
 	{nil, syscall.ENOTDIR, "ENOTDIR", "not a directory"},
+	{fs.ErrExist, syscall.EEXIST, "EEXIST", "file already exists"},
 }
 
 // errorCode returns the Node error code and text of err, or "" when it has

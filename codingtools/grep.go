@@ -142,11 +142,15 @@ func (s *toolset) grep(ctx context.Context, args grepArgs) (agentcore.ToolResult
 	if err != nil {
 		return agentcore.ToolResult{}, regexError(args.Pattern, err)
 	}
+	if err := newlineError(expr); err != nil {
+		return agentcore.ToolResult{}, err
+	}
 	out := &grepOutput{limit: effectiveLimit(args.Limit, grepDefaultLimit), context: contextLines}
+	m := newLineMatcher(re)
 	if !info.IsDir() {
-		err = s.grepFile(ctx, searchPath, path.Base(searchPath), re, false, out)
+		err = s.grepOne(ctx, searchPath, m, out)
 	} else {
-		err = s.grepDir(ctx, searchPath, args.Glob, re, out)
+		err = s.grepDir(ctx, searchPath, args.Glob, m, out)
 	}
 	if err != nil {
 		return agentcore.ToolResult{}, err
@@ -173,49 +177,6 @@ func (s *toolset) grep(ctx context.Context, args grepArgs) (agentcore.ToolResult
 	return textResult(text, details), nil
 }
 
-// grepDir searches the files below dir as ripgrep does with --hidden and
-// --sort=path: .gitignore files obeyed inside a git repository, the glob
-// deciding before them, binary files skipped.
-func (s *toolset) grepDir(ctx context.Context, dir, glob string, re *regexp.Regexp, out *grepOutput) error {
-	useIgnore := repoRoot(ctx, s.fs, dir) != ""
-	w := &walker{fs: s.fs, useIgnore: useIgnore}
-	if glob != "" {
-		glob = stripDotSlash(glob)
-		rules := parseIgnore(dir, strings.NewReader(glob))
-		whitelist := !strings.HasPrefix(glob, "!")
-		w.override = func(e walkEntry) int {
-			switch rules.match(e.abs, e.isDir) {
-			case 1:
-				return -1
-			case -1:
-				return 1
-			}
-			if whitelist && !e.isDir {
-				return 1
-			}
-			return 0
-		}
-	}
-	var parents ignoreStack
-	if useIgnore {
-		parents = parentIgnores(ctx, s.fs, dir, true)
-	}
-	var ferr error
-	w.visit = func(e walkEntry) bool {
-		if !e.mode.IsRegular() {
-			return true
-		}
-		if ferr = s.grepFile(ctx, e.abs, e.rel, re, true, out); ferr != nil {
-			return false
-		}
-		return !out.done
-	}
-	if err := w.walk(ctx, dir, parents); err != nil {
-		return err
-	}
-	return ferr
-}
-
 // stripDotSlash drops the leading "./" of a glob, which ripgrep never
 // matches, keeping a leading "!".
 func stripDotSlash(glob string) string {
@@ -230,7 +191,20 @@ func stripDotSlash(glob string) string {
 	return g
 }
 
-// grepFile searches one file line by line, reporting matches and the
+// grepOne searches the file named by a grep call's path: no file is
+// binary then.
+func (s *toolset) grepOne(ctx context.Context, abs string, m *lineMatcher, out *grepOutput) error {
+	var scratch []byte
+	res, _ := searchWhole(ctx, s.fs, abs, m, false, false, out.limit+1, nil, &scratch)
+	if res.big {
+		return s.grepFile(ctx, abs, path.Base(abs), m.re, false, out)
+	}
+	emitHits(out, path.Base(abs), res.text, res.hits)
+	return nil
+}
+
+// grepFile searches one file line by line as it streams in: the search
+// of a file too big to read whole, reporting matches and the
 // context lines around them to out. An implicit file (found by walking)
 // with a NUL byte in its first 64 KB is binary and skipped, and the
 // search of one stops at a later NUL, as ripgrep does.

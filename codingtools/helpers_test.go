@@ -11,7 +11,7 @@ import (
 
 // call runs the tool named name of tools with args, repairing them first
 // as the loop does.
-func call(t *testing.T, ctx context.Context, tools []agentcore.Tool, name string, args any) (agentcore.ToolResult, error) {
+func call(t testing.TB, ctx context.Context, tools []agentcore.Tool, name string, args any) (agentcore.ToolResult, error) {
 	t.Helper()
 	raw, err := json.Marshal(args)
 	require.NoError(t, err)

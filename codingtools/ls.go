@@ -3,11 +3,13 @@ package codingtools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/pi-go/agentcore"
 )
@@ -95,10 +97,12 @@ func (s *toolset) ls(ctx context.Context, args lsArgs) (agentcore.ToolResult, er
 			break
 		}
 		st, err := s.fs.Stat(ctx, filepath.Join(dir, name))
-		if err != nil {
+		switch {
+		case errors.Is(err, ErrOutsideDir):
+			// A confined link leading out: listed, never followed.
+		case err != nil:
 			continue
-		}
-		if st.IsDir() {
+		case st.IsDir():
 			name += "/"
 		}
 		results = append(results, name)
@@ -207,7 +211,7 @@ func foldLatin(r rune) rune {
 // collate compares two names approximately as localeCompare does (see the
 // package doc for where it differs).
 func collate(a, b string) int {
-	ar, br := []rune(a), []rune(b)
+	ar, br := primaryRunes(a), primaryRunes(b)
 	for i := 0; i < len(ar) && i < len(br); i++ {
 		ac, ak := collationKey(ar[i])
 		bc, bk := collationKey(br[i])
@@ -222,4 +226,17 @@ func collate(a, b string) int {
 		}
 	}
 	return len(ar) - len(br)
+}
+
+// primaryRunes are the runes of s that the first level of collation
+// compares: combining marks (the accents of decomposed, NFD, letters)
+// are left out, as precomposed letters are folded to their base.
+func primaryRunes(s string) []rune {
+	out := make([]rune, 0, len(s))
+	for _, r := range s {
+		if !unicode.Is(unicode.Mn, r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }

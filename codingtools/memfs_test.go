@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -73,13 +74,21 @@ func (f *memFS) WriteFile(_ context.Context, p string, data []byte) error {
 func (f *memFS) MkdirAll(_ context.Context, p string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	var missing []string
 	for d := key(p); d != "." && d != ""; d = path.Dir(d) {
 		if file, ok := f.m[d]; ok {
-			if !file.Mode.IsDir() {
+			switch {
+			case file.Mode.IsDir():
+			case d == key(p):
 				return &fs.PathError{Op: "mkdir", Path: p, Err: fs.ErrExist}
+			default:
+				return &fs.PathError{Op: "mkdir", Path: p, Err: syscall.ENOTDIR}
 			}
 			continue
 		}
+		missing = append(missing, d)
+	}
+	for _, d := range missing {
 		f.m[d] = &fstest.MapFile{Mode: fs.ModeDir | 0o755}
 	}
 	return nil

@@ -3,6 +3,9 @@ package codingtools
 import (
 	"bytes"
 	"encoding/binary"
+	"image/gif"
+	"image/jpeg"
+	"image/png"
 	"slices"
 )
 
@@ -80,4 +83,20 @@ func isBMP(b []byte) bool {
 		return false
 	}
 	return planes == 1 && slices.Contains([]uint16{1, 4, 8, 16, 24, 32}, bits)
+}
+
+// decodes reports whether an image of type mime decodes whole, as pi's
+// resizer must before it sends the image; a WebP, which the standard
+// library cannot decode, is taken as it is.
+func decodes(data []byte, mime string) bool {
+	var err error
+	switch mime {
+	case "image/png":
+		_, err = png.Decode(bytes.NewReader(data))
+	case "image/jpeg":
+		_, err = jpeg.Decode(bytes.NewReader(data))
+	case "image/gif":
+		_, err = gif.DecodeAll(bytes.NewReader(data))
+	}
+	return err == nil
 }

@@ -76,6 +76,9 @@ type resolver struct {
 	dir     string
 	fsys    FS
 	confine bool
+	// kernel is set when fsys confines itself ([Confiner]): the check is
+	// then only lexical, fsys refuses the rest at each open.
+	kernel bool
 }
 
 // resolve returns the absolute path of p, or an error wrapping
@@ -113,6 +116,14 @@ func (r resolver) check(ctx context.Context, abs string) error {
 	root := absDir(r.dir)
 	if !within(root, abs) {
 		return fmt.Errorf("%w: %s", ErrOutsideDir, abs)
+	}
+	if r.kernel {
+		// fsys refuses at each use; this only gives every tool the same
+		// early error.
+		if _, err := r.fsys.Stat(ctx, abs); errors.Is(err, ErrOutsideDir) {
+			return err
+		}
+		return nil
 	}
 	rp, ok := r.fsys.(RealPather)
 	if !ok {

@@ -79,21 +79,27 @@ func (s *toolset) read(ctx context.Context, args readArgs) (agentcore.ToolResult
 	if args.Offset != nil && *args.Offset != 0 && !math.IsNaN(*args.Offset) {
 		startLine = max(0, int(math.Trunc(*args.Offset))-1)
 	}
-	endLine := math.MaxInt
+	endLine, limit := math.MaxInt, 0
 	if args.Limit != nil {
-		endLine = startLine + max(0, int(math.Trunc(*args.Limit)))
+		limit = int(math.Trunc(*args.Limit))
+		endLine = startLine + max(0, limit)
 	}
-	f, err := s.fs.Open(ctx, abs)
-	if err != nil {
-		return agentcore.ToolResult{}, &nodeError{err: err, syscall: "open", path: abs}
+	if limit < 0 {
+		// As JavaScript's slice: an end below 0 counts from the last line.
+		total, err := s.selectLines(ctx, abs, &lineSelector{})
+		if err != nil {
+			return agentcore.ToolResult{}, err
+		}
+		if endLine = min(startLine+limit, total); endLine < 0 {
+			endLine = max(0, total+endLine)
+		}
+		endLine = max(startLine, endLine)
 	}
 	sel := lineSelector{start: startLine, end: endLine, pieces: []string{}}
-	err = sel.readFrom(ctx, f)
-	f.Close()
+	totalFileLines, err := s.selectLines(ctx, abs, &sel)
 	if err != nil {
 		return agentcore.ToolResult{}, err
 	}
-	totalFileLines := sel.line + 1
 	if startLine >= totalFileLines {
 		return agentcore.ToolResult{}, fmt.Errorf("Offset %s is beyond end of file (%d lines total)", jsNumber(args.Offset), totalFileLines)
 	}
@@ -115,13 +121,28 @@ func (s *toolset) read(ctx context.Context, args readArgs) (agentcore.ToolResult
 			text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d (%s limit). Use offset=%d to continue.]", display, end, totalFileLines, FormatSize(DefaultMaxBytes), end+1)
 		}
 		details = ReadDetails{Truncation: &tr}
-	case args.Limit != nil && min(endLine, totalFileLines) < totalFileLines:
-		shown := min(endLine, totalFileLines)
+	case args.Limit != nil && min(startLine+limit, totalFileLines) < totalFileLines:
+		shown := min(startLine+limit, totalFileLines)
 		text = fmt.Sprintf("%s\n\n[%d more lines in file. Use offset=%d to continue.]", tr.Content, totalFileLines-shown, shown+1)
 	default:
 		text = tr.Content
 	}
 	return agentcore.ToolResult{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: text}}, Details: details, StructuredContent: text}, nil
+}
+
+// selectLines reads the file at abs through sel and returns its number of
+// lines.
+func (s *toolset) selectLines(ctx context.Context, abs string, sel *lineSelector) (int, error) {
+	f, err := s.fs.Open(ctx, abs)
+	if err != nil {
+		return 0, &nodeError{err: err, syscall: "open", path: abs}
+	}
+	err = sel.readFrom(ctx, f)
+	f.Close()
+	if err != nil {
+		return 0, err
+	}
+	return sel.line + 1, nil
 }
 
 // jsNumber writes an optional number as JavaScript's template strings do.
@@ -167,6 +188,10 @@ func (s *toolset) readImage(ctx context.Context, abs, mime string) (agentcore.To
 	}
 	if mime == "image/bmp" {
 		note := "Read image file [image/bmp]\n[Image omitted: could not be converted to a supported inline image format.]"
+		return agentcore.ToolResult{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: note}}, StructuredContent: note}, nil
+	}
+	if !decodes(data, mime) {
+		note := "Read image file [" + mime + "]\n[Image omitted: could not be resized below the inline image size limit.]"
 		return agentcore.ToolResult{Content: []agentcore.ContentBlock{agentcore.TextBlock{Text: note}}, StructuredContent: note}, nil
 	}
 	note := "Read image file [" + mime + "]"

@@ -3,6 +3,7 @@ package codingtools
 import (
 	"errors"
 	"regexp/syntax"
+	"slices"
 	"strings"
 )
 
@@ -30,6 +31,44 @@ func regexError(pattern string, err error) error {
 	}
 	b.WriteString("error: " + msg)
 	return errors.New(b.String())
+}
+
+// errNewline is ripgrep's refusal of a pattern that can match a line
+// break, which it searches line by line unless --multiline.
+var errNewline = errors.New("the literal '\"\\n\"' is not allowed in a regex\n\n" +
+	"Consider enabling multiline mode with the --multiline flag (or -U for short).\n" +
+	"When multiline mode is enabled, new line characters can be matched.")
+
+// newlineError returns errNewline when expr, which compiles, holds a line
+// break ripgrep refuses: a literal "\n" (typed or escaped) or a class of
+// "\n" alone. Wider classes that hold it (\s, [^a]) are allowed: ripgrep
+// drops the line break from them.
+func newlineError(expr string) error {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	var refused func(re *syntax.Regexp, depth int) bool
+	refused = func(re *syntax.Regexp, depth int) bool {
+		switch {
+		case depth > 1000:
+			return false
+		case re.Op == syntax.OpLiteral && slices.Contains(re.Rune, '\n'):
+			return true
+		case re.Op == syntax.OpCharClass && len(re.Rune) == 2 && re.Rune[0] == '\n' && re.Rune[1] == '\n':
+			return true
+		}
+		for _, sub := range re.Sub {
+			if refused(sub, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	if refused(re, 0) {
+		return errNewline
+	}
+	return nil
 }
 
 // unclosedAt is the offset of the last open bracket without its close, or

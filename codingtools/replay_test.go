@@ -20,6 +20,7 @@ import (
 type recordedCall struct {
 	Name   string          `json:"name"`
 	Tool   string          `json:"tool"`
+	Cwd    string          `json:"cwd"` // "link": tools working in a link to the corpus copy
 	Args   json.RawMessage `json:"args"`
 	Error  *string         `json:"error"`
 	Result *struct {
@@ -35,9 +36,15 @@ type recordedCall struct {
 var knownDifferences = map[string]string{}
 
 func TestReplayPiCalls(t *testing.T) {
+	for _, v := range sessionVariables {
+		t.Setenv(v, "set") // pi's bash leaves them out
+	}
 	root := copyCorpus(t)
 	tempDir := t.TempDir()
-	replay(t, root, AllTools(root, &Options{TempDir: tempDir}), tempDir, false)
+	opts := &Options{TempDir: tempDir}
+	require.NoError(t, os.Symlink(root, root+"-link"))
+	t.Cleanup(func() { os.Remove(root + "-link") })
+	replay(t, root, map[string][]agentcore.Tool{"": AllTools(root, opts), "link": AllTools(root+"-link", opts)}, tempDir, false)
 }
 
 // TestReplayPiCallsInMemory replays the calls of the file tools against an
@@ -45,7 +52,7 @@ func TestReplayPiCalls(t *testing.T) {
 func TestReplayPiCallsInMemory(t *testing.T) {
 	const root = "/project/repo"
 	fsys := memCorpus(t, copyCorpus(t), root)
-	replay(t, root, AllTools(root, &Options{FS: fsys}), t.TempDir(), true)
+	replay(t, root, map[string][]agentcore.Tool{"": AllTools(root, &Options{FS: fsys})}, t.TempDir(), true)
 }
 
 // loadCalls reads the recorded calls.
@@ -60,12 +67,16 @@ func loadCalls(t *testing.T) []recordedCall {
 
 // replay runs the recorded calls in order with tools, working in root, and
 // compares their results with pi's; skipBash leaves bash's calls out.
-func replay(t *testing.T, root string, list []agentcore.Tool, tempDir string, skipBash bool) {
+// sets are the tools by the working directory of the calls ("", "link").
+func replay(t *testing.T, root string, sets map[string][]agentcore.Tool, tempDir string, skipBash bool) {
 	calls := loadCalls(t)
 	var err error
-	tools := map[string]agentcore.Tool{}
-	for _, tool := range list {
-		tools[tool.Name] = tool
+	toolsAt := map[string]map[string]agentcore.Tool{}
+	for cwd, list := range sets {
+		toolsAt[cwd] = map[string]agentcore.Tool{}
+		for _, tool := range list {
+			toolsAt[cwd][tool.Name] = tool
+		}
 	}
 	fullOutput := regexp.MustCompile(regexp.QuoteMeta(tempDir) + `/pi-bash-[0-9a-f]+\.log`)
 	scrub := func(s string) string {
@@ -90,7 +101,8 @@ func replay(t *testing.T, root string, list []agentcore.Tool, tempDir string, sk
 		if skipBash && c.Tool == "bash" {
 			continue
 		}
-		tool := tools[c.Tool]
+		require.Contains(t, toolsAt, c.Cwd, c.Name)
+		tool := toolsAt[c.Cwd][c.Tool]
 		args := c.Args
 		if tool.PrepareArguments != nil {
 			args, err = tool.PrepareArguments(args)

@@ -26,7 +26,9 @@ type Shell interface {
 type ShellCommand struct {
 	Command string
 	Dir     string
-	Env     []string // nil: the process's environment
+	// Env is the command's environment; nil means the process's (with
+	// PWD set to Dir). The bash tool passes pi's ([Options].Env).
+	Env     []string
 	Timeout time.Duration
 	Output  io.Writer
 }
@@ -52,15 +54,26 @@ func (e *TimeoutError) Is(target error) bool { return target == ErrTimeout }
 
 // LocalShell runs commands with bash on this machine, in a process group
 // of their own, so that abort and timeout kill everything a command
-// started. Its zero value uses /bin/bash, else bash on PATH, else sh.
+// started. Its zero value uses /bin/bash, else bash on PATH, else sh, and
+// bounds nothing: set Limits to bound a command's processes, memory, CPU
+// time and output. The files a command reaches are never confined.
 type LocalShell struct {
 	// Path is the shell to run with "-c"; empty means the default.
 	Path string
+	// Limits, when not nil, bound each command: see [ShellLimits]. Exec
+	// fails with [ErrUnbounded], running nothing, when they cannot be
+	// established. The struct is read at each Exec; it must not change
+	// while a command runs.
+	Limits *ShellLimits
 }
 
+// errOutputMax ends the reading of a command's output at its bound.
+var errOutputMax = errors.New("output bound reached")
+
 // exitGrace is how long output may keep arriving after the shell exited
-// before the pipe is closed on the processes still holding it.
-const exitGrace = 100 * time.Millisecond
+// before the pipe is closed on the processes still holding it; a variable
+// for the tests, which the load of a busy machine must not fail.
+var exitGrace = 100 * time.Millisecond
 
 func (l *LocalShell) shell() string {
 	if l.Path != "" {
@@ -83,13 +96,27 @@ func (l *LocalShell) Exec(ctx context.Context, c ShellCommand) (int, error) {
 	if _, err := os.Stat(c.Dir); err != nil {
 		return 0, fmt.Errorf("Working directory does not exist: %s\nCannot execute bash commands.", c.Dir)
 	}
+	b := &bound{}
+	var outputMax int64
+	if lim := l.Limits; lim != nil {
+		var err error
+		if b, err = lim.setup(); err != nil {
+			return 0, err
+		}
+		defer b.cleanup()
+		outputMax = lim.Output
+	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return 0, err
 	}
-	cmd := exec.Command(l.shell(), "-c", c.Command)
+	argv := b.wrap(l.shell(), c.Command)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = c.Dir, c.Env, pw, pw
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if l.Limits != nil && l.Limits.UID != 0 {
+		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: l.Limits.UID, Gid: l.Limits.GID}
+	}
 	err = cmd.Start()
 	pw.Close()
 	if err != nil {
@@ -97,23 +124,36 @@ func (l *LocalShell) Exec(ctx context.Context, c ShellCommand) (int, error) {
 		return 0, err
 	}
 	pgid := cmd.Process.Pid
-	kill := func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
+	kill := func() {
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		b.kill()
+	}
 
 	data := make(chan struct{}, 1)
 	readDone := make(chan struct{})
+	overflow := make(chan struct{})
 	go func() {
 		defer close(readDone)
 		buf := make([]byte, 64*1024)
+		var total int64
 		for {
 			n, err := pr.Read(buf)
 			if n > 0 {
-				if c.Output != nil {
+				if outputMax > 0 && total+int64(n) > outputMax {
+					n = int(outputMax - total)
+					err = errOutputMax
+				}
+				total += int64(n)
+				if c.Output != nil && n > 0 {
 					_, _ = c.Output.Write(buf[:n])
 				}
 				select {
 				case data <- struct{}{}:
 				default:
 				}
+			}
+			if err == errOutputMax {
+				close(overflow)
 			}
 			if err != nil {
 				return
@@ -123,6 +163,7 @@ func (l *LocalShell) Exec(ctx context.Context, c ShellCommand) (int, error) {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 
+	overflowC := (<-chan struct{})(overflow)
 	started := time.Now()
 	var deadline <-chan time.Time
 	if c.Timeout > 0 {
@@ -133,7 +174,7 @@ func (l *LocalShell) Exec(ctx context.Context, c ShellCommand) (int, error) {
 	var (
 		waitErr                error
 		shellDone, timedOut    bool
-		aborted                bool
+		aborted, overflowed    bool
 		exitedAfter            time.Duration
 		grace                  *time.Timer
 		graceC                 <-chan time.Time
@@ -173,6 +214,10 @@ func (l *LocalShell) Exec(ctx context.Context, c ShellCommand) (int, error) {
 			}
 			kill()
 			armGrace()
+		case <-overflowC:
+			overflowC, overflowed = nil, true
+			kill()
+			armGrace()
 		case <-ctx.Done():
 			if !aborted {
 				aborted = true
@@ -187,6 +232,8 @@ func (l *LocalShell) Exec(ctx context.Context, c ShellCommand) (int, error) {
 	switch {
 	case aborted:
 		return code, ctx.Err()
+	case overflowed:
+		return code, &LimitError{Limit: "output", Value: outputMax}
 	case timedOut:
 		te := &TimeoutError{Timeout: c.Timeout}
 		if exitedBeforeDeadline {

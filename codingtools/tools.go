@@ -16,16 +16,27 @@ type Options struct {
 	// Shell runs bash's commands. Nil means a [LocalShell] running bash.
 	Shell Shell
 	// Confine refuses paths of the file tools that leave the working
-	// directory: "..", absolute paths elsewhere, and, when FS is a
-	// [RealPather] (LocalFS is), symbolic links leading out. The call
-	// fails with an error wrapping [ErrOutsideDir]. It cannot confine
-	// bash: a command can reach any file the process can, so a program
-	// that confines leaves bash out or gives it a sandboxed Shell.
+	// directory: "..", absolute paths elsewhere, symbolic links leading
+	// out and, with LocalFS, files with several hard links. The call
+	// fails with an error wrapping [ErrOutsideDir]. When FS is a
+	// [Confiner] (LocalFS is) every open goes through it and no race
+	// with a change of the tree can lead out; otherwise paths are checked
+	// before use, following links when FS is a [RealPather]. See the
+	// package doc. It cannot confine bash: a command can reach any file
+	// the process can, so a program that confines leaves bash out or
+	// gives it a sandboxed Shell ([LocalShell].Limits bound its
+	// resources, not its files).
 	Confine bool
 	// CommandPrefix, when set, runs before every bash command, on a line of
 	// its own (pi's commandPrefix), e.g. "set -euo pipefail".
 	CommandPrefix string
-	// Env is the environment of bash's commands. Nil means the process's.
+	// Env is the environment of bash's commands. Nil means pi's: the
+	// process's, with pi's bin folder ($PI_CODING_AGENT_DIR/bin, else
+	// ~/.pi/agent/bin) first on PATH, without the variables describing a
+	// pi session (PI_SESSION_ID, PI_SESSION_FILE, PI_PROVIDER, PI_MODEL,
+	// PI_REASONING_LEVEL), and with PWD inherited as Node's spawn leaves
+	// it, so that pwd in a directory reached through a link prints its
+	// real path.
 	Env []string
 	// TempDir is where bash saves the full output of a cut output. Empty
 	// means [os.TempDir].
@@ -39,6 +50,9 @@ type toolset struct {
 	shell Shell
 	paths resolver
 	opts  Options
+	// ancestors is the FS that looks for .git and .gitignore files above
+	// a search: fs below dir, the unconfined FS above it.
+	ancestors FS
 }
 
 func newToolset(dir string, opts *Options) *toolset {
@@ -57,7 +71,13 @@ func newToolset(dir string, opts *Options) *toolset {
 	if s.opts.TempDir == "" {
 		s.opts.TempDir = os.TempDir()
 	}
-	s.paths = resolver{dir: s.dir, fsys: s.fs, confine: s.opts.Confine}
+	s.ancestors = s.fs
+	kernel := false
+	if c, ok := s.fs.(Confiner); ok && s.opts.Confine {
+		s.ancestors = &aboveFS{dir: s.dir, below: c.Confine(s.dir), above: s.fs}
+		s.fs, kernel = s.ancestors.(*aboveFS).below, true
+	}
+	s.paths = resolver{dir: s.dir, fsys: s.fs, confine: s.opts.Confine, kernel: kernel}
 	return s
 }
 

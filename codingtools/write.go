@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/pi-go/agentcore"
@@ -31,6 +32,9 @@ func (s *toolset) writeTool() agentcore.Tool {
 				return errAborted
 			}
 			if err := s.fs.MkdirAll(ctx, filepath.Dir(abs)); err != nil {
+				if info, serr := s.fs.Stat(ctx, filepath.Dir(abs)); serr == nil && !info.IsDir() {
+					err = fs.ErrExist // Node's word when the directory itself is a file
+				}
 				return &nodeError{err: err, syscall: "mkdir", path: filepath.Dir(abs)}
 			}
 			if ctx.Err() != nil {

@@ -79,9 +79,13 @@
 //
 // [Options].OnEvent tells a UI what happens: [HeldEvent] when a call is
 // held, [DecidedEvent] when it is decided (by a person or its deadline),
-// [ResolvedEvent] when its result replaced the placeholder (the Agent's
-// listeners get no event for that replacement), [DiscardedEvent] when held
-// calls were dropped.
+// [ResolvedEvent] when its result is known, [DiscardedEvent] when held
+// calls were dropped. The Agent's own listeners see the transcript change
+// as it happens: the placeholder as the held call's result (message_end),
+// then, when the resumed run starts, each real result in its place
+// ([agentcore.MessageReplaceEvent], before agent_start), so a recorder of
+// the Agent's events (package session, the agui handler, a trace) holds
+// the transcript the Agent holds.
 //
 // # Without an Agent
 //

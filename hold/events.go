@@ -24,11 +24,13 @@ type DecidedEvent struct {
 	Call Call
 }
 
-// ResolvedEvent is sent for each decided call once its result replaced the
-// placeholder in the Agent's transcript, before the resumed run's first
-// request, on that run's goroutine. The Agent's listeners get no event for
-// the replacement: a program that records the transcript from message_end
-// events records Result here.
+// ResolvedEvent is sent for each decided call once its result is known,
+// before the resumed run's first request, on that run's goroutine. On an
+// Agent the Gate then replaces the call's placeholder with Result through
+// [agentcore.Agent.ReplaceMessage], so the Agent's listeners get an
+// [agentcore.MessageReplaceEvent] for it, before the run's agent_start: a
+// program that records the transcript from the Agent's events needs
+// nothing from this event.
 type ResolvedEvent struct {
 	// Call is the call with its Decision.
 	Call Call

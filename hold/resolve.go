@@ -2,6 +2,7 @@ package hold
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -60,7 +61,17 @@ func (g *Gate) resume(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	agent.SetMessages(out)
+	// One replacement per resolved call, so that the Agent's listeners
+	// (a session file, a trace, a UI) record each real result. A
+	// placeholder the transcript lost meanwhile (a concurrent SetMessages)
+	// is gone with it.
+	for i, m := range out {
+		if r, ok := m.(*agentcore.ToolResultMessage); ok && agentcore.Message(r) != messages[i] {
+			if err := agent.ReplaceMessage(messages[i], m); err != nil && !errors.Is(err, agentcore.ErrMessageNotFound) {
+				return err
+			}
+		}
+	}
 	return nil
 }
 

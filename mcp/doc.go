@@ -79,6 +79,13 @@
 // call connects again, starting a new process for a [Command], and
 // refreshes the server's tools.
 //
+// # The MCP servers of an editor
+//
+// An editor that hosts an agent over the Agent Client Protocol (package
+// acp) passes it MCP servers in session/new. [ACPConnector] is
+// acp.Options' ConnectMCP: it connects them as a Toolset, whose tools the
+// session's Agent gets, and closes it with the session.
+//
 // # An Agent as an MCP server
 //
 // [NewAgentServer] and [AddAgentTool] serve an Agent as a tool of an SDK

@@ -4,11 +4,28 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"time"
 
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/pi-go/agentcore"
 )
+
+// endFailed ends the spans of the turn's failed calls: held (a Gate's
+// HeldEvent named it) or failed.
+func (o *observer) endFailed(ctx context.Context) {
+	o.mu.Lock()
+	failed := o.failed
+	o.failed = nil
+	o.mu.Unlock()
+	for _, f := range failed {
+		if _, held := o.in.held.LoadAndDelete(f.id); held {
+			f.call.endHeld(f.at)
+			continue
+		}
+		f.call.endAt(ctx, true, f.text, f.at)
+	}
+}
 
 // Install makes the Instrumentation an [agentcore.Layer]: give it in
 // [agentcore.Options].Layers (or [agentcore.LoopConfig].Layers) and each
@@ -28,6 +45,7 @@ func (in *Instrumentation) Install(s *agentcore.Setup) {
 	o := &observer{in: in, agent: s.Agent(), descriptions: map[string]string{}}
 	s.WrapStreamFn(o.wrapStreamFn)
 	s.WrapTool(o.wrapTool)
+	s.WrapRun(o.wrapRun)
 	s.Subscribe(o.listen)
 }
 
@@ -54,6 +72,18 @@ type observer struct {
 	// calls are the calls started and not ended, by ID, in start order:
 	// a model may give several calls one ID (or none).
 	calls map[string][]*toolCall
+	// failed are the calls of the turn that ended in error, their spans
+	// left open until turn_end: a Gate's HeldEvent (see HoldEvents) comes
+	// between, and marks a held call's span held rather than failed.
+	failed []failedCall
+}
+
+// failedCall is a call that ended in error, its span not ended yet.
+type failedCall struct {
+	call *toolCall
+	id   string
+	text string
+	at   time.Time
 }
 
 // current returns the active run, or nil.
@@ -89,11 +119,17 @@ func (o *observer) listen(ctx context.Context, ev agentcore.AgentEvent) {
 	case *agentcore.AgentStartEvent:
 		// The run's model is the Agent's as the run starts; under RunLoop
 		// the first request tells it.
-		var model agentcore.Model
-		if o.agent != nil {
-			model = o.agent.State().Model
+		var r *runState
+		if p := pendingFrom(ctx); p != nil {
+			r = p.take() // started for a call run before the loop
 		}
-		r := o.in.startRun(ctx, model)
+		if r == nil {
+			var model agentcore.Model
+			if o.agent != nil {
+				model = o.agent.State().Model
+			}
+			r = o.in.startRun(ctx, model)
+		}
 		o.mu.Lock()
 		o.run = r
 		o.mu.Unlock()
@@ -106,9 +142,13 @@ func (o *observer) listen(ctx context.Context, ev agentcore.AgentEvent) {
 	case *agentcore.ToolExecutionEndEvent:
 		o.endTool(ctx, ev)
 	case *agentcore.TurnEndEvent:
+		o.endFailed(ctx)
 		o.closeTurn()
 	case *agentcore.AgentEndEvent:
 		o.endRun(ctx, ev.Messages)
+		if p := pendingFrom(ctx); p != nil {
+			p.leave()
+		}
 	}
 }
 
@@ -198,11 +238,19 @@ func (o *observer) endTool(ctx context.Context, ev *agentcore.ToolExecutionEndEv
 	if o.in.capture {
 		text = ev.Result.Text()
 	}
+	if ev.IsError && ev.DurationMs == nil {
+		// Blocked before it ran: perhaps held; turn_end tells.
+		o.mu.Lock()
+		o.failed = append(o.failed, failedCall{call: call, id: ev.ToolCallID, text: text, at: time.Now()})
+		o.mu.Unlock()
+		return
+	}
 	call.end(ctx, ev.IsError, text)
 }
 
 // endRun ends the run, and the spans of calls a failed run left open.
 func (o *observer) endRun(ctx context.Context, messages []agentcore.Message) {
+	o.endFailed(ctx)
 	o.mu.Lock()
 	r, calls := o.run, o.calls
 	o.run, o.calls = nil, nil

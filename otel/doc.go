@@ -181,15 +181,25 @@
 // [Instrumentation.HoldEvents] is a hold.Options.OnEvent (package hold)
 // that records how long a person took to decide each held call: a root
 // span "hold {tool}" from when the call was held to its decision, and the
-// histogram [MetricHoldDuration]. The approved call's execution is then
-// an execute_tool span of the run that resumes it.
+// histogram [MetricHoldDuration]. It also marks the execute_tool span of
+// the call the Gate held (the call did not run: its result is the
+// placeholder) with [AttrHoldHeld] and an event "held", without an error
+// status, so an approval request does not show as a failed tool. The
+// approved call's execution is then an execute_tool span under the
+// invoke_agent span of the run that resumes it, in that run's trace: the
+// Gate runs it before the loop, inside the Instrumentation's run wrapper,
+// which starts the run's span for it (put the Instrumentation before the
+// Gate in Layers, as [Instrumentation.NewAgent] does).
 //
 // # What it uses of the Agent
 //
 // The layer sets no hook: the Agent's hooks, and those of its other
-// layers, run as given. It wraps the stream function and each tool's
-// Execute, and subscribes one listener, before those of the layers after
-// it and of the program. That listener reads agent_start (where it takes
+// layers, run as given. It wraps the stream function, each tool's
+// Execute and each run (see Held tool calls), and subscribes one
+// listener, before those of the layers after it and of the program. A
+// call that ends in error without having run keeps its span open until
+// turn_end, when it is known whether the Gate held it. That listener
+// reads agent_start (where it takes
 // the Agent's [agentcore.Agent.State] for the run's model) and
 // agent_end (the run span), message_end of assistant messages with tool
 // calls and turn_end (to find a call's span from its Execute), and

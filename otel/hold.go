@@ -18,6 +18,9 @@ import (
 const (
 	AttrHoldDecision   = attribute.Key("agentcore.hold.decision")
 	AttrHoldByDeadline = attribute.Key("agentcore.hold.by_deadline")
+	// AttrHoldHeld marks the execute_tool span of a call a Gate held: the
+	// call did not run and waits for a person; the span is not an error.
+	AttrHoldHeld = attribute.Key("agentcore.hold.held")
 )
 
 // MetricHoldDuration is the histogram of the time, in seconds, that held
@@ -28,7 +31,9 @@ const MetricHoldDuration = "agentcore.hold.duration"
 // holdBuckets reach from a second to a week.
 var holdBuckets = []float64{1, 10, 60, 300, 1800, 3600, 4 * 3600, 24 * 3600, 7 * 24 * 3600}
 
-// HoldEvents returns a hold.Options.OnEvent that records the time a person
+// HoldEvents returns a hold.Options.OnEvent that marks the execute_tool
+// span of each call the Gate held with [AttrHoldHeld] and an event "held"
+// instead of an error status, and records the time a person
 // took to decide each held call (package hold) as a span "hold {tool}"
 // (kind internal) from when the call was held to its decision, with the
 // tool's name and the call's ID, the decision ([AttrHoldDecision]) and
@@ -46,8 +51,11 @@ func (in *Instrumentation) HoldEvents(next func(hold.Event)) func(hold.Event) {
 		return next
 	}
 	return func(ev hold.Event) {
-		if d, ok := ev.(*hold.DecidedEvent); ok {
-			in.recordHold(d.Call, time.Now())
+		switch ev := ev.(type) {
+		case *hold.HeldEvent:
+			in.held.Store(ev.Call.ID, true)
+		case *hold.DecidedEvent:
+			in.recordHold(ev.Call, time.Now())
 		}
 		if next != nil {
 			next(ev)

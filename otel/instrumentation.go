@@ -2,6 +2,7 @@ package agentotel
 
 import (
 	"context"
+	"sync"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -80,6 +81,9 @@ type Instrumentation struct {
 	toolDuration  metric.Float64Histogram
 	agentDuration metric.Float64Histogram
 	holdDuration  metric.Float64Histogram
+	// held are the IDs of the calls a Gate held, told by HoldEvents'
+	// HeldEvent, until the observer that recorded the call ends its span.
+	held sync.Map
 
 	agentName string
 	capture   bool

@@ -55,8 +55,14 @@ func (in *Instrumentation) wrapTool(t agentcore.Tool) agentcore.Tool {
 				return exec(trace.ContextWithSpan(ctx, span), callID, args, onUpdate)
 			}
 		}
-		// Not a call an instrumented Agent records: a RunLoop's, or one a
-		// tool makes itself with RunToolCall.
+		// Not a call an instrumented Agent records: a RunLoop's, one a
+		// tool makes itself with RunToolCall, or one a layer runs before
+		// the loop, under the run's span started for it.
+		if p := pendingFrom(ctx); p != nil {
+			if r := p.start(ctx); r != nil && r.on {
+				ctx = r.ctx
+			}
+		}
 		return in.executeTool(ctx, exec, name, description, callID, args, onUpdate)
 	}
 	return t
@@ -119,6 +125,20 @@ func (in *Instrumentation) startTool(ctx context.Context, name, description, cal
 // when content is captured: as the result of a call that succeeded, as the
 // status of one that failed.
 func (c *toolCall) end(ctx context.Context, failed bool, text string) {
+	c.endAt(ctx, failed, text, time.Now())
+}
+
+// endHeld ends, at ended, the span of a call a Gate held: marked held,
+// with no error status; the call's duration is not recorded (it did not
+// run).
+func (c *toolCall) endHeld(ended time.Time) {
+	c.span.SetAttributes(AttrHoldHeld.Bool(true))
+	c.span.AddEvent("held", trace.WithTimestamp(ended))
+	c.span.End(trace.WithTimestamp(ended))
+}
+
+// endAt is end at the time ended.
+func (c *toolCall) endAt(ctx context.Context, failed bool, text string, ended time.Time) {
 	in := c.in
 	errType := ""
 	if failed {
@@ -139,7 +159,6 @@ func (c *toolCall) end(ctx context.Context, failed bool, text string) {
 		}
 		setOutcome(c.span, attrs, errType, status)
 	}
-	ended := time.Now()
 	c.span.End(trace.WithTimestamp(ended))
 	if in.toolDuration.Enabled(c.ctx) {
 		attrs := make([]attribute.KeyValue, 0, 4)

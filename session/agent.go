@@ -11,19 +11,37 @@ import (
 )
 
 // Layer returns an [agentcore.Layer] that keeps an Agent's conversation
-// in s:
+// in s, so that its context ([Session.Context], or pi opening the file)
+// is the Agent's transcript:
 //
 //   - every message the Agent ends (message_end: prompts, answers, tool
-//     results, steering and follow-up messages) is appended to s, on the
-//     goroutine that delivers the event, before the run goes on (an
-//     Agent's listeners are awaited);
+//     results, steering and follow-up messages, [agentcore.Agent.AppendMessage])
+//     is appended to s (pi's custom messages, role "custom", as
+//     [CustomMessageEntry], as pi's agent session records them);
+//   - a message the Agent replaced ([agentcore.MessageReplaceEvent]: a held
+//     call's real result in place of its placeholder) is recorded as pi's
+//     [ContextEdit] of its entry when only its content changed, else (a
+//     tool result whose isError changed, say) on a branch that starts
+//     where the message's entry started, with the messages after it
+//     appended again: pi's context edits replace content only;
+//   - a transcript the Agent replaced ([agentcore.TranscriptSetEvent]:
+//     SetMessages, Reset) is compared with s's context: what extends it is
+//     appended, one message changed in its content is a ContextEdit, and
+//     anything else starts a branch at the first message that differs
+//     (the Agent's leading system messages that no event recorded are left
+//     out; a compaction recorded with [Session.OnCompaction] before the
+//     transcript was set to its result leaves nothing to record);
 //   - the model sees the context's branch summaries, custom messages and
 //     compaction summaries as user messages ([ConvertMessages], first in
 //     the ConvertToLLM pipeline);
-//   - an append that failed fails the run at its next model request
-//     (PrepareRequest), with the error, rather than going on unrecorded.
+//   - a record that failed (a write error, or a change among the messages
+//     a compaction kept that only a branch could hold) fails the run at
+//     its next model request (PrepareRequest), with the error, rather than
+//     going on unrecorded.
 //
-// Record compactions with [Session.OnCompaction].
+// Records are written on the goroutine that delivers the event, before
+// the run goes on (an Agent's listeners are awaited). Record compactions
+// with [Session.OnCompaction].
 func (s *Session) Layer() agentcore.Layer {
 	var (
 		mu  sync.Mutex
@@ -31,11 +49,16 @@ func (s *Session) Layer() agentcore.Layer {
 	)
 	return agentcore.LayerFunc(func(setup *agentcore.Setup) {
 		setup.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
-			end, ok := ev.(*agentcore.MessageEndEvent)
-			if !ok {
-				return
+			var werr error
+			switch ev := ev.(type) {
+			case *agentcore.MessageEndEvent:
+				_, werr = s.Append(endedEntry(ev.Message))
+			case *agentcore.MessageReplaceEvent:
+				werr = s.replaceMessage(ev.Old, ev.Message)
+			case *agentcore.TranscriptSetEvent:
+				werr = s.recordTranscript(ev.Messages)
 			}
-			if _, werr := s.AppendMessage(end.Message); werr != nil {
+			if werr != nil {
 				mu.Lock()
 				err = werr
 				mu.Unlock()

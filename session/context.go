@@ -23,6 +23,10 @@ type Context struct {
 	// those kinds, and context edits applied. They share the session's
 	// messages, which must not be modified.
 	Messages []agentcore.Message
+	// EntryIDs are the IDs of the entries the messages come from, one per
+	// message (a compaction's system message and summary both name the
+	// compaction; an edited message the entry it edits).
+	EntryIDs []string
 	// ThinkingLevel is the last thinking level set on the path; "off"
 	// when none was.
 	ThinkingLevel agentcore.ThinkingLevel
@@ -51,6 +55,15 @@ func BuildContext(entries []Entry, leafID string) Context {
 
 func (t *tree) context(leafID string) Context {
 	path := t.pathSlots(leafID)
+	if leafID == "" && t.leafNoID && len(t.slots) > 0 {
+		// pi's leaf is undefined: its context is that of the last entry.
+		path = t.pathFrom(t.slots[len(t.slots)-1])
+	}
+	return t.contextOf(path)
+}
+
+// contextOf builds the context of path, the slots from a root to a leaf.
+func (t *tree) contextOf(path []*slot) Context {
 	ctx := Context{ThinkingLevel: agentcore.ThinkingOff}
 	for _, sl := range path {
 		switch e := sl.entry.(type) {
@@ -64,20 +77,36 @@ func (t *tree) context(leafID string) Context {
 			ctx.Model = &m
 		}
 	}
-	selected := t.entries(t.contextSlots(path))
+	var sources []Entry
+	ctx.Messages, sources = projectEntries(t.entries(t.contextSlots(path)))
+	for _, e := range sources {
+		ctx.EntryIDs = append(ctx.EntryIDs, e.Base().ID)
+	}
+	return ctx
+}
+
+// projectEntries returns the messages selected, the entries of a context,
+// put into it, and the entry each comes from.
+func projectEntries(selected []Entry) ([]agentcore.Message, []Entry) {
 	edits := map[string]*ContextEdit{}
 	for _, e := range selected {
 		if ed, ok := e.(*ContextEdit); ok {
 			edits[ed.TargetID] = ed
 		}
 	}
+	var (
+		msgs    []agentcore.Message
+		sources []Entry
+	)
 	for i, e := range selected {
 		if _, ok := e.(*Compaction); ok && i > 0 {
 			continue // an older compaction kept in the range: only the newest speaks
 		}
-		ctx.Messages = append(ctx.Messages, project(e, edits[e.Base().ID])...)
+		for _, m := range project(e, edits[e.Base().ID]) {
+			msgs, sources = append(msgs, m), append(sources, e)
+		}
 	}
-	return ctx
+	return msgs, sources
 }
 
 // contextSlots selects the entries of path that make the context: only
@@ -141,7 +170,9 @@ func entryMessages(e Entry) []agentcore.Message {
 		}
 		return []agentcore.Message{&BranchSummaryMessage{Summary: e.Summary, FromID: e.FromID, Timestamp: millis(e.Timestamp)}}
 	case *Compaction:
-		s := &compaction.Summary{Summary: e.Summary, TokensBefore: e.TokensBefore, Timestamp: millis(e.Timestamp)}
+		// The file lists feed the next compaction; the message's JSON is
+		// pi's, without them (the entry keeps them).
+		s := &compaction.Summary{Summary: e.Summary, TokensBefore: e.TokensBefore, Timestamp: millis(e.Timestamp), OmitDetails: true}
 		var files struct {
 			ReadFiles     []string `json:"readFiles"`
 			ModifiedFiles []string `json:"modifiedFiles"`

@@ -2,10 +2,10 @@ package session
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,8 +35,8 @@ var (
 // Options configure [Create], [Open] and the functions that make new
 // session files. A nil *Options means the defaults.
 type Options struct {
-	// ID is the ID of a new session ([Create], [ForkFrom], [Session.Fork]);
-	// "" makes a UUIDv7. pi's rules apply: letters, digits, '-', '_' and
+	// ID is the ID of a new session ([Create], [ForkFrom], [Session.Fork],
+	// [Open] of a missing file); "" makes a UUIDv7. pi's rules apply: letters, digits, '-', '_' and
 	// '.', starting and ending with a letter or digit.
 	ID string
 	// ParentSession is the parent file a new session records; "" for none.
@@ -49,16 +49,23 @@ type Options struct {
 	ReadOnly bool
 	// Sync makes every append wait for the disk (fsync).
 	Sync bool
-	// StaleLock is how long a lock nobody touched (each append touches it)
-	// is left alone before a writer takes it over; zero never takes one
-	// over: a crashed writer's lock then stays until removed by hand.
-	StaleLock time.Duration
 	// OnBadLine is called, on the opening goroutine, for each line of the
 	// file that is not an entry (a torn last line has Torn set); an error
 	// it returns fails the open. Nil skips such lines, as pi does.
 	OnBadLine func(*LineError) error
-	// Now is the clock of the entries' timestamps; nil is time.Now.
+	// Now is the clock of the entries' timestamps (and of a new session's
+	// header and file name); nil is time.Now. It is called once for each
+	// new session and once for each entry appended, on the appending
+	// goroutine.
 	Now func() time.Time
+	// NewEntryID draws the ID of each new entry: those appended, those a
+	// version 1 migration gives, and the labels [Session.Fork] writes
+	// again. It is called on the goroutine making the entry, under the
+	// session's lock; an ID the session already holds is drawn again, up
+	// to 100 times, then a random UUID is taken. Nil draws 8 random hex
+	// digits, as pi does. With Now, it makes the file of a script of calls
+	// the one pi writes for the same calls, byte for byte.
+	NewEntryID func() string
 }
 
 func (o *Options) orDefault() Options {
@@ -85,12 +92,18 @@ type Session struct {
 	flushed bool // the file holds the header and every entry so far
 	lock    *fileLock
 	closed  bool
+	// file and size are the file as the session last wrote or read it:
+	// an append first checks that the path still names that file, of
+	// that size, so that it never lands after lines it does not know.
+	file os.FileInfo
+	size int64
 }
 
 // Create starts a new session for the working directory cwd, in dir: the
 // file dir/<time>_<id>.jsonl, pi's naming. As in pi, the file is written
 // once the session holds a user or assistant message; until then its
-// entries are kept in memory (its lock is taken at once).
+// entries are kept in memory, and the lock is taken when the file is
+// written, so a session that never writes leaves nothing on disk.
 func Create(dir, cwd string, opts *Options) (*Session, error) {
 	o := opts.orDefault()
 	id := o.ID
@@ -107,13 +120,6 @@ func Create(dir, cwd string, opts *Options) (*Session, error) {
 	name := strings.NewReplacer(":", "-", ".", "-").Replace(ts) + "_" + id + ".jsonl"
 	s := &Session{opts: o, path: filepath.Join(dir, name), t: newTree(nil),
 		header: Header{Version: CurrentVersion, ID: id, Timestamp: ts, Cwd: cwd, ParentSession: o.ParentSession}}
-	if !o.ReadOnly {
-		l, err := lockFile(s.path, o.StaleLock, o.Now)
-		if err != nil {
-			return nil, err
-		}
-		s.lock = l
-	}
 	return s, nil
 }
 
@@ -126,12 +132,14 @@ func Create(dir, cwd string, opts *Options) (*Session, error) {
 // newline so that appends start on a line of their own. The leaf is the
 // last entry of the file. A file whose first entry is not a header is
 // refused with [ErrNotSession]; an empty one gets a new header, pi's
-// repair.
+// repair. A path where no file is opens, as in pi, an empty session of
+// the process's working directory (ID and time from opts), whose file is
+// written at the first append that gives it a user or assistant message.
 func Open(path string, opts *Options) (*Session, error) {
 	o := opts.orDefault()
 	s := &Session{opts: o, path: path}
 	if !o.ReadOnly {
-		l, err := lockFile(path, o.StaleLock, o.Now)
+		l, err := lockFile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -146,22 +154,48 @@ func Open(path string, opts *Options) (*Session, error) {
 	return s, nil
 }
 
+// newID draws an entry ID not in taken.
+func (o *Options) newID(taken map[string]bool) string {
+	return newEntryIDWith(o.NewEntryID, taken)
+}
+
+// newHeader starts a new session in memory: the header, no entries.
+func (s *Session) newHeader() {
+	cwd, _ := os.Getwd()
+	now := s.opts.Now()
+	id := s.opts.ID
+	if id == "" {
+		id = newSessionID(now)
+	}
+	s.header = Header{Version: CurrentVersion, ID: id, Timestamp: isoTime(now), Cwd: cwd}
+	s.t = newTree(nil)
+}
+
 func (s *Session) load() error {
 	f, err := os.Open(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		// As pi: a new session for this path, written at the first append
+		// that gives it a conversation.
+		if s.opts.ID != "" {
+			if err := checkSessionID(s.opts.ID); err != nil {
+				return err
+			}
+		}
+		s.newHeader()
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
 	src := &source{path: s.path, reg: s.opts.Registry, f: f}
 	c, err := readContents(f, src, s.opts.OnBadLine)
-	if err != nil || c.t.src == nil {
+	read, serr := f.Stat() // the file read, before it may be closed
+	if err != nil || c.t == nil || c.t.src == nil {
 		_ = f.Close()
 		src.f = nil
 	}
 	if errors.Is(err, io.EOF) { // an empty file
-		cwd, _ := os.Getwd()
-		now := s.opts.Now()
-		s.header = Header{Version: CurrentVersion, ID: newSessionID(now), Timestamp: isoTime(now), Cwd: cwd}
-		s.t = newTree(nil)
+		s.newHeader()
 		if s.opts.ReadOnly {
 			return nil
 		}
@@ -170,26 +204,49 @@ func (s *Session) load() error {
 	if err != nil {
 		return fmt.Errorf("session: %s: %w", s.path, err)
 	}
+	if c.values != nil {
+		c.migrate(s.opts.Registry, s.opts.newID)
+	}
 	s.header, s.t, s.flushed = c.header, c.t, true
 	if s.opts.ReadOnly {
 		return nil
 	}
 	if c.migrated {
-		return s.rewrite()
+		return s.replace(joinLines(c.lines))
 	}
+	if serr != nil {
+		return fmt.Errorf("session: %w", serr)
+	}
+	s.file, s.size = read, c.size
 	if c.tornTail {
 		return s.write([]byte("\n"))
 	}
 	return nil
 }
 
+// remember records the file at the session's path as the one it writes.
+func (s *Session) remember() error {
+	info, err := os.Stat(s.path)
+	if err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	s.file, s.size = info, info.Size()
+	return nil
+}
+
 // rewrite replaces the file with the header and every entry, through a
 // temporary file renamed over it.
 func (s *Session) rewrite() error {
-	data, err := s.encodeAll(s.t.all())
+	data, err := s.encodeAll()
 	if err != nil {
 		return err
 	}
+	return s.replace(data)
+}
+
+// replace replaces the file with data, through a temporary file renamed
+// over it.
+func (s *Session) replace(data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(s.path), ".session-*.tmp")
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
@@ -207,31 +264,57 @@ func (s *Session) rewrite() error {
 		return fmt.Errorf("session: rewrite %s: %w", s.path, err)
 	}
 	s.flushed = true
-	return nil
+	return s.remember()
 }
 
-// encodeAll is the file's text: the header and entries, a line each.
-func (s *Session) encodeAll(entries []Entry) ([]byte, error) {
+// encodeAll is the file's text: the header and entries, a line each, as
+// pi writes them: an entry read from a file as JSON.stringify writes back
+// its line, one made here encoded.
+func (s *Session) encodeAll() ([]byte, error) {
 	var buf bytes.Buffer
-	h, err := json.Marshal(s.header)
+	h, err := marshalLine(s.header)
 	if err != nil {
 		return nil, err
 	}
 	buf.Write(h)
 	buf.WriteByte('\n')
-	for _, e := range entries {
-		line, err := json.Marshal(e)
-		if err != nil {
-			return nil, fmt.Errorf("session: entry %s: %w", limit.Quote(e.Base().ID), err)
-		}
+	lines, err := s.t.lines(s.t.slots)
+	if err != nil {
+		return nil, err
+	}
+	for _, line := range lines {
 		buf.Write(line)
 		buf.WriteByte('\n')
 	}
 	return buf.Bytes(), nil
 }
 
-// write appends data to the file with one write.
+// joinLines is lines, each ended with a newline.
+func joinLines(lines [][]byte) []byte {
+	var buf bytes.Buffer
+	for _, l := range lines {
+		buf.Write(l)
+		buf.WriteByte('\n')
+	}
+	return buf.Bytes()
+}
+
+// write appends data to the file with one write, after checking that the
+// file is the one the session knows: a file another program replaced,
+// cut or appended to is refused with [ErrChanged], and nothing is
+// written.
 func (s *Session) write(data []byte) error {
+	if s.file != nil {
+		info, err := os.Stat(s.path)
+		switch {
+		case err != nil:
+			return fmt.Errorf("%w: %w", ErrChanged, err)
+		case !os.SameFile(info, s.file):
+			return fmt.Errorf("%w: %s was replaced", ErrChanged, s.path)
+		case info.Size() != s.size:
+			return fmt.Errorf("%w: %s is %d bytes, the session wrote %d", ErrChanged, s.path, info.Size(), s.size)
+		}
+	}
 	return s.writeFlags(data, os.O_WRONLY|os.O_APPEND)
 }
 
@@ -241,9 +324,13 @@ func (s *Session) writeFlags(data []byte, flag int) error {
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	_, err = f.Write(data)
+	n, err := f.Write(data)
+	s.size += int64(n)
 	if err == nil && s.opts.Sync {
 		err = f.Sync()
+	}
+	if err == nil && s.file == nil {
+		s.file, err = f.Stat()
 	}
 	if err = errors.Join(err, f.Close()); err != nil {
 		return fmt.Errorf("session: write: %w", err)
@@ -287,16 +374,15 @@ func (s *Session) persist(e Entry) error {
 		if !s.hasConversation() {
 			return nil
 		}
-		data, err := s.encodeAll(s.t.all())
+		data, err := s.encodeAll()
 		if err != nil {
 			return err
 		}
-		if err := s.writeFlags(data, os.O_WRONLY|os.O_CREATE|os.O_EXCL); err != nil {
+		if err := s.create(data); err != nil {
 			return err
 		}
-		s.flushed = true
 	} else {
-		line, err := json.Marshal(e)
+		line, err := s.t.line(s.t.slots[len(s.t.slots)-1])
 		if err != nil {
 			return fmt.Errorf("session: entry: %w", err)
 		}
@@ -304,9 +390,35 @@ func (s *Session) persist(e Entry) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// takeLock takes the lock of the session's file, unless held.
+func (s *Session) takeLock() error {
 	if s.lock != nil {
-		s.lock.touch(s.opts.Now())
+		return nil
 	}
+	l, err := lockFile(s.path)
+	if err != nil {
+		return err
+	}
+	s.lock = l
+	return nil
+}
+
+// create writes a new session's file, taking its lock first.
+func (s *Session) create(data []byte) error {
+	if err := s.takeLock(); err != nil {
+		return err
+	}
+	s.file, s.size = nil, 0
+	if err := s.writeFlags(data, os.O_WRONLY|os.O_CREATE|os.O_EXCL); err != nil {
+		s.file, s.size = nil, 0
+		_ = s.lock.release()
+		s.lock = nil
+		return err
+	}
+	s.flushed = true
 	return nil
 }
 
@@ -328,7 +440,7 @@ func (s *Session) persist(e Entry) error {
 func (s *Session) Append(e Entry) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.append(e, s.t.leaf)
+	return s.append(e, s.t.leaf, s.t.leafNoID)
 }
 
 // AppendMessage appends m in a [MessageEntry]; see [Session.Append].
@@ -336,7 +448,7 @@ func (s *Session) AppendMessage(m agentcore.Message) (string, error) {
 	return s.Append(&MessageEntry{Message: m})
 }
 
-func (s *Session) append(e Entry, parent string) (string, error) {
+func (s *Session) append(e Entry, parent string, noParent bool) (string, error) {
 	if s.closed {
 		return "", ErrClosed
 	}
@@ -347,17 +459,26 @@ func (s *Session) append(e Entry, parent string) (string, error) {
 		return "", fmt.Errorf("%w: nil entry", ErrInvalid)
 	}
 	b := e.Base()
-	b.ID = newEntryID(s.t.byID)
+	b.ID = newEntryIDWith(s.opts.NewEntryID, s.t.byID)
 	b.ParentID = parent
 	now := s.opts.Now()
 	b.Timestamp = isoTime(now)
 	if err := s.check(e, now); err != nil {
 		return "", err
 	}
-	previous := s.t.leaf
+	previous, previousNoID := s.t.leaf, s.t.leafNoID
 	s.t.add(e)
+	if noParent {
+		// pi's leaf is undefined, so is the parentId it writes.
+		if err := s.t.dropParent(s.t.slots[len(s.t.slots)-1]); err != nil {
+			s.t.removeLast(previous)
+			s.t.leafNoID = previousNoID
+			return "", err
+		}
+	}
 	if err := s.persist(e); err != nil {
 		s.t.removeLast(previous)
+		s.t.leafNoID = previousNoID
 		return "", err
 	}
 	return b.ID, nil

@@ -47,18 +47,18 @@ type Options[T any] struct {
 	// Repairs is how many invalid answers (arguments, or a native
 	// answer's text, that fail validation or decoding) go back to the
 	// model, in the validator's words (the tool's error result, or for a
-	// native answer a user message, [DefaultRepair]), for another try. The run ends at the next
+	// native answer a message of the layer, [DefaultRepair]), for another try. The run ends at the next
 	// invalid answer with an [*Error] wrapping [ErrInvalidAnswer]. Zero
 	// means 2; a negative value means none: the first invalid answer ends
 	// the run.
 	Repairs int
 	// Nudges is how many times a model in the tool mode that ends its
-	// turn without calling any tool (it answered in prose) is asked, with a user message, to
+	// turn without calling any tool (it answered in prose) is asked, with a message of the layer ([CustomType]), to
 	// call the final-answer tool. The run ends at the next such turn with
 	// an [*Error] wrapping [ErrNoAnswer]. Zero means 1; a negative value
 	// means never.
 	Nudges int
-	// Nudge is the text of that user message; empty means [DefaultNudge]
+	// Nudge is the text of that message; empty means [DefaultNudge]
 	// with the tool's name. A %s in it is not expanded.
 	Nudge string
 	// OnPartial, when not nil, receives the value the final-answer tool's
@@ -137,20 +137,60 @@ func (a *Answer[T]) Name() string { return a.name }
 // result's Details hold the accepted T; its Terminate ends the run.
 func (a *Answer[T]) Tool() agentcore.Tool { return a.tool }
 
-// Install adds the layer's hooks, its stream function wrapper and, with
-// [Options].OnPartial, its listener: PrepareRequest offers the tool (in
-// the tool mode), the wrapper sets the response format (in the native
-// mode), FinishTurn ends the run at an accepted answer or past a bound,
-// PrepareNextTurn sends the nudge or the repair.
+// Install adds the layer's hooks, its stream function wrapper, its run
+// wrapper and its listeners. On an Agent they act only on the runs that
+// ask for the answer ([Answer.Ask]; Prompt and PromptMessages ask), under
+// [agentcore.RunLoop] and without an Agent on every run: PrepareRequest
+// offers the tool (in the tool mode), the stream function wrapper sets the
+// response format (in the native mode), FinishTurn ends the run at an
+// accepted answer or past a bound, PrepareNextTurn sends the nudge or the
+// repair (a message of [CustomType]), ConvertToLLM shows the model those
+// messages as user messages, the run wrapper fails a run that ended
+// without an answer with an [*Error], and with [Options].OnPartial a
+// listener follows the answer as it streams.
 func (a *Answer[T]) Install(s *agentcore.Setup) {
+	sc := scope[T]{a: a, scoped: s.Agent() != nil}
 	s.AddHooks(agentcore.Hooks{
-		PrepareRequest:  a.prepareRequest,
-		FinishTurn:      a.finishTurn,
-		PrepareNextTurn: a.prepareNextTurn,
+		ConvertToLLM: convertToLLM,
+		PrepareRequest: func(ctx context.Context, req agentcore.RequestContext) (*agentcore.RequestUpdate, error) {
+			if !sc.acts(ctx) {
+				return nil, nil
+			}
+			return a.prepareRequest(ctx, req)
+		},
+		FinishTurn: func(ctx context.Context, turn agentcore.TurnContext) (agentcore.TurnDecision, error) {
+			if !sc.acts(ctx) {
+				return agentcore.TurnDefault, nil
+			}
+			return a.finishTurn(ctx, turn)
+		},
+		PrepareNextTurn: func(ctx context.Context, turn agentcore.TurnContext) (*agentcore.TurnUpdate, error) {
+			if !sc.acts(ctx) {
+				return nil, nil
+			}
+			return a.prepareNextTurn(ctx, turn)
+		},
 	})
-	s.WrapStreamFn(a.wrapStreamFn)
+	s.WrapStreamFn(func(next agentcore.StreamFn) agentcore.StreamFn {
+		wrapped := a.wrapStreamFn(next)
+		return func(ctx context.Context, model agentcore.Model, req agentcore.Request, so agentcore.StreamOptions) agentcore.AssistantStream {
+			if !sc.acts(ctx) {
+				return next(ctx, model, req, so)
+			}
+			return wrapped(ctx, model, req, so)
+		}
+	})
+	if sc.scoped {
+		s.WrapRun(sc.wrapRun)
+		s.Subscribe(sc.listen)
+	}
 	if a.partial != nil {
-		s.Subscribe(newPartials(a).listen)
+		p := newPartials(a)
+		s.Subscribe(func(ctx context.Context, ev agentcore.AgentEvent) {
+			if sc.acts(ctx) {
+				p.listen(ctx, ev)
+			}
+		})
 	}
 }
 
@@ -194,7 +234,9 @@ func (a *Answer[T]) finishTurn(_ context.Context, turn agentcore.TurnContext) (a
 }
 
 // prepareNextTurn sends the nudge after a prose answer, or the
-// validator's words after an invalid native answer, within the bound.
+// validator's words after an invalid native answer, within the bound: a
+// message of the layer ([CustomType]), which the model reads as a user
+// message.
 func (a *Answer[T]) prepareNextTurn(_ context.Context, turn agentcore.TurnContext) (*agentcore.TurnUpdate, error) {
 	text := a.nudge
 	switch a.judge(turn) {
@@ -204,7 +246,7 @@ func (a *Answer[T]) prepareNextTurn(_ context.Context, turn agentcore.TurnContex
 	default:
 		return nil, nil
 	}
-	return &agentcore.TurnUpdate{Messages: []agentcore.Message{&agentcore.UserMessage{Content: agentcore.Text(text)}}}, nil
+	return &agentcore.TurnUpdate{Messages: []agentcore.Message{layerMessage(text)}}, nil
 }
 
 // verdict is what a finished turn means for the answer.

@@ -196,8 +196,11 @@ func TestInvalidType(t *testing.T) {
 	assert.Zero(t, fake.CallCount())
 	assert.Empty(t, agent.Messages(), "nothing started")
 
-	require.ErrorIs(t, agent.Prompt(t.Context(), "go"), agentcore.ErrInvalidTool, "a plain prompt fails too")
+	require.ErrorIs(t, agent.Prompt(answer.Ask(t.Context()), "go"), agentcore.ErrInvalidTool, "a prompt that asks fails too")
 	assert.Zero(t, fake.CallCount())
+
+	require.NoError(t, agent.Prompt(t.Context(), "go"), "a plain prompt does not ask")
+	assert.Equal(t, 1, fake.CallCount())
 }
 
 func TestRunFailureIsPassedOn(t *testing.T) {
@@ -213,7 +216,7 @@ func TestResultOfADecodedTranscript(t *testing.T) {
 	fake := agentcoretest.New(call("c1", map[string]any{"name": "Ada", "address": map[string]any{"city": "Porto", "country": "PT"}}))
 	answer := structured.New[Customer](structured.Options[Customer]{})
 	agent := newAgent(fake, answer)
-	require.NoError(t, agent.Prompt(t.Context(), "go"))
+	require.NoError(t, agent.Prompt(answer.Ask(t.Context()), "go"))
 
 	data, err := json.Marshal(agent.Messages())
 	require.NoError(t, err)

@@ -37,15 +37,31 @@
 // [Answer.Prompt] runs a prompt and returns the T; [Answer.Result] reads
 // the T from the messages of any run, live or decoded from JSON.
 //
+// # Runs that ask
+//
+// On an Agent the layer acts only on the runs that ask for the answer:
+// those of [Answer.Prompt] and [Answer.PromptMessages], and those started
+// with a ctx marked by [Answer.Ask] (agent.Continue(answer.Ask(ctx)) after
+// a held call was decided). A plain [agentcore.Agent.Prompt] on the same
+// Agent is left alone: no tool offered, no nudge after prose. A run that
+// asks and ends without an accepted answer fails: its Prompt or Continue
+// returns the [*Error]. Under [agentcore.RunLoop] and on surfaces without
+// an Agent (a durable workflow), whose loop serves the answer alone, every
+// run asks.
+//
 // # Repair
 //
 // Arguments that fail validation (or are not JSON, or do not decode) are
 // an error result of the tool, whose text is the validator's (the field,
 // what is wrong, the arguments received): the model reads it and tries
 // again, up to [Options].Repairs times. A model that ends a turn without
-// calling any tool, answering in prose, is told to call the tool by a
-// user message, up to [Options].Nudges times (FinishTurn answers
-// TurnContinue and PrepareNextTurn adds the message). Past either bound
+// calling any tool, answering in prose, is told to call the tool, up to
+// [Options].Nudges times (FinishTurn answers TurnContinue and
+// PrepareNextTurn adds the message). The nudge, and the repair of a
+// native answer, are the layer's words, not the user's: pi's custom
+// messages of [CustomType], which the model reads as user messages (the
+// layer's ConvertToLLM hook), a session file keeps as custom_message
+// entries and the agui handler does not show. Past either bound
 // the run ends and Prompt or Result return an [*Error], wrapping
 // [ErrInvalidAnswer] or [ErrNoAnswer], with the last attempt (arguments
 // and the validator's words, or the prose) and the run's messages. A run
@@ -78,7 +94,7 @@
 // is the model's final text: a turn that ends without tool calls. The
 // text (a Markdown code fence around it is taken off) is validated by the
 // same validator as the tool's arguments and decoded into T; an invalid
-// answer goes back as a user message in the validator's words
+// answer goes back as a message of the layer in the validator's words
 // ([DefaultRepair]), within [Options].Repairs, and OnPartial follows the
 // text's deltas. The model may still call the run's other tools first.
 // The decision reads only the model's API, provider and ID, which each
@@ -101,7 +117,15 @@
 // and read the value with Result from the messages [agentcore.LoopRun.Wait]
 // returns (or those of the agent_end event).
 //
-// Through the agui handler, the value is the client's state: the answer's
+// Through the agui handler, ask with every request by wrapping the
+// handler:
+//
+//	http.Handle("/agent", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+//		h.ServeHTTP(w, r.WithContext(answer.Ask(r.Context())))
+//	}))
+//
+// A run whose answer failed then ends with RUN_ERROR (the [*Error]'s
+// text). The value is the client's state: the answer's
 // call streams to the page as TOOL_CALL_ARGS like any call (a native
 // answer as the text of an assistant message), and a program
 // that wants a form filled calls agui.SetState with its ctx from OnPartial

@@ -105,18 +105,19 @@ func (a *Answer[T]) arguments(messages []agentcore.Message, id string) json.RawM
 }
 
 // Prompt runs text (and images) as a prompt on agent, which must have a
-// among its layers ([agentcore.Options].Layers), and returns the answer:
+// among its layers ([agentcore.Options].Layers), asking for the answer
+// ([Answer.Ask]), and returns the answer:
 // [Answer.Result] of the messages the run added. A run that fails returns
 // [agentcore.Agent.Prompt]'s error (a [*agentcore.RunError], [agentcore.ErrBusy], ...)
 // as it is; a T the layer cannot use, the tool's validation error.
 func (a *Answer[T]) Prompt(ctx context.Context, agent *agentcore.Agent, text string, images ...agentcore.ImageBlock) (T, error) {
-	return a.run(agent, func() error { return agent.Prompt(ctx, text, images...) })
+	return a.run(agent, func() error { return agent.Prompt(a.Ask(ctx), text, images...) })
 }
 
 // PromptMessages is [Answer.Prompt] with messages as the prompt, as
 // [agentcore.Agent.PromptMessages] takes them.
 func (a *Answer[T]) PromptMessages(ctx context.Context, agent *agentcore.Agent, messages ...agentcore.Message) (T, error) {
-	return a.run(agent, func() error { return agent.PromptMessages(ctx, messages...) })
+	return a.run(agent, func() error { return agent.PromptMessages(a.Ask(ctx), messages...) })
 }
 
 // run starts a run with start and returns its answer. The run's messages

@@ -138,6 +138,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			}
 		case *agentcore.UserMessage:
 			fmt.Fprintf(out, "user: %s\n", firstLine(m.Content.Text()))
+		case *agentcore.CustomMessage: // the layer's nudge: pi's custom message
+			var c struct{ Content string }
+			if json.Unmarshal(m.Raw, &c) == nil {
+				fmt.Fprintf(out, "layer: %s\n", c.Content)
+			}
 		case *agentcore.ToolResultMessage:
 			status := "accepted"
 			if m.IsError {

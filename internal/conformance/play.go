@@ -28,6 +28,9 @@ type player struct {
 	// number differed from its count.
 	derive   bool
 	mismatch string
+	// appended are the messages the scenario appended with
+	// AppendMessage, whose events pi's Agent does not emit.
+	appended map[agentcore.Message]bool
 }
 
 // Options are how Play plays a scenario.
@@ -54,6 +57,9 @@ func Play(ctx context.Context, s *Scenario, o Options) (Result, error) {
 	events := 0
 	delays := len(s.ListenerDelayMs) > 0
 	p.agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
+		if p.apiEvent(ev) {
+			return
+		}
 		events++
 		if record {
 			p.recordEvent(ev)
@@ -109,6 +115,38 @@ func assistants(msgs []agentcore.Message) int {
 		}
 	}
 	return n
+}
+
+// appendMessage appends m to the Agent's transcript, remembering it.
+func (p *player) appendMessage(m agentcore.Message) {
+	p.mu.Lock()
+	if p.appended == nil {
+		p.appended = map[agentcore.Message]bool{}
+	}
+	p.appended[m] = true
+	p.mu.Unlock()
+	p.agent.AppendMessage(m)
+}
+
+// apiEvent reports whether ev reports a change of the Agent's API
+// (SetMessages, Reset, ReplaceMessage, AppendMessage) rather than of a
+// run: events this port emits and pi's Agent does not, left out of the
+// trace.
+func (p *player) apiEvent(ev agentcore.AgentEvent) bool {
+	var m agentcore.Message
+	switch ev := ev.(type) {
+	case *agentcore.TranscriptSetEvent, *agentcore.MessageReplaceEvent:
+		return true
+	case *agentcore.MessageStartEvent:
+		m = ev.Message
+	case *agentcore.MessageEndEvent:
+		m = ev.Message
+	default:
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.appended[m]
 }
 
 func (p *player) recordEvent(ev agentcore.AgentEvent) {
@@ -289,7 +327,7 @@ func (p *player) step(ctx context.Context, i int, s Step, running *sync.WaitGrou
 	case s.SetMessages != nil:
 		applier[[]agentcore.Message]{fail, a.SetMessages}.with(decodeMessages(s.SetMessages))
 	case len(s.AppendMessage) > 0:
-		applier[agentcore.Message]{fail, a.AppendMessage}.with(decodeMessage(s.AppendMessage))
+		applier[agentcore.Message]{fail, p.appendMessage}.with(decodeMessage(s.AppendMessage))
 	case s.SetSteeringMode != "":
 		a.SetSteeringMode(agentcore.QueueMode(s.SetSteeringMode))
 	case s.SetFollowUpMode != "":

@@ -144,4 +144,19 @@ async function decide(threadId, payload) {
 report.approve = await decide("approve", { approved: true, editedArgs: { service: "web", env: "staging" } });
 report.deny = await decide("deny", { approved: false, reason: "not on a Friday" });
 
+// A thread kept in a session file, whose server restarts (GET /restart
+// makes a fresh handler on the same folder) between the interrupt and the
+// resume: the client resumes with the messages and IDs it holds.
+{
+  const agent = new HttpAgent({ url: `${url}/sessions`, threadId: "restart" });
+  agent.addMessage({ id: "restart-u1", role: "user", content: "deploy web and check Oslo" });
+  const first = await run(agent);
+  const before = structuredClone(agent.messages);
+  const restarted = await fetch(`${url}/restart`);
+  await restarted.text();
+  const answers = Object.fromEntries(agent.pendingInterrupts.map((i) => [i.id, { status: "resolved", payload: { approved: true } }]));
+  const second = await run(agent, { resume: buildResumeArray(agent.pendingInterrupts, answers) });
+  report.restart = { first, second, before };
+}
+
 process.stdout.write(JSON.stringify(report));

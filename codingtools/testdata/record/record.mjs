@@ -4,7 +4,7 @@
 //
 // Usage (Node >= 22; rg and fd on PATH, see README.md next to this file):
 //   npm install && node record.mjs
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, realpathSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,11 +44,15 @@ export function prepareCorpus() {
 
 const calls = [];
 const add = (tool, args, name) => calls.push({ name: name ?? `${tool} ${JSON.stringify(args)}`.slice(0, 120), tool, args });
+// addAt is add for tools whose working directory is "link", a symbolic
+// link to the corpus copy next to it ("$ROOT-link").
+const addAt = (cwd, tool, args, name) => calls.push({ name: name ?? `${cwd}: ${tool} ${JSON.stringify(args)}`.slice(0, 120), tool, args, cwd });
 
 // ls
 for (const path of [undefined, ".", "src", "src/lib", "text", "many", ".hidden", "emptydir", "ünïcödé", "with space", "missing", "README.md", "@src", "./src/../text"]) add("ls", path === undefined ? {} : { path });
 for (const limit of [0, 1, 5, 29, 30, 31]) add("ls", { path: "many", limit });
 add("ls", { limit: 3 });
+add("ls", { path: "accents" });
 
 // read
 for (const path of ["README.md", "src/main.go", "text/crlf.txt", "text/bom.txt", "text/bomcrlf.txt", "text/cr_only.txt", "text/noeol.txt", "text/empty.txt", "text/blank_end.txt", "text/unicode.txt", "ünïcödé/файл.txt", "日本語.md", "with space/a file.txt", "@README.md", "text/long_line.txt", "text/first_long.txt", "text/many_lines.txt", "text/wide_bytes.txt", "bin/blob.bin", "bin/late.bin", "img/pixel.png", "img/notpng.png", "img/anim.gif", "missing.txt", "src", ".env", "debug.log"]) add("read", { path });
@@ -59,6 +63,9 @@ for (const [offset, limit] of [[560, undefined], [1199, undefined], [1, 10]]) ad
 add("read", { path: "text/blank_end.txt", offset: 3 });
 add("read", { path: "text/blank_end.txt", offset: 5 });
 add("read", { path: "text/blank_end.txt", offset: 6 });
+for (const [offset, limit] of [[undefined, -1], [2, -1], [3, -2], [undefined, -100], [5, -1], [4, -3]]) add("read", { path: "README.md", offset, limit });
+add("read", { path: "text/many_lines.txt", offset: 10, limit: -2990 });
+add("read", { path: "img/corrupt.png" });
 
 // grep
 const g = (args) => add("grep", args);
@@ -111,6 +118,10 @@ g({ pattern: "TODO", path: "debug.log" });
 g({ pattern: "TODO", glob: "*.log" });
 g({ pattern: "TODO", glob: "**/*.tmp" });
 g({ pattern: "same", path: "text/dupes.txt", context: 1 });
+g({ pattern: "first\\nsecond" });
+g({ pattern: "first\nsecond", literal: true });
+g({ pattern: "x[\\n]" });
+g({ pattern: "line\\s+2" , path: "text/many_lines.txt", limit: 2 });
 
 // find
 const f = (args) => add("find", args);
@@ -179,6 +190,8 @@ e({ path: "new/dir/file.txt", edits: [{ oldText: "overwritten", newText: "edited
 e({ path: "日本語.md", edits: [{ oldText: "見出し", newText: "タイトル" }] });
 add("read", { path: "日本語.md" });
 e({ path: "src/main.go", edits: [{ oldText: "\tfmt.Println(\"hello\")\n\tfmt.Println(\"hello\")", newText: "\tfmt.Println(\"bye\")" }] });
+w({ path: "README.md/x.txt", content: "x" });
+w({ path: "README.md/deeper/x.txt", content: "x" });
 
 // bash
 const b = (command, timeout) => add("bash", timeout === undefined ? { command } : { command, timeout });
@@ -208,18 +221,25 @@ b("printf 'a\\r\\nb\\r\\n'");
 b("printf '\\x00\\x01bin\\n'");
 b("echo hi", 0);
 b("echo hi", -1);
+b('echo "${PI_SESSION_ID-unset} ${PI_SESSION_FILE-unset} ${PI_PROVIDER-unset} ${PI_MODEL-unset} ${PI_REASONING_LEVEL-unset}"');
+b('d=${PI_CODING_AGENT_DIR:-$HOME/.pi/agent}; [ "${PATH%%:*}" = "$d/bin" ] && echo bin first');
+addAt("link", "bash", { command: "pwd" });
+addAt("link", "bash", { command: "cd . && pwd && /bin/pwd" });
 
 writeFileSync(join(here, "calls.count"), String(calls.length) + "\n");
 
+// Variables pi's bash removes from the environment it inherits.
+Object.assign(process.env, { PI_SESSION_ID: "s", PI_SESSION_FILE: "f", PI_PROVIDER: "p", PI_MODEL: "m", PI_REASONING_LEVEL: "r" });
 const root = prepareCorpus();
-const tools = createAllTools(root);
+symlinkSync(root, root + "-link");
+const toolsAt = { "": createAllTools(root), link: createAllTools(root + "-link") };
 const scrub = (value) => JSON.parse(JSON.stringify(value ?? null).replaceAll(root, "$ROOT").replace(/\/tmp\/pi-bash-[0-9a-f]+\.log/g, "$FULL_OUTPUT"));
 const out = [];
 let i = 0;
 for (const call of calls) {
-	const tool = tools[call.tool];
+	const tool = toolsAt[call.cwd ?? ""][call.tool];
 	const args = tool.prepareArguments ? tool.prepareArguments(structuredClone(call.args)) : call.args;
-	const rec = { name: call.name, tool: call.tool, args: call.args };
+	const rec = { name: call.name, tool: call.tool, args: call.args, ...(call.cwd ? { cwd: call.cwd } : {}) };
 	try {
 		const result = await tool.execute(`call-${i++}`, args, undefined, undefined);
 		rec.result = { content: result.content, details: result.details ?? null, isError: result.isError ?? false };
@@ -239,4 +259,5 @@ const declarations = Object.values(createAllTools(root))
 writeFileSync(join(here, "..", "pi_calls.json"), JSON.stringify(out, null, 1) + "\n");
 writeFileSync(join(here, "..", "pi_tools.json"), JSON.stringify(declarations, null, 1) + "\n");
 rmSync(root, { recursive: true, force: true });
+rmSync(root + "-link", { force: true });
 console.log(`recorded ${out.length} calls`);

@@ -1,0 +1,375 @@
+package codingtools
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// ShellLimits bound what one command of a [LocalShell] and everything it
+// starts may use. A zero field means no bound.
+//
+// Processes, Memory and CPUs bind root too when the machine lets the
+// shell create a cgroup (v2, where the process's own cgroup has or can
+// enable the pids, memory and cpu controllers for its children, as a
+// delegated cgroup or a container's root cgroup can; else v1's pids,
+// memory and cpu hierarchies, writable by the process): the command runs
+// in a cgroup of its own, which abort, timeout and the end of the command
+// kill whole — background processes included. Without a cgroup they fall back to rlimits of each
+// process (RLIMIT_NPROC, RLIMIT_AS), which hold only when UID names a
+// user other than root: RLIMIT_NPROC does not bind root, and counts every
+// process of that user on the machine. When neither is possible the
+// command does not run and Exec fails with [ErrUnbounded]. CPUTime is
+// RLIMIT_CPU and binds root everywhere. The rlimits are set with the
+// shell's ulimit builtin (-u, -v, -t): the shell must be bash or one with
+// the same flags. A short script run by that shell joins the cgroup and
+// sets the rlimits, then execs the shell with the command; when it cannot,
+// it exits with code 125 and the command never runs.
+type ShellLimits struct {
+	// Processes bounds the processes and threads alive at once (the
+	// cgroup's pids.max, else RLIMIT_NPROC of UID).
+	Processes int
+	// Memory bounds the memory in bytes: of the whole command (the
+	// cgroup's memory.max or memory.limit_in_bytes, the kernel killing a
+	// process that exceeds it), else the address space of each process.
+	Memory int64
+	// CPUs bounds the rate of CPU time of the whole command, in CPUs: 0.5
+	// is half of one core's time (the cgroup's cpu.max, or v1's
+	// cpu.cfs_quota_us, over a 100 ms period). It needs a cgroup: without
+	// one the command does not run ([ErrUnbounded]).
+	CPUs float64
+	// CPUTime bounds the CPU time of each process, rounded up to whole
+	// seconds; the kernel kills a process that exceeds it (SIGXCPU, then
+	// SIGKILL).
+	CPUTime time.Duration
+	// Output bounds the bytes of output: past it the command is killed
+	// and Exec returns a *[LimitError].
+	Output int64
+	// UID and GID, when UID is not 0, run the command as that user (the
+	// process must be root to do so). Files the command must write need
+	// that user's permissions.
+	UID, GID uint32
+
+	// noCgroup makes the tests use the rlimit fallback.
+	noCgroup bool
+}
+
+// ErrUnbounded is the error of a command whose [ShellLimits] cannot be
+// established on this machine; it never ran.
+var ErrUnbounded = errors.New("codingtools: the command's limits cannot be established on this machine")
+
+// ErrLimit is matched by a *[LimitError] with [errors.Is].
+var ErrLimit = errors.New("codingtools: command limit exceeded")
+
+// LimitError reports a command killed because it exceeded a bound of its
+// [ShellLimits] that Exec watches itself (its output).
+type LimitError struct {
+	Limit string // "output"
+	Value int64
+}
+
+// Error names the bound.
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("command killed: %s exceeded %d bytes", e.Limit, e.Value)
+}
+
+// Is makes errors.Is(err, ErrLimit) true.
+func (e *LimitError) Is(target error) bool { return target == ErrLimit }
+
+// boundExit is the wrapper's exit code when it could not establish the
+// bound; the command did not run.
+const boundExit = 125
+
+// bound is the state of one bounded command.
+type bound struct {
+	dirs    []string // the cgroups, removed at the end
+	v2      bool
+	procs   []string // the cgroup.procs files the wrapper joins
+	ulimits []string // ulimit arguments
+}
+
+var cgroupSeq atomic.Int64
+
+// setup creates the cgroup(s) of one command, or decides on rlimits. It
+// returns ErrUnbounded when the bound cannot hold.
+func (lim *ShellLimits) setup() (*bound, error) {
+	b := &bound{}
+	if lim.CPUTime > 0 {
+		secs := int64((lim.CPUTime + time.Second - 1) / time.Second)
+		b.ulimits = append(b.ulimits, "-t", strconv.FormatInt(secs, 10))
+	}
+	if lim.Processes <= 0 && lim.Memory <= 0 && lim.CPUs <= 0 {
+		return b, nil
+	}
+	var err error
+	if !lim.noCgroup {
+		if err = b.cgroupV2(lim); err != nil {
+			b.cleanup()
+			err = b.cgroupV1(lim)
+		}
+		if err == nil {
+			return b, b.chown(lim)
+		}
+		b.cleanup()
+		b.dirs, b.procs = nil, nil
+	}
+	if lim.UID == 0 {
+		return nil, fmt.Errorf("%w: no cgroup (%v) and no user other than root", ErrUnbounded, err)
+	}
+	if lim.CPUs > 0 {
+		return nil, fmt.Errorf("%w: a CPU rate needs a cgroup (%v)", ErrUnbounded, err)
+	}
+	if lim.Processes > 0 {
+		b.ulimits = append(b.ulimits, "-u", strconv.Itoa(lim.Processes))
+	}
+	if lim.Memory > 0 {
+		b.ulimits = append(b.ulimits, "-v", strconv.FormatInt(max(1, lim.Memory/1024), 10))
+	}
+	return b, nil
+}
+
+// newCgroupDir creates a cgroup below parent.
+func (b *bound) newCgroupDir(parent string) (string, error) {
+	dir := filepath.Join(parent, fmt.Sprintf("codingtools-%d-%d", os.Getpid(), cgroupSeq.Add(1)))
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return "", err
+	}
+	b.dirs = append(b.dirs, dir)
+	return dir, nil
+}
+
+func writeCgroup(dir, file, value string) error {
+	return os.WriteFile(filepath.Join(dir, file), []byte(value), 0)
+}
+
+// cgroupV2 sets up a cgroup in the unified hierarchy below the process's
+// own, which must delegate the controllers needed.
+func (b *bound) cgroupV2(lim *ShellLimits) error {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs("/sys/fs/cgroup", &st); err != nil || st.Type != 0x63677270 {
+		return errors.New("/sys/fs/cgroup is not cgroup2")
+	}
+	own := ownCgroups()[""]
+	if own == "" {
+		return errors.New("no cgroup2 path in /proc/self/cgroup")
+	}
+	parent := filepath.Join("/sys/fs/cgroup", own)
+	want := map[string]bool{"pids": lim.Processes > 0, "memory": lim.Memory > 0, "cpu": lim.CPUs > 0}
+	have, err := os.ReadFile(filepath.Join(parent, "cgroup.subtree_control"))
+	if err != nil {
+		return err
+	}
+	for c, need := range want {
+		if need && !strings.Contains(" "+strings.TrimSpace(string(have))+" ", " "+c+" ") {
+			if err := writeCgroup(parent, "cgroup.subtree_control", "+"+c); err != nil {
+				return fmt.Errorf("enabling %s in %s: %w", c, parent, err)
+			}
+		}
+	}
+	dir, err := b.newCgroupDir(parent)
+	if err != nil {
+		return err
+	}
+	b.v2 = true
+	if lim.Processes > 0 {
+		if err := writeCgroup(dir, "pids.max", strconv.Itoa(lim.Processes)); err != nil {
+			return err
+		}
+	}
+	if lim.Memory > 0 {
+		if err := writeCgroup(dir, "memory.max", strconv.FormatInt(lim.Memory, 10)); err != nil {
+			return err
+		}
+		_ = writeCgroup(dir, "memory.swap.max", "0")
+	}
+	if lim.CPUs > 0 {
+		if err := writeCgroup(dir, "cpu.max", fmt.Sprintf("%d %d", cpuQuota(lim.CPUs), cpuPeriod)); err != nil {
+			return err
+		}
+	}
+	b.procs = append(b.procs, filepath.Join(dir, "cgroup.procs"))
+	return nil
+}
+
+// cgroupV1 sets up a cgroup in v1's pids and memory hierarchies.
+func (b *bound) cgroupV1(lim *ShellLimits) error {
+	mounts := v1Mounts()
+	own := ownCgroups()
+	set := func(controller string, files ...string) error {
+		mnt, ok := mounts[controller]
+		if !ok {
+			return fmt.Errorf("no cgroup v1 %s hierarchy", controller)
+		}
+		parent := filepath.Join(mnt, own[controller])
+		dir, err := b.newCgroupDir(parent)
+		if err != nil {
+			return err
+		}
+		for i := 0; i+1 < len(files); i += 2 {
+			if err := writeCgroup(dir, files[i], files[i+1]); err != nil {
+				return err
+			}
+		}
+		b.procs = append(b.procs, filepath.Join(dir, "cgroup.procs"))
+		return nil
+	}
+	if lim.Processes > 0 {
+		if err := set("pids", "pids.max", strconv.Itoa(lim.Processes)); err != nil {
+			return err
+		}
+	}
+	if lim.Memory > 0 {
+		if err := set("memory", "memory.limit_in_bytes", strconv.FormatInt(lim.Memory, 10)); err != nil {
+			return err
+		}
+		dir := b.dirs[len(b.dirs)-1]
+		if _, err := os.Stat(filepath.Join(dir, "memory.memsw.limit_in_bytes")); err == nil {
+			if err := writeCgroup(dir, "memory.memsw.limit_in_bytes", strconv.FormatInt(lim.Memory, 10)); err != nil {
+				return err
+			}
+		}
+	}
+	if lim.CPUs > 0 {
+		if err := set("cpu", "cpu.cfs_period_us", strconv.Itoa(cpuPeriod), "cpu.cfs_quota_us", strconv.Itoa(cpuQuota(lim.CPUs))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cpuPeriod is the period of a CPU rate bound, in microseconds.
+const cpuPeriod = 100_000
+
+// cpuQuota is the CPU time in microseconds per cpuPeriod of cpus CPUs, at
+// least the kernel's minimum of 1 ms.
+func cpuQuota(cpus float64) int { return max(1000, int(cpus*cpuPeriod)) }
+
+// chown lets a command run as UID join its cgroups.
+func (b *bound) chown(lim *ShellLimits) error {
+	if lim.UID == 0 {
+		return nil
+	}
+	for _, p := range b.procs {
+		if err := os.Chown(p, int(lim.UID), int(lim.GID)); err != nil {
+			b.cleanup()
+			return fmt.Errorf("%w: %v", ErrUnbounded, err)
+		}
+	}
+	return nil
+}
+
+// ownCgroups maps each v1 controller (and "" for v2) to the process's
+// cgroup path, from /proc/self/cgroup.
+func ownCgroups() map[string]string {
+	out := map[string]string{}
+	data, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return out
+	}
+	for line := range strings.Lines(string(data)) {
+		parts := strings.SplitN(strings.TrimSpace(line), ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		for c := range strings.SplitSeq(parts[1], ",") {
+			out[c] = parts[2]
+		}
+	}
+	return out
+}
+
+// v1Mounts maps each v1 controller to the mount point of its hierarchy,
+// from /proc/self/mountinfo; only hierarchies mounted at their root.
+func v1Mounts() map[string]string {
+	out := map[string]string{}
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return out
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		sep := -1
+		for i, f := range fields {
+			if f == "-" {
+				sep = i
+				break
+			}
+		}
+		if sep < 0 || sep+3 >= len(fields) || fields[sep+1] != "cgroup" || fields[3] != "/" {
+			continue
+		}
+		for o := range strings.SplitSeq(fields[sep+3], ",") {
+			out[o] = fields[4]
+		}
+	}
+	return out
+}
+
+// kill kills every process in the cgroups. With cgroup.kill (v2) the
+// kernel does it at once; else each process listed is killed until none
+// is left, bounded in rounds.
+func (b *bound) kill() {
+	for _, dir := range b.dirs {
+		if b.v2 && writeCgroup(dir, "cgroup.kill", "1") == nil {
+			continue
+		}
+		for range 1000 {
+			data, err := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+			if err != nil || len(strings.TrimSpace(string(data))) == 0 {
+				break
+			}
+			for f := range strings.FieldsSeq(string(data)) {
+				if pid, err := strconv.Atoi(f); err == nil {
+					_ = syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// cleanup kills what is left in the cgroups and removes them, waiting a
+// bounded time for the processes killed to leave.
+func (b *bound) cleanup() {
+	if len(b.dirs) == 0 {
+		return
+	}
+	b.kill()
+	for i := len(b.dirs) - 1; i >= 0; i-- {
+		for try := 0; try < 500; try++ {
+			err := os.Remove(b.dirs[i])
+			if err == nil || errors.Is(err, os.ErrNotExist) {
+				break
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	b.dirs = nil
+}
+
+// wrap returns the argv running shell with -c command inside the bound:
+// the wrapper joins the cgroups and sets the rlimits, then execs the
+// shell; it exits with boundExit, running nothing, when it cannot.
+func (b *bound) wrap(shell, command string) []string {
+	if len(b.procs) == 0 && len(b.ulimits) == 0 {
+		return []string{shell, "-c", command}
+	}
+	script := `n=$1; shift
+while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done
+u=$1; shift
+if [ -n "$u" ]; then ulimit $u || exit 125; fi
+exec "$@"`
+	args := []string{shell, "-c", script, "codingtools-bound", strconv.Itoa(len(b.procs))}
+	args = append(args, b.procs...)
+	args = append(args, strings.Join(b.ulimits, " "), shell, "-c", command)
+	return args
+}

@@ -1,0 +1,194 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/compaction"
+)
+
+// recordContext is the current context of s with, for each message, the
+// entry it comes from; fixed is how many leading messages come from the
+// latest compaction and the entries it kept (a branch cannot start among
+// them without losing the compaction). Called holding s.mu.
+func (s *Session) recordContext() (msgs []agentcore.Message, sources []Entry, fixed int) {
+	path := s.t.pathSlots(s.t.leaf)
+	msgs, sources = projectEntries(s.t.entries(s.t.contextSlots(path)))
+	before := map[string]bool{}
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i].typ == "compaction" {
+			for _, sl := range path[:i+1] {
+				before[sl.base.ID] = true
+			}
+			break
+		}
+	}
+	for fixed < len(sources) && before[sources[fixed].Base().ID] {
+		fixed++
+	}
+	return msgs, sources, fixed
+}
+
+// replaceMessage records that the Agent replaced old with m; see
+// [Session.recordTranscript].
+func (s *Session) replaceMessage(old, m agentcore.Message) error {
+	s.mu.Lock()
+	msgs, _, _ := s.recordContext()
+	s.mu.Unlock()
+	i := slices.IndexFunc(msgs, func(c agentcore.Message) bool { return sameRecorded(c, old) })
+	if i < 0 {
+		if _, ok := old.(*agentcore.SystemMessage); ok {
+			return nil // the Agent's seeded system message: never recorded
+		}
+		return fmt.Errorf("%w: the replaced %s message is not in the session's context", ErrNotFound, old.Role())
+	}
+	next := slices.Clone(msgs)
+	next[i] = m
+	return s.recordTranscript(next)
+}
+
+// recordTranscript brings the session's context to the Agent's transcript
+// want, comparing it with the current context ([sameRecorded]) after
+// leaving out the leading system messages of want that the context lacks
+// (the Agent's seeded system prompt, which no event records):
+//
+//   - a context that want extends gets the new messages appended;
+//   - one message changed in place, in its content only, is a
+//     [ContextEdit] of its entry (what pi writes for an edit);
+//   - otherwise want's messages from the first that differs are appended
+//     on a branch that starts where that message's entry starts (a
+//     [TranscriptCut] entry when want ends there): the earlier branch
+//     stays in the tree, and the context of the new leaf is want.
+//
+// A difference among the messages of the latest compaction and the
+// entries it kept cannot be branched without losing the compaction: a
+// content-only change there is an edit, anything else an error.
+func (s *Session) recordTranscript(want []agentcore.Message) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	have, sources, fixed := s.recordContext()
+	for len(want) > 0 && isSystemMessage(want[0]) && (len(have) == 0 || !sameRecorded(have[0], want[0])) {
+		want = want[1:]
+	}
+	p := 0
+	for p < len(have) && p < len(want) && sameRecorded(have[p], want[p]) {
+		p++
+	}
+	if p == len(have) {
+		return s.appendMessages(want[p:], s.t.leaf)
+	}
+	if len(want) == len(have) && sameMessages(have[p+1:], want[p+1:]) {
+		if r, ok := contentEdit(have[p], want[p]); ok || p < fixed {
+			if !ok {
+				return fmt.Errorf("%w: a %s message changed among the compacted messages", ErrInvalid, want[p].Role())
+			}
+			_, err := s.append(&ContextEdit{TargetID: sources[p].Base().ID, Replacement: r}, s.t.leaf, s.t.leafNoID)
+			return err
+		}
+	}
+	if p < fixed {
+		return fmt.Errorf("%w: the transcript changed among the compacted messages", ErrInvalid)
+	}
+	parent := sources[p].Base().ParentID
+	if p == len(want) {
+		// Nothing to append: a marker starts the branch, so that the
+		// shorter context is the file's leaf when reopened.
+		_, err := s.append(&CustomEntry{CustomType: TranscriptCut}, parent, false)
+		return err
+	}
+	return s.appendMessages(want[p:], parent)
+}
+
+// TranscriptCut is the CustomType of the [CustomEntry] that [Session.Layer]
+// appends where an Agent's transcript was cut short (SetMessages of a
+// prefix, Reset): the entry starts a branch with the shorter context.
+const TranscriptCut = "agentcore.transcript_cut"
+
+// appendMessages appends msgs after the entry parent, holding s.mu.
+func (s *Session) appendMessages(msgs []agentcore.Message, parent string) error {
+	for _, m := range msgs {
+		id, err := s.append(&MessageEntry{Message: m}, parent, parent == s.t.leaf && s.t.leafNoID)
+		if err != nil {
+			return err
+		}
+		parent = id
+	}
+	return nil
+}
+
+// contentEdit returns the replacement of a context edit that turns have
+// into want, when they differ in content only (what pi's context edits
+// replace).
+func contentEdit(have, want agentcore.Message) (*Replacement, bool) {
+	var c agentcore.Content
+	switch m := want.(type) {
+	case *agentcore.UserMessage:
+		c = m.Content
+	case *agentcore.AssistantMessage:
+		c = agentcore.Blocks(m.Content...)
+	case *agentcore.ToolResultMessage:
+		c = agentcore.Blocks(m.Content...)
+	case *CustomMessage:
+		c = m.Content
+	default:
+		return nil, false
+	}
+	if reflect.TypeOf(have) != reflect.TypeOf(want) || !sameRecorded(replaceContent(have, c), want) {
+		return nil, false
+	}
+	return &Replacement{Content: c}, true
+}
+
+func isSystemMessage(m agentcore.Message) bool {
+	_, ok := m.(*agentcore.SystemMessage)
+	return ok
+}
+
+func sameMessages(a, b []agentcore.Message) bool {
+	return slices.EqualFunc(a, b, sameRecorded)
+}
+
+// sameRecorded reports whether the recorded message a stands for b: the
+// same message, or one of the same type whose JSON is equal but for its
+// timestamp (a message read back, a system message or compaction summary
+// the session rebuilt).
+func sameRecorded(a, b agentcore.Message) bool {
+	a, b = asRecorded(a), asRecorded(b)
+	if a == nil || b == nil || reflect.TypeOf(a) != reflect.TypeOf(b) {
+		return false
+	}
+	if reflect.TypeOf(a).Kind() == reflect.Pointer && a == b {
+		return true
+	}
+	if sa, ok := a.(*compaction.Summary); ok {
+		// The session keeps the summary's usage on its entry, not its message.
+		sb := b.(*compaction.Summary)
+		return sa.Summary == sb.Summary && sa.TokensBefore == sb.TokensBefore &&
+			slices.Equal(sa.ReadFiles, sb.ReadFiles) && slices.Equal(sa.ModifiedFiles, sb.ModifiedFiles)
+	}
+	ja, erra := json.Marshal(a)
+	jb, errb := json.Marshal(b)
+	if erra != nil || errb != nil {
+		return false
+	}
+	return bytes.Equal(withoutTimestamp(ja), withoutTimestamp(jb))
+}
+
+// withoutTimestamp returns the JSON object data without its top-level
+// "timestamp", re-encoded with sorted keys.
+func withoutTimestamp(data []byte) []byte {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(data, &fields) != nil {
+		return data
+	}
+	delete(fields, "timestamp")
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return data
+	}
+	return out
+}
