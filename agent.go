@@ -3,6 +3,7 @@ package agentcore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -297,11 +298,11 @@ func (a *Agent) start(ctx context.Context, choose func() (Run, error)) (err erro
 
 	defer a.finishRun(r)
 	if len(a.layers.runs) > 0 {
-		// A run wrapper that panics fails the call; the loop's own panics
-		// are handled inside it.
+		// A run wrapper that panics, built or running, fails the call as
+		// an invalid layer; the loop's own panics are handled inside it.
 		defer func() {
 			if v := recover(); v != nil {
-				err = panicError(v)
+				err = fmt.Errorf("%w: run wrapper: %w", ErrInvalidLayer, panicError(v))
 			}
 		}()
 	}

@@ -110,9 +110,11 @@
 // assistant message and its tool results ([TurnEndEvent]). A run is what
 // one Prompt or Continue starts, from agent_start to agent_end: any number
 // of turns, including those caused by steering and follow-up messages,
-// under one ctx. A session, a conversation over many runs, is not a
-// concept of this package; storing, resuming and branching transcripts
-// belong to the layer above (examples/persist).
+// under one ctx. A session, a conversation over many runs kept in a file
+// that outlives the process, is package session's: it stores an Agent's
+// transcript in pi's session files as the messages end, resumes an Agent
+// from one (session.Session.Restore), branches and compacts it
+// (examples/persist).
 //
 // Take the task "fix the failing tests". [Agent.Prompt] emits agent_start,
 // turn_start and the user message (message_start, message_end: the Agent

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+
+	"github.com/pi-go/agentcore/internal/limit"
 )
 
 // Layer adds behavior to an [Agent] (or to a [RunLoop] run): hooks that
@@ -119,7 +121,8 @@ func (s *Setup) WrapStreamFn(w func(next StreamFn) StreamFn) {
 // it) and returns the one to run. The wrapper must keep the tool's name,
 // description and parameters (they are its declaration to the model);
 // it usually wraps Execute. A nil w is ignored; a nil Execute in its
-// answer fails the run's start as an invalid tool.
+// answer, for a tool that had one, fails the run's start with an error
+// wrapping [ErrInvalidTool].
 func (s *Setup) WrapTool(w func(t Tool) Tool) {
 	if w != nil {
 		s.tools = append(s.tools, w)
@@ -153,8 +156,9 @@ func (s *Setup) WrapRun(w func(next RunFunc) RunFunc) {
 
 // ErrInvalidLayer is wrapped by the error of a layer that panicked: in
 // Install (reported by the Agent's Prompt and Continue, by RunLoop, and
-// by [Stack.Err]) or in a stream function or tool wrapper (reported by the
-// run that applied it).
+// by [Stack.Err]), in a stream function or tool wrapper (reported by the
+// run that applied it) or in a run wrapper, while it is built or while it
+// runs (reported by Prompt or Continue).
 var ErrInvalidLayer = errors.New("agentcore: invalid layer")
 
 // stack is the composition of an Agent's or a run's layers.
@@ -241,10 +245,15 @@ func (st *stack) wrapTools(tools []Tool) ([]Tool, error) {
 		return tools, nil
 	}
 	out := make([]Tool, len(tools))
+	var dropped error
 	err := guard(func() error {
 		for i, t := range tools {
 			for _, w := range slices.Backward(st.tools) {
+				had := t.Execute != nil
 				t = w(t)
+				if had && t.Execute == nil && dropped == nil {
+					dropped = fmt.Errorf("%w %s: a tool wrapper returned it without Execute", ErrInvalidTool, limit.Quote(t.Name))
+				}
 			}
 			out[i] = t
 		}
@@ -252,6 +261,9 @@ func (st *stack) wrapTools(tools []Tool) ([]Tool, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%w: tool wrapper: %v", ErrInvalidLayer, err)
+	}
+	if dropped != nil {
+		return nil, dropped
 	}
 	return out, nil
 }

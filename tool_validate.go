@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/pi-go/agentcore/internal/limit"
 	"github.com/pi-go/agentcore/internal/schema"
 )
 
@@ -36,7 +37,7 @@ func (t Tool) Validate() error {
 		return fmt.Errorf("%w: a tool has no name", ErrInvalidTool)
 	}
 	if t.err != nil {
-		return fmt.Errorf("%w %q: %w", ErrInvalidTool, t.Name, t.err)
+		return fmt.Errorf("%w %s: %w", ErrInvalidTool, limit.Quote(t.Name), t.err)
 	}
 	for _, s := range []struct {
 		field string
@@ -46,7 +47,7 @@ func (t Tool) Validate() error {
 			continue
 		}
 		if _, err := schema.Compile(s.raw); err != nil {
-			return fmt.Errorf("%w %q: %s: %w", ErrInvalidTool, t.Name, s.field, err)
+			return fmt.Errorf("%w %s: %s: %w", ErrInvalidTool, limit.Quote(t.Name), s.field, err)
 		}
 	}
 	return nil
@@ -64,7 +65,7 @@ func ValidateTools(tools []Tool) error {
 			errs = append(errs, err)
 		}
 		if t.Name != "" && seen[t.Name] {
-			errs = append(errs, fmt.Errorf("%w %q: two tools have this name", ErrInvalidTool, t.Name))
+			errs = append(errs, fmt.Errorf("%w %s: two tools have this name", ErrInvalidTool, limit.Quote(t.Name)))
 		}
 		seen[t.Name] = true
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/invopop/jsonschema"
 )
@@ -221,7 +222,9 @@ func (t Tool) Declaration() ToolDeclaration {
 // properties; a field without omitempty is required; `jsonschema:"..."`
 // tags such as description and enum work as that package documents). A
 // must be a struct (or a pointer to one): the model always sends an
-// object. execute gets the decoded arguments; the other fields of [Tool]
+// object. Each type is described in place, except in a type that refers
+// to itself (type Node struct{ Children []*Node }), whose structs are
+// described once under "$defs" and referred to with "$ref". execute gets the decoded arguments; the other fields of [Tool]
 // can be set on the result. Arguments that do not decode into A fail the
 // call with the decoding error.
 //
@@ -258,7 +261,10 @@ func DecodeArgs[A any](args json.RawMessage) (A, error) {
 }
 
 // schemaOf reflects the JSON Schema of A, which must be a struct or a
-// pointer to one.
+// pointer to one. Every type is described in place, except in a type
+// that refers to itself (a tree's node holding its children): its
+// structs are described once under "$defs" and referred to with "$ref",
+// the root expanded in place.
 func schemaOf[A any]() (params json.RawMessage, err error) {
 	t := reflect.TypeFor[A]()
 	for t.Kind() == reflect.Pointer {
@@ -267,7 +273,8 @@ func schemaOf[A any]() (params json.RawMessage, err error) {
 	if t.Kind() != reflect.Struct {
 		return defaultParameters, fmt.Errorf("arguments type %s is not a struct", reflect.TypeFor[A]())
 	}
-	if err := checkReflectable(t); err != nil {
+	recursive, err := checkReflectable(t)
+	if err != nil {
 		return defaultParameters, err
 	}
 	defer func() {
@@ -275,9 +282,17 @@ func schemaOf[A any]() (params json.RawMessage, err error) {
 			params, err = defaultParameters, fmt.Errorf("arguments type %s: %v", t, r)
 		}
 	}()
-	r := jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true, Anonymous: true}
 	var zero A
-	s := r.Reflect(zero)
+	var s *jsonschema.Schema
+	if recursive {
+		s, err = referencedSchema(zero)
+		if err != nil {
+			return defaultParameters, fmt.Errorf("arguments type %s: %w", t, err)
+		}
+	} else {
+		r := jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true, Anonymous: true}
+		s = r.Reflect(zero)
+	}
 	s.Version = ""
 	if params, err = json.Marshal(s); err != nil {
 		return defaultParameters, fmt.Errorf("arguments type %s: %w", t, err)
@@ -285,10 +300,31 @@ func schemaOf[A any]() (params json.RawMessage, err error) {
 	return params, nil
 }
 
+// referencedSchema reflects v's type with its structs under "$defs": the
+// root is its own definition expanded in place, the definitions (its own
+// among them, for the references to it) kept beside it.
+func referencedSchema(v any) (*jsonschema.Schema, error) {
+	r := jsonschema.Reflector{AllowAdditionalProperties: true, Anonymous: true}
+	s := r.Reflect(v)
+	name, ok := strings.CutPrefix(s.Ref, "#/$defs/")
+	if !ok {
+		return nil, fmt.Errorf("no definition of the root in its schema")
+	}
+	root, ok := s.Definitions[name]
+	if !ok || root == nil {
+		return nil, fmt.Errorf("no definition %q in its schema", name)
+	}
+	expanded := *root
+	expanded.Definitions = s.Definitions
+	return &expanded, nil
+}
+
 // checkReflectable reports a field of struct type t, at any depth, that
-// JSON cannot carry: a channel, a function or a complex number.
-func checkReflectable(t reflect.Type) error {
-	seen := map[reflect.Type]bool{}
+// JSON cannot carry: a channel, a function or a complex number; and
+// whether t refers to itself: a struct reached again inside itself.
+func checkReflectable(t reflect.Type) (recursive bool, err error) {
+	done := map[reflect.Type]bool{}   // structs walked whole
+	inside := map[reflect.Type]bool{} // structs on the path walked now
 	var walk func(t reflect.Type, path string) error
 	walk = func(t reflect.Type, path string) error {
 		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
@@ -298,22 +334,29 @@ func checkReflectable(t reflect.Type) error {
 		case reflect.Chan, reflect.Func, reflect.Complex64, reflect.Complex128, reflect.UnsafePointer:
 			return fmt.Errorf("field %s: JSON Schema cannot describe a %s", path, t.Kind())
 		case reflect.Struct:
-			if seen[t] {
+			if inside[t] {
+				recursive = true
 				return nil
 			}
-			seen[t] = true
+			if done[t] {
+				return nil
+			}
+			inside[t] = true
 			for f := range t.Fields() {
-				if !f.IsExported() || f.Tag.Get("json") == "-" {
+				if (!f.IsExported() && !f.Anonymous) || f.Tag.Get("json") == "-" {
 					continue
 				}
 				if err := walk(f.Type, path+"."+f.Name); err != nil {
 					return err
 				}
 			}
+			delete(inside, t)
+			done[t] = true
 		}
 		return nil
 	}
-	return walk(t, t.Name())
+	err = walk(t, t.Name())
+	return recursive, err
 }
 
 // findTool returns the tool named name in tools, or nil.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/hold"
+	"github.com/pi-go/agentcore/internal/limit"
 )
 
 // Resume is one entry of RunAgentInput.resume: the answer to an interrupt
@@ -120,12 +121,12 @@ func decisions(gate *hold.Gate, resume []Resume) ([]hold.Decision, error) {
 		open := slices.ContainsFunc(waiting, func(c hold.Call) bool { return c.ID == r.InterruptID })
 		switch {
 		case answered[r.InterruptID]:
-			return nil, fmt.Errorf("%w: resume[%d]: interrupt %q is answered twice", errInterrupt, i, r.InterruptID)
+			return nil, fmt.Errorf("%w: resume[%d]: interrupt %s is answered twice", errInterrupt, i, limit.Quote(r.InterruptID))
 		case !open && held >= 0 && r.Status == statusCancelled:
 			answered[r.InterruptID] = true
 			continue // decided by its deadline meanwhile
 		case !open:
-			return nil, fmt.Errorf("%w: resume[%d]: interrupt %q is not open on this thread", errInterrupt, i, r.InterruptID)
+			return nil, fmt.Errorf("%w: resume[%d]: interrupt %s is not open on this thread", errInterrupt, i, limit.Quote(r.InterruptID))
 		}
 		answered[r.InterruptID] = true
 		d, err := decision(r)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/hold"
+	"github.com/pi-go/agentcore/internal/limit"
 )
 
 // placeholderText is the result a front-end call holds in the transcript
@@ -169,7 +170,7 @@ func (c *change) take(t *thread, m wireMessage) error {
 			return ok && r.ToolCallID == m.ToolCallID
 		})
 		if !slices.Contains(t.pending, m.ToolCallID) || c.answered[m.ToolCallID] || at < 0 {
-			return fmt.Errorf("tool call %q is not waiting for an answer", m.ToolCallID)
+			return fmt.Errorf("tool call %s is not waiting for an answer", limit.Quote(m.ToolCallID))
 		}
 		msg, err := clientMessage(m, c.transcript[at].(*agentcore.ToolResultMessage).ToolName)
 		if err != nil {
@@ -192,7 +193,7 @@ func (c *change) take(t *thread, m wireMessage) error {
 			c.added = append(c.added, msg)
 		}
 	default:
-		return fmt.Errorf("the thread holds no %s message %q: its history is the server's (start a new thread to change it)", m.Role, m.ID)
+		return fmt.Errorf("the thread holds no %s message %s: its history is the server's (start a new thread to change it)", limit.Quote(string(m.Role)), limit.Quote(m.ID))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/limit"
 )
 
 // MaxTools is the most front-end tools a request may declare; a request
@@ -31,7 +32,7 @@ func checkTools(ctx context.Context, tools []Tool) error {
 	seen := make(map[string]bool, len(tools))
 	for i, t := range tools {
 		if !toolName.MatchString(t.Name) {
-			return fmt.Errorf("%w: tools[%d]: name %q: want 1 to 64 letters, digits, '_' or '-'", ErrBadInput, i, t.Name)
+			return fmt.Errorf("%w: tools[%d]: name %s: want 1 to 64 letters, digits, '_' or '-'", ErrBadInput, i, limit.Quote(t.Name))
 		}
 		if seen[t.Name] {
 			return fmt.Errorf("%w: tool %q is declared twice", ErrBadInput, t.Name)

@@ -101,6 +101,15 @@
 //	}}
 //	tools := codingtools.CodingTools(dir, &codingtools.Options{Shell: shell})
 //
+// Confine keeps the tools inside the working directory, not away from
+// what the program keeps there: a session folder, a transcript, a hold
+// state or a config file inside the working directory can be read, edited
+// and overwritten by write and edit (a model could rewrite its own
+// history or a held call's approval). Keep such files outside the working
+// directory (pi keeps its session files under ~/.pi/agent: session.Dir
+// of session.AgentDir()), or give the tools an [FS] that refuses their
+// paths.
+//
 // # Checked against pi
 //
 // testdata/record/record.mjs runs pi's own tools (npm, exact version)

@@ -35,8 +35,8 @@
 //     outgrows the window; the loop skips that hook when the run ends;
 //   - after each run.
 //
-// A model whose ContextWindow is 0 (unknown, as any local model from
-// providers.LookupModel) never compacts by itself: set
+// A model whose ContextWindow is 0 (unknown, as a local server's that
+// providers.LookupModel could not ask) never compacts by itself: set
 // [Options].ContextWindow. When the system prompt and the tool
 // declarations alone are above the threshold, no compaction can help: a
 // [FixedPartEvent] says so, once, and the Compactor does not compact

@@ -12,7 +12,7 @@ type Options struct {
 	Settings
 	// ContextWindow, when above 0, is the window compaction works with in
 	// place of the model's ContextWindow. A model whose ContextWindow is 0
-	// (unknown: any local model from providers.LookupModel) with no
+	// (unknown: a local server's that reports none) with no
 	// ContextWindow here never compacts by itself; only
 	// [Compactor.Compact] does.
 	ContextWindow int

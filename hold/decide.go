@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/limit"
 )
 
 // Decide records decisions on held calls, any subset of them, from any
@@ -51,9 +52,9 @@ func (g *Gate) Decide(decisions ...Decision) error {
 		i := g.find(id)
 		switch {
 		case i < 0:
-			errs = append(errs, fmt.Errorf("%w: %q", ErrNotHeld, id))
+			errs = append(errs, fmt.Errorf("%w: %s", ErrNotHeld, limit.Quote(id)))
 		case seen[id] || g.state.Calls[i].Decision != nil:
-			errs = append(errs, fmt.Errorf("%w: %q", ErrDecided, id))
+			errs = append(errs, fmt.Errorf("%w: %s", ErrDecided, limit.Quote(id)))
 		}
 		seen[id] = true
 	}
@@ -99,11 +100,11 @@ func (g *Gate) checkContent(d Decision) error {
 			return nil // reported as not held
 		}
 		if err := checkArguments(g.tool(name), d.ID, name, d.Arguments); err != nil {
-			return fmt.Errorf("%w: %q: %w", ErrInvalidDecision, d.ID, err)
+			return fmt.Errorf("%w: %s: %w", ErrInvalidDecision, limit.Quote(d.ID), err)
 		}
 	case Answer:
 		if _, err := agentcore.ValueBlocks(d.Result.Content); err != nil {
-			return fmt.Errorf("%w: %q: %w", ErrInvalidDecision, d.ID, err)
+			return fmt.Errorf("%w: %s: %w", ErrInvalidDecision, limit.Quote(d.ID), err)
 		}
 	}
 	return nil

@@ -63,8 +63,11 @@
 // round-trips as JSON; store it with the transcript (agentcore messages
 // marshal as JSON too). A new process builds its Agent from the stored
 // transcript, a new Gate, and calls [Gate.Restore] before deciding and
-// continuing. A Reset, or a transcript without the held placeholders,
-// discards what is held ([DiscardedEvent]).
+// continuing; a state that does not match the transcript is refused
+// ([ErrInvalidState]), by Restore or by the next run's start, rather than
+// dropped. A Reset, or the program's edit of a transcript that removes
+// the placeholders the Gate held itself, discards what is held
+// ([DiscardedEvent]).
 //
 // A held call may have a deadline ([Request].Deadline, or
 // [Options].Timeout): once it passes, [Options].OnDeadline's decision (a

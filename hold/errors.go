@@ -25,7 +25,8 @@ var ErrDecided = errors.New("hold: call already decided")
 var ErrInvalidDecision = errors.New("hold: invalid decision")
 
 // ErrInvalidState is wrapped by [Gate.Restore]'s error for a state that
-// cannot be held.
+// cannot be held, and by the error of a run's start or [Gate.Resolve]
+// when the held calls do not match the transcript.
 var ErrInvalidState = errors.New("hold: invalid state")
 
 // HeldError is the outcome of a run that ended with calls held, or of a

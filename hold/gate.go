@@ -73,6 +73,9 @@ type Gate struct {
 	running string
 	// changed is closed, and replaced, when the state changes.
 	changed chan struct{}
+	// restored is set while the state [Gate.Restore] gave has not been
+	// checked against the Agent's transcript by a run's start.
+	restored bool
 }
 
 // New returns a Gate configured by opts.
@@ -129,15 +132,31 @@ func (g *Gate) State() State {
 // Restore replaces what the Gate holds with a copy of s, read back from
 // what [Gate.State] gave a program before (a restart): call it with the
 // transcript restored, before the Agent's next run. A state with a call
-// lacking an ID or tool, two calls of one ID, or a decision naming another
-// call is refused with an error wrapping [ErrInvalidState], and changes
-// nothing.
+// lacking an ID or tool, two calls of one ID, arguments that are not a
+// JSON object, or a decision naming another call is refused with an
+// error wrapping [ErrInvalidState], and changes nothing.
+//
+// The state must match the Agent's transcript: each call a call of the
+// last turn, to the same tool, its result still the Gate's placeholder,
+// and every placeholder of that turn held. On a Gate installed on an
+// Agent, Restore checks this at once; otherwise the next run's start
+// does, and refuses to start with the error (the state and the
+// transcript unchanged) rather than drop a held call.
 func (g *Gate) Restore(s State) error {
 	if err := s.check(); err != nil {
 		return err
 	}
 	g.mu.Lock()
+	agent := g.agent
+	g.mu.Unlock()
+	if agent != nil && len(s.Calls) > 0 {
+		if err := g.matches(agent.Messages(), s); err != nil {
+			return err
+		}
+	}
+	g.mu.Lock()
 	g.state = s.clone()
+	g.restored = len(s.Calls) > 0
 	g.signal()
 	g.mu.Unlock()
 	return nil

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/limit"
 )
 
 // wrapRun is the Gate's run wrapper on an Agent: before a run it applies
@@ -37,7 +38,8 @@ func (g *Gate) wrapRun(next agentcore.RunFunc) agentcore.RunFunc {
 
 // resume applies the decisions of the held calls to the Agent's
 // transcript; it refuses with a [*HeldError] while some wait. Held calls
-// whose placeholders the transcript lost are discarded.
+// whose placeholders the transcript lost are discarded; a restored state
+// that does not match the transcript refuses the run ([Gate.heldIn]).
 func (g *Gate) resume(ctx context.Context) error {
 	g.emit(g.expire(g.now())...)
 	g.mu.Lock()
@@ -47,13 +49,8 @@ func (g *Gate) resume(ctx context.Context) error {
 		return nil
 	}
 	messages := agent.Messages()
-	if _, err := locate(messages, s); err != nil {
-		g.mu.Lock()
-		g.state = State{}
-		g.signal()
-		g.mu.Unlock()
-		g.emit(&DiscardedEvent{Calls: s.Calls})
-		return nil
+	if ok, err := g.heldIn(messages, s); !ok {
+		return err
 	}
 	if waiting := s.Undecided(); len(waiting) > 0 {
 		return &HeldError{Calls: waiting}
@@ -102,12 +99,12 @@ func locate(messages []agentcore.Message, s State) (held, error) {
 		}
 		for _, c := range s.Calls {
 			if _, ok := h.results[c.ID]; !ok || !calledBy(a, c.ID) {
-				return held{}, fmt.Errorf("%w: the transcript holds no placeholder of call %q", ErrInvalidState, c.ID)
+				return held{}, fmt.Errorf("%w: the transcript holds no placeholder of call %s", ErrInvalidState, limit.Quote(c.ID))
 			}
 		}
 		return h, nil
 	}
-	return held{}, fmt.Errorf("%w: the transcript holds no assistant message calling %q", ErrInvalidState, first)
+	return held{}, fmt.Errorf("%w: the transcript holds no assistant message calling %s", ErrInvalidState, limit.Quote(first))
 }
 
 // Resolve applies the decisions of the held calls to messages, a

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/pi-go/agentcore/internal/limit"
 )
 
 // Call is a held tool call: what the person decides on, and their decision
@@ -51,7 +53,7 @@ func (c *Call) UnmarshalJSON(data []byte) error {
 	if len(w.Decision) > 0 && string(w.Decision) != "null" {
 		d, err := UnmarshalDecision(w.Decision)
 		if err != nil {
-			return fmt.Errorf("call %q: %w", c.ID, err)
+			return fmt.Errorf("call %s: %w", limit.Quote(c.ID), err)
 		}
 		c.Decision = d
 	}
@@ -101,8 +103,9 @@ func (s State) clone() State {
 	return out
 }
 
-// check reports what makes s unusable: a call without an ID or tool, or
-// two calls with one ID.
+// check reports what makes s unusable: a call without an ID or tool, two
+// calls with one ID, arguments that are not a JSON object, a decision of
+// another call.
 func (s State) check() error {
 	seen := map[string]bool{}
 	for i, c := range s.Calls {
@@ -110,9 +113,11 @@ func (s State) check() error {
 		case c.ID == "" || c.Tool == "":
 			return fmt.Errorf("%w: calls[%d] has no ID or tool", ErrInvalidState, i)
 		case seen[c.ID]:
-			return fmt.Errorf("%w: call %q is held twice", ErrInvalidState, c.ID)
+			return fmt.Errorf("%w: call %s is held twice", ErrInvalidState, limit.Quote(c.ID))
+		case !isObject(c.Arguments):
+			return fmt.Errorf("%w: call %s has arguments that are not a JSON object", ErrInvalidState, limit.Quote(c.ID))
 		case c.Decision != nil && c.Decision.callID() != c.ID:
-			return fmt.Errorf("%w: call %q holds the decision of call %q", ErrInvalidState, c.ID, c.Decision.callID())
+			return fmt.Errorf("%w: call %s holds the decision of call %s", ErrInvalidState, limit.Quote(c.ID), limit.Quote(c.Decision.callID()))
 		}
 		seen[c.ID] = true
 	}

@@ -109,5 +109,6 @@
 // server, window and prices, so responses report their cost; with a base
 // URL it sends a catalog model elsewhere, or makes a model of a local
 // OpenAI-compatible server (llama.cpp, Ollama, vLLM) the catalog does not
-// know.
+// know, with the context window the server reports
+// ([ServerContextWindow]), so compaction works on it.
 package providers

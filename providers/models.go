@@ -1,11 +1,13 @@
 package providers
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/limit"
 	"github.com/pi-go/agentcore/models"
 )
 
@@ -27,13 +29,16 @@ const LocalProvider = "openai-compatible"
 // With baseURL set, requests go to that server: a catalog model keeps its
 // other facts, and a name the catalog does not know becomes a model of an
 // OpenAI-compatible server (llama.cpp, Ollama, vLLM) speaking
-// [OpenAICompletions], taking text, with no prices and no known context
-// window (add it to [models.Default] to give one); a name without a
-// provider is one of [LocalProvider]. Without baseURL, a name the
-// catalog does not know is an error wrapping [ErrUnknownModel]. A model
-// the catalog does not know still works as a hand-written
-// [agentcore.Model].
-func LookupModel(name, baseURL string) (agentcore.Model, error) {
+// [OpenAICompletions], taking text, with no prices, and the context
+// window the server reports ([ServerContextWindow], asked under ctx with
+// no key), so compaction works on it; a name without a provider is one of
+// [LocalProvider]. When the server reports no window, LookupModel returns
+// the model with ContextWindow 0 (usable; compaction then needs a window
+// of its own) and an error wrapping [ErrNoContextWindow]. Without
+// baseURL, a name the catalog does not know is an error wrapping
+// [ErrUnknownModel]. A model the catalog does not know still works as a
+// hand-written [agentcore.Model].
+func LookupModel(ctx context.Context, name, baseURL string) (agentcore.Model, error) {
 	provider, id, ok := strings.Cut(name, "/")
 	if !ok {
 		provider, id = "", name
@@ -45,10 +50,13 @@ func LookupModel(name, baseURL string) (agentcore.Model, error) {
 		return m, nil
 	}
 	if baseURL == "" || id == "" {
-		return agentcore.Model{}, fmt.Errorf("%w: %q (names are PROVIDER/ID, or give a server's base URL)", ErrUnknownModel, name)
+		return agentcore.Model{}, fmt.Errorf("%w: %s (names are PROVIDER/ID, or give a server's base URL)", ErrUnknownModel, limit.Quote(name))
 	}
 	if provider == "" {
 		provider = LocalProvider
 	}
-	return agentcore.Model{ID: id, Name: id, API: OpenAICompletions, Provider: provider, BaseURL: baseURL, Input: []string{"text"}}, nil
+	m := agentcore.Model{ID: id, Name: id, API: OpenAICompletions, Provider: provider, BaseURL: baseURL, Input: []string{"text"}}
+	window, err := ServerContextWindow(ctx, baseURL, id, nil)
+	m.ContextWindow = window
+	return m, err
 }

@@ -1,6 +1,8 @@
 package providers
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -21,16 +23,19 @@ func TestLookupModel(t *testing.T) {
 			want: agentcore.Model{ID: "claude-fable-5", Provider: "anthropic", API: AnthropicMessages, BaseURL: "http://127.0.0.1:9000", ContextWindow: 1000000}},
 		{name: "an ID with slashes", model: "openrouter/anthropic/claude-fable-5",
 			want: agentcore.Model{ID: "anthropic/claude-fable-5", Provider: "openrouter", API: AnthropicMessages, BaseURL: "https://openrouter.ai/api", ContextWindow: 1000000}},
-		{name: "local server", model: "ollama/qwen3", baseURL: "http://127.0.0.1:11434/v1",
-			want: agentcore.Model{ID: "qwen3", Provider: "ollama", API: OpenAICompletions, BaseURL: "http://127.0.0.1:11434/v1"}},
-		{name: "local server without a provider", model: "qwen3", baseURL: "http://127.0.0.1:8080/v1",
-			want: agentcore.Model{ID: "qwen3", Provider: LocalProvider, API: OpenAICompletions, BaseURL: "http://127.0.0.1:8080/v1"}},
+		{name: "local server", model: "ollama/qwen3", baseURL: "{ollama}/v1",
+			want: agentcore.Model{ID: "qwen3", Provider: "ollama", API: OpenAICompletions, BaseURL: "{ollama}/v1", ContextWindow: 131072}},
+		{name: "local server without a provider", model: "qwen3", baseURL: "{ollama}/v1",
+			want: agentcore.Model{ID: "qwen3", Provider: LocalProvider, API: OpenAICompletions, BaseURL: "{ollama}/v1", ContextWindow: 131072}},
 		{name: "unknown", model: "anthropic/nope", err: ErrUnknownModel},
 		{name: "empty", model: "", baseURL: "http://127.0.0.1:8080/v1", err: ErrUnknownModel},
 	}
+	ollama := fakeServer(t, map[string]string{"POST /api/show": "ollama-show.json"})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := LookupModel(tt.model, tt.baseURL)
+			tt.baseURL = strings.ReplaceAll(tt.baseURL, "{ollama}", ollama.URL)
+			tt.want.BaseURL = strings.ReplaceAll(tt.want.BaseURL, "{ollama}", ollama.URL)
+			m, err := LookupModel(context.Background(), tt.model, tt.baseURL)
 			if tt.err != nil {
 				assert.ErrorIs(t, err, tt.err)
 				return
@@ -47,7 +52,7 @@ func TestLookupModel(t *testing.T) {
 func TestCatalogModelReportsCost(t *testing.T) {
 	seen := make(chan request, 1)
 	srv := serve(t, anthropicBody, seen)
-	m, err := LookupModel("anthropic/claude-fable-5", srv.URL)
+	m, err := LookupModel(context.Background(), "anthropic/claude-fable-5", srv.URL)
 	require.NoError(t, err)
 	msg := final(t, New(Options{NoEnvKeys: true}).Stream, m, agentcore.StreamOptions{APIKey: "k"})
 	require.Equal(t, agentcore.StopStop, msg.StopReason, msg.ErrorMessage)

@@ -81,21 +81,23 @@ func (s *Session) Layer() agentcore.Layer {
 }
 
 // Restore returns opts set to resume s from its current leaf: the
-// context's messages as the transcript, its thinking level, its model
-// (looked up with lookup, models.Lookup for pi's catalog; opts.Model is
-// kept when lookup is nil or does not know it) and s's [Session.Layer]
-// appended to the layers.
+// context's messages as the transcript, its thinking level, a model and
+// s's [Session.Layer] appended to the layers.
+//
+// The model is the program's when opts.Model has an ID, as pi keeps the
+// model it is given: lookup (models.Lookup for pi's catalog) fills only
+// the fields opts.Model leaves zero (a context window, prices), and never
+// replaces the base URL, headers or compat settings the program gave.
+// When opts.Model has no ID, it is the session's model as lookup knows
+// it. opts.Model is kept as it is when lookup is nil or does not know
+// the model.
 func (s *Session) Restore(opts agentcore.Options, lookup func(provider, id string) (agentcore.Model, bool)) agentcore.Options {
 	ctx := s.Context()
 	opts.Messages = ctx.Messages
 	if ctx.ThinkingLevel != "" {
 		opts.ThinkingLevel = ctx.ThinkingLevel
 	}
-	if ctx.Model != nil && lookup != nil {
-		if m, ok := lookup(ctx.Model.Provider, ctx.Model.ModelID); ok {
-			opts.Model = m
-		}
-	}
+	opts.Model = restoreModel(opts.Model, ctx.Model, lookup)
 	opts.Layers = append(append([]agentcore.Layer(nil), opts.Layers...), s.Layer())
 	return opts
 }

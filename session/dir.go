@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/limit"
 )
 
 // AgentDir returns pi's agent directory: $PI_CODING_AGENT_DIR, else
@@ -193,7 +194,7 @@ func (s *Session) Fork(leafID string, opts *Options) (*Session, error) {
 	cwd := s.header.Cwd
 	s.mu.Unlock()
 	if len(path) == 0 {
-		return nil, fmt.Errorf("%w: %q", ErrNotFound, leafID)
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, limit.Quote(leafID))
 	}
 	if err != nil {
 		return nil, err

@@ -12,12 +12,13 @@
 //	agent := agentcore.New(s.Restore(opts, models.Lookup))
 //
 // [Session.Restore] fills the options from the current leaf (transcript,
-// model, thinking level) and adds [Session.Layer], which appends every
-// message the Agent ends and records every other change of its transcript
-// (a held call's real result in place of its placeholder, SetMessages,
-// Reset), so that the file's context is the Agent's transcript. The
-// Agent's leading system message is not
-// recorded: the prompt comes from the options each time. Record the
+// model, thinking level; a model the program gives is kept, the lookup
+// filling only what it leaves out) and adds [Session.Layer], which
+// appends every message the Agent ends and records every other change of
+// its transcript (a held call's real result in place of its placeholder,
+// SetMessages, Reset), so that the file's context is the Agent's
+// transcript. The Agent's leading system message is not recorded: the
+// prompt comes from the options each time. Record the
 // compactions of package compaction with [Session.OnCompaction].
 //
 // # Files

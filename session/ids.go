@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"regexp"
 	"time"
+
+	"github.com/pi-go/agentcore/internal/limit"
 )
 
 // newEntryID returns 8 random hex digits not in taken, as pi's entry IDs
@@ -66,7 +68,7 @@ var validID = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$`)
 // name.
 func checkSessionID(id string) error {
 	if !validID.MatchString(id) {
-		return fmt.Errorf("%w: %q: letters, digits, '-', '_' and '.', starting and ending with a letter or digit", ErrBadID, id)
+		return fmt.Errorf("%w: %s: letters, digits, '-', '_' and '.', starting and ending with a letter or digit", ErrBadID, limit.Quote(id))
 	}
 	return nil
 }

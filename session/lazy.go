@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/limit"
 )
 
 // ErrChanged is the error [Session.Err] reports when an entry could not
@@ -103,7 +104,7 @@ func (s *source) load(slots []*slot, idx []int, out []Entry) {
 		sl := slots[i]
 		e, err := s.read(f, sl)
 		if err != nil {
-			s.fail(fmt.Errorf("entry %s at byte %d: %w", sl.base.ID, sl.off, err))
+			s.fail(fmt.Errorf("entry %s at byte %d: %w", limit.Quote(sl.base.ID), sl.off, err))
 			out[i] = stub(sl)
 			continue
 		}

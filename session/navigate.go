@@ -5,6 +5,7 @@ import (
 	"regexp"
 
 	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/limit"
 )
 
 var newlines = regexp.MustCompile(`[\r\n]+`)
@@ -124,7 +125,7 @@ func (s *Session) Branch(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.t.has(id) {
-		return fmt.Errorf("%w: %q", ErrNotFound, id)
+		return fmt.Errorf("%w: %s", ErrNotFound, limit.Quote(id))
 	}
 	s.t.leaf, s.t.leafNoID = id, false
 	return nil
@@ -145,7 +146,7 @@ func (s *Session) BranchWithSummary(id string, b *BranchSummary) (string, error)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if id != "" && !s.t.has(id) {
-		return "", fmt.Errorf("%w: %q", ErrNotFound, id)
+		return "", fmt.Errorf("%w: %s", ErrNotFound, limit.Quote(id))
 	}
 	if b == nil {
 		return "", fmt.Errorf("%w: nil branch summary", ErrInvalid)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/compaction"
+	"github.com/pi-go/agentcore/internal/limit"
 )
 
 // Errors of a [Session]'s methods, tested with errors.Is.
@@ -496,7 +497,7 @@ func (s *Session) check(e Entry, now time.Time) error {
 		}
 	case *Label:
 		if !s.t.has(e.TargetID) {
-			return fmt.Errorf("%w: label target %q", ErrNotFound, e.TargetID)
+			return fmt.Errorf("%w: label target %s", ErrNotFound, limit.Quote(e.TargetID))
 		}
 	case *SessionInfo:
 		e.Name = strings.TrimSpace(newlines.ReplaceAllString(e.Name, " "))
@@ -519,10 +520,10 @@ func (s *Session) check(e Entry, now time.Time) error {
 func (s *Session) checkEdit(e *ContextEdit) error {
 	target := s.t.byID[e.TargetID]
 	if target == nil {
-		return fmt.Errorf("%w: context edit target %q", ErrNotFound, e.TargetID)
+		return fmt.Errorf("%w: context edit target %s", ErrNotFound, limit.Quote(e.TargetID))
 	}
 	if !slices.Contains(s.t.pathSlots(s.t.leaf), target) {
-		return fmt.Errorf("%w: context edit target %q is not on the current branch", ErrInvalid, e.TargetID)
+		return fmt.Errorf("%w: context edit target %s is not on the current branch", ErrInvalid, limit.Quote(e.TargetID))
 	}
 	switch target.role {
 	case "user", "custom":
@@ -531,7 +532,7 @@ func (s *Session) checkEdit(e *ContextEdit) error {
 			e.Replacement = &Replacement{Content: agentcore.Blocks(agentcore.TextBlock{Text: e.Replacement.Content.Text()})}
 		}
 	default:
-		return fmt.Errorf("%w: context edit target %q puts no editable message in the context", ErrInvalid, e.TargetID)
+		return fmt.Errorf("%w: context edit target %s puts no editable message in the context", ErrInvalid, limit.Quote(e.TargetID))
 	}
 	return nil
 }

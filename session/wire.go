@@ -8,6 +8,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/limit"
 )
 
 // The entries marshal with their fields in the order pi writes them, so a
@@ -312,7 +313,7 @@ func decodeTyped(line []byte, b lineBase, reg *agentcore.MessageRegistry) (Entry
 			return nil, err
 		}
 		if len(w.Message) == 0 || string(w.Message) == "null" {
-			return nil, fmt.Errorf("message entry %q without a message", b.ID)
+			return nil, fmt.Errorf("message entry %s without a message", limit.Quote(b.ID))
 		}
 		return &MessageEntry{EntryBase: base, Message: decodeMessage(w.Message, reg)}, nil
 	case "model_change":

@@ -177,7 +177,8 @@ func nativeSchema(params json.RawMessage) (out json.RawMessage, strict bool) {
 }
 
 // closeObjects sets additionalProperties false on the objects of schema
-// s that list properties without setting it, at any depth, and reports
+// s that list properties without setting it, at any depth (definitions
+// under "$defs" included), and reports
 // whether every object of s is strict (all properties required, no map).
 func closeObjects(s any) bool {
 	strict := true
@@ -202,6 +203,13 @@ func closeObjects(s any) bool {
 		for _, k := range []string{"items", "not"} {
 			if sub, ok := s[k]; ok {
 				strict = closeObjects(sub) && strict
+			}
+		}
+		for _, k := range []string{"$defs", "definitions"} {
+			if defs, ok := s[k].(map[string]any); ok {
+				for _, def := range defs {
+					strict = closeObjects(def) && strict
+				}
 			}
 		}
 		for _, k := range []string{"anyOf", "oneOf", "allOf", "prefixItems"} {

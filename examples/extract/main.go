@@ -2,14 +2,20 @@
 // structured.Answer, on the built-in fake model (no network, no key). The
 // model first answers in prose and is asked to call the answer tool, then
 // sends a record the schema refuses, reads the validator's words, and
-// sends a valid one; the program prints each step and the record.
+// sends a valid one; the program prints each step and the record. With
+// -model (as examples/chat takes it) a real model does the extraction.
 //
 //	go run ./examples/extract
+//	go run ./examples/extract -model anthropic/claude-sonnet-4-5
+//	go run ./examples/extract -h
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,6 +23,8 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/agentcoretest"
+	"github.com/pi-go/agentcore/examples/internal/modelflag"
+	"github.com/pi-go/agentcore/providers"
 	"github.com/pi-go/agentcore/structured"
 )
 
@@ -45,10 +53,42 @@ const email = `Hi! Ada Lovelace here. Please send me 2 boxes of Earl Grey and a 
 as fast as you can, to 12 Analytical Row, London. Ring the bell twice.`
 
 func main() {
-	if err := run(context.Background(), os.Stdout); err != nil {
+	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil && !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(os.Stderr, "extract:", err)
 		os.Exit(1)
 	}
+}
+
+// setup is the model the run talks to: the one -model names, else the
+// scripted fake.
+type setup struct {
+	model    agentcore.Model
+	streamFn agentcore.StreamFn
+	apiKey   string
+}
+
+// parse reads the flags; -h prints the usage to out and is flag.ErrHelp.
+func parse(args []string, out io.Writer) (setup, error) {
+	fs := flag.NewFlagSet("extract", flag.ContinueOnError)
+	fs.SetOutput(out)
+	flags := modelflag.Register(fs, "go run ./examples/extract [-model PROVIDER/ID] [-base-url URL]",
+		"  Without a model named, a scripted run on the built-in fake model.\n")
+	if help, err := modelflag.Parse(fs, args); help || err != nil {
+		return setup{}, cmp.Or(err, flag.ErrHelp)
+	}
+	env := flags.Getenv(os.Getenv)
+	m, ok, err := modelflag.Lookup(env)
+	switch {
+	case err != nil:
+		return setup{}, err
+	case !ok:
+		return setup{model: agentcoretest.Model(), streamFn: script().Stream}, nil
+	}
+	s := setup{model: m, streamFn: providers.StreamFn(providers.Options{Getenv: env})}
+	if m.Provider == providers.LocalProvider {
+		s.apiKey = env("OPENAI_API_KEY")
+	}
+	return s, nil
 }
 
 // script is what the fake model answers, in order.
@@ -68,17 +108,23 @@ func script() *agentcoretest.Fake {
 	)
 }
 
-func run(ctx context.Context, out io.Writer) error {
+// run parses args and extracts the order, printing each step to out.
+func run(ctx context.Context, args []string, out io.Writer) error {
+	model, err := parse(args, out)
+	if err != nil {
+		return err
+	}
 	answer := structured.New[Order](structured.Options[Order]{
 		OnPartial: func(_ context.Context, o Order) {
 			fmt.Fprintf(out, "partial: customer %q, %d lines\n", o.Customer, len(o.Lines))
 		},
 	})
 	agent := agentcore.New(agentcore.Options{
-		SystemPrompt: "You extract orders from customer emails.",
-		Model:        agentcoretest.Model(),
-		StreamFn:     script().Stream,
-		Layers:       []agentcore.Layer{answer},
+		SystemPrompt:  "You extract orders from customer emails.",
+		Model:         model.model,
+		StreamFn:      model.streamFn,
+		Layers:        []agentcore.Layer{answer},
+		StreamOptions: agentcore.StreamOptions{APIKey: model.apiKey},
 	})
 	agent.Subscribe(func(_ context.Context, ev agentcore.AgentEvent) {
 		end, ok := ev.(*agentcore.MessageEndEvent)

@@ -34,7 +34,7 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil && !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(os.Stderr, "permissions:", err)
 		os.Exit(1)
 	}
@@ -118,6 +118,12 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	approve := flags.String("approve", "", "approve the held call of this ID")
 	deny := flags.String("deny", "", "deny the held call of this ID")
 	reason := flags.String("reason", "", "the reason of -deny, for the model")
+	flags.Usage = func() {
+		fmt.Fprint(flags.Output(), "Usage: go run ./examples/permissions [-state FILE] [-approve ID | -deny ID [-reason TEXT]]\n\n"+
+			"Without -approve or -deny it starts a run, which holds risky commands and saves the session;\n"+
+			"a later invocation decides on a held call and the run goes on.\n\nFlags:\n")
+		flags.PrintDefaults()
+	}
 	if err := flags.Parse(args); err != nil {
 		return err
 	}

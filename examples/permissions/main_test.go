@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pi-go/agentcore/examples/internal/helpexit"
 	"github.com/pi-go/agentcore/hold"
 	"github.com/pi-go/agentcore/internal/golden"
 	"github.com/stretchr/testify/assert"
@@ -51,4 +52,9 @@ func TestBadDecision(t *testing.T) {
 
 	err = run(t.Context(), []string{"-state", filepath.Join(t.TempDir(), "none.json"), "-approve", "c2"}, &out)
 	assert.ErrorContains(t, err, "nothing is waiting")
+}
+
+// TestHelpExitsZero: -h prints the usage and exits with status 0.
+func TestHelpExitsZero(t *testing.T) {
+	helpexit.Check(t, "TestHelpExitsZero", main, "Usage: go run ./examples/permissions")
 }

@@ -28,6 +28,11 @@ import (
 )
 
 func main() {
+	flag.Usage = func() {
+		fmt.Fprint(flag.CommandLine.Output(), "Usage: go run ./examples/persist [-dir DIR]\n\n"+
+			"Keeps a conversation in a pi session file, then resumes it in a new Agent.\n\nFlags:\n")
+		flag.PrintDefaults()
+	}
 	dir := flag.String("dir", "", "directory for session.jsonl (default: a temporary one)")
 	flag.Parse()
 	if *dir == "" {

@@ -36,3 +36,21 @@ func Truncate(s string, max int) string {
 	fmt.Fprintf(&b, "... [truncated %d chars]", n-max)
 	return b.String()
 }
+
+// MaxQuoted is how many bytes of a name or an ID taken from input (a
+// tool call's ID, a tool's name, a session's ID) [Quote] keeps.
+const MaxQuoted = 128
+
+// Quote returns s quoted (%q) for an error's text, cut to its first
+// [MaxQuoted] bytes (at a character boundary) and then saying how long it
+// was: an error never echoes a huge ID whole.
+func Quote(s string) string {
+	if len(s) <= MaxQuoted {
+		return fmt.Sprintf("%q", s)
+	}
+	cut := MaxQuoted
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%q… (%d bytes)", s[:cut], len(s))
+}

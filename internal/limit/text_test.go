@@ -27,3 +27,13 @@ func TestTruncate(t *testing.T) {
 	}
 	assert.Len(t, Truncate(strings.Repeat("x", 1<<20), MaxFailureText), MaxFailureText+len("... [truncated 1032576 chars]"))
 }
+
+func TestQuote(t *testing.T) {
+	assert.Equal(t, `"call_1"`, Quote("call_1"))
+	assert.Equal(t, `"a\nb"`, Quote("a\nb"))
+	long := strings.Repeat("x", 10<<20)
+	got := Quote(long)
+	assert.Equal(t, `"`+strings.Repeat("x", MaxQuoted)+`"… (10485760 bytes)`, got)
+	cut := Quote(strings.Repeat("é", 100)) // 200 bytes, cut inside a character
+	assert.Equal(t, `"`+strings.Repeat("é", MaxQuoted/2)+`"… (200 bytes)`, cut)
+}

@@ -45,6 +45,7 @@ import (
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/compaction"
+	"github.com/pi-go/agentcore/providers"
 	"github.com/pi-go/agentcore/providers/openai"
 )
 
@@ -52,7 +53,7 @@ func main() {
 	var cfg config
 	flag.StringVar(&cfg.URL, "url", "http://127.0.0.1:8089/v1", "the server's API root")
 	flag.StringVar(&cfg.Model, "model", "tiny-chat", "the model's name on the server")
-	flag.IntVar(&cfg.Window, "window", 8192, "the model's context window (Model.ContextWindow)")
+	flag.IntVar(&cfg.Window, "window", 0, "the model's context window (Model.ContextWindow); 0 asks the server (providers.ServerContextWindow)")
 	flag.IntVar(&cfg.MaxTokens, "max-tokens", 1024, "the model's output limit (Model.MaxTokens)")
 	flag.IntVar(&cfg.Prompts, "prompts", 60, "how many prompts the session runs")
 	flag.IntVar(&cfg.MinOutput, "min-output", 512, "the fewest output tokens a request may be given")
@@ -136,6 +137,13 @@ func run(ctx context.Context, cfg config, out io.Writer) (bool, error) {
 		}
 		defer os.RemoveAll(dir)
 		cfg.Dir = dir
+	}
+	if cfg.Window == 0 {
+		window, err := providers.ServerContextWindow(ctx, cfg.URL, cfg.Model, nil)
+		if err != nil {
+			return false, err
+		}
+		cfg.Window = window
 	}
 	s := &session{stops: map[agentcore.StopReason]int{}}
 	model := agentcore.Model{

@@ -6,11 +6,13 @@
 package modelflag
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/pi-go/agentcore"
 	"github.com/pi-go/agentcore/providers"
@@ -91,15 +93,26 @@ func (f *Flags) Getenv(getenv func(string) string) func(string) string {
 	}
 }
 
+// lookupTimeout bounds the questions [Lookup] asks a local server.
+const lookupTimeout = 10 * time.Second
+
 // Lookup returns the model env names ([ModelEnv]) at the server it
 // names ([BaseURLEnv]), from pi-ai's catalog (see providers.LookupModel);
-// ok is false when none is named, for the program's default.
+// ok is false when none is named, for the program's default. A model of
+// a local server comes with the context window the server reports, asked
+// for within 10 seconds; one whose server reports none is returned
+// without a window (a program that compacts then never does).
 func Lookup(env func(string) string) (m agentcore.Model, ok bool, err error) {
 	name := env(ModelEnv)
 	if name == "" {
 		return agentcore.Model{}, false, nil
 	}
-	m, err = providers.LookupModel(name, env(BaseURLEnv))
+	ctx, cancel := context.WithTimeout(context.Background(), lookupTimeout)
+	defer cancel()
+	m, err = providers.LookupModel(ctx, name, env(BaseURLEnv))
+	if errors.Is(err, providers.ErrNoContextWindow) {
+		err = nil
+	}
 	return m, err == nil, err
 }
 

@@ -186,7 +186,7 @@ func TestWebchat(t *testing.T) {
 		assert.Equal(t, "needs your approval", state)
 		assert.Equal(t, "Version 1.5 is live in production.", shipped)
 		assert.Equal(t, "Not shipped: Not on a Friday.", denied)
-		assert.Equal(t, "failed", deniedState)
+		assert.Equal(t, "denied", deniedState, "a denied call did not fail")
 	})
 
 	t.Run("Stop ends the run", func(t *testing.T) {

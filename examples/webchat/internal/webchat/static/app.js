@@ -25,6 +25,7 @@ const chat = {
   pending: new Set(), // front-end calls waiting for the user
   interrupts: [], // AG-UI interrupts of the last run: held calls waiting for a decision
   decisions: {}, // interrupt ID -> resume payload, until every interrupt has one
+  denied: new Set(), // IDs of the held tool calls the user denied or left undecided
   streaming: new Set(), // IDs of messages being streamed
   expanded: new Set(), // reasoning the user opened
   controller: null,
@@ -180,6 +181,7 @@ function decide(interruptId, payload) {
     return;
   }
   const resume = chat.interrupts.map((i) => ({ interruptId: i.id, status: "resolved", payload: chat.decisions[i.id] }));
+  for (const i of chat.interrupts) if (!chat.decisions[i.id].approved) chat.denied.add(i.toolCallId);
   chat.interrupts = [];
   chat.decisions = {};
   run(resume);
@@ -189,6 +191,7 @@ function decide(interruptId, payload) {
 // moved on without deciding (the calls are denied).
 function cancelInterrupts() {
   const resume = chat.interrupts.map((i) => ({ interruptId: i.id, status: "cancelled" }));
+  for (const i of chat.interrupts) chat.denied.add(i.toolCallId);
   chat.interrupts = [];
   chat.decisions = {};
   return resume.length > 0 ? resume : undefined;
@@ -270,8 +273,10 @@ function drawToolCall(c) {
   const result = chat.messages.find((m) => m.role === "tool" && m.toolCallId === c.id);
   const state = el("span", "state");
   if (result) {
-    state.textContent = result.error ? "failed" : "done";
-    state.classList.add(result.error ? "failed" : "done");
+    // A call the user denied did not fail: its result is the denial.
+    const outcome = chat.denied.has(c.id) ? "denied" : result.error ? "failed" : "done";
+    state.textContent = outcome;
+    state.classList.add(outcome);
   } else {
     const held = chat.interrupts.some((i) => i.toolCallId === c.id);
     state.textContent = held ? "needs your approval" : chat.pending.has(c.id) ? "waiting for you" : "running…";
@@ -381,7 +386,7 @@ $("input").addEventListener("input", (e) => {
 $("stop").addEventListener("click", () => chat.controller && chat.controller.abort());
 $("new").addEventListener("click", () => {
   if (chat.controller) chat.controller.abort();
-  Object.assign(chat, { threadId: uuid(), messages: [], notices: [], pending: new Set(), expanded: new Set(), interrupts: [], decisions: {} });
+  Object.assign(chat, { threadId: uuid(), messages: [], notices: [], pending: new Set(), expanded: new Set(), interrupts: [], decisions: {}, denied: new Set() });
   draw();
 });
 document.querySelectorAll(".chip").forEach((c) => c.addEventListener("click", () => send(c.dataset.prompt)));
