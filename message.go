@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+
+	"github.com/pi-go/agentcore/internal/jsonscan"
 )
 
 // Message is one entry of a transcript. The built-in messages are
@@ -308,14 +310,17 @@ func (m *CustomMessage) MarshalJSON() ([]byte, error) {
 	return m.Raw, nil
 }
 
-// UnmarshalJSON reads a system message.
-func (m *SystemMessage) UnmarshalJSON(data []byte) error {
+// UnmarshalJSON reads a system message. Its timestamp is read as a
+// JavaScript number, as [Usage.UnmarshalJSON] reads a count.
+func (m *SystemMessage) UnmarshalJSON(data []byte) error { return m.unmarshalJSON(data) }
+
+func (m *SystemMessage) unmarshalJSON(data []byte) error {
 	var w struct {
 		Content      json.RawMessage   `json:"content"`
 		Sections     Sections          `json:"sections"`
 		ToolsAdded   []ToolDeclaration `json:"toolsAdded"`
 		ToolsRemoved []ToolReference   `json:"toolsRemoved"`
-		Timestamp    int64             `json:"timestamp"`
+		Timestamp    jsInt             `json:"timestamp"`
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
 		return fmt.Errorf("agentcore: system message: %w", err)
@@ -324,15 +329,26 @@ func (m *SystemMessage) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	*m = SystemMessage{Content: content, Sections: w.Sections, ToolsAdded: w.ToolsAdded, ToolsRemoved: w.ToolsRemoved, Timestamp: w.Timestamp}
+	*m = SystemMessage{Content: content, Sections: w.Sections, ToolsAdded: w.ToolsAdded, ToolsRemoved: w.ToolsRemoved, Timestamp: int64(w.Timestamp)}
 	return nil
 }
 
-// UnmarshalJSON reads a user message.
+// UnmarshalJSON reads a user message. Its timestamp is read as a
+// JavaScript number, as [Usage.UnmarshalJSON] reads a count.
 func (m *UserMessage) UnmarshalJSON(data []byte) error {
+	var out UserMessage
+	if scan(data, func(s *jsonscan.Scanner) bool { return s.Object() && out.scan(s, true, 0) }) {
+		*m = out
+		return nil
+	}
+	return m.unmarshalJSON(data)
+}
+
+// unmarshalJSON is UnmarshalJSON with encoding/json alone.
+func (m *UserMessage) unmarshalJSON(data []byte) error {
 	var w struct {
 		Content   json.RawMessage `json:"content"`
-		Timestamp int64           `json:"timestamp"`
+		Timestamp jsInt           `json:"timestamp"`
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
 		return fmt.Errorf("agentcore: user message: %w", err)
@@ -341,15 +357,28 @@ func (m *UserMessage) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	*m = UserMessage{Content: content, Timestamp: w.Timestamp}
+	*m = UserMessage{Content: content, Timestamp: int64(w.Timestamp)}
 	return nil
 }
 
-// UnmarshalJSON reads an assistant message.
+// UnmarshalJSON reads an assistant message. Its timestamp and duration
+// are read as JavaScript numbers, as [Usage.UnmarshalJSON] reads a count.
 func (m *AssistantMessage) UnmarshalJSON(data []byte) error {
+	var out AssistantMessage
+	if scan(data, func(s *jsonscan.Scanner) bool { return s.Object() && out.scan(s, true, 0) }) {
+		*m = out
+		return nil
+	}
+	return m.unmarshalJSON(data)
+}
+
+// unmarshalJSON is UnmarshalJSON with encoding/json alone.
+func (m *AssistantMessage) unmarshalJSON(data []byte) error {
 	type plain AssistantMessage
 	var w struct {
 		plain
+		Timestamp             jsInt           `json:"timestamp"`
+		DurationMs            *jsInt          `json:"durationMs"`
 		Content               json.RawMessage `json:"content"`
 		ResponseModel         *string         `json:"responseModel"`
 		ResponseID            *string         `json:"responseId"`
@@ -362,6 +391,7 @@ func (m *AssistantMessage) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("agentcore: assistant message: %w", err)
 	}
 	*m = AssistantMessage(w.plain)
+	m.Timestamp, m.DurationMs = int64(w.Timestamp), (*int64)(w.DurationMs)
 	m.stated = 0
 	m.ResponseModel = fromStated(w.ResponseModel, &m.stated, statedResponseModel)
 	m.ResponseID = fromStated(w.ResponseID, &m.stated, statedResponseID)
@@ -374,18 +404,32 @@ func (m *AssistantMessage) UnmarshalJSON(data []byte) error {
 	return err
 }
 
-// UnmarshalJSON reads a tool result message.
+// UnmarshalJSON reads a tool result message. Its timestamp and duration
+// are read as JavaScript numbers, as [Usage.UnmarshalJSON] reads a count.
 func (m *ToolResultMessage) UnmarshalJSON(data []byte) error {
+	var out ToolResultMessage
+	if scan(data, func(s *jsonscan.Scanner) bool { return s.Object() && out.scan(s, true, 0) }) {
+		*m = out
+		return nil
+	}
+	return m.unmarshalJSON(data)
+}
+
+// unmarshalJSON is UnmarshalJSON with encoding/json alone.
+func (m *ToolResultMessage) unmarshalJSON(data []byte) error {
 	type plain ToolResultMessage
 	var w struct {
 		plain
-		Content json.RawMessage `json:"content"`
-		Details json.RawMessage `json:"details"`
+		Timestamp  jsInt           `json:"timestamp"`
+		DurationMs *jsInt          `json:"durationMs"`
+		Content    json.RawMessage `json:"content"`
+		Details    json.RawMessage `json:"details"`
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
 		return fmt.Errorf("agentcore: toolResult message: %w", err)
 	}
 	*m = ToolResultMessage(w.plain)
+	m.Timestamp, m.DurationMs = int64(w.Timestamp), (*int64)(w.DurationMs)
 	m.Details = nil
 	if len(w.Details) > 0 {
 		m.Details = w.Details
@@ -443,6 +487,15 @@ func (r *MessageRegistry) Register(role string, decode func(data []byte) (Messag
 // UnmarshalMessage decodes one message of any role. A role no decoder is
 // registered for becomes a [*CustomMessage].
 func (r *MessageRegistry) UnmarshalMessage(data []byte) (Message, error) {
+	if m, ok := scanMessage(data); ok {
+		return m, nil
+	}
+	return r.unmarshalMessage(data)
+}
+
+// unmarshalMessage is UnmarshalMessage with encoding/json alone (but for
+// the usage).
+func (r *MessageRegistry) unmarshalMessage(data []byte) (Message, error) {
 	var head struct {
 		Role *string `json:"role"`
 	}
@@ -454,7 +507,7 @@ func (r *MessageRegistry) UnmarshalMessage(data []byte) (Message, error) {
 	}
 	var m interface {
 		Message
-		json.Unmarshaler
+		unmarshalJSON([]byte) error
 	}
 	switch *head.Role {
 	case "system":
@@ -480,7 +533,7 @@ func (r *MessageRegistry) UnmarshalMessage(data []byte) (Message, error) {
 		}
 		return &CustomMessage{RoleName: *head.Role, Raw: compactClone(data)}, nil
 	}
-	if err := m.UnmarshalJSON(data); err != nil {
+	if err := m.unmarshalJSON(data); err != nil {
 		return nil, err
 	}
 	return m, nil
