@@ -377,8 +377,6 @@ func (m *AssistantMessage) unmarshalJSON(data []byte) error {
 	type plain AssistantMessage
 	var w struct {
 		plain
-		Timestamp             jsInt           `json:"timestamp"`
-		DurationMs            *jsInt          `json:"durationMs"`
 		Content               json.RawMessage `json:"content"`
 		ResponseModel         *string         `json:"responseModel"`
 		ResponseID            *string         `json:"responseId"`
@@ -386,12 +384,14 @@ func (m *AssistantMessage) unmarshalJSON(data []byte) error {
 		ThinkingLevel         *ThinkingLevel  `json:"thinkingLevel"`
 		ErrorMessage          *string         `json:"errorMessage"`
 		RawStopReason         *string         `json:"rawStopReason"`
+		Timestamp             jsInt           `json:"timestamp"`
+		DurationMs            *jsInt          `json:"durationMs"`
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
 		return fmt.Errorf("agentcore: assistant message: %w", err)
 	}
 	*m = AssistantMessage(w.plain)
-	m.Timestamp, m.DurationMs = int64(w.Timestamp), (*int64)(w.DurationMs)
+	m.Timestamp, m.DurationMs = int64(w.Timestamp), jsIntPtr(w.DurationMs)
 	m.stated = 0
 	m.ResponseModel = fromStated(w.ResponseModel, &m.stated, statedResponseModel)
 	m.ResponseID = fromStated(w.ResponseID, &m.stated, statedResponseID)
@@ -420,16 +420,16 @@ func (m *ToolResultMessage) unmarshalJSON(data []byte) error {
 	type plain ToolResultMessage
 	var w struct {
 		plain
-		Timestamp  jsInt           `json:"timestamp"`
-		DurationMs *jsInt          `json:"durationMs"`
 		Content    json.RawMessage `json:"content"`
 		Details    json.RawMessage `json:"details"`
+		Timestamp  jsInt           `json:"timestamp"`
+		DurationMs *jsInt          `json:"durationMs"`
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
 		return fmt.Errorf("agentcore: toolResult message: %w", err)
 	}
 	*m = ToolResultMessage(w.plain)
-	m.Timestamp, m.DurationMs = int64(w.Timestamp), (*int64)(w.DurationMs)
+	m.Timestamp, m.DurationMs = int64(w.Timestamp), jsIntPtr(w.DurationMs)
 	m.Details = nil
 	if len(w.Details) > 0 {
 		m.Details = w.Details

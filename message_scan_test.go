@@ -153,6 +153,6 @@ func TestJSNumbers(t *testing.T) {
 	assert.Equal(t, Usage{Input: 2, TotalTokens: math.MaxInt64}, u)
 	for _, bad := range []string{`{"role":"user","timestamp":"1"}`, `{"role":"assistant","usage":{"input":true}}`} {
 		_, err := UnmarshalMessage([]byte(bad))
-		assert.ErrorContains(t, err, "cannot unmarshal", bad)
+		assert.Error(t, err, bad)
 	}
 }

@@ -1,55 +1,12 @@
 package agentcore
 
 import (
-	"encoding/json"
-	"reflect"
-
 	"github.com/pi-go/agentcore/internal/jsonscan"
 )
 
-// UnmarshalJSON reads a usage. Its counts are JavaScript numbers on pi's
-// wire: a count with a fraction (1.5) is truncated toward zero and one
-// beyond the int64 range (12345678901234567890, 1e21) is saturated to
-// math.MaxInt64 (math.MinInt64 below it), rather than refused. A member
-// left out keeps its value in u.
-func (u *Usage) UnmarshalJSON(data []byte) error {
-	out := *u
-	if scan(data, func(s *jsonscan.Scanner) bool { out.scan(s); return true }) {
-		*u = out
-		return nil
-	}
-	return u.unmarshalJSON(data)
-}
-
-// unmarshalJSON is UnmarshalJSON with encoding/json alone.
-func (u *Usage) unmarshalJSON(data []byte) error {
-	w := usageWire{Input: jsInt(u.Input), Output: jsInt(u.Output), CacheRead: jsInt(u.CacheRead),
-		CacheWrite: jsInt(u.CacheWrite), CacheWrite1h: (*jsInt)(u.CacheWrite1h), Reasoning: (*jsInt)(u.Reasoning),
-		TotalTokens: jsInt(u.TotalTokens), Cost: u.Cost}
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	*u = Usage{Input: int64(w.Input), Output: int64(w.Output), CacheRead: int64(w.CacheRead),
-		CacheWrite: int64(w.CacheWrite), CacheWrite1h: (*int64)(w.CacheWrite1h), Reasoning: (*int64)(w.Reasoning),
-		TotalTokens: int64(w.TotalTokens), Cost: w.Cost}
-	return nil
-}
-
-// usageWire is a Usage whose counts are read as JavaScript numbers.
-type usageWire struct {
-	Input        jsInt  `json:"input"`
-	Output       jsInt  `json:"output"`
-	CacheRead    jsInt  `json:"cacheRead"`
-	CacheWrite   jsInt  `json:"cacheWrite"`
-	CacheWrite1h *jsInt `json:"cacheWrite1h"`
-	Reasoning    *jsInt `json:"reasoning"`
-	TotalTokens  jsInt  `json:"totalTokens"`
-	Cost         Cost   `json:"cost"`
-}
-
 var usageKeys = []string{"input", "output", "cacheRead", "cacheWrite", "cacheWrite1h", "reasoning", "totalTokens", "cost"}
 
-// scan reads a usage object into u; a member left out keeps its value.
+// scan reads a usage object into u, which is zero.
 func (u *Usage) scan(s *jsonscan.Scanner) {
 	if !s.Object() {
 		return
@@ -104,7 +61,7 @@ func (u *Usage) scan(s *jsonscan.Scanner) {
 
 var costKeys = []string{"input", "output", "cacheRead", "cacheWrite", "total", "totalFromProvider"}
 
-// scan reads a cost object into c; a member left out keeps its value.
+// scan reads a cost object into c, which is zero.
 func (c *Cost) scan(s *jsonscan.Scanner) {
 	if !s.Object() {
 		return
@@ -147,33 +104,4 @@ func (c *Cost) scan(s *jsonscan.Scanner) {
 			return
 		}
 	}
-}
-
-// jsInt is an int64 field read as a JavaScript number: see
-// [Usage.UnmarshalJSON] for how a fraction or a value out of range is
-// taken. Any other JSON value but null is refused as encoding/json
-// refuses it for an int64.
-type jsInt int64
-
-func (n *jsInt) UnmarshalJSON(data []byte) error {
-	if string(data) == "null" {
-		return nil
-	}
-	v, ok := jsonscan.Int64(data)
-	if !ok {
-		what := "number"
-		switch data[0] {
-		case '"':
-			what = "string"
-		case '{':
-			what = "object"
-		case '[':
-			what = "array"
-		case 't', 'f':
-			what = "bool"
-		}
-		return &json.UnmarshalTypeError{Value: what, Type: reflect.TypeFor[int64]()}
-	}
-	*n = jsInt(v)
-	return nil
 }
