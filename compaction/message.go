@@ -3,6 +3,7 @@ package compaction
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/pi-go/agentcore"
@@ -37,6 +38,11 @@ type Summary struct {
 	ModifiedFiles []string
 	// Usage is the usage of the summary calls; nil when unknown.
 	Usage *agentcore.Usage
+	// OmitDetails leaves "details" out of the JSON whatever the file
+	// lists: their holder keeps them elsewhere (a session's compaction
+	// entry), and the message is then pi's context message exactly. The
+	// lists still feed the next compaction.
+	OmitDetails bool
 }
 
 // Role returns [Role].
@@ -59,10 +65,10 @@ type summaryWire struct {
 }
 
 // MarshalJSON writes the message with "role":"compactionSummary"; details
-// are written when a file list is not empty.
+// are written when a file list is not empty, unless OmitDetails is set.
 func (s *Summary) MarshalJSON() ([]byte, error) {
 	w := summaryWire{Role: Role, Summary: s.Summary, TokensBefore: s.TokensBefore, Timestamp: s.Timestamp, Usage: s.Usage}
-	if len(s.ReadFiles) > 0 || len(s.ModifiedFiles) > 0 {
+	if !s.OmitDetails && (len(s.ReadFiles) > 0 || len(s.ModifiedFiles) > 0) {
 		w.Details = &summaryDetails{ReadFiles: nonNil(s.ReadFiles), ModifiedFiles: nonNil(s.ModifiedFiles)}
 	}
 	return json.Marshal(w)
@@ -71,19 +77,36 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads a summary message; a role other than
 // "compactionSummary" is an error.
 func (s *Summary) UnmarshalJSON(data []byte) error {
-	var w summaryWire
+	// The numbers are read as JavaScript wrote them, any JSON number: a
+	// fraction is truncated, a value beyond int64 saturates.
+	var w struct {
+		summaryWire
+		TokensBefore float64 `json:"tokensBefore"`
+		Timestamp    float64 `json:"timestamp"`
+	}
 	if err := json.Unmarshal(data, &w); err != nil {
 		return fmt.Errorf("compaction: summary message: %w", err)
 	}
 	if w.Role != Role {
 		return fmt.Errorf("compaction: summary message with role %q", w.Role)
 	}
-	*s = Summary{Summary: w.Summary, TokensBefore: w.TokensBefore, Timestamp: w.Timestamp, Usage: w.Usage}
+	*s = Summary{Summary: w.Summary, TokensBefore: int(toInt64(w.TokensBefore)), Timestamp: toInt64(w.Timestamp), Usage: w.Usage}
 	if w.Details != nil {
 		s.ReadFiles = orNil(w.Details.ReadFiles)
 		s.ModifiedFiles = orNil(w.Details.ModifiedFiles)
 	}
 	return nil
+}
+
+// toInt64 converts f toward zero, saturating at the int64 range.
+func toInt64(f float64) int64 {
+	switch {
+	case f >= math.MaxInt64:
+		return math.MaxInt64
+	case f <= math.MinInt64:
+		return math.MinInt64
+	}
+	return int64(f)
 }
 
 // orNil is s clipped, or nil when empty.

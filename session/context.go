@@ -51,6 +51,15 @@ func BuildContext(entries []Entry, leafID string) Context {
 
 func (t *tree) context(leafID string) Context {
 	path := t.pathSlots(leafID)
+	if leafID == "" && t.leafNoID && len(t.slots) > 0 {
+		// pi's leaf is undefined: its context is that of the last entry.
+		path = t.pathFrom(t.slots[len(t.slots)-1])
+	}
+	return t.contextOf(path)
+}
+
+// contextOf builds the context of path, the slots from a root to a leaf.
+func (t *tree) contextOf(path []*slot) Context {
 	ctx := Context{ThinkingLevel: agentcore.ThinkingOff}
 	for _, sl := range path {
 		switch e := sl.entry.(type) {
@@ -141,7 +150,9 @@ func entryMessages(e Entry) []agentcore.Message {
 		}
 		return []agentcore.Message{&BranchSummaryMessage{Summary: e.Summary, FromID: e.FromID, Timestamp: millis(e.Timestamp)}}
 	case *Compaction:
-		s := &compaction.Summary{Summary: e.Summary, TokensBefore: e.TokensBefore, Timestamp: millis(e.Timestamp)}
+		// The file lists feed the next compaction; the message's JSON is
+		// pi's, without them (the entry keeps them).
+		s := &compaction.Summary{Summary: e.Summary, TokensBefore: e.TokensBefore, Timestamp: millis(e.Timestamp), OmitDetails: true}
 		var files struct {
 			ReadFiles     []string `json:"readFiles"`
 			ModifiedFiles []string `json:"modifiedFiles"`

@@ -31,6 +31,63 @@
 // branch) and [ForkFrom] (a copy into another working directory) manage
 // the files.
 //
+// # Nothing lost
+//
+// pi keeps every line of a file that parses as JSON, whatever it holds,
+// and so does this package: an entry whose numbers are no Go integers
+// (1.5 tokens, a timestamp of 1e21), whose members have other types, or
+// that lacks its ID, its parent or its message is an entry here too, and
+// a line holding a JSON value other than an object (a number, a string,
+// an array) is an [*UnknownEntry] with no type and no ID, as pi holds it
+// (only null, false, 0 and "", which pi skips, are skipped). An entry
+// read from a file is never re-encoded: a migration, [Session.Fork] and
+// [ForkFrom] write it back from its line as pi writes it back
+// (JSON.stringify of what JSON.parse made of it), so its numbers, its
+// unknown members, the presence of each key (absent, null, "" or []) and
+// its strings, lone surrogates included, are pi's. The header's unknown
+// members are kept likewise, and a version that is a string ("2") is
+// compared as pi compares it.
+//
+// # Byte for byte
+//
+// Every line is written as JSON.stringify writes it: '<', '>', '&',
+// U+2028 and U+2029 raw, JavaScript's number formatting and key order.
+// With [Options].Now and [Options].NewEntryID giving the times and IDs pi
+// drew, a script of calls writes the file pi writes for the same calls,
+// byte for byte (the tests replay pi's recorded scripts), and a fork of a
+// file writes pi's fork of it.
+//
+// # Departures from pi
+//
+// Each keeps the file as pi keeps it; what differs is what a Go value
+// holds or what happens where pi fails:
+//
+//   - Values in Go types: an entry's or a context message's integer that
+//     is no int64 (1.5, 1e21) is held truncated or saturated, and a
+//     member a Go type requires but the line lacks is its zero value (a
+//     compaction summary message's summary "", a model change's model
+//     "", a thinking level ""); a user message's null content is an empty
+//     block list, as pi's context makes it. Entries built in Go hold Go
+//     values: a [Label] with no text is written without "label" (pi's
+//     appendLabelChange(id) with no label; pi's "" is read and kept), a
+//     message is written in agentcore's member order, a string cannot
+//     hold a lone surrogate.
+//   - An entry of a known type whose members do not fit it (a provider
+//     that is a number) is an [*UnknownEntry] of that type, and a message
+//     entry without a message one of type "message": kept and written
+//     back, but no part of a context, where pi uses the odd values (and
+//     its context builder throws on a message entry without a message).
+//   - pi fails to open a version 1 file holding a line that is a number,
+//     a string or true; such a line is kept here, with no ID. [ForkFrom]
+//     migrates a source of version 1 or 2 before copying it, where pi
+//     copies its entries unmigrated under a version 3 header.
+//   - A cycle in the parents (a hand-edited file, or entries without an
+//     ID, which share one node in pi's tree) ends [Session.Path] and
+//     [Session.Tree] at the entry reached again, where pi loops forever.
+//   - The model reads a branch summary, a compaction summary and a
+//     command the user ran (pi's bashExecution message) in this module's
+//     own words around pi's facts ([ConvertMessages]).
+//
 // # The tree
 //
 // Each entry names its parent. [Session.Append] adds a child of the leaf
@@ -47,8 +104,9 @@
 //
 // Every entry is written with one write of one line at the end of the
 // file, so a crash leaves whole lines and at worst a torn last one. On
-// open, a line that is not an entry is skipped, as pi skips it, and
-// reported to [Options.OnBadLine] with its number ([*LineError]); a
+// open, a line that is not JSON, or that holds null, false, 0 or "", is
+// skipped, as pi skips it, and reported to [Options.OnBadLine] with its
+// number ([*LineError]); a
 // torn last line is then ended so that appends start on a line of their
 // own. A writer holds the lock directory <file>.lock, the lock
 // proper-lockfile makes, from open to [Session.Close]: a second writer

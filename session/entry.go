@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/jsonv"
 )
 
 // CurrentVersion is the format version this package writes: pi's version 3.
@@ -13,7 +14,9 @@ const CurrentVersion = 3
 // tree.
 type Header struct {
 	// Version is the format version; a file without one is version 1.
-	// Opening a file migrates it to [CurrentVersion].
+	// Opening a file migrates it to [CurrentVersion]. A version read as
+	// pi reads it (a string "2" is 2); 0 for one that is no number, which
+	// pi leaves as it is.
 	Version int
 	// ID is the session's ID: a UUIDv7 unless the creator chose one.
 	ID string
@@ -23,10 +26,20 @@ type Header struct {
 	Cwd string
 	// ParentSession is the file this session was forked from; "" for none.
 	ParentSession string
+
+	// raw is the header as read (and migrated), written back as it is: its
+	// members of other types and its unknown members kept. Null for a
+	// header made here.
+	raw jsonv.Value
 }
 
-// MarshalJSON writes the header as pi does.
+// MarshalJSON writes the header as pi does: a header read from a file as
+// it was read (migrated, and as JSON.stringify writes it), unknown members
+// included.
 func (h Header) MarshalJSON() ([]byte, error) {
+	if h.raw.Kind() == jsonv.Object {
+		return h.raw.AppendJSON(nil), nil
+	}
 	return json.Marshal(struct {
 		Type          string `json:"type"`
 		Version       int    `json:"version,omitzero"`

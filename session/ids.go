@@ -13,10 +13,21 @@ import (
 // (the first 8 digits of a random UUID), or a whole UUID after 100
 // collisions.
 func newEntryID[V any](taken map[string]V) string {
+	return newEntryIDWith(nil, taken)
+}
+
+// newEntryIDWith is newEntryID drawing its candidates from draw (nil for
+// random ones): [Options.NewEntryID].
+func newEntryIDWith[V any](draw func() string, taken map[string]V) string {
 	for range 100 {
-		var b [4]byte
-		_, _ = rand.Read(b[:])
-		id := hex.EncodeToString(b[:])
+		var id string
+		if draw != nil {
+			id = draw()
+		} else {
+			var b [4]byte
+			_, _ = rand.Read(b[:])
+			id = hex.EncodeToString(b[:])
+		}
 		if _, ok := taken[id]; !ok {
 			return id
 		}

@@ -123,6 +123,22 @@ func (s *source) load(slots []*slot, idx []int, out []Entry) {
 
 // read decodes the line of sl and checks that it is still sl's entry.
 func (s *source) read(f *os.File, sl *slot) (Entry, error) {
+	line, err := readLine(f, sl)
+	if err != nil {
+		return nil, err
+	}
+	e, _, err := decodeEntry(line, s.reg)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrChanged, err)
+	}
+	if e.Type() != sl.typ || e.Base().ID != sl.base.ID || e.Base().ParentID != sl.base.ParentID {
+		return nil, ErrChanged
+	}
+	return e, nil
+}
+
+// readLine reads the line of sl, trimmed.
+func readLine(f *os.File, sl *slot) ([]byte, error) {
 	if f == nil {
 		return nil, ErrChanged
 	}
@@ -130,17 +146,7 @@ func (s *source) read(f *os.File, sl *slot) (Entry, error) {
 	if _, err := f.ReadAt(line, sl.off); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrChanged, err)
 	}
-	e, err := decodeEntry(bytes.TrimSpace(line), s.reg)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrChanged, err)
-	}
-	if lc, ok := e.(*legacyCompaction); ok {
-		e = lc.Compaction
-	}
-	if e.Type() != sl.typ || e.Base().ID != sl.base.ID || e.Base().ParentID != sl.base.ParentID {
-		return nil, ErrChanged
-	}
-	return e, nil
+	return bytes.TrimSpace(line), nil
 }
 
 func (s *source) fail(err error) {

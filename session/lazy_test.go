@@ -68,7 +68,7 @@ func readEager(t testing.TB, path string) []Entry {
 		if len(line) == 0 {
 			continue
 		}
-		e, err := decodeEntry(line, nil)
+		e, _, err := decodeEntry(line, nil)
 		require.NoError(t, err)
 		out = append(out, e)
 	}

@@ -3,6 +3,8 @@ package session
 import (
 	"fmt"
 	"regexp"
+
+	"github.com/pi-go/agentcore/internal/jsonv"
 )
 
 var newlines = regexp.MustCompile(`[\r\n]+`)
@@ -73,7 +75,7 @@ func (s *Session) Name() string {
 	defer s.mu.Unlock()
 	for i := len(s.t.slots) - 1; i >= 0; i-- {
 		if info, ok := s.t.slots[i].entry.(*SessionInfo); ok {
-			return info.Name
+			return jsonv.TrimSpace(info.Name)
 		}
 	}
 	return ""
@@ -124,7 +126,7 @@ func (s *Session) Branch(id string) error {
 	if !s.t.has(id) {
 		return fmt.Errorf("%w: %q", ErrNotFound, id)
 	}
-	s.t.leaf = id
+	s.t.leaf, s.t.leafNoID = id, false
 	return nil
 }
 
@@ -133,7 +135,7 @@ func (s *Session) Branch(id string) error {
 func (s *Session) ResetLeaf() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.t.leaf = ""
+	s.t.leaf, s.t.leafNoID = "", false
 }
 
 // BranchWithSummary moves the leaf to the entry id ("" for a new root)
@@ -152,11 +154,11 @@ func (s *Session) BranchWithSummary(id string, b *BranchSummary) (string, error)
 	if b.FromID == "" {
 		b.FromID = "root"
 	}
-	previous := s.t.leaf
-	s.t.leaf = id
-	newID, err := s.append(b, id)
+	previous, previousNoID := s.t.leaf, s.t.leafNoID
+	s.t.leaf, s.t.leafNoID = id, false
+	newID, err := s.append(b, id, false)
 	if err != nil {
-		s.t.leaf = previous
+		s.t.leaf, s.t.leafNoID = previous, previousNoID
 	}
 	return newID, err
 }

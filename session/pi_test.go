@@ -24,21 +24,33 @@ import (
 func observe(t *testing.T, s *Session) map[string]any {
 	t.Helper()
 	entries := s.Entries()
-	type ref struct {
-		ID       string  `json:"id"`
-		ParentID *string `json:"parentId"`
-		Type     string  `json:"type"`
-	}
-	refs := make([]ref, len(entries))
+	refs := make([]map[string]any, len(entries))
 	labels := map[string]string{}
 	contexts := make([]any, len(entries))
 	for i, e := range entries {
 		b := e.Base()
-		refs[i] = ref{b.ID, nullable(b.ParentID), e.Type()}
+		sl := s.t.slots[i]
+		ref := map[string]any{}
+		if !sl.noID {
+			ref["id"] = b.ID
+		}
+		if !sl.noParent {
+			ref["parentId"] = nullable(b.ParentID)
+		}
+		if e.Type() != "" {
+			ref["type"] = e.Type()
+		}
+		refs[i] = ref
 		if l := s.Label(b.ID); l != "" {
 			labels[b.ID] = l
 		}
-		contexts[i] = contextJSON(BuildContext(entries, b.ID))
+		if sl.noID {
+			// pi's buildSessionContext(entries, undefined) is the context
+			// of the last entry.
+			contexts[i] = contextJSON(s.t.contextOf(s.t.pathFrom(s.t.slots[len(s.t.slots)-1])))
+		} else {
+			contexts[i] = contextJSON(s.ContextAt(b.ID))
+		}
 	}
 	var branch []string
 	for _, e := range s.Path("") {
@@ -81,38 +93,23 @@ func contextJSON(c Context) map[string]any {
 func treeJSON(nodes []*Node) []any {
 	out := []any{}
 	for _, n := range nodes {
-		out = append(out, map[string]any{"id": n.Entry.Base().ID, "children": treeJSON(n.Children)})
+		node := map[string]any{"children": treeJSON(n.Children)}
+		if id := n.Entry.Base().ID; id != "" {
+			node["id"] = id
+		}
+		out = append(out, node)
 	}
 	return out
 }
 
-// normalize round-trips v through JSON to plain values, and drops what
-// this package adds on purpose to pi's context: the "details" of a
-// compaction summary message (compaction.Summary carries its file lists).
+// normalize round-trips v through JSON to plain values.
 func normalize(t *testing.T, v any) map[string]any {
 	t.Helper()
 	data, err := json.Marshal(v)
 	require.NoError(t, err)
 	var out map[string]any
 	require.NoError(t, json.Unmarshal(data, &out))
-	dropSummaryDetails(out)
 	return out
-}
-
-func dropSummaryDetails(v any) {
-	switch v := v.(type) {
-	case map[string]any:
-		if v["role"] == "compactionSummary" {
-			delete(v, "details")
-		}
-		for _, x := range v {
-			dropSummaryDetails(x)
-		}
-	case []any:
-		for _, x := range v {
-			dropSummaryDetails(x)
-		}
-	}
 }
 
 func loadExpect(t *testing.T, dir string) map[string]any {
@@ -121,7 +118,6 @@ func loadExpect(t *testing.T, dir string) map[string]any {
 	require.NoError(t, err)
 	var out map[string]any
 	require.NoError(t, json.Unmarshal(data, &out))
-	dropSummaryDetails(out)
 	return out
 }
 
@@ -161,10 +157,89 @@ func openRecorded(t *testing.T, dir string) *Session {
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	require.NoError(t, os.WriteFile(path, data, 0o644))
-	s, err := Open(path, nil)
+	var opts *Options
+	var s *Session
+	sc := loadScript(t, dir)
+	if sc != nil && sc.Open && src != filepath.Join(dir, "session.jsonl") {
+		// pi opened the input and appended: so does Go, drawing pi's IDs.
+		in, err := Open(path, &Options{ReadOnly: true})
+		require.NoError(t, err)
+		skip := len(in.Entries())
+		require.NoError(t, in.Close())
+		header, ids, times := piDraws(t, dir, skip)
+		opts = replayOptions(t, header, ids, times, &s, skip)
+	}
+	s, err = Open(path, opts)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close() })
+	if opts != nil {
+		replay(t, s, sc)
+	}
 	return s
+}
+
+// goViewFixtures are the histories whose contexts hold values Go's
+// message types cannot hold as pi holds them: numbers beyond an int
+// (1.5, 1e21) and messages missing members (null content, an assistant
+// message of a role only). The file keeps pi's values; the context holds
+// them as Go's types do, so the test compares Go's context with pi's read
+// into Go's types.
+var goViewFixtures = regexp.MustCompile(`js-numbers|missing-fields|61-v1-compaction-index-odd`)
+
+// goView returns a context of pi's as Go's message types hold it.
+func goView(t *testing.T, ctx any) any {
+	t.Helper()
+	c, ok := ctx.(map[string]any)
+	if !ok || c["messages"] == nil {
+		return ctx
+	}
+	var out []any
+	for _, m := range c["messages"].([]any) {
+		data, err := json.Marshal(m)
+		require.NoError(t, err)
+		if msg, err := contextRegistry.UnmarshalMessage(data); err == nil {
+			data, err = json.Marshal(msg)
+			require.NoError(t, err)
+			var v any
+			require.NoError(t, json.Unmarshal(data, &v))
+			m = v
+		}
+		out = append(out, m)
+	}
+	c["messages"] = out
+	// A thinking-level or model change missing its members: "" in Go.
+	if _, ok := c["thinkingLevel"]; !ok {
+		c["thinkingLevel"] = ""
+	}
+	if m, ok := c["model"].(map[string]any); ok {
+		for _, k := range []string{"provider", "modelId"} {
+			if m[k] == nil {
+				m[k] = ""
+			}
+		}
+	}
+	return c
+}
+
+// migratedFromV1 reports whether the history's input was a version 1
+// file, whose migration draws new random IDs.
+func migratedFromV1(t *testing.T, dir string) bool {
+	data, err := os.ReadFile(filepath.Join(dir, "input.jsonl"))
+	if err != nil {
+		return false
+	}
+	first, _, _ := bytes.Cut(data, []byte("\n"))
+	h, err := decodeHeader(first)
+	require.NoError(t, err)
+	return headerVersion(h.raw) < 2
+}
+
+// piThrows reports whether pi's context is an error: pi's context builder
+// throws on a message entry without a message, where Go's leaves the entry
+// out (TestMessageEntryWithoutMessage).
+func piThrows(ctx any) bool {
+	c, ok := ctx.(map[string]any)
+	return ok && c["error"] != nil
 }
 
 // TestPiHistories: Go reads every file pi wrote (and every legacy file pi
@@ -175,22 +250,25 @@ func TestPiHistories(t *testing.T) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			want := loadExpect(t, dir)
 			got := observe(t, openRecorded(t, dir))
-			if strings.Contains(dir, "-v1-") {
+			if migratedFromV1(t, dir) {
 				got = renameIDs(t, got, got["entries"].([]any), want["entries"].([]any))
 			}
-			if filepath.Base(dir) == "41-null-content" {
-				// The one difference: agentcore decodes a user message's
-				// null content as "" (what pi's readers of the message
-				// make of it); pi's context builder writes [] instead.
-				emptyUserContent(got)
+			view := func(ctx any) any { return ctx }
+			if goViewFixtures.MatchString(dir) {
+				view = func(ctx any) any { return goView(t, ctx) }
 			}
-			for _, key := range []string{"header", "leafId", "name", "entries", "labels", "branch", "tree", "context"} {
+			for _, key := range []string{"header", "leafId", "name", "entries", "labels", "branch", "tree"} {
 				assert.Equal(t, want[key], got[key], "%s: expected pi's, actual Go's", key)
+			}
+			if !piThrows(want["context"]) {
+				assert.Equal(t, view(want["context"]), got["context"], "context: expected pi's, actual Go's")
 			}
 			wc, gc := want["contexts"].([]any), got["contexts"].([]any)
 			require.Len(t, gc, len(wc))
 			for i := range wc {
-				assert.Equal(t, wc[i], gc[i], "context from entry %d: expected pi's, actual Go's", i)
+				if !piThrows(wc[i]) {
+					assert.Equal(t, view(wc[i]), gc[i], "context from entry %d: expected pi's, actual Go's", i)
+				}
 			}
 		})
 	}
@@ -211,35 +289,14 @@ func TestPiFilesRoundTrip(t *testing.T) {
 				assert.Equal(t, string(pi), string(written), "the file pi wrote, as Go leaves it")
 				return
 			}
-			wl, gl := jsonLines(t, pi), jsonLines(t, written)
-			require.Len(t, gl, len(wl))
-			ids := regexp.MustCompile(`"(id|parentId|firstKeptEntryId)":"[^"]*"`)
-			for i := range wl {
-				a, _ := json.Marshal(wl[i])
-				b, _ := json.Marshal(gl[i])
-				if strings.Contains(dir, "-v1-") {
-					a, b = ids.ReplaceAll(a, []byte(`"$1":"X"`)), ids.ReplaceAll(b, []byte(`"$1":"X"`))
-				}
-				assert.JSONEq(t, string(a), string(b), "line %d: expected pi's migration, actual Go's", i+1)
+			// pi's migration and Go's, byte for byte (a version 1 file's
+			// new IDs aside).
+			if migratedFromV1(t, dir) {
+				ids := regexp.MustCompile(`"(id|parentId|firstKeptEntryId)":"[0-9a-f]{8}"`)
+				pi, written = ids.ReplaceAll(pi, []byte(`"$1":"X"`)), ids.ReplaceAll(written, []byte(`"$1":"X"`))
 			}
+			assert.Equal(t, string(pi), string(written), "expected pi's rewrite, actual Go's")
 		})
-	}
-}
-
-// emptyUserContent turns the "" content of user messages in v into [].
-func emptyUserContent(v any) {
-	switch v := v.(type) {
-	case map[string]any:
-		if v["role"] == "user" && v["content"] == "" {
-			v["content"] = []any{}
-		}
-		for _, x := range v {
-			emptyUserContent(x)
-		}
-	case []any:
-		for _, x := range v {
-			emptyUserContent(x)
-		}
 	}
 }
 
@@ -294,9 +351,6 @@ func piChecker(t *testing.T) func(files ...string) map[string]map[string]any {
 		require.NoError(t, err, stderr.String())
 		var res map[string]map[string]any
 		require.NoError(t, json.Unmarshal(data, &res))
-		for _, v := range res {
-			dropSummaryDetails(v)
-		}
 		return res
 	}
 }
@@ -311,7 +365,7 @@ func TestGoFilesOpenInPi(t *testing.T) {
 	for _, h := range histories(t) {
 		s := openRecorded(t, h)
 		path := filepath.Join(dir, filepath.Base(h)+".jsonl")
-		data, err := s.encodeAll(s.Entries())
+		data, err := s.encodeAll()
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(path, data, 0o644))
 		reopened, err := Open(path, &Options{ReadOnly: true})
@@ -331,8 +385,22 @@ func TestGoFilesOpenInPi(t *testing.T) {
 			g := got[f]
 			require.NotContains(t, g, "error")
 			w := want[f]
-			for _, key := range []string{"header", "leafId", "name", "entries", "labels", "branch", "tree", "context", "contexts"} {
+			for _, key := range []string{"header", "leafId", "name", "entries", "labels", "branch", "tree"} {
 				assert.Equal(t, w[key], g[key], "%s: expected Go's, actual pi's", key)
+			}
+			view := func(ctx any) any { return ctx }
+			if goViewFixtures.MatchString(f) {
+				view = func(ctx any) any { return goView(t, ctx) }
+			}
+			if !piThrows(g["context"]) {
+				assert.Equal(t, w["context"], view(g["context"]), "context: expected Go's, actual pi's")
+			}
+			wc, gc := w["contexts"].([]any), g["contexts"].([]any)
+			require.Len(t, gc, len(wc))
+			for i := range wc {
+				if !piThrows(gc[i]) {
+					assert.Equal(t, wc[i], view(gc[i]), "context from entry %d: expected Go's, actual pi's", i)
+				}
 			}
 		})
 	}

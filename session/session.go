@@ -2,10 +2,10 @@ package session
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,8 +34,8 @@ var (
 // Options configure [Create], [Open] and the functions that make new
 // session files. A nil *Options means the defaults.
 type Options struct {
-	// ID is the ID of a new session ([Create], [ForkFrom], [Session.Fork]);
-	// "" makes a UUIDv7. pi's rules apply: letters, digits, '-', '_' and
+	// ID is the ID of a new session ([Create], [ForkFrom], [Session.Fork],
+	// [Open] of a missing file); "" makes a UUIDv7. pi's rules apply: letters, digits, '-', '_' and
 	// '.', starting and ending with a letter or digit.
 	ID string
 	// ParentSession is the parent file a new session records; "" for none.
@@ -56,8 +56,19 @@ type Options struct {
 	// file that is not an entry (a torn last line has Torn set); an error
 	// it returns fails the open. Nil skips such lines, as pi does.
 	OnBadLine func(*LineError) error
-	// Now is the clock of the entries' timestamps; nil is time.Now.
+	// Now is the clock of the entries' timestamps (and of a new session's
+	// header and file name); nil is time.Now. It is called once for each
+	// new session and once for each entry appended, on the appending
+	// goroutine.
 	Now func() time.Time
+	// NewEntryID draws the ID of each new entry: those appended, those a
+	// version 1 migration gives, and the labels [Session.Fork] writes
+	// again. It is called on the goroutine making the entry, under the
+	// session's lock; an ID the session already holds is drawn again, up
+	// to 100 times, then a random UUID is taken. Nil draws 8 random hex
+	// digits, as pi does. With Now, it makes the file of a script of calls
+	// the one pi writes for the same calls, byte for byte.
+	NewEntryID func() string
 }
 
 func (o *Options) orDefault() Options {
@@ -125,7 +136,9 @@ func Create(dir, cwd string, opts *Options) (*Session, error) {
 // newline so that appends start on a line of their own. The leaf is the
 // last entry of the file. A file whose first entry is not a header is
 // refused with [ErrNotSession]; an empty one gets a new header, pi's
-// repair.
+// repair. A path where no file is opens, as in pi, an empty session of
+// the process's working directory (ID and time from opts), whose file is
+// written at the first append that gives it a user or assistant message.
 func Open(path string, opts *Options) (*Session, error) {
 	o := opts.orDefault()
 	s := &Session{opts: o, path: path}
@@ -145,22 +158,47 @@ func Open(path string, opts *Options) (*Session, error) {
 	return s, nil
 }
 
+// newID draws an entry ID not in taken.
+func (o *Options) newID(taken map[string]bool) string {
+	return newEntryIDWith(o.NewEntryID, taken)
+}
+
+// newHeader starts a new session in memory: the header, no entries.
+func (s *Session) newHeader() {
+	cwd, _ := os.Getwd()
+	now := s.opts.Now()
+	id := s.opts.ID
+	if id == "" {
+		id = newSessionID(now)
+	}
+	s.header = Header{Version: CurrentVersion, ID: id, Timestamp: isoTime(now), Cwd: cwd}
+	s.t = newTree(nil)
+}
+
 func (s *Session) load() error {
 	f, err := os.Open(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		// As pi: a new session for this path, written at the first append
+		// that gives it a conversation.
+		if s.opts.ID != "" {
+			if err := checkSessionID(s.opts.ID); err != nil {
+				return err
+			}
+		}
+		s.newHeader()
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
 	src := &source{path: s.path, reg: s.opts.Registry, f: f}
 	c, err := readContents(f, src, s.opts.OnBadLine)
-	if err != nil || c.t.src == nil {
+	if err != nil || c.t == nil || c.t.src == nil {
 		_ = f.Close()
 		src.f = nil
 	}
 	if errors.Is(err, io.EOF) { // an empty file
-		cwd, _ := os.Getwd()
-		now := s.opts.Now()
-		s.header = Header{Version: CurrentVersion, ID: newSessionID(now), Timestamp: isoTime(now), Cwd: cwd}
-		s.t = newTree(nil)
+		s.newHeader()
 		if s.opts.ReadOnly {
 			return nil
 		}
@@ -169,12 +207,15 @@ func (s *Session) load() error {
 	if err != nil {
 		return fmt.Errorf("session: %s: %w", s.path, err)
 	}
+	if c.values != nil {
+		c.migrate(s.opts.Registry, s.opts.newID)
+	}
 	s.header, s.t, s.flushed = c.header, c.t, true
 	if s.opts.ReadOnly {
 		return nil
 	}
 	if c.migrated {
-		return s.rewrite()
+		return s.replace(joinLines(c.lines))
 	}
 	if c.tornTail {
 		return s.write([]byte("\n"))
@@ -185,10 +226,16 @@ func (s *Session) load() error {
 // rewrite replaces the file with the header and every entry, through a
 // temporary file renamed over it.
 func (s *Session) rewrite() error {
-	data, err := s.encodeAll(s.t.all())
+	data, err := s.encodeAll()
 	if err != nil {
 		return err
 	}
+	return s.replace(data)
+}
+
+// replace replaces the file with data, through a temporary file renamed
+// over it.
+func (s *Session) replace(data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(s.path), ".session-*.tmp")
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
@@ -209,24 +256,36 @@ func (s *Session) rewrite() error {
 	return nil
 }
 
-// encodeAll is the file's text: the header and entries, a line each.
-func (s *Session) encodeAll(entries []Entry) ([]byte, error) {
+// encodeAll is the file's text: the header and entries, a line each, as
+// pi writes them: an entry read from a file as JSON.stringify writes back
+// its line, one made here encoded.
+func (s *Session) encodeAll() ([]byte, error) {
 	var buf bytes.Buffer
-	h, err := json.Marshal(s.header)
+	h, err := marshalLine(s.header)
 	if err != nil {
 		return nil, err
 	}
 	buf.Write(h)
 	buf.WriteByte('\n')
-	for _, e := range entries {
-		line, err := json.Marshal(e)
-		if err != nil {
-			return nil, fmt.Errorf("session: entry %s: %w", e.Base().ID, err)
-		}
+	lines, err := s.t.lines(s.t.slots)
+	if err != nil {
+		return nil, err
+	}
+	for _, line := range lines {
 		buf.Write(line)
 		buf.WriteByte('\n')
 	}
 	return buf.Bytes(), nil
+}
+
+// joinLines is lines, each ended with a newline.
+func joinLines(lines [][]byte) []byte {
+	var buf bytes.Buffer
+	for _, l := range lines {
+		buf.Write(l)
+		buf.WriteByte('\n')
+	}
+	return buf.Bytes()
 }
 
 // write appends data to the file with one write.
@@ -286,7 +345,7 @@ func (s *Session) persist(e Entry) error {
 		if !s.hasConversation() {
 			return nil
 		}
-		data, err := s.encodeAll(s.t.all())
+		data, err := s.encodeAll()
 		if err != nil {
 			return err
 		}
@@ -295,7 +354,7 @@ func (s *Session) persist(e Entry) error {
 		}
 		s.flushed = true
 	} else {
-		line, err := json.Marshal(e)
+		line, err := s.t.line(s.t.slots[len(s.t.slots)-1])
 		if err != nil {
 			return fmt.Errorf("session: entry: %w", err)
 		}
@@ -327,7 +386,7 @@ func (s *Session) persist(e Entry) error {
 func (s *Session) Append(e Entry) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.append(e, s.t.leaf)
+	return s.append(e, s.t.leaf, s.t.leafNoID)
 }
 
 // AppendMessage appends m in a [MessageEntry]; see [Session.Append].
@@ -335,7 +394,7 @@ func (s *Session) AppendMessage(m agentcore.Message) (string, error) {
 	return s.Append(&MessageEntry{Message: m})
 }
 
-func (s *Session) append(e Entry, parent string) (string, error) {
+func (s *Session) append(e Entry, parent string, noParent bool) (string, error) {
 	if s.closed {
 		return "", ErrClosed
 	}
@@ -346,17 +405,26 @@ func (s *Session) append(e Entry, parent string) (string, error) {
 		return "", fmt.Errorf("%w: nil entry", ErrInvalid)
 	}
 	b := e.Base()
-	b.ID = newEntryID(s.t.byID)
+	b.ID = newEntryIDWith(s.opts.NewEntryID, s.t.byID)
 	b.ParentID = parent
 	now := s.opts.Now()
 	b.Timestamp = isoTime(now)
 	if err := s.check(e, now); err != nil {
 		return "", err
 	}
-	previous := s.t.leaf
+	previous, previousNoID := s.t.leaf, s.t.leafNoID
 	s.t.add(e)
+	if noParent {
+		// pi's leaf is undefined, so is the parentId it writes.
+		if err := s.t.dropParent(s.t.slots[len(s.t.slots)-1]); err != nil {
+			s.t.removeLast(previous)
+			s.t.leafNoID = previousNoID
+			return "", err
+		}
+	}
 	if err := s.persist(e); err != nil {
 		s.t.removeLast(previous)
+		s.t.leafNoID = previousNoID
 		return "", err
 	}
 	return b.ID, nil

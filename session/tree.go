@@ -14,6 +14,10 @@ type tree struct {
 	byID   map[string]*slot
 	labels map[string]labelState
 	leaf   string
+	// leafNoID is true when the leaf is an entry without an ID (leaf is
+	// then ""): pi's leaf is then undefined, its context that of the last
+	// entry, and an entry appended there has no parentId.
+	leafNoID bool
 	// src reads back the entries that are not resident; nil when every
 	// entry is.
 	src *source
@@ -39,6 +43,13 @@ type slot struct {
 	role string
 	// model is an assistant message's model; nil otherwise.
 	model *ModelRef
+	// raw is the entry's line as read, for an entry read from the file and
+	// kept in memory; nil otherwise. A read entry is written back from its
+	// line, as pi writes it back, never re-encoded.
+	raw []byte
+	// noID is true for a line without a string "id", noParent for one
+	// without a "parentId" (pi's undefined, not null).
+	noID, noParent bool
 }
 
 func newTree(entries []Entry) *tree {
@@ -61,6 +72,7 @@ func (t *tree) addSlot(sl *slot) {
 	t.slots = append(t.slots, sl)
 	t.byID[sl.base.ID] = sl
 	t.leaf = sl.base.ID
+	t.leafNoID = sl.noID
 	if l, ok := sl.entry.(*Label); ok {
 		t.applyLabel(l)
 	}
@@ -72,6 +84,45 @@ func (t *tree) applyLabel(l *Label) {
 	} else {
 		delete(t.labels, l.TargetID)
 	}
+}
+
+// labelRef is a label in force: its target, and the label entry that
+// set it.
+type labelRef struct {
+	target string
+	slot   *slot
+}
+
+// orderedLabels returns the labels in force in the order pi's label map
+// holds them: by the first time each target was labelled since it was
+// last cleared.
+func (t *tree) orderedLabels() []labelRef {
+	var order []labelRef
+	at := map[string]int{}
+	for _, sl := range t.slots {
+		l, ok := sl.entry.(*Label)
+		if !ok {
+			continue
+		}
+		i, set := at[l.TargetID]
+		switch {
+		case l.Label != "" && set:
+			order[i].slot = sl
+		case l.Label != "":
+			at[l.TargetID] = len(order)
+			order = append(order, labelRef{l.TargetID, sl})
+		case set:
+			order[i].slot = nil
+			delete(at, l.TargetID)
+		}
+	}
+	out := order[:0]
+	for _, l := range order {
+		if l.slot != nil {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // removeLast undoes the add of the last entry, for a write that failed.
@@ -125,13 +176,21 @@ func (t *tree) entries(slots []*slot) []Entry {
 // pathSlots returns the slots from a root to leaf, in order; none for an
 // unknown leaf or "".
 func (t *tree) pathSlots(leaf string) []*slot {
+	if leaf == "" {
+		return nil
+	}
+	return t.pathFrom(t.byID[leaf])
+}
+
+// pathFrom returns the slots from a root to leaf, in order.
+func (t *tree) pathFrom(leaf *slot) []*slot {
 	var out []*slot
-	seen := map[string]bool{}
-	for sl := t.byID[leaf]; sl != nil; {
-		if seen[sl.base.ID] {
-			break // a cycle in a hand-edited file
+	seen := map[*slot]bool{}
+	for sl := leaf; sl != nil; {
+		if seen[sl] {
+			break // a cycle in a hand-edited file (pi loops forever)
 		}
-		seen[sl.base.ID] = true
+		seen[sl] = true
 		out = append(out, sl)
 		if sl.base.ParentID == "" {
 			break
@@ -167,16 +226,42 @@ func (t *tree) roots() []*Node {
 		b := sl.base
 		n := nodes[b.ID]
 		parent := nodes[b.ParentID]
-		if b.ParentID == "" || b.ParentID == b.ID || parent == nil {
+		if sl.noParent && !sl.noID {
+			// pi looks the undefined parentId up, and finds the last
+			// entry without an ID, when there is one.
+			parent = nodes[""]
+		} else if b.ParentID == "" || b.ParentID == b.ID {
+			parent = nil
+		}
+		if parent == nil {
 			roots = append(roots, n)
 			continue
 		}
 		parent.Children = append(parent.Children, n)
 	}
+	// Entries without an ID share one node, as in pi, and can make a
+	// cycle under a root, where pi loops forever: a node already reached
+	// is not reached again, so the tree is finite.
 	stack := slices.Clone(roots)
+	seen := make(map[*Node]bool, len(nodes))
+	for _, r := range roots {
+		seen[r] = true
+	}
+	done := make(map[*Node]bool, len(nodes))
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		if done[n] {
+			continue // a root listed twice
+		}
+		done[n] = true
+		n.Children = slices.DeleteFunc(n.Children, func(c *Node) bool {
+			if seen[c] {
+				return true
+			}
+			seen[c] = true
+			return false
+		})
 		slices.SortStableFunc(n.Children, func(a, b *Node) int {
 			return compareTime(a.Entry.Base().Timestamp, b.Entry.Base().Timestamp)
 		})

@@ -1,10 +1,13 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/jsonv"
 )
 
 // The entries marshal with their fields in the order pi writes them, so a
@@ -155,64 +158,151 @@ func (e *SessionInfo) MarshalJSON() ([]byte, error) {
 	}{headOf(e.Type(), e.EntryBase), e.Name})
 }
 
-// MarshalJSON writes the entry as it was read, its tree fields updated
-// when they changed (a migration gives legacy entries their IDs).
+// MarshalJSON writes the entry as it was read (as JSON.stringify writes
+// it back), its tree fields updated in place when they changed.
 func (e *UnknownEntry) MarshalJSON() ([]byte, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(e.Raw, &fields); err != nil {
+	v, err := jsonv.Parse(e.Raw)
+	if err != nil {
 		return nil, fmt.Errorf("session: %s entry: %w", e.TypeName, err)
 	}
-	var base wireBase
-	if err := json.Unmarshal(e.Raw, &base); err == nil && base.ID == e.ID && base.parent() == e.ParentID {
-		return e.Raw, nil
+	if v.Kind() == jsonv.Object {
+		b, _ := decodeBase(e.Raw)
+		if b.ID != e.ID || (b.noID && e.ID != "") {
+			v = setMember(v, "id", jsonv.StringValue(e.ID))
+		}
+		if b.ParentID != e.ParentID {
+			v = setMember(v, "parentId", parentValue(e.ParentID))
+		}
 	}
-	// Keys are written sorted: the original order is not kept once the
-	// tree fields change.
-	fields["id"], _ = json.Marshal(e.ID)
-	fields["parentId"], _ = json.Marshal(nullable(e.ParentID))
-	return json.Marshal(fields)
+	return v.AppendJSON(nil), nil
 }
 
-// wireBase is the part of every entry line this package reads first.
-type wireBase struct {
-	Type      string  `json:"type"`
-	ID        string  `json:"id"`
-	ParentID  *string `json:"parentId"`
-	Timestamp string  `json:"timestamp"`
+// lineBase is the part of every entry line this package reads first.
+type lineBase struct {
+	Type string
+	EntryBase
+	// noID is true when the line has no string "id" (pi's id undefined)
+	// and noParent when it has no "parentId" at all (pi's undefined, not
+	// null).
+	noID, noParent bool
 }
 
-func (b wireBase) parent() string {
-	if b.ParentID == nil {
-		return ""
+// errFalsy is why a line holding null, false, 0 or "" is no entry: pi
+// skips such values, and keeps every other JSON line.
+var errFalsy = errors.New("a JSON value JavaScript takes as false")
+
+// decodeBase reads the tree fields of an entry line; a member of the
+// wrong type reads as absent.
+func decodeBase(line []byte) (lineBase, error) {
+	var w struct {
+		Type      *string         `json:"type"`
+		ID        *string         `json:"id"`
+		ParentID  json.RawMessage `json:"parentId"`
+		Timestamp string          `json:"timestamp"`
 	}
-	return *b.ParentID
-}
-
-func (b wireBase) entryBase() EntryBase {
-	return EntryBase{ID: b.ID, ParentID: b.parent(), Timestamp: b.Timestamp}
-}
-
-// decodeContent reads a string or a list of text and image blocks; absent
-// or null is an empty block list, as pi's readers treat it.
-func decodeContent(raw json.RawMessage) (agentcore.Content, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return agentcore.Blocks(), nil
+	if err := json.Unmarshal(line, &w); err != nil {
+		var raw struct {
+			Type, ID, ParentID, Timestamp json.RawMessage
+		}
+		if err := json.Unmarshal(line, &raw); err != nil {
+			return lineBase{}, err
+		}
+		w.Type, w.ID, w.ParentID = stringOf(raw.Type), stringOf(raw.ID), raw.ParentID
+		if ts := stringOf(raw.Timestamp); ts != nil {
+			w.Timestamp = *ts
+		}
 	}
-	m, err := agentcore.UnmarshalMessage(append(append([]byte(`{"role":"user","content":`), raw...), '}'))
+	b := lineBase{EntryBase: EntryBase{Timestamp: w.Timestamp}, noID: w.ID == nil, noParent: len(w.ParentID) == 0}
+	if w.Type != nil {
+		b.Type = *w.Type
+	}
+	if w.ID != nil {
+		b.ID = *w.ID
+	}
+	if p := stringOf(w.ParentID); p != nil {
+		b.ParentID = *p
+	}
+	return b, nil
+}
+
+// stringOf returns the JSON string raw holds; nil for anything else.
+func stringOf(raw json.RawMessage) *string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return nil
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		s := string(raw[1 : len(raw)-1])
+		return &s
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return nil
+	}
+	return &s
+}
+
+// decodeEntry decodes one entry line (not the header) of a version 3
+// file. As pi keeps every line that parses, so does this package: a JSON
+// value other than an object (and other than null, false, 0 and "", which
+// pi skips) is an [*UnknownEntry] with no type and no tree fields, and an
+// object whose members do not fit its type is an [*UnknownEntry] of that
+// type; both are written back as read and take no part in a context.
+func decodeEntry(line []byte, reg *agentcore.MessageRegistry) (Entry, lineBase, error) {
+	if len(line) > 0 && line[0] != '{' {
+		v, err := jsonv.Parse(line)
+		if err != nil {
+			return nil, lineBase{}, err
+		}
+		if !truthy(v) {
+			return nil, lineBase{}, errFalsy
+		}
+		return &UnknownEntry{Raw: bytes.Clone(line)}, lineBase{noID: true, noParent: true}, nil
+	}
+	b, err := decodeBase(line)
 	if err != nil {
-		return agentcore.Content{}, err
+		return nil, b, err
 	}
-	return m.(*agentcore.UserMessage).Content, nil
+	e, err := decodeTyped(line, b, reg)
+	if err != nil || e == nil {
+		e = &UnknownEntry{EntryBase: b.EntryBase, TypeName: b.Type, Raw: bytes.Clone(line)}
+	}
+	return e, b, nil
 }
 
-// decodeEntry decodes one entry line (not the header) of a version 3 file,
-// or of an older one before its migration.
-func decodeEntry(line []byte, reg *agentcore.MessageRegistry) (Entry, error) {
-	var b wireBase
-	if err := json.Unmarshal(line, &b); err != nil {
-		return nil, err
+// decodeMessage decodes the message of a message entry. A message no
+// decoder reads (not an object, or members of the wrong type) is kept as
+// an [*agentcore.CustomMessage] holding it as pi holds it.
+func decodeMessage(raw json.RawMessage, reg *agentcore.MessageRegistry) agentcore.Message {
+	if m, err := reg.UnmarshalMessage(raw); err == nil {
+		if u, ok := m.(*agentcore.UserMessage); ok && u.Content.Plain && u.Content.Text() == "" && nullContent(raw) {
+			// pi's context gives a user message without content an empty
+			// list; the line keeps what it holds.
+			u.Content = agentcore.Blocks()
+		}
+		return m
 	}
-	base := b.entryBase()
+	cm := &agentcore.CustomMessage{Raw: jsRaw(raw)}
+	var head struct {
+		Role string `json:"role"`
+	}
+	if json.Unmarshal(raw, &head) == nil {
+		cm.RoleName = head.Role
+	}
+	return cm
+}
+
+// nullContent reports whether a message's content is null or absent.
+func nullContent(raw json.RawMessage) bool {
+	var w struct {
+		Content json.RawMessage `json:"content"`
+	}
+	return json.Unmarshal(raw, &w) == nil && (len(w.Content) == 0 || string(w.Content) == "null")
+}
+
+// decodeTyped decodes an entry of a type this package knows; nil for
+// another type.
+func decodeTyped(line []byte, b lineBase, reg *agentcore.MessageRegistry) (Entry, error) {
+	base := b.EntryBase
 	switch b.Type {
 	case "message":
 		var w struct {
@@ -224,11 +314,7 @@ func decodeEntry(line []byte, reg *agentcore.MessageRegistry) (Entry, error) {
 		if len(w.Message) == 0 || string(w.Message) == "null" {
 			return nil, fmt.Errorf("message entry %q without a message", b.ID)
 		}
-		m, err := reg.UnmarshalMessage(w.Message)
-		if err != nil {
-			return nil, err
-		}
-		return &MessageEntry{EntryBase: base, Message: m}, nil
+		return &MessageEntry{EntryBase: base, Message: decodeMessage(w.Message, reg)}, nil
 	case "model_change":
 		var w struct {
 			Provider string `json:"provider"`
@@ -256,24 +342,16 @@ func decodeEntry(line []byte, reg *agentcore.MessageRegistry) (Entry, error) {
 		var w struct {
 			Summary          string                   `json:"summary"`
 			FirstKeptEntryID string                   `json:"firstKeptEntryId"`
-			TokensBefore     int                      `json:"tokensBefore"`
+			TokensBefore     jsInt                    `json:"tokensBefore"`
 			Details          json.RawMessage          `json:"details"`
 			Usage            *agentcore.Usage         `json:"usage"`
 			FromHook         *bool                    `json:"fromHook"`
 			SystemMessage    *agentcore.SystemMessage `json:"systemMessage"`
-			// FirstKeptEntryIndex is version 1's reference, by line.
-			FirstKeptEntryIndex *int `json:"firstKeptEntryIndex"`
 		}
-		if err := json.Unmarshal(line, &w); err != nil {
-			return nil, err
-		}
-		c := &Compaction{EntryBase: base, Summary: w.Summary, FirstKeptEntryID: w.FirstKeptEntryID,
-			TokensBefore: w.TokensBefore, Details: rawOrNil(w.Details), Usage: w.Usage, FromHook: w.FromHook,
-			SystemMessage: w.SystemMessage}
-		if w.FirstKeptEntryIndex != nil {
-			return &legacyCompaction{Compaction: c, index: *w.FirstKeptEntryIndex}, nil
-		}
-		return c, nil
+		err := json.Unmarshal(line, &w)
+		return &Compaction{EntryBase: base, Summary: w.Summary, FirstKeptEntryID: w.FirstKeptEntryID,
+			TokensBefore: int(w.TokensBefore), Details: rawOrNil(w.Details), Usage: w.Usage, FromHook: w.FromHook,
+			SystemMessage: w.SystemMessage}, err
 	case "context_edit":
 		var w struct {
 			TargetID    string          `json:"targetId"`
@@ -341,24 +419,28 @@ func decodeEntry(line []byte, reg *agentcore.MessageRegistry) (Entry, error) {
 		}
 		err := json.Unmarshal(line, &w)
 		return &SessionInfo{EntryBase: base, Name: w.Name}, err
-	case "":
-		return nil, fmt.Errorf("entry without a type")
 	}
-	return &UnknownEntry{EntryBase: base, TypeName: b.Type, Raw: append(json.RawMessage(nil), line...)}, nil
+	return nil, nil
 }
 
-// rawOrNil returns raw, or nil for an absent member (a JSON null is kept:
-// it was written).
+// rawOrNil returns raw as pi holds it, or nil for an absent member (a JSON
+// null is kept: it was written).
 func rawOrNil(raw json.RawMessage) json.RawMessage {
 	if len(raw) == 0 {
 		return nil
 	}
-	return raw
+	return jsRaw(raw)
 }
 
-// legacyCompaction is a version 1 compaction that refers to its first kept
-// entry by line index; the migration resolves it.
-type legacyCompaction struct {
-	*Compaction
-	index int
+// decodeContent reads a string or a list of text and image blocks; absent
+// or null is an empty block list, as pi's readers treat it.
+func decodeContent(raw json.RawMessage) (agentcore.Content, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return agentcore.Blocks(), nil
+	}
+	m, err := agentcore.UnmarshalMessage(append(append([]byte(`{"role":"user","content":`), raw...), '}'))
+	if err != nil {
+		return agentcore.Content{}, err
+	}
+	return m.(*agentcore.UserMessage).Content, nil
 }

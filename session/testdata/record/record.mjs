@@ -5,10 +5,14 @@
 //   node record.mjs check <file>...      print, as JSON, what pi sees in each file
 //
 // Needs Node >= 22 and `npm ci` in this directory. Each history is a script of
-// SessionManager calls (or a hand-written legacy file pi migrates); expect.json
-// holds the tree pi built from the file it wrote and the context it builds from
-// every entry taken as the leaf.
-import { SessionManager, buildSessionContext } from "@earendil-works/pi-coding-agent";
+// SessionManager calls (or a hand-written file pi opens: legacy versions it
+// migrates, odd numbers, escapes, missing members, scalar lines); expect.json
+// holds the tree pi built from the file it wrote, the context it builds from
+// every entry taken as the leaf (or the error it throws) and convertToLlm of
+// the leaf's context. script.json logs the calls of a scripted history, which
+// the Go tests replay with pi's IDs and times to compare bytes; fork.json
+// names the source of a fork (createBranchedSession, forkFrom) of an odd file.
+import { SessionManager, buildSessionContext, convertToLlm } from "@earendil-works/pi-coding-agent";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -261,6 +265,10 @@ const histories = {
 	"35-app-roles": (sm) => {
 		sm.appendMessage(user("run ls"));
 		sm.appendMessage({ role: "bashExecution", command: "ls", output: "a\nb", exitCode: 0, cancelled: false, truncated: false, timestamp: tick() });
+		sm.appendMessage({ role: "bashExecution", command: "make", output: "", exitCode: 2, cancelled: false, truncated: true, fullOutputPath: "/tmp/out.txt", timestamp: tick() });
+		sm.appendMessage({ role: "bashExecution", command: "sleep 9", output: "zz", exitCode: null, cancelled: true, truncated: false, timestamp: tick() });
+		sm.appendMessage({ role: "bashExecution", command: "secret", output: "x", exitCode: 0, cancelled: false, truncated: false, excludeFromContext: true, timestamp: tick() });
+		sm.appendMessage({ role: "mystery", content: "an unknown role", timestamp: tick() });
 		sm.appendMessage({ role: "custom", customType: "note", content: "x", display: true, timestamp: tick() });
 		sm.appendMessage(assistant("two files"));
 	},
@@ -294,6 +302,29 @@ const histories = {
 		sm.appendCompaction("Branch summary.", b[0], 3000);
 		sm.branch(ids[5]);
 		sm.appendMessage(user("on the uncompacted branch"));
+	},
+	"45-escaping": (sm) => {
+		const odd = "a <b> & c \u2028 d \u2029 e \u0001 \u007f \"q\" \\ / é 😀 \t";
+		const u = sm.appendMessage(user(odd));
+		sm.appendMessage(assistant(odd));
+		sm.appendLabelChange(u, "<" + odd + ">");
+		sm.appendSessionInfo(odd);
+		sm.appendCustomEntry("<ext>", { "b": odd, "2": [odd], "1": { "&": true } });
+		sm.appendCustomMessageEntry("ext&", odd, true, { "<": odd });
+		sm.appendModelChange("p<", "m>&");
+		sm.appendCompaction(odd, u, 1, { readFiles: [odd], modifiedFiles: [] });
+		sm.branchWithSummary(u, odd);
+	},
+	"46-open-missing": { open: true, run: (sm) => {
+		sm.appendModelChange("openai", "gpt-4o");
+		chat(sm, 1);
+	} },
+	"47-js-numbers": (sm) => {
+		sm.appendMessage({ ...user("huge timestamp"), timestamp: 12345678901234567890 });
+		sm.appendMessage(assistant("fractional usage", "m", "p", { usage: { ...usage(1.5, 1e21), totalTokens: -0.5 } }));
+		sm.appendUsage("cache_warm", "p", "m", usage(2.5, 0));
+		sm.appendCompaction("tokens as a fraction", undefined, 1.5);
+		sm.appendCustomEntry("n", { a: 1e21, b: 1e-7, c: -0, d: 0.1 + 0.2 });
 	},
 	"41-null-content": (sm) => {
 		sm.appendMessage({ role: "user", content: null, timestamp: tick() });
@@ -359,6 +390,158 @@ const legacy = {
 		{ type: "message", id: "eeee0003", parentId: "eeee0002", timestamp: "2025-01-01T10:00:03.000Z", message: assistant("child of orphan") },
 	],
 };
+// Hand-written files, raw text: what no SessionManager call writes (odd
+// numbers, escapes, missing fields, scalar lines, odd versions). pi opens
+// each (migrating and rewriting the older ones); run, when given, then
+// appends to the opened session.
+const H3 = (id, extra = "") => `{"type":"session","version":3,"id":"${id}","timestamp":"2025-01-01T10:00:00.000Z","cwd":"/work/project"${extra}}`;
+const msg = (id, parent, n, message) =>
+	`{"type":"message","id":"${id}","parentId":${parent ? `"${parent}"` : "null"},"timestamp":"2025-01-01T10:00:0${n}.000Z","message":${message}}`;
+const userJSON = (text, ts = 1733234400000) => `{"role":"user","content":${JSON.stringify(text)},"timestamp":${ts}}`;
+const asstJSON = (text, usage = '{"input":1,"output":2,"cacheRead":0,"cacheWrite":0,"totalTokens":3,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}', ts = 1733234401000) =>
+	`{"role":"assistant","content":[{"type":"text","text":${JSON.stringify(text)}}],"api":"anthropic-messages","provider":"anthropic","model":"m","usage":${usage},"stopReason":"stop","timestamp":${ts}}`;
+const v1 = (n, rest) => `{"type":${rest.startsWith('"') ? rest : `"message","timestamp":"2024-11-01T10:00:0${n}.000Z","message":${rest}`}}`;
+const v1c = (n, fields) => `{"type":"compaction","timestamp":"2024-11-01T10:00:0${n}.000Z",${fields}}`;
+const weird = 'a <b> & c \u2028 d \u2029 e \\u2028 f \\u003c g \\/ h \\u0001 i \\u007f j é \\u00e9 k \\ud800 l \\udc00\\ud800 m \\ud83d\\ude00 n 😀 o \\"q\\" \\\\ p \\t';
+
+const rawFiles = {
+	"60-js-numbers": [
+		H3("js-numbers"),
+		msg("n0000001", null, 1, userJSON("hi", "12345678901234567890")),
+		msg("n0000002", "n0000001", 2, asstJSON("ok", '{"input":1.5,"output":1e21,"cacheRead":-3,"cacheWrite":0.1,"totalTokens":5e-7,"cost":{"input":1E+2,"output":-0,"cacheRead":0.30000000000000004,"cacheWrite":1e-7,"total":123456789012345680000}}', "1.5")),
+		'{"type":"usage","id":"n0000003","parentId":"n0000002","timestamp":"2025-01-01T10:00:03.000Z","kind":"cache_warm","provider":"anthropic","model":"m","usage":{"input":1.5,"output":2,"cacheRead":0,"cacheWrite":0,"totalTokens":3.5,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}}',
+		'{"type":"compaction","id":"n0000004","parentId":"n0000003","timestamp":"2025-01-01T10:00:04.000Z","summary":"S.","firstKeptEntryId":"n0000002","tokensBefore":1.5}',
+		msg("n0000005", "n0000004", 5, '{"role":"toolResult","toolCallId":"c","toolName":"t","content":[{"type":"text","text":"r"}],"isError":false,"timestamp":-1e21}'),
+		'{"type":"custom_message","customType":"x","content":"c","display":true,"details":{"n":1.0,"big":1e400,"e":2E3},"id":"n0000006","parentId":"n0000005","timestamp":"2025-01-01T10:00:06.000Z"}',
+		msg("n0000007", "n0000006", 7, userJSON("last", "1e21")),
+	],
+	"61-v1-compaction-index-odd": [
+		'{"type":"session","id":"v1-odd","timestamp":"2024-11-01T10:00:00.000Z","cwd":"/work/project"}',
+		v1(1, userJSON("q0")),
+		v1(2, asstJSON("a0")),
+		v1c(3, '"summary":"index as a string","firstKeptEntryIndex":"2","tokensBefore":1'),
+		v1c(4, '"summary":"fractional index","firstKeptEntryIndex":1.5,"tokensBefore":2'),
+		v1c(5, '"summary":"negative index","firstKeptEntryIndex":-1,"tokensBefore":3'),
+		v1c(6, '"summary":"forward index","firstKeptEntryIndex":9,"tokensBefore":4'),
+		v1c(7, '"summary":"null index","firstKeptEntryIndex":null,"tokensBefore":5'),
+		v1c(8, '"firstKeptEntryIndex":2,"tokensBefore":6'),
+		v1(9, userJSON("q1")),
+		v1(9, '{"role":"hookMessage","customType":"hook","content":"from a v1 hook","display":true,"timestamp":1}'),
+		'{"type":"label","timestamp":"2024-11-01T10:00:09.000Z","targetId":"whatever","label":""}',
+	],
+	"62-v2-version-string": [
+		'{"type":"session","version":"2","id":"v2-string","timestamp":"2024-12-01T10:00:00.000Z","cwd":"/work/project"}',
+		msg("aaaa0001", null, 1, userJSON("hi")),
+		msg("aaaa0002", "aaaa0001", 2, '{"role":"hookMessage","customType":"hook","content":"from a hook","display":true,"timestamp":5}'),
+	],
+	"63-version-3-string": [
+		'{"type":"session","version":"3","id":"v3-string","timestamp":"2024-12-01T10:00:00.000Z","cwd":"/work/project"}',
+		msg("aaaa0001", null, 1, userJSON("hi")),
+	],
+	"64-version-null": [
+		'{"type":"session","version":null,"id":"v-null","timestamp":"2024-12-01T10:00:00.000Z","cwd":"/work/project"}',
+		v1(1, userJSON("hi")),
+		v1(2, asstJSON("hello")),
+	],
+	"65-version-nan": [
+		'{"type":"session","version":"abc","id":"v-nan","timestamp":"2024-12-01T10:00:00.000Z","cwd":"/work/project"}',
+		msg("aaaa0001", null, 1, userJSON("hi")),
+		msg("aaaa0002", "aaaa0001", 2, '{"role":"hookMessage","customType":"hook","content":"kept as hookMessage","display":true,"timestamp":5}'),
+	],
+	"66-version-fraction": [
+		'{"type":"session","id":"v-frac","timestamp":"2024-12-01T10:00:00.000Z","cwd":"/work/project","version":2.5}',
+		msg("aaaa0001", null, 1, userJSON("hi")),
+		msg("aaaa0002", "aaaa0001", 2, '{"role":"hookMessage","customType":"hook","content":"renamed","display":true,"timestamp":5}'),
+	],
+	"67-message-without-message": [
+		H3("no-message"),
+		msg("m0000001", null, 1, userJSON("hi")),
+		'{"type":"message","id":"m0000002","parentId":"m0000001","timestamp":"2025-01-01T10:00:02.000Z"}',
+		msg("m0000003", "m0000002", 3, userJSON("after a message entry without a message")),
+		'{"type":"message","id":"m0000004","parentId":"m0000001","timestamp":"2025-01-01T10:00:04.000Z","message":null}',
+		msg("m0000005", "m0000001", 5, '"just a string"'),
+		msg("m0000006", "m0000001", 6, '{"role":"user","content":7,"timestamp":1}'),
+		msg("m0000007", "m0000001", 7, asstJSON("the leaf")),
+	],
+	"68-scalar-lines": [
+		H3("scalars"),
+		msg("s0000001", null, 1, userJSON("hi")),
+		"42",
+		'"text"',
+		"true",
+		"[1,2]",
+		"null",
+		"0",
+		"false",
+		'""',
+		"{}",
+		msg("s0000002", "s0000001", 2, asstJSON("after the scalars")),
+	],
+	"69-scalar-last": [
+		H3("scalar-last"),
+		msg("s0000001", null, 1, userJSON("hi")),
+		msg("s0000002", "s0000001", 2, asstJSON("hello")),
+		"7",
+	],
+	"70-header-fields": [
+		'{"type":"session","id":"hdr","extra":{"b":1,"2":2,"1":[3]},"timestamp":"2024-12-01T10:00:00.000Z","cwd":"/work/project","note":"kept","version":2}',
+		msg("aaaa0001", null, 1, userJSON("hi")),
+	],
+	"71-header-fields-v3": [
+		'{"type":"session","id":"hdr3","extra":{"b":1,"2":2},"timestamp":"2024-12-01T10:00:00.000Z","cwd":"/work/project","version":3,"parentSession":null}',
+		msg("aaaa0001", null, 1, userJSON("hi")),
+		msg("aaaa0002", "aaaa0001", 2, asstJSON("hello")),
+	],
+	"72-missing-fields": [
+		H3("missing"),
+		msg("f0000001", null, 1, userJSON("hi")),
+		'{"type":"label","id":"f0000002","parentId":"f0000001","timestamp":"2025-01-01T10:00:02.000Z","targetId":"f0000001","label":"set"}',
+		'{"type":"label","id":"f0000003","parentId":"f0000002","timestamp":"2025-01-01T10:00:03.000Z","targetId":"f0000001","label":""}',
+		'{"type":"label","id":"f0000004","parentId":"f0000003","timestamp":"2025-01-01T10:00:04.000Z","targetId":"f0000001"}',
+		'{"type":"label","id":"f0000005","parentId":"f0000004","timestamp":"2025-01-01T10:00:04.500Z","targetId":"f0000001","label":null}',
+		'{"type":"custom_message","customType":"x","display":true,"id":"f0000006","parentId":"f0000005","timestamp":"2025-01-01T10:00:05.000Z"}',
+		'{"type":"custom_message","customType":"x","content":null,"display":false,"details":null,"id":"f0000007","parentId":"f0000006","timestamp":"2025-01-01T10:00:06.000Z"}',
+		'{"type":"compaction","id":"f0000008","parentId":"f0000007","timestamp":"2025-01-01T10:00:07.000Z","firstKeptEntryId":"f0000006","tokensBefore":10}',
+		'{"type":"branch_summary","id":"f0000009","parentId":"f0000008","timestamp":"2025-01-01T10:00:08.000Z","fromId":"f0000001"}',
+		'{"type":"custom","customType":"nodata","id":"f0000010","parentId":"f0000009","timestamp":"2025-01-01T10:00:09.000Z"}',
+		'{"type":"custom","customType":"nulldata","data":null,"id":"f0000011","parentId":"f0000010","timestamp":"2025-01-01T10:00:09.100Z"}',
+		'{"type":"session_info","id":"f0000012","parentId":"f0000011","timestamp":"2025-01-01T10:00:09.200Z"}',
+		'{"type":"thinking_level_change","id":"f0000013","parentId":"f0000012","timestamp":"2025-01-01T10:00:09.300Z"}',
+		'{"type":"model_change","id":"f0000014","parentId":"f0000013","timestamp":"2025-01-01T10:00:09.400Z","provider":"p"}',
+		'{"type":"message","id":"f0000015","parentId":"f0000014","message":{"role":"user","content":null,"timestamp":1}}',
+		'{"type":"message","id":"f0000016","parentId":"f0000015","timestamp":"2025-01-01T10:00:09.600Z","message":{"role":"assistant","content":null}}',
+		'{"type":"custom_message","customType":"x","content":"tail","display":true,"id":"f0000017","parentId":"f0000016"}',
+	],
+	"73-no-id": {
+		lines: [
+			H3("no-id"),
+			msg("i0000001", null, 1, userJSON("hi")),
+			'{"type":"message","parentId":"i0000001","timestamp":"2025-01-01T10:00:02.000Z","message":' + userJSON("an entry without an id") + "}",
+		],
+		run: (sm) => {
+			sm.appendMessage(user("a child of an entry without an id"));
+		},
+	},
+	"74-escaping": [
+		H3("escaping"),
+		msg("e0000001", null, 1, `{"role":"user","content":"${weird}","timestamp":1}`),
+		msg("e0000002", "e0000001", 2, `{"role":"assistant","content":[{"type":"text","text":"${weird}"}],"api":"a","provider":"p","model":"m","usage":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"totalTokens":0,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"stop","timestamp":2}`),
+		`{"type":"custom","customType":"${weird}","data":{"b":1,"2":"two","1":"${weird}","\\u0061":"a","a":"dup"},"id":"e0000003","parentId":"e0000002","timestamp":"2025-01-01T10:00:03.000Z"}`,
+		`{"type":"label","id":"e0000004","parentId":"e0000003","timestamp":"2025-01-01T10:00:04.000Z","targetId":"e0000001","label":"${weird}"}`,
+		`{"type":"session_info","id":"e0000005","parentId":"e0000004","timestamp":"2025-01-01T10:00:05.000Z","name":"${weird}"}`,
+		`{"type":"custom_message","customType":"x","content":"${weird}","display":true,"id":"e0000006","parentId":"e0000005","timestamp":"2025-01-01T10:00:06.000Z"}`,
+		`{ "type" : "message" , "id":"e0000007","parentId":"e0000006","timestamp":"2025-01-01T10:00:07.000Z","message":{"role":"user","content":[{"type":"text","text":"spaced \\u2029"}],"timestamp":7} }`,
+	],
+};
+// The same files as version 2, which pi rewrites: what JSON.stringify makes
+// of them.
+for (const name of ["60-js-numbers", "72-missing-fields", "74-escaping"]) {
+	const [h, ...rest] = rawFiles[name];
+	rawFiles[name.replace(/^(\d)(\d)/, (_, a, b) => `${+a + 2}${b}`) + "-v2"] = [h.replace('"version":3', '"version":2'), ...rest];
+}
+// Forks of odd files: pi's createBranchedSession and forkFrom.
+const forkSources = ["60-js-numbers", "72-missing-fields", "74-escaping", "71-header-fields-v3"];
+
 // Raw text appended to a legacy file after its entries (torn and corrupt lines).
 const legacyTail = {
 	"58-torn-last-line": { base: "02-chat-like", tail: '{"type":"message","id":"ffff0003","parentId":"ffff0002","timestamp":"2025-01' },
@@ -370,10 +553,44 @@ const chatLike = (id) => [
 	{ type: "message", id: "ffff0002", parentId: "ffff0001", timestamp: "2025-01-01T10:00:02.000Z", message: assistant("hello") },
 ];
 
+// logged wraps sm so that every call that changes the session is logged in
+// ops as {op, args}: script.json, which the Go tests replay with the IDs and
+// times pi used to write the same file byte for byte.
+const loggedOps = new Set([
+	"appendMessage", "appendThinkingLevelChange", "appendModelChange", "appendUsage", "appendCompaction",
+	"appendCustomEntry", "appendSessionInfo", "appendCustomMessageEntry", "appendContextEdit", "appendLabelChange",
+	"branch", "resetLeaf", "branchWithSummary",
+]);
+function logged(sm, ops) {
+	return new Proxy(sm, {
+		get(target, prop) {
+			const v = target[prop];
+			if (typeof v !== "function") return v;
+			if (!loggedOps.has(prop)) return v.bind(target);
+			return (...args) => {
+				// undefined arguments are logged as null; trailing ones are dropped.
+				while (args.length > 0 && args[args.length - 1] === undefined) args.pop();
+				ops.push({ op: prop, args: JSON.parse(JSON.stringify(args.map((a) => a ?? null))) });
+				return v.apply(target, args);
+			};
+		},
+	});
+}
+
+// attempt returns f(), or {error} when pi throws: its context builder reads
+// entry.message.role of a message entry without a message.
+function attempt(f) {
+	try {
+		return f();
+	} catch (e) {
+		return { error: String(e) };
+	}
+}
+
 // observe describes what pi sees in an opened session.
 function observe(sm) {
 	const entries = sm.getEntries();
-	const contexts = entries.map((e) => buildSessionContext(entries, e.id));
+	const contexts = entries.map((e) => attempt(() => buildSessionContext(entries, e.id)));
 	const labels = {};
 	for (const e of entries) {
 		const l = sm.getLabel(e.id);
@@ -388,7 +605,8 @@ function observe(sm) {
 		labels,
 		branch: sm.getBranch().map((e) => e.id),
 		tree: tree(sm.getTree()),
-		context: sm.buildSessionContext(),
+		context: attempt(() => sm.buildSessionContext()),
+		llm: attempt(() => convertToLlm(sm.buildSessionContext().messages)),
 		contexts,
 	};
 }
@@ -401,9 +619,13 @@ function record(outdir) {
 		for (const [name, h] of Object.entries(histories)) {
 			const run = typeof h === "function" ? h : h.run;
 			const dir = join(scratch, name);
-			const sm = SessionManager.create(CWD, dir, typeof h === "function" ? undefined : h.options);
-			run(sm);
+			const sm = h.open
+				? SessionManager.open(join(dir, "missing.jsonl"))
+				: SessionManager.create(CWD, dir, typeof h === "function" ? undefined : h.options);
+			const ops = [];
+			run(logged(sm, ops));
 			save(outdir, name, sm.getSessionFile());
+			writeFileSync(join(outdir, name, "script.json"), JSON.stringify({ open: !!h.open, options: h.options ?? null, ops }) + "\n");
 		}
 		// createBranchedSession and forkFrom: new files from an existing one.
 		{
@@ -424,6 +646,22 @@ function record(outdir) {
 		for (const [name, entries] of Object.entries(legacy)) {
 			saveLegacy(outdir, scratch, name, jsonl(entries));
 		}
+		for (const [name, f] of Object.entries(rawFiles)) {
+			const lines = Array.isArray(f) ? f : f.lines;
+			saveLegacy(outdir, scratch, name, lines.join("\n") + "\n", f.run);
+		}
+		for (const [i, name] of forkSources.entries()) {
+			const source = join(scratch, name + ".jsonl");
+			const src = SessionManager.open(source);
+			const leaf = src.getEntries().filter((e) => e.id).at(-1).id;
+			const n = 100 + 2 * i;
+			const branchedName = `${n}-fork-${name.slice(3)}-branched`;
+			save(outdir, branchedName, SessionManager.open(source).createBranchedSession(leaf));
+			writeFileSync(join(outdir, branchedName, "fork.json"), JSON.stringify({ source: name, kind: "branched", leaf }) + "\n");
+			const fromName = `${n + 1}-fork-${name.slice(3)}-from`;
+			save(outdir, fromName, SessionManager.forkFrom(source, "/work/other", join(scratch, "forked-" + name)).getSessionFile());
+			writeFileSync(join(outdir, fromName, "fork.json"), JSON.stringify({ source: name, kind: "from" }) + "\n");
+		}
 		for (const [name, t] of Object.entries(legacyTail)) {
 			const lines = chatLike(name).map((e) => JSON.stringify(e));
 			if (t.middle) lines.splice(2, 0, t.middle);
@@ -443,13 +681,18 @@ function save(outdir, name, file) {
 	writeFileSync(join(dir, "expect.json"), JSON.stringify(observe(SessionManager.open(file))) + "\n");
 }
 
-function saveLegacy(outdir, scratch, name, text) {
+function saveLegacy(outdir, scratch, name, text, run) {
 	const dir = join(outdir, name);
 	mkdirSync(dir, { recursive: true });
 	writeFileSync(join(dir, "input.jsonl"), text);
 	const file = join(scratch, name + ".jsonl");
 	writeFileSync(file, text);
 	const sm = SessionManager.open(file); // migrates and rewrites, or repairs a torn tail
+	if (run) {
+		const ops = [];
+		run(logged(sm, ops));
+		writeFileSync(join(dir, "script.json"), JSON.stringify({ open: true, options: null, ops }) + "\n");
+	}
 	copyFileSync(file, join(dir, "session.jsonl"));
 	writeFileSync(join(dir, "expect.json"), JSON.stringify(observe(sm)) + "\n");
 }
