@@ -514,3 +514,47 @@ func Int64(lit []byte) (int64, bool) {
 	}
 	return int64(f), true
 }
+
+// Span returns the bytes of the next value, an object or an array, found
+// by matching its brackets outside strings but not checked otherwise:
+// the caller must decode them with a checking decoder. It fails s for a
+// value of another kind or brackets that do not close.
+func (s *Scanner) Span() []byte {
+	c := s.Peek()
+	if c != '{' && c != '[' {
+		s.bad = true
+		return nil
+	}
+	d := s.data
+	start, depth := s.pos, 0
+	for i := start; i < len(d); i++ {
+		switch d[i] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				s.pos = i + 1
+				return d[start:s.pos]
+			}
+		case '"':
+			for {
+				j := bytes.IndexByte(d[i+1:], '"')
+				if j < 0 {
+					s.bad = true
+					return nil
+				}
+				i += 1 + j
+				k := i - 1
+				for k > start && d[k] == '\\' {
+					k--
+				}
+				if (i-1-k)%2 == 0 { // not escaped
+					break
+				}
+			}
+		}
+	}
+	s.bad = true
+	return nil
+}
