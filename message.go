@@ -459,7 +459,9 @@ func orEmptyString(data json.RawMessage) []byte {
 
 // MessageRegistry decodes app-defined messages by role. The zero value and a
 // nil *MessageRegistry are ready to use and know no custom roles. Register
-// roles before decoding concurrently; decoding is safe for concurrent use.
+// roles before decoding concurrently; decoding is safe for concurrent use,
+// and a registered decoder may be called from several goroutines at once
+// (package session decodes a file's lines in parallel).
 type MessageRegistry struct {
 	decoders map[string]func(data []byte) (Message, error)
 }
