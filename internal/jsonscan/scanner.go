@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"strconv"
 	"unicode/utf8"
@@ -191,13 +192,7 @@ func (s *Scanner) skipString() (end int, escaped bool) {
 	d := s.data
 	i := s.pos + 1
 	for {
-		for i+8 <= len(d) && strSafe[d[i]] && strSafe[d[i+1]] && strSafe[d[i+2]] && strSafe[d[i+3]] &&
-			strSafe[d[i+4]] && strSafe[d[i+5]] && strSafe[d[i+6]] && strSafe[d[i+7]] {
-			i += 8
-		}
-		for i < len(d) && strSafe[d[i]] {
-			i++
-		}
+		i = safeRun(d, i)
 		if i >= len(d) {
 			s.bad = true
 			return 0, false
@@ -285,55 +280,122 @@ func (s *Scanner) String() string {
 		s.bad = true
 		return ""
 	}
+	d := s.data
 	start := s.pos + 1
-	end, escaped := s.skipString()
-	if s.bad {
-		return ""
+	i := start
+	for {
+		i = safeRun(d, i)
+		if i >= len(d) {
+			s.bad = true
+			return ""
+		}
+		switch c := d[i]; {
+		case c == '"':
+			s.pos = i + 1
+			return string(d[start:i])
+		case c == '\\':
+			return s.unescape(start, i)
+		case c < 0x20:
+			s.bad = true
+			return ""
+		default:
+			r, n := utf8.DecodeRune(d[i:])
+			if r == utf8.RuneError && n == 1 {
+				s.bad = true
+				return ""
+			}
+			i += n
+		}
 	}
-	if !escaped {
-		return string(s.data[start : end-1])
-	}
-	s.buf = unescape(s.buf[:0], s.data[start:end-1])
-	return string(s.buf)
 }
 
-// unescape appends the string body d, checked by skipString, unescaped.
-func unescape(buf, d []byte) []byte {
-	for len(d) > 0 {
-		i := bytes.IndexByte(d, '\\')
-		if i < 0 {
-			return append(buf, d...)
+// unescape reads the rest of a string begun at start whose first escape
+// is at i, unescaping it into s.buf.
+func (s *Scanner) unescape(start, i int) string {
+	d := s.data
+	buf := append(s.buf[:0], d[start:i]...)
+	defer func() { s.buf = buf }()
+	for {
+		j := safeRun(d, i)
+		buf = append(buf, d[i:j]...)
+		i = j
+		if i >= len(d) {
+			s.bad = true
+			return ""
 		}
-		buf = append(buf, d[:i]...)
-		d = d[i:]
-		switch c := d[1]; c {
-		case 'b':
-			buf = append(buf, '\b')
-		case 'f':
-			buf = append(buf, '\f')
-		case 'n':
-			buf = append(buf, '\n')
-		case 'r':
-			buf = append(buf, '\r')
-		case 't':
-			buf = append(buf, '\t')
-		case 'u':
-			r := hex4(d[2:])
-			if r >= 0xD800 && r < 0xDC00 {
-				r = (r-0xD800)<<10 | (hex4(d[8:]) - 0xDC00) + 0x10000
-				buf = utf8.AppendRune(buf, r)
-				d = d[12:]
-				continue
+		switch c := d[i]; {
+		case c == '"':
+			s.pos = i + 1
+			return string(buf)
+		case c == '\\':
+			n := escapeLen(d[i:])
+			if n == 0 {
+				s.bad = true
+				return ""
 			}
-			buf = utf8.AppendRune(buf, r)
-			d = d[6:]
-			continue
-		default: // '"', '\\', '/'
-			buf = append(buf, c)
+			buf = appendEscape(buf, d[i:i+n])
+			i += n
+		case c < 0x20:
+			s.bad = true
+			return ""
+		default:
+			r, n := utf8.DecodeRune(d[i:])
+			if r == utf8.RuneError && n == 1 {
+				s.bad = true
+				return ""
+			}
+			buf = append(buf, d[i:i+n]...)
+			i += n
 		}
-		d = d[2:]
 	}
-	return buf
+}
+
+// appendEscape appends the character of esc, an escape escapeLen took.
+func appendEscape(buf, esc []byte) []byte {
+	switch c := esc[1]; c {
+	case 'b':
+		return append(buf, '\b')
+	case 'f':
+		return append(buf, '\f')
+	case 'n':
+		return append(buf, '\n')
+	case 'r':
+		return append(buf, '\r')
+	case 't':
+		return append(buf, '\t')
+	case 'u':
+		r := hex4(esc[2:])
+		if len(esc) == 12 {
+			r = (r-0xD800)<<10 | (hex4(esc[8:]) - 0xDC00) + 0x10000
+		}
+		return utf8.AppendRune(buf, r)
+	default: // '"', '\\', '/'
+		return append(buf, c)
+	}
+}
+
+// The SWAR masks of safeRun.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// safeRun returns the offset of the first byte from i on that strSafe
+// does not mark, or len(d).
+func safeRun(d []byte, i int) int {
+	for ; i+8 <= len(d); i += 8 {
+		w := binary.LittleEndian.Uint64(d[i:])
+		q := w ^ (ones * '"')
+		b := w ^ (ones * '\\')
+		// A byte below 0x20, a quote, a backslash, or a high bit.
+		if (w-ones*0x20)&^w&highs|(q-ones)&^q&highs|(b-ones)&^b&highs|w&highs != 0 {
+			break
+		}
+	}
+	for i < len(d) && strSafe[d[i]] {
+		i++
+	}
+	return i
 }
 
 // Raw reads any value, checking it, and returns its bytes, which alias
