@@ -543,6 +543,14 @@ func (r *MessageRegistry) unmarshalMessage(data []byte) (Message, error) {
 
 // UnmarshalMessages decodes a JSON array of messages.
 func (r *MessageRegistry) UnmarshalMessages(data []byte) ([]Message, error) {
+	if out, ok := r.scanMessages(data); ok {
+		return out, nil
+	}
+	return r.unmarshalMessagesJSON(data)
+}
+
+// unmarshalMessagesJSON is UnmarshalMessages without its one-pass path.
+func (r *MessageRegistry) unmarshalMessagesJSON(data []byte) ([]Message, error) {
 	var raws []json.RawMessage
 	if err := json.Unmarshal(data, &raws); err != nil {
 		return nil, fmt.Errorf("agentcore: messages: %w", err)
@@ -556,6 +564,32 @@ func (r *MessageRegistry) UnmarshalMessages(data []byte) ([]Message, error) {
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// scanMessages decodes an array of objects in one pass over it, each
+// object with UnmarshalMessage; it reports false for any other input or a
+// message that fails, which UnmarshalMessages then decodes again to say
+// why.
+func (r *MessageRegistry) scanMessages(data []byte) ([]Message, bool) {
+	var out []Message
+	ok := scan(data, func(s *jsonscan.Scanner) bool {
+		if !s.Array() {
+			return false
+		}
+		out = []Message{}
+		for first := true; s.More(first); first = false {
+			if s.Peek() != '{' {
+				return false
+			}
+			m, err := r.UnmarshalMessage(s.Span())
+			if err != nil || s.Failed() {
+				return false
+			}
+			out = append(out, m)
+		}
+		return true
+	})
+	return out, ok
 }
 
 // UnmarshalMessage decodes one message with no custom roles registered; see

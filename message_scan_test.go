@@ -65,6 +65,7 @@ var scanSeeds = []string{
 	`[]`,
 	`{"role":"user",`,
 	`{"role":"user","content":"\x01"}`,
+	`{"role":"user","content":"a"} , {"role":"toolResult","toolCallId":"c"}`,
 }
 
 // FuzzScanMessage checks the one-pass decoders against encoding/json:
@@ -93,6 +94,12 @@ func FuzzScanMessage(f *testing.F) {
 				require.NoError(t, typ.slow.unmarshalJSON(data), "encoding/json refuses what the scanner took: %s", data)
 				require.Equal(t, typ.slow, typ.fast, "%s", data)
 			}
+		}
+		list := append(append([]byte("[ "), data...), ']')
+		if got, ok := (*MessageRegistry)(nil).scanMessages(list); ok {
+			want, err := (*MessageRegistry)(nil).unmarshalMessagesJSON(list)
+			require.NoError(t, err, "encoding/json refuses what the scanner took: %s", list)
+			require.Equal(t, want, got, "%s", list)
 		}
 		var fast, slow Usage
 		if scan(data, func(s *jsonscan.Scanner) bool { fast.scan(s); return true }) {
