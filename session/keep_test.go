@@ -161,3 +161,43 @@ func TestTreeCycleOfEntriesWithoutID(t *testing.T) {
 	assert.Equal(t, "a", roots[0].Children[0].Entry.Base().ID)
 	assert.Empty(t, roots[0].Children[0].Children, "the cycle back to the root is cut")
 }
+
+// TestDepartures: the documented departures from pi, each keeping the
+// file as pi keeps it.
+func TestDepartures(t *testing.T) {
+	t.Run("a label cleared in Go is written without its text", func(t *testing.T) {
+		line, err := marshalLine(&Label{EntryBase: EntryBase{ID: "l1", ParentID: "a1"}, TargetID: "a1"})
+		require.NoError(t, err)
+		assert.NotContains(t, string(line), `"label":`, "pi's appendLabelChange(id) with no label")
+	})
+	t.Run("a version 1 file with a scalar line opens", func(t *testing.T) {
+		v1 := `{"type":"session","id":"old","timestamp":"2024-01-01T00:00:00.000Z","cwd":"/w"}` + "\n" +
+			`{"type":"message","timestamp":"2024-01-01T00:00:01.000Z","message":{"role":"user","content":"a","timestamp":1}}` + "\n" +
+			"42\n" +
+			`{"type":"message","timestamp":"2024-01-01T00:00:02.000Z","message":{"role":"user","content":"b","timestamp":2}}` + "\n"
+		path := writeFile(t, v1)
+		s, err := Open(path, nil)
+		require.NoError(t, err, "pi throws: it cannot give 42 an ID")
+		defer s.Close()
+		entries := s.Entries()
+		require.Len(t, entries, 3)
+		assert.Equal(t, entries[0].Base().ID, entries[2].Base().ParentID, "the scalar line takes no part in the chain")
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.Contains(t, string(data), "\n42\n", "the line is written back")
+	})
+	t.Run("ForkFrom migrates an older source", func(t *testing.T) {
+		v2 := `{"type":"session","version":2,"id":"old","timestamp":"2024-01-01T00:00:00.000Z","cwd":"/w"}` + "\n" +
+			`{"type":"message","id":"a1","parentId":null,"timestamp":"2024-01-01T00:00:01.000Z","message":{"role":"hookMessage","customType":"h","content":"x","display":true,"timestamp":1}}` + "\n"
+		path := writeFile(t, v2)
+		copied, err := ForkFrom(path, t.TempDir(), "/w2", nil)
+		require.NoError(t, err)
+		require.NoError(t, copied.Close())
+		data, err := os.ReadFile(copied.File())
+		require.NoError(t, err)
+		assert.Contains(t, string(data), `"role":"custom"`, "pi would copy the hookMessage role unmigrated")
+		src, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, v2, string(src), "the source is not rewritten by a fork")
+	})
+}

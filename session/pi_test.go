@@ -285,17 +285,31 @@ func TestPiFilesRoundTrip(t *testing.T) {
 			require.NoError(t, err)
 			pi, err := os.ReadFile(filepath.Join(dir, "session.jsonl"))
 			require.NoError(t, err)
-			if _, err := os.Stat(filepath.Join(dir, "input.jsonl")); err != nil {
+
+			// Written again whole, the session is pi's file as pi writes
+			// it back: each line JSON.stringify(JSON.parse(line)).
+			all, err := s.encodeAll()
+			require.NoError(t, err)
+			var canon bytes.Buffer
+			for line := range bytes.Lines(pi) {
+				if c, err := jsLine(bytes.TrimSpace(line)); err == nil && !bytes.Equal(c, []byte("null")) &&
+					!bytes.Equal(c, []byte("0")) && !bytes.Equal(c, []byte("false")) && !bytes.Equal(c, []byte(`""`)) {
+					canon.Write(append(c, '\n'))
+				}
+			}
+			mask := func(b []byte) string { return string(b) }
+			if migratedFromV1(t, dir) { // a version 1 migration's new IDs aside
+				ids := regexp.MustCompile(`"(id|parentId|firstKeptEntryId)":"[0-9a-f]{8}"`)
+				mask = func(b []byte) string { return string(ids.ReplaceAll(b, []byte(`"$1":"X"`))) }
+			}
+			assert.Equal(t, mask(canon.Bytes()), mask(all), "the session written again: expected pi's lines, actual Go's")
+
+			if _, err := os.Stat(filepath.Join(dir, "input.jsonl")); err != nil || loadScript(t, dir) != nil {
 				assert.Equal(t, string(pi), string(written), "the file pi wrote, as Go leaves it")
 				return
 			}
-			// pi's migration and Go's, byte for byte (a version 1 file's
-			// new IDs aside).
-			if migratedFromV1(t, dir) {
-				ids := regexp.MustCompile(`"(id|parentId|firstKeptEntryId)":"[0-9a-f]{8}"`)
-				pi, written = ids.ReplaceAll(pi, []byte(`"$1":"X"`)), ids.ReplaceAll(written, []byte(`"$1":"X"`))
-			}
-			assert.Equal(t, string(pi), string(written), "expected pi's rewrite, actual Go's")
+			// pi's migration and Go's, byte for byte.
+			assert.Equal(t, mask(pi), mask(written), "expected pi's rewrite, actual Go's")
 		})
 	}
 }
@@ -379,7 +393,18 @@ func TestGoFilesOpenInPi(t *testing.T) {
 		require.NoError(t, err)
 		want[f] = observe(t, s)
 	}
+	before := map[string][]byte{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		before[f] = data
+	}
 	got := check(files...)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		assert.Equal(t, string(before[f]), string(data), "pi opens %s without changing it", filepath.Base(f))
+	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			g := got[f]

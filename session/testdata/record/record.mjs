@@ -477,12 +477,18 @@ const rawFiles = {
 		"{}",
 		msg("s0000002", "s0000001", 2, asstJSON("after the scalars")),
 	],
-	"69-scalar-last": [
-		H3("scalar-last"),
-		msg("s0000001", null, 1, userJSON("hi")),
-		msg("s0000002", "s0000001", 2, asstJSON("hello")),
-		"7",
-	],
+	"69-scalar-last": {
+		lines: [
+			H3("scalar-last"),
+			msg("s0000001", null, 1, userJSON("hi")),
+			msg("s0000002", "s0000001", 2, asstJSON("hello")),
+			"7",
+		],
+		run: (sm) => {
+			sm.appendMessage(user("after a scalar line: no parentId"));
+			sm.appendMessage(user("its child"));
+		},
+	},
 	"70-header-fields": [
 		'{"type":"session","id":"hdr","extra":{"b":1,"2":2,"1":[3]},"timestamp":"2024-12-01T10:00:00.000Z","cwd":"/work/project","note":"kept","version":2}',
 		msg("aaaa0001", null, 1, userJSON("hi")),
