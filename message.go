@@ -566,32 +566,6 @@ func (r *MessageRegistry) unmarshalMessagesJSON(data []byte) ([]Message, error) 
 	return out, nil
 }
 
-// scanMessages decodes an array of objects in one pass over it, each
-// object with UnmarshalMessage; it reports false for any other input or a
-// message that fails, which UnmarshalMessages then decodes again to say
-// why.
-func (r *MessageRegistry) scanMessages(data []byte) ([]Message, bool) {
-	var out []Message
-	ok := scan(data, func(s *jsonscan.Scanner) bool {
-		if !s.Array() {
-			return false
-		}
-		out = []Message{}
-		for first := true; s.More(first); first = false {
-			if s.Peek() != '{' {
-				return false
-			}
-			m, err := r.UnmarshalMessage(s.Span())
-			if err != nil || s.Failed() {
-				return false
-			}
-			out = append(out, m)
-		}
-		return true
-	})
-	return out, ok
-}
-
 // UnmarshalMessage decodes one message with no custom roles registered; see
 // [MessageRegistry.UnmarshalMessage].
 func UnmarshalMessage(data []byte) (Message, error) {

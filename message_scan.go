@@ -90,6 +90,32 @@ func scanMessage(data []byte) (Message, bool) {
 	return m, ok
 }
 
+// scanMessages decodes an array of objects in one pass over it, each
+// object with UnmarshalMessage; it reports false for any other input or a
+// message that fails, which UnmarshalMessages then decodes again to say
+// why.
+func (r *MessageRegistry) scanMessages(data []byte) ([]Message, bool) {
+	var out []Message
+	ok := scan(data, func(s *jsonscan.Scanner) bool {
+		if !s.Array() {
+			return false
+		}
+		out = []Message{}
+		for first := true; s.More(first); first = false {
+			if s.Peek() != '{' {
+				return false
+			}
+			m, err := r.UnmarshalMessage(s.Span())
+			if err != nil || s.Failed() {
+				return false
+			}
+			out = append(out, m)
+		}
+		return true
+	})
+	return out, ok
+}
+
 // fieldRole is the "role" key of every message.
 const fieldRole fields = 1 << 31
 
