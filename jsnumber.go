@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/pi-go/agentcore/internal/jsonscan"
 )
 
 // jsInt is an integer field read from JSON a JavaScript program wrote: any
@@ -64,6 +66,16 @@ func jsIntPtr(p *jsInt) *int64 {
 // UnmarshalJSON reads a usage, its token counts as [jsInt]: any JSON
 // number, a fraction truncated and a value beyond int64 saturated.
 func (u *Usage) UnmarshalJSON(data []byte) error {
+	var out Usage
+	if scan(data, func(s *jsonscan.Scanner) bool { out.scan(s); return true }) {
+		*u = out
+		return nil
+	}
+	return u.unmarshalJSON(data)
+}
+
+// unmarshalJSON is UnmarshalJSON with encoding/json alone.
+func (u *Usage) unmarshalJSON(data []byte) error {
 	var w struct {
 		Input        jsInt  `json:"input"`
 		Output       jsInt  `json:"output"`

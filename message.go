@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+
+	"github.com/pi-go/agentcore/internal/jsonscan"
 )
 
 // Message is one entry of a transcript. The built-in messages are
@@ -308,8 +310,11 @@ func (m *CustomMessage) MarshalJSON() ([]byte, error) {
 	return m.Raw, nil
 }
 
-// UnmarshalJSON reads a system message.
-func (m *SystemMessage) UnmarshalJSON(data []byte) error {
+// UnmarshalJSON reads a system message. Its timestamp is read as a
+// JavaScript number, as [Usage.UnmarshalJSON] reads a count.
+func (m *SystemMessage) UnmarshalJSON(data []byte) error { return m.unmarshalJSON(data) }
+
+func (m *SystemMessage) unmarshalJSON(data []byte) error {
 	var w struct {
 		Content      json.RawMessage   `json:"content"`
 		Sections     Sections          `json:"sections"`
@@ -328,8 +333,19 @@ func (m *SystemMessage) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// UnmarshalJSON reads a user message.
+// UnmarshalJSON reads a user message. Its timestamp is read as a
+// JavaScript number, as [Usage.UnmarshalJSON] reads a count.
 func (m *UserMessage) UnmarshalJSON(data []byte) error {
+	var out UserMessage
+	if scan(data, func(s *jsonscan.Scanner) bool { return s.Object() && out.scan(s, true, 0) }) {
+		*m = out
+		return nil
+	}
+	return m.unmarshalJSON(data)
+}
+
+// unmarshalJSON is UnmarshalJSON with encoding/json alone.
+func (m *UserMessage) unmarshalJSON(data []byte) error {
 	var w struct {
 		Content   json.RawMessage `json:"content"`
 		Timestamp jsInt           `json:"timestamp"`
@@ -345,8 +361,19 @@ func (m *UserMessage) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// UnmarshalJSON reads an assistant message.
+// UnmarshalJSON reads an assistant message. Its timestamp and duration
+// are read as JavaScript numbers, as [Usage.UnmarshalJSON] reads a count.
 func (m *AssistantMessage) UnmarshalJSON(data []byte) error {
+	var out AssistantMessage
+	if scan(data, func(s *jsonscan.Scanner) bool { return s.Object() && out.scan(s, true, 0) }) {
+		*m = out
+		return nil
+	}
+	return m.unmarshalJSON(data)
+}
+
+// unmarshalJSON is UnmarshalJSON with encoding/json alone.
+func (m *AssistantMessage) unmarshalJSON(data []byte) error {
 	type plain AssistantMessage
 	var w struct {
 		plain
@@ -377,8 +404,19 @@ func (m *AssistantMessage) UnmarshalJSON(data []byte) error {
 	return err
 }
 
-// UnmarshalJSON reads a tool result message.
+// UnmarshalJSON reads a tool result message. Its timestamp and duration
+// are read as JavaScript numbers, as [Usage.UnmarshalJSON] reads a count.
 func (m *ToolResultMessage) UnmarshalJSON(data []byte) error {
+	var out ToolResultMessage
+	if scan(data, func(s *jsonscan.Scanner) bool { return s.Object() && out.scan(s, true, 0) }) {
+		*m = out
+		return nil
+	}
+	return m.unmarshalJSON(data)
+}
+
+// unmarshalJSON is UnmarshalJSON with encoding/json alone.
+func (m *ToolResultMessage) unmarshalJSON(data []byte) error {
 	type plain ToolResultMessage
 	var w struct {
 		plain
@@ -421,7 +459,9 @@ func orEmptyString(data json.RawMessage) []byte {
 
 // MessageRegistry decodes app-defined messages by role. The zero value and a
 // nil *MessageRegistry are ready to use and know no custom roles. Register
-// roles before decoding concurrently; decoding is safe for concurrent use.
+// roles before decoding concurrently; decoding is safe for concurrent use,
+// and a registered decoder may be called from several goroutines at once
+// (package session decodes a file's lines in parallel).
 type MessageRegistry struct {
 	decoders map[string]func(data []byte) (Message, error)
 }
@@ -449,6 +489,15 @@ func (r *MessageRegistry) Register(role string, decode func(data []byte) (Messag
 // UnmarshalMessage decodes one message of any role. A role no decoder is
 // registered for becomes a [*CustomMessage].
 func (r *MessageRegistry) UnmarshalMessage(data []byte) (Message, error) {
+	if m, ok := scanMessage(data); ok {
+		return m, nil
+	}
+	return r.unmarshalMessage(data)
+}
+
+// unmarshalMessage is UnmarshalMessage with encoding/json alone (but for
+// the usage).
+func (r *MessageRegistry) unmarshalMessage(data []byte) (Message, error) {
 	var head struct {
 		Role *string `json:"role"`
 	}
@@ -460,7 +509,7 @@ func (r *MessageRegistry) UnmarshalMessage(data []byte) (Message, error) {
 	}
 	var m interface {
 		Message
-		json.Unmarshaler
+		unmarshalJSON([]byte) error
 	}
 	switch *head.Role {
 	case "system":
@@ -486,7 +535,7 @@ func (r *MessageRegistry) UnmarshalMessage(data []byte) (Message, error) {
 		}
 		return &CustomMessage{RoleName: *head.Role, Raw: compactClone(data)}, nil
 	}
-	if err := m.UnmarshalJSON(data); err != nil {
+	if err := m.unmarshalJSON(data); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -494,6 +543,14 @@ func (r *MessageRegistry) UnmarshalMessage(data []byte) (Message, error) {
 
 // UnmarshalMessages decodes a JSON array of messages.
 func (r *MessageRegistry) UnmarshalMessages(data []byte) ([]Message, error) {
+	if out, ok := r.scanMessages(data); ok {
+		return out, nil
+	}
+	return r.unmarshalMessagesJSON(data)
+}
+
+// unmarshalMessagesJSON is UnmarshalMessages without its one-pass path.
+func (r *MessageRegistry) unmarshalMessagesJSON(data []byte) ([]Message, error) {
 	var raws []json.RawMessage
 	if err := json.Unmarshal(data, &raws); err != nil {
 		return nil, fmt.Errorf("agentcore: messages: %w", err)

@@ -156,6 +156,15 @@
 // Entries appended, a session made by [Create] and a file of version 1
 // or 2 (migrated, so rewritten whole) are kept in memory.
 //
+// Lines decode independently, so [Open] decodes a version 3 file's lines
+// on up to GOMAXPROCS goroutines (8 at most), a bounded number of lines
+// ahead of the one it takes into the tree, and reading entries back for a
+// context decodes them the same way; each call joins its goroutines
+// before it returns, and [Options.OnBadLine] is still called in file
+// order on the opening goroutine. The decoders of [Options.Registry] are
+// called from those goroutines, several at once. bench/session compares
+// open + context with pi's (BENCHMARKS.md).
+//
 // The session reads back through the file it opened, until
 // [Session.Close], then by opening the path again. It checks each line
 // it reads back against the tree; a file cut, replaced or rewritten under

@@ -100,9 +100,16 @@ func (s *source) load(slots []*slot, idx []int, out []Entry) {
 			defer f.Close()
 		}
 	}
-	for _, i := range idx {
+	// The lines are read and decoded on several goroutines, the cache
+	// kept here.
+	read := make([]decoded, len(idx))
+	forEach(len(idx), func(k int) {
+		read[k].e, read[k].err = s.read(f, slots[idx[k]])
+	})
+	for k, i := range idx {
 		sl := slots[i]
-		e, err := s.read(f, sl)
+		e, err := read[k].e, read[k].err
+		read[k] = decoded{}
 		if err != nil {
 			s.fail(fmt.Errorf("entry %s at byte %d: %w", limit.Quote(sl.base.ID), sl.off, err))
 			out[i] = stub(sl)

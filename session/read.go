@@ -72,6 +72,39 @@ func readContents(r io.Reader, src *source, onBad func(*LineError) error) (*cont
 	c := &contents{}
 	var headerFound bool
 	var raw []*slot
+	// Once the header says version 3, every line is an entry, decoded
+	// ahead on other goroutines: the rest of decodeLine runs here, in
+	// file order.
+	var ahead *readAhead
+	defer func() {
+		if ahead != nil {
+			ahead.stop()
+		}
+	}()
+	take := func(l pendingLine, pre *decoded) error {
+		bad := c.decodeLine(l.line, src, l.off, l.n, &headerFound, &raw, pre)
+		if bad == nil {
+			return nil
+		}
+		if errors.Is(bad, ErrNotSession) {
+			return fmt.Errorf("%w: line %d is not a header", ErrNotSession, l.num)
+		}
+		lerr := &LineError{Line: l.num, Torn: l.last && c.tornTail, Err: bad}
+		if onBad != nil {
+			return onBad(lerr)
+		}
+		return nil
+	}
+	takeAll := func(batches []*batch) error {
+		for _, b := range batches {
+			for i, l := range b.lines {
+				if err := take(l, &b.out[i]); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
 		off := c.size
@@ -83,22 +116,30 @@ func readContents(r io.Reader, src *source, onBad func(*LineError) error) (*cont
 		if last && len(line) > 0 {
 			c.tornTail = true
 		}
-		trimmed := bytes.TrimSpace(line)
-		if len(trimmed) > 0 {
-			if bad := c.decodeLine(trimmed, src, off, len(line), &headerFound, &raw); bad != nil {
-				if errors.Is(bad, ErrNotSession) {
-					return nil, fmt.Errorf("%w: line %d is not a header", ErrNotSession, n)
+		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
+			l := pendingLine{line: trimmed, num: n, off: off, n: len(line), last: last}
+			if ahead != nil {
+				if err := takeAll(ahead.add(l)); err != nil {
+					return nil, err
 				}
-				lerr := &LineError{Line: n, Torn: last && c.tornTail, Err: bad}
-				if onBad != nil {
-					if err := onBad(lerr); err != nil {
-						return nil, err
-					}
-				}
+			} else if err := take(l, nil); err != nil {
+				return nil, err
+			}
+			if ahead == nil && headerFound && c.values == nil {
+				reg := src.reg
+				ahead = newReadAhead(func(line []byte) decoded {
+					e, b, err := decodeEntry(line, reg)
+					return decoded{e, b, err}
+				})
 			}
 		}
 		if last {
 			break
+		}
+	}
+	if ahead != nil {
+		if err := takeAll(ahead.flush()); err != nil {
+			return nil, err
 		}
 	}
 	if !headerFound {
@@ -147,7 +188,8 @@ func decodeHeader(line []byte) (Header, error) {
 
 // decodeLine decodes the header or an entry into c; it returns why the
 // line is not one.
-func (c *contents) decodeLine(line []byte, src *source, off int64, n int, headerFound *bool, raw *[]*slot) error {
+// pre, when not nil, is the line's entry decoded ahead.
+func (c *contents) decodeLine(line []byte, src *source, off int64, n int, headerFound *bool, raw *[]*slot, pre *decoded) error {
 	if !*headerFound {
 		h, err := decodeHeader(line)
 		if err != nil {
@@ -171,7 +213,11 @@ func (c *contents) decodeLine(line []byte, src *source, off int64, n int, header
 		c.values = append(c.values, v)
 		return nil
 	}
-	e, b, err := decodeEntry(line, src.reg)
+	if pre == nil {
+		e, b, err := decodeEntry(line, src.reg)
+		pre = &decoded{e, b, err}
+	}
+	e, b, err := pre.e, pre.b, pre.err
 	if err != nil {
 		return err
 	}

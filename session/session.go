@@ -43,6 +43,8 @@ type Options struct {
 	ParentSession string
 	// Registry decodes app-defined message roles; nil knows none, and a
 	// role nobody registered is kept as an [*agentcore.CustomMessage].
+	// Its decoders are called from several goroutines at once (see the
+	// package doc's Safety section).
 	Registry *agentcore.MessageRegistry
 	// ReadOnly opens a session without its lock, migrating an old file in
 	// memory only; appends fail with [ErrReadOnly].

@@ -249,6 +249,15 @@ func stringOf(raw json.RawMessage) *string {
 // object whose members do not fit its type is an [*UnknownEntry] of that
 // type; both are written back as read and take no part in a context.
 func decodeEntry(line []byte, reg *agentcore.MessageRegistry) (Entry, lineBase, error) {
+	if e, b, ok := scanMessageEntry(line, reg); ok {
+		return e, b, nil
+	}
+	return decodeEntryJSON(line, reg)
+}
+
+// decodeEntryJSON is decodeEntry without its one-pass path for message
+// lines.
+func decodeEntryJSON(line []byte, reg *agentcore.MessageRegistry) (Entry, lineBase, error) {
 	if len(line) > 0 && line[0] != '{' {
 		v, err := jsonv.Parse(line)
 		if err != nil {
