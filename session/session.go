@@ -317,19 +317,32 @@ func (s *Session) write(data []byte) error {
 	return s.writeFlags(data, os.O_WRONLY|os.O_APPEND)
 }
 
-// writeFlags opens the file with flag and writes data with one write.
+// writeFlags opens the file with flag and writes data with one write. A
+// write that fails, part way or at its sync, is undone (the file cut back
+// to the size the session knows, or removed when this call created it),
+// so that no fragment is left for the next line to land after as one
+// corrupt line; should the cut fail, the next append finds the file
+// changed ([ErrChanged]).
 func (s *Session) writeFlags(data []byte, flag int) error {
 	f, err := os.OpenFile(s.path, flag, 0o644)
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	n, err := f.Write(data)
-	s.size += int64(n)
+	_, err = f.Write(data)
 	if err == nil && s.opts.Sync {
 		err = f.Sync()
 	}
 	if err == nil && s.file == nil {
 		s.file, err = f.Stat()
+	}
+	if err != nil {
+		if flag&os.O_EXCL != 0 {
+			_ = os.Remove(s.path)
+		} else {
+			_ = f.Truncate(s.size)
+		}
+	} else {
+		s.size += int64(len(data))
 	}
 	if err = errors.Join(err, f.Close()); err != nil {
 		return fmt.Errorf("session: write: %w", err)
