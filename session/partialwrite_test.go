@@ -91,21 +91,38 @@ func TestHelperPartialWriter(t *testing.T) {
 		fail("again", err)
 	}
 	_ = c.Close()
-	fmt.Println("cut:", cut != nil, cutNew != nil)
+	// A torn tail that cannot be ended fails the open, which keeps no
+	// descriptor of the file.
+	torn := filepath.Join(dir, "torn.jsonl")
+	if err := os.WriteFile(torn, []byte(header+line1+line2[:30]), 0o644); err != nil {
+		fail("torn", err)
+	}
+	before := openFiles()
+	if lift, err = limitFileSize(int64(len(header + line1 + line2[:30]))); err != nil {
+		fail("limit", err)
+	}
+	_, tornErr := Open(torn, nil)
+	if err := lift(); err != nil {
+		fail("lift", err)
+	}
+	fmt.Println("cut:", cut != nil, cutNew != nil, tornErr != nil)
+	fmt.Println("leaked:", openFiles()-before)
 	os.Exit(0)
 }
 
 // TestPartialWriteUndone: an append whose write fails part way (a full
 // disk, a file size limit) leaves no fragment behind, so the next append
 // is a line of its own and reads back; a new file whose first write
-// failed is written whole by the next append.
+// failed is written whole by the next append; an open that cannot end a
+// torn tail fails without keeping the file open.
 func TestPartialWriteUndone(t *testing.T) {
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperPartialWriter$", "-test.count=1")
 	cmd.Env = append(os.Environ(), partialWriterEnv+"="+dir)
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
-	require.Contains(t, string(out), "cut: true true", "both appends failed part way")
+	require.Contains(t, string(out), "cut: true true true", "both appends and the open failed")
+	assert.Contains(t, string(out), "leaked: 0", "the failed open closed the file")
 
 	var bad []*LineError
 	onBad := func(e *LineError) error { bad = append(bad, e); return nil }
@@ -136,4 +153,10 @@ func pathTexts(t *testing.T, s *Session) []string {
 		}
 	}
 	return texts
+}
+
+// openFiles counts the process's open descriptors.
+func openFiles() int {
+	fds, _ := os.ReadDir("/proc/self/fd")
+	return len(fds)
 }

@@ -145,6 +145,9 @@ func Open(path string, opts *Options) (*Session, error) {
 		s.lock = l
 	}
 	if err := s.load(); err != nil {
+		if s.t != nil {
+			_ = s.t.src.close()
+		}
 		if s.lock != nil {
 			_ = s.lock.release()
 		}
