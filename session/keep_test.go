@@ -94,6 +94,15 @@ func TestOpenMissingFile(t *testing.T) {
 	assert.Len(t, again.Entries(), 2)
 	assert.Equal(t, "fresh", again.Header().ID)
 
+	// A missing directory is made, as pi makes it.
+	nested := filepath.Join(t.TempDir(), "a", "b", "new.jsonl")
+	n, err := Open(nested, nil)
+	require.NoError(t, err)
+	_, err = n.AppendMessage(user("hi"))
+	require.NoError(t, err)
+	require.NoError(t, n.Close())
+	assert.FileExists(t, nested)
+
 	_, err = Open(filepath.Join(t.TempDir(), "bad.jsonl"), &Options{ID: "no/slash"})
 	assert.ErrorIs(t, err, ErrBadID)
 }

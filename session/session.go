@@ -133,11 +133,17 @@ func Create(dir, cwd string, opts *Options) (*Session, error) {
 // refused with [ErrNotSession]; an empty one gets a new header, pi's
 // repair. A path where no file is opens, as in pi, an empty session of
 // the process's working directory (ID and time from opts), whose file is
-// written at the first append that gives it a user or assistant message.
+// written at the first append that gives it a user or assistant message;
+// unless ReadOnly, its directory is made if missing, as pi makes it.
 func Open(path string, opts *Options) (*Session, error) {
 	o := opts.orDefault()
 	s := &Session{opts: o, path: path}
 	if !o.ReadOnly {
+		// As pi, a missing directory is made: the lock lives there, and
+		// the file will.
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, fmt.Errorf("session: %w", err)
+		}
 		l, err := lockFile(path)
 		if err != nil {
 			return nil, err
