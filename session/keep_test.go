@@ -210,3 +210,19 @@ func TestDepartures(t *testing.T) {
 		assert.Equal(t, v2, string(src), "the source is not rewritten by a fork")
 	})
 }
+
+// TestEmptyIDNamesNoEntry: "" names no entry, though a file holds entries
+// without an ID: as pi refuses them, a label, a context edit and a branch
+// to "" are refused.
+func TestEmptyIDNamesNoEntry(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "pi", "73-no-id", "input.jsonl"))
+	require.NoError(t, err)
+	s, err := Open(writeFile(t, string(data)), nil)
+	require.NoError(t, err)
+	defer s.Close()
+	_, err = s.Append(&Label{TargetID: "", Label: "x"})
+	assert.ErrorIs(t, err, ErrNotFound)
+	_, err = s.Append(&ContextEdit{TargetID: ""})
+	assert.ErrorIs(t, err, ErrNotFound)
+	assert.ErrorIs(t, s.Branch(""), ErrNotFound)
+}

@@ -540,7 +540,7 @@ func (s *Session) check(e Entry, now time.Time) error {
 
 func (s *Session) checkEdit(e *ContextEdit) error {
 	target := s.t.byID[e.TargetID]
-	if target == nil {
+	if !s.t.has(e.TargetID) {
 		return fmt.Errorf("%w: context edit target %q", ErrNotFound, e.TargetID)
 	}
 	if !slices.Contains(s.t.pathSlots(s.t.leaf), target) {
