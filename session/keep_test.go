@@ -226,3 +226,19 @@ func TestEmptyIDNamesNoEntry(t *testing.T) {
 	assert.ErrorIs(t, err, ErrNotFound)
 	assert.ErrorIs(t, s.Branch(""), ErrNotFound)
 }
+
+// TestNewEntryIDEmptyDrawnAgain: an Options.NewEntryID that gives "" is
+// asked again, so no entry appended here lacks an ID.
+func TestNewEntryIDEmptyDrawnAgain(t *testing.T) {
+	ids := []string{"", "e1"}
+	s, err := Create(t.TempDir(), "/w", &Options{NewEntryID: func() string {
+		id := ids[0]
+		ids = ids[1:]
+		return id
+	}})
+	require.NoError(t, err)
+	defer s.Close()
+	id, err := s.AppendMessage(user("hi"))
+	require.NoError(t, err)
+	assert.Equal(t, "e1", id)
+}

@@ -60,8 +60,8 @@ type Options struct {
 	// NewEntryID draws the ID of each new entry: those appended, those a
 	// version 1 migration gives, and the labels [Session.Fork] writes
 	// again. It is called on the goroutine making the entry, under the
-	// session's lock; an ID the session already holds is drawn again, up
-	// to 100 times, then a random UUID is taken. Nil draws 8 random hex
+	// session's lock; "" or an ID the session already holds is drawn
+	// again, up to 100 times, then a random UUID is taken. Nil draws 8 random hex
 	// digits, as pi does. With Now, it makes the file of a script of calls
 	// the one pi writes for the same calls, byte for byte.
 	NewEntryID func() string
