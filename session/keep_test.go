@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pi-go/agentcore"
@@ -241,4 +242,23 @@ func TestNewEntryIDEmptyDrawnAgain(t *testing.T) {
 	id, err := s.AppendMessage(user("hi"))
 	require.NoError(t, err)
 	assert.Equal(t, "e1", id)
+}
+
+// TestLineWithNonJSONSpace: a line JSON.parse refuses because of a space
+// JSON does not allow around a value (U+00A0, a form feed) is skipped and
+// reported, as pi skips it; a line of Unicode spaces only is blank.
+func TestLineWithNonJSONSpace(t *testing.T) {
+	nbsp := strings.Replace(line2, "{", "\u00a0{", 1)
+	ff := strings.Replace(line2, "}\n", "}\f\n", 1)
+	for name, text := range map[string]string{"nbsp": nbsp, "form feed": ff} {
+		t.Run(name, func(t *testing.T) {
+			var bad []*LineError
+			s, err := Open(writeFile(t, header+line1+text+"\u00a0\u2028\n"), &Options{ReadOnly: true,
+				OnBadLine: func(e *LineError) error { bad = append(bad, e); return nil }})
+			require.NoError(t, err)
+			assert.Len(t, s.Entries(), 1)
+			require.Len(t, bad, 1, "the blank line is not reported")
+			assert.Equal(t, 3, bad[0].Line)
+		})
+	}
 }
