@@ -19,7 +19,8 @@ func newEntryID[V any](taken map[string]V) string {
 }
 
 // newEntryIDWith is newEntryID drawing its candidates from draw (nil for
-// random ones): [Options.NewEntryID].
+// random ones): [Options.NewEntryID]. A "" drawn is drawn again: it would
+// make the entry one without an ID, and its children roots.
 func newEntryIDWith[V any](draw func() string, taken map[string]V) string {
 	for range 100 {
 		var id string
@@ -30,7 +31,7 @@ func newEntryIDWith[V any](draw func() string, taken map[string]V) string {
 			_, _ = rand.Read(b[:])
 			id = hex.EncodeToString(b[:])
 		}
-		if _, ok := taken[id]; !ok {
+		if _, ok := taken[id]; !ok && id != "" {
 			return id
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pi-go/agentcore"
@@ -93,6 +94,15 @@ func TestOpenMissingFile(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, again.Entries(), 2)
 	assert.Equal(t, "fresh", again.Header().ID)
+
+	// A missing directory is made, as pi makes it.
+	nested := filepath.Join(t.TempDir(), "a", "b", "new.jsonl")
+	n, err := Open(nested, nil)
+	require.NoError(t, err)
+	_, err = n.AppendMessage(user("hi"))
+	require.NoError(t, err)
+	require.NoError(t, n.Close())
+	assert.FileExists(t, nested)
 
 	_, err = Open(filepath.Join(t.TempDir(), "bad.jsonl"), &Options{ID: "no/slash"})
 	assert.ErrorIs(t, err, ErrBadID)
@@ -200,4 +210,55 @@ func TestDepartures(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, v2, string(src), "the source is not rewritten by a fork")
 	})
+}
+
+// TestEmptyIDNamesNoEntry: "" names no entry, though a file holds entries
+// without an ID: as pi refuses them, a label, a context edit and a branch
+// to "" are refused.
+func TestEmptyIDNamesNoEntry(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "pi", "73-no-id", "input.jsonl"))
+	require.NoError(t, err)
+	s, err := Open(writeFile(t, string(data)), nil)
+	require.NoError(t, err)
+	defer s.Close()
+	_, err = s.Append(&Label{TargetID: "", Label: "x"})
+	assert.ErrorIs(t, err, ErrNotFound)
+	_, err = s.Append(&ContextEdit{TargetID: ""})
+	assert.ErrorIs(t, err, ErrNotFound)
+	assert.ErrorIs(t, s.Branch(""), ErrNotFound)
+}
+
+// TestNewEntryIDEmptyDrawnAgain: an Options.NewEntryID that gives "" is
+// asked again, so no entry appended here lacks an ID.
+func TestNewEntryIDEmptyDrawnAgain(t *testing.T) {
+	ids := []string{"", "e1"}
+	s, err := Create(t.TempDir(), "/w", &Options{NewEntryID: func() string {
+		id := ids[0]
+		ids = ids[1:]
+		return id
+	}})
+	require.NoError(t, err)
+	defer s.Close()
+	id, err := s.AppendMessage(user("hi"))
+	require.NoError(t, err)
+	assert.Equal(t, "e1", id)
+}
+
+// TestLineWithNonJSONSpace: a line JSON.parse refuses because of a space
+// JSON does not allow around a value (U+00A0, a form feed) is skipped and
+// reported, as pi skips it; a line of Unicode spaces only is blank.
+func TestLineWithNonJSONSpace(t *testing.T) {
+	nbsp := strings.Replace(line2, "{", "\u00a0{", 1)
+	ff := strings.Replace(line2, "}\n", "}\f\n", 1)
+	for name, text := range map[string]string{"nbsp": nbsp, "form feed": ff} {
+		t.Run(name, func(t *testing.T) {
+			var bad []*LineError
+			s, err := Open(writeFile(t, header+line1+text+"\u00a0\u2028\n"), &Options{ReadOnly: true,
+				OnBadLine: func(e *LineError) error { bad = append(bad, e); return nil }})
+			require.NoError(t, err)
+			assert.Len(t, s.Entries(), 1)
+			require.Len(t, bad, 1, "the blank line is not reported")
+			assert.Equal(t, 3, bad[0].Line)
+		})
+	}
 }

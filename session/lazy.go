@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -154,7 +153,7 @@ func readLine(f *os.File, sl *slot) ([]byte, error) {
 	if _, err := f.ReadAt(line, sl.off); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrChanged, err)
 	}
-	return bytes.TrimSpace(line), nil
+	return trimJSONSpace(line), nil
 }
 
 func (s *source) fail(err error) {

@@ -47,9 +47,12 @@ func (t *tree) lines(slots []*slot) ([][]byte, error) {
 			}
 			var raw []byte
 			if raw, err = readLine(f, sl); err == nil {
-				if b, berr := decodeBase(raw); raw[0] == '{' && (berr != nil || b.ID != sl.base.ID) {
+				// The line must still be sl's: blank or another entry is a
+				// file changed under the session.
+				switch b, berr := decodeBase(raw); {
+				case len(raw) == 0, raw[0] != '{' && !sl.noID, raw[0] == '{' && (berr != nil || b.ID != sl.base.ID):
 					err = ErrChanged
-				} else {
+				default:
 					out[i], err = jsLine(raw)
 				}
 			}

@@ -116,7 +116,11 @@ func readContents(r io.Reader, src *source, onBad func(*LineError) error) (*cont
 		if last && len(line) > 0 {
 			c.tornTail = true
 		}
-		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
+		// A blank line is skipped, as pi skips it (its trim() takes
+		// Unicode spaces too); any other is parsed as JSON.parse parses
+		// it, which takes only JSON's spaces around the value.
+		if len(bytes.TrimSpace(line)) > 0 {
+			trimmed := trimJSONSpace(line)
 			l := pendingLine{line: trimmed, num: n, off: off, n: len(line), last: last}
 			if ahead != nil {
 				if err := takeAll(ahead.add(l)); err != nil {
@@ -159,6 +163,13 @@ func readContents(r io.Reader, src *source, onBad func(*LineError) error) (*cont
 		c.t.addSlot(sl)
 	}
 	return c, nil
+}
+
+// trimJSONSpace is b without the spaces JSON allows around a value:
+// space, tab, carriage return and line feed. A Unicode space (U+00A0,
+// U+2028) or a form feed there makes the line no JSON, as in pi.
+func trimJSONSpace(b []byte) []byte {
+	return bytes.Trim(b, " \t\r\n")
 }
 
 // decodeHeader reads the first line pi keeps, which must be a session

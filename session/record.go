@@ -120,7 +120,7 @@ func (s *Session) branchFrom(p int, want []agentcore.Message, sources []Entry) e
 		if k < len(sources) && sources[k].Base().ID == sl.base.ID {
 			for k < len(sources) && sources[k].Base().ID == sl.base.ID {
 				if k < len(want) {
-					next = endedEntry(want[k])
+					next = &MessageEntry{Message: want[k]}
 					if err := s.appendAfter(next, &parent); err != nil {
 						return err
 					}
@@ -186,7 +186,7 @@ const TranscriptCut = "agentcore.transcript_cut"
 // appendMessages appends msgs after the entry parent, holding s.mu.
 func (s *Session) appendMessages(msgs []agentcore.Message, parent string) error {
 	for _, m := range msgs {
-		if err := s.appendAfter(endedEntry(m), &parent); err != nil {
+		if err := s.appendAfter(&MessageEntry{Message: m}, &parent); err != nil {
 			return err
 		}
 	}

@@ -63,8 +63,8 @@ type Options struct {
 	// NewEntryID draws the ID of each new entry: those appended, those a
 	// version 1 migration gives, and the labels [Session.Fork] writes
 	// again. It is called on the goroutine making the entry, under the
-	// session's lock; an ID the session already holds is drawn again, up
-	// to 100 times, then a random UUID is taken. Nil draws 8 random hex
+	// session's lock; "" or an ID the session already holds is drawn
+	// again, up to 100 times, then a random UUID is taken. Nil draws 8 random hex
 	// digits, as pi does. With Now, it makes the file of a script of calls
 	// the one pi writes for the same calls, byte for byte.
 	NewEntryID func() string
@@ -136,11 +136,17 @@ func Create(dir, cwd string, opts *Options) (*Session, error) {
 // refused with [ErrNotSession]; an empty one gets a new header, pi's
 // repair. A path where no file is opens, as in pi, an empty session of
 // the process's working directory (ID and time from opts), whose file is
-// written at the first append that gives it a user or assistant message.
+// written at the first append that gives it a user or assistant message;
+// unless ReadOnly, its directory is made if missing, as pi makes it.
 func Open(path string, opts *Options) (*Session, error) {
 	o := opts.orDefault()
 	s := &Session{opts: o, path: path}
 	if !o.ReadOnly {
+		// As pi, a missing directory is made: the lock lives there, and
+		// the file will.
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, fmt.Errorf("session: %w", err)
+		}
 		l, err := lockFile(path)
 		if err != nil {
 			return nil, err
@@ -148,6 +154,9 @@ func Open(path string, opts *Options) (*Session, error) {
 		s.lock = l
 	}
 	if err := s.load(); err != nil {
+		if s.t != nil {
+			_ = s.t.src.close()
+		}
 		if s.lock != nil {
 			_ = s.lock.release()
 		}
@@ -320,19 +329,32 @@ func (s *Session) write(data []byte) error {
 	return s.writeFlags(data, os.O_WRONLY|os.O_APPEND)
 }
 
-// writeFlags opens the file with flag and writes data with one write.
+// writeFlags opens the file with flag and writes data with one write. A
+// write that fails, part way or at its sync, is undone (the file cut back
+// to the size the session knows, or removed when this call created it),
+// so that no fragment is left for the next line to land after as one
+// corrupt line; should the cut fail, the next append finds the file
+// changed ([ErrChanged]).
 func (s *Session) writeFlags(data []byte, flag int) error {
 	f, err := os.OpenFile(s.path, flag, 0o644)
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	n, err := f.Write(data)
-	s.size += int64(n)
+	_, err = f.Write(data)
 	if err == nil && s.opts.Sync {
 		err = f.Sync()
 	}
 	if err == nil && s.file == nil {
 		s.file, err = f.Stat()
+	}
+	if err != nil {
+		if flag&os.O_EXCL != 0 {
+			_ = os.Remove(s.path)
+		} else {
+			_ = f.Truncate(s.size)
+		}
+	} else {
+		s.size += int64(len(data))
 	}
 	if err = errors.Join(err, f.Close()); err != nil {
 		return fmt.Errorf("session: write: %w", err)
@@ -521,7 +543,7 @@ func (s *Session) check(e Entry, now time.Time) error {
 
 func (s *Session) checkEdit(e *ContextEdit) error {
 	target := s.t.byID[e.TargetID]
-	if target == nil {
+	if !s.t.has(e.TargetID) {
 		return fmt.Errorf("%w: context edit target %s", ErrNotFound, limit.Quote(e.TargetID))
 	}
 	if !slices.Contains(s.t.pathSlots(s.t.leaf), target) {

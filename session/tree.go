@@ -141,8 +141,10 @@ func (t *tree) removeLast(previousLeaf string) {
 	}
 }
 
-// has reports whether the tree holds the entry id.
-func (t *tree) has(id string) bool { return t.byID[id] != nil }
+// has reports whether the tree holds the entry id. "" names no entry,
+// though entries without an ID are indexed under it: as in pi, they
+// cannot be labelled, edited or branched to.
+func (t *tree) has(id string) bool { return id != "" && t.byID[id] != nil }
 
 // get returns the entry id, read back when needed; nil when absent.
 func (t *tree) get(id string) Entry {

@@ -14,7 +14,6 @@ import (
 // The entries marshal with their fields in the order pi writes them, so a
 // file written here reads like one pi wrote.
 
-// nullable is s as a JSON string, or null when empty.
 // head is the four fields that open most entries' JSON, in pi's order:
 // embedded in a struct, they come first.
 type head struct {
@@ -29,6 +28,7 @@ func headOf(typ string, b EntryBase) head {
 	return head{typ, b.ID, nullable(b.ParentID), b.Timestamp}
 }
 
+// nullable is s as a JSON string, or null when empty.
 func nullable(s string) *string {
 	if s == "" {
 		return nil
