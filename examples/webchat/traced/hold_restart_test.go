@@ -183,7 +183,6 @@ func TestHoldAcrossRestartComposed(t *testing.T) {
 		}
 	}
 	require.NoError(t, json.Unmarshal(out, &rep), string(out))
-	t.Logf("resumed: %v %+v", rep.Resumed.Types, rep.Resumed.Events)
 	for name, r := range map[string]aguiRun{"hello": rep.Hello, "held": rep.Held, "resumed": rep.Resumed} {
 		require.Nil(t, r.Error, "%s: %s (events %v)", name, deref(r.Error), r.Types)
 	}
@@ -213,22 +212,29 @@ func TestHoldAcrossRestartComposed(t *testing.T) {
 		s, err := session.Open(file, &session.Options{ReadOnly: true})
 		require.NoError(t, err)
 		defer s.Close()
-		var compacted, edited bool
+		var compacted bool
 		for _, e := range s.Entries() {
-			switch e.(type) {
-			case *session.Compaction:
-				compacted = true
-			case *session.ContextEdit:
-				edited = true
-			}
+			_, ok := e.(*session.Compaction)
+			compacted = compacted || ok
 		}
 		assert.True(t, compacted, "the thread compacted, recorded as pi's compaction entry")
-		assert.True(t, edited, "the placeholder's replacement is a context_edit entry")
 
 		ctx, ok := check(file)["context"].(map[string]any)
 		require.True(t, ok, "pi built a context")
 		piMsgs, _ := ctx["messages"].([]any)
-		assert.Equal(t, contextView(t, transcript), contextView(t, piMsgs))
+		// The Agent's transcript starts with the system prompt NewAgent
+		// seeds, which no session records (pi keeps it out of a file).
+		seeded := transcript
+		for len(seeded) > 0 {
+			if _, ok := seeded[0].(*agentcore.SystemMessage); !ok {
+				break
+			}
+			seeded = seeded[1:]
+		}
+		assert.Equal(t, contextView(t, seeded), contextView(t, piMsgs))
+		piJSON, err := json.Marshal(piMsgs)
+		require.NoError(t, err)
+		assert.NotContains(t, string(piJSON), hold.DefaultPlaceholder, "the placeholder is not in pi's context")
 		var nudged bool
 		for _, m := range contextView(t, piMsgs) {
 			nudged = nudged || m["customType"] == structured.CustomType
