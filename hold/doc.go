@@ -29,7 +29,9 @@
 // The run's outcome is its own: Prompt or Continue returns a [*HeldError]
 // (errors.Is(err, [ErrHeld])) listing the waiting calls. It is not a
 // failed run: no error message in the transcript or the Agent's state,
-// nothing lost. A program unaware of holding sees a non-nil error rather
+// nothing lost; what a layer's run wrapper inside the Gate's made of the
+// pause (a structured answer missing) gives way to it, whatever the order
+// of the Layers. A program unaware of holding sees a non-nil error rather
 // than a run that silently stopped halfway. The Gate's hooks compose with
 // the other layers' in layer order: BeforeToolCall hooks of layers before
 // the Gate run before its policy, those after it (and the program's own)

@@ -13,23 +13,30 @@ import (
 // wrapRun is the Gate's run wrapper on an Agent: before a run it applies
 // the decisions of the held calls (or refuses the run while some wait);
 // after it, it reports the calls the run held, or goes on at once when
-// they were all decided meanwhile.
+// they were all decided meanwhile. A run that held calls is paused, not
+// ended: what the later layers' wrappers made of its stop (a structured
+// answer missing) gives way to the [*HeldError]; a failed run (an
+// [*agentcore.RunError]) keeps its error.
 func (g *Gate) wrapRun(next agentcore.RunFunc) agentcore.RunFunc {
 	return func(ctx context.Context, run agentcore.Run) error {
 		for {
 			if err := g.resume(ctx); err != nil {
 				return err
 			}
-			if err := next(ctx, run); err != nil {
+			err := next(ctx, run)
+			if failed := (*agentcore.RunError)(nil); errors.As(err, &failed) {
 				return err
 			}
 			g.emit(g.expire(g.now())...)
 			s := g.State()
 			if len(s.Calls) == 0 {
-				return nil
+				return err
 			}
 			if waiting := s.Undecided(); len(waiting) > 0 {
 				return &HeldError{Calls: waiting}
+			}
+			if err != nil {
+				return err
 			}
 			run = agentcore.Run{Continue: true}
 		}

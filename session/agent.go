@@ -23,7 +23,9 @@ import (
 //     [ContextEdit] of its entry when only its content changed, else (a
 //     tool result whose isError changed, say) on a branch that starts
 //     where the message's entry started, with the messages after it
-//     appended again: pi's context edits replace content only;
+//     appended again (pi's context edits replace content only); a message
+//     the latest compaction kept gets a copy of the compaction after the
+//     kept messages on that branch, so the summary stays;
 //   - a transcript the Agent replaced ([agentcore.TranscriptSetEvent]:
 //     SetMessages, Reset) is compared with s's context: what extends it is
 //     appended, one message changed in its content is a ContextEdit, and
@@ -34,8 +36,8 @@ import (
 //   - the model sees the context's branch summaries, custom messages and
 //     compaction summaries as user messages ([ConvertMessages], first in
 //     the ConvertToLLM pipeline);
-//   - a record that failed (a write error, or a change among the messages
-//     a compaction kept that only a branch could hold) fails the run at
+//   - a record that failed (a write error, or a change to a compaction's
+//     summary or a transcript cut short among the messages it kept) fails the run at
 //     its next model request (PrepareRequest), with the error, rather than
 //     going on unrecorded.
 //

@@ -68,9 +68,9 @@ func (s *Session) replaceMessage(old, m agentcore.Message) error {
 //     [TranscriptCut] entry when want ends there): the earlier branch
 //     stays in the tree, and the context of the new leaf is want.
 //
-// A difference among the messages of the latest compaction and the
-// entries it kept cannot be branched without losing the compaction: a
-// content-only change there is an edit, anything else an error.
+// A difference among the entries the latest compaction kept is branched
+// with a copy of the compaction after them ([Session.recompact]); one in
+// its summary, or a transcript cut short among them, is an error.
 func (s *Session) recordTranscript(want []agentcore.Message) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -86,16 +86,16 @@ func (s *Session) recordTranscript(want []agentcore.Message) error {
 		return s.appendMessages(want[p:], s.t.leaf)
 	}
 	if len(want) == len(have) && sameMessages(have[p+1:], want[p+1:]) {
-		if r, ok := contentEdit(have[p], want[p]); ok || p < fixed {
-			if !ok {
-				return fmt.Errorf("%w: a %s message changed among the compacted messages", ErrInvalid, want[p].Role())
-			}
+		if r, ok := contentEdit(have[p], want[p]); ok {
 			_, err := s.append(&ContextEdit{TargetID: sources[p].Base().ID, Replacement: r}, s.t.leaf, s.t.leafNoID)
 			return err
 		}
 	}
 	if p < fixed {
-		return fmt.Errorf("%w: the transcript changed among the compacted messages", ErrInvalid)
+		if p == 0 || len(want) < fixed {
+			return fmt.Errorf("%w: the transcript changed among the compacted messages", ErrInvalid)
+		}
+		return s.recompact(want, p, fixed, sources)
 	}
 	return s.branchFrom(p, want, sources)
 }
@@ -176,6 +176,44 @@ func carriedCopy(e Entry) Entry {
 		return &SessionInfo{Name: e.Name}
 	}
 	return nil
+}
+
+// recompact records want, which differs from the context from its
+// message p on, a message the latest compaction kept (0 < p < fixed <=
+// len(want)), in more than content (a held call's placeholder, an error,
+// replaced by the call's result): a branch from that message's entry
+// holds want's kept messages from p, a copy of the compaction, and the
+// rest of want, so that the branch's context is want with the same
+// summary. Holding s.mu.
+func (s *Session) recompact(want []agentcore.Message, p, fixed int, sources []Entry) error {
+	old, ok := sources[0].(*Compaction)
+	if !ok {
+		return fmt.Errorf("%w: the transcript changed among the compacted messages", ErrInvalid)
+	}
+	parent := sources[p].Base().ParentID
+	var firstNew string
+	for _, m := range want[p:fixed] {
+		id, err := s.append(&MessageEntry{Message: m}, parent, false)
+		if err != nil {
+			return err
+		}
+		if firstNew == "" {
+			firstNew = id
+		}
+		parent = id
+	}
+	c := &Compaction{
+		Summary: old.Summary, FirstKeptEntryID: old.FirstKeptEntryID, TokensBefore: old.TokensBefore,
+		Details: old.Details, Usage: old.Usage, FromHook: old.FromHook, SystemMessage: old.SystemMessage,
+	}
+	if c.FirstKeptEntryID == sources[p].Base().ID {
+		c.FirstKeptEntryID = firstNew
+	}
+	id, err := s.append(c, parent, false)
+	if err != nil {
+		return err
+	}
+	return s.appendMessages(want[fixed:], id)
 }
 
 // TranscriptCut is the CustomType of the [CustomEntry] that [Session.Layer]

@@ -311,3 +311,62 @@ func TestLayerReplacesTheReplacedOfTwinMessages(t *testing.T) {
 	require.NoError(t, a.ReplaceMessage(second, &agentcore.UserMessage{Content: agentcore.Text("edited"), Timestamp: 2}))
 	assert.JSONEq(t, messagesJSON(t, a.Messages()), messagesJSON(t, s.Context().Messages))
 }
+
+// TestLayerRecordsChangeAmongCompacted: a message the latest compaction
+// kept, replaced by one that differs in more than content (a held call's
+// placeholder by its result), is recorded on a branch with a copy of the
+// compaction, so that the session's context, Go's and pi's, is the
+// Agent's, summary included.
+func TestLayerRecordsChangeAmongCompacted(t *testing.T) {
+	pi := newPiBatch(t)
+	defer pi.run()
+	root := t.TempDir() // outlives the subtests, for pi
+	tests := []struct {
+		name string
+		at   func(msgs []agentcore.Message) int // the index of the kept message to change
+	}{
+		// The compaction keeps one message: its first kept entry moves
+		// to the branch.
+		{"the first kept", func([]agentcore.Message) int { return 2 }},
+		{"the last kept", func(msgs []agentcore.Message) int { return len(msgs) - 1 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Create(subdir(t, root), "/w", &Options{Now: clock()})
+			require.NoError(t, err)
+			defer s.Close()
+			fake := agentcoretest.NewFunc(func(context.Context, agentcoretest.Call) agentcoretest.Response {
+				return agentcoretest.TextResponse("text")
+			})
+			c := compaction.New(compaction.Options{Manual: true, Settings: compaction.Settings{KeepRecentTokens: 1},
+				OnEvent: s.OnCompaction(nil, func(err error) { t.Error(err) })})
+			agent := agentcore.New(s.Restore(agentcore.Options{SystemPrompt: "Be brief.", Model: agentcoretest.Model(), StreamFn: fake.Stream,
+				Layers: []agentcore.Layer{c}}, nil))
+			for _, p := range []string{"a", "b", "c"} {
+				require.NoError(t, agent.Prompt(t.Context(), p))
+			}
+			_, err = c.Compact(t.Context(), "")
+			require.NoError(t, err)
+			msgs := agent.Messages()
+			require.IsType(t, &compaction.Summary{}, msgs[1])
+			require.NoError(t, agent.ReplaceMessage(msgs[tt.at(msgs)], &CustomMessage{CustomType: "note", Content: agentcore.Text("x"), Display: true}))
+			require.NoError(t, agent.Prompt(t.Context(), "d"), "a record that failed would fail the next request")
+
+			want, got := agent.Messages(), s.Context().Messages
+			require.Len(t, got, len(want)-1, "all but the system message")
+			assert.Equal(t, want[1].(*compaction.Summary).Summary, got[0].(*compaction.Summary).Summary)
+			assert.Equal(t, messagesJSON(t, want[2:]), messagesJSON(t, got[1:]))
+			compactions := 0
+			for _, e := range s.Entries() {
+				if _, ok := e.(*Compaction); ok {
+					compactions++
+				}
+			}
+			assert.Equal(t, 2, compactions, "the compaction again after the changed message")
+			reopened, err := Open(s.File(), &Options{ReadOnly: true})
+			require.NoError(t, err)
+			assert.Equal(t, messagesJSON(t, got), messagesJSON(t, reopened.Context().Messages))
+			pi.add(t, reopened)
+		})
+	}
+}
