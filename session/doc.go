@@ -136,7 +136,13 @@
 // and the entry is not added, so nothing lands after lines the session
 // does not know.
 //
-// Memory grows with the number of entries, not with their size. [Open]
+// Memory grows with the number of entries, not with their size. A line
+// longer than [Options.MaxLineBytes] (64 MiB by default) is read through
+// without being held and reported as a [*LineError] wrapping
+// [ErrLineTooLong]; it stays in the file, but not in the session (a
+// departure: pi reads any line its JavaScript strings can hold), and a
+// file of an older version holding one is refused rather than migrated
+// without it. [Open]
 // reads the file a line at a time, never whole, and decodes every line,
 // so that a bad one is reported at once. Of a version 3 file it keeps
 // in memory only the tree: each entry's type, ID, parent and timestamp,

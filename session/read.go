@@ -58,6 +58,8 @@ type contents struct {
 	tornTail bool
 	// size is the number of bytes read.
 	size int64
+	// tooLong counts the lines over the limit, left out.
+	tooLong int
 }
 
 // readContents reads a session file line by line, holding one line at a
@@ -67,7 +69,7 @@ type contents struct {
 // them back. A file of version 1 or 2 is kept whole, as values for
 // [contents.migrate]. onBad is told of every line that is not an entry;
 // its error stops the read.
-func readContents(r io.Reader, src *source, onBad func(*LineError) error) (*contents, error) {
+func readContents(r io.Reader, src *source, maxLine int, onBad func(*LineError) error) (*contents, error) {
 	br := bufio.NewReaderSize(r, 1<<20)
 	c := &contents{}
 	var headerFound bool
@@ -106,15 +108,30 @@ func readContents(r io.Reader, src *source, onBad func(*LineError) error) (*cont
 		return nil
 	}
 	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
+		line, long, err := readBoundedLine(br, maxLine)
 		off := c.size
-		c.size += int64(len(line))
+		c.size += int64(len(line)) + long
 		if err != nil && err != io.EOF {
 			return nil, err
 		}
 		last := err == io.EOF
-		if last && len(line) > 0 {
+		if last && len(line)+int(min(long, 1)) > 0 {
 			c.tornTail = true
+		}
+		if long > 0 {
+			// Reported in its place among the lines decoded ahead.
+			if ahead != nil {
+				if err := takeAll(ahead.flush()); err != nil {
+					return nil, err
+				}
+			}
+			c.tooLong++
+			lerr := &LineError{Line: n, Torn: last, Err: fmt.Errorf("%w: %d bytes", ErrLineTooLong, long)}
+			if onBad != nil {
+				if err := onBad(lerr); err != nil {
+					return nil, err
+				}
+			}
 		}
 		// A blank line is skipped, as pi skips it (its trim() takes
 		// Unicode spaces too); any other is parsed as JSON.parse parses
@@ -244,4 +261,34 @@ func (c *contents) decodeLine(line []byte, src *source, off int64, n int, header
 	}
 	*raw = append(*raw, sl)
 	return nil
+}
+
+// ErrLineTooLong is the cause of the [*LineError] of a line longer than
+// the limit ([Options.MaxLineBytes]): the line is read through without
+// being held, and left out of the session as a corrupt line is.
+var ErrLineTooLong = errors.New("session: line too long")
+
+// DefaultMaxLineBytes is the longest line [Open] reads when
+// [Options.MaxLineBytes] is zero.
+const DefaultMaxLineBytes = 64 << 20
+
+// readBoundedLine reads one line and its newline. A line longer than max bytes
+// is read through in pieces and not kept: line is then nil and long its
+// length.
+func readBoundedLine(br *bufio.Reader, max int) (line []byte, long int64, err error) {
+	for {
+		frag, err := br.ReadSlice('\n')
+		switch {
+		case long > 0:
+			long += int64(len(frag))
+		case len(line)+len(frag) > max:
+			long = int64(len(line) + len(frag))
+			line = nil
+		default:
+			line = append(line, frag...)
+		}
+		if err != bufio.ErrBufferFull {
+			return line, long, err
+		}
+	}
 }

@@ -51,6 +51,12 @@ type Options struct {
 	ReadOnly bool
 	// Sync makes every append wait for the disk (fsync).
 	Sync bool
+	// MaxLineBytes is the longest line Open reads, newline included; a
+	// longer one is read through without being held in memory and
+	// reported to OnBadLine as a [*LineError] wrapping [ErrLineTooLong],
+	// then left out as a corrupt line is (pi would keep it: a departure).
+	// Zero means [DefaultMaxLineBytes].
+	MaxLineBytes int
 	// OnBadLine is called, on the opening goroutine, for each line of the
 	// file that is not an entry (a torn last line has Torn set); an error
 	// it returns fails the open. Nil skips such lines, as pi does.
@@ -199,7 +205,7 @@ func (s *Session) load() error {
 		return fmt.Errorf("session: %w", err)
 	}
 	src := &source{path: s.path, reg: s.opts.Registry, f: f}
-	c, err := readContents(f, src, s.opts.OnBadLine)
+	c, err := readContents(f, src, s.opts.maxLine(), s.opts.OnBadLine)
 	read, serr := f.Stat() // the file read, before it may be closed
 	if err != nil || c.t == nil || c.t.src == nil {
 		_ = f.Close()
@@ -221,6 +227,10 @@ func (s *Session) load() error {
 	s.header, s.t, s.flushed = c.header, c.t, true
 	if s.opts.ReadOnly {
 		return nil
+	}
+	if c.migrated && c.tooLong > 0 {
+		// The rewrite would lose the lines left out.
+		return fmt.Errorf("session: %s: an old version to migrate, with %d lines over the limit: %w", s.path, c.tooLong, ErrLineTooLong)
 	}
 	if c.migrated {
 		return s.replace(joinLines(c.lines))
@@ -559,4 +569,12 @@ func (s *Session) checkEdit(e *ContextEdit) error {
 		return fmt.Errorf("%w: context edit target %s puts no editable message in the context", ErrInvalid, limit.Quote(e.TargetID))
 	}
 	return nil
+}
+
+// maxLine is MaxLineBytes or its default.
+func (o *Options) maxLine() int {
+	if o.MaxLineBytes > 0 {
+		return o.MaxLineBytes
+	}
+	return DefaultMaxLineBytes
 }
