@@ -242,7 +242,10 @@ func (s *toolset) grepFile(ctx context.Context, abs, name string, re *regexp.Reg
 			return nil
 		}
 		if n == 1 {
-			raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf")) // ripgrep drops a UTF-8 BOM
+			raw = bytes.TrimPrefix(raw, utf8BOM) // ripgrep drops a UTF-8 BOM
+			if len(raw) == 0 {
+				return nil // a file of a BOM alone has no line, as for ripgrep
+			}
 		}
 		text := decodeString(raw)
 		body := strings.TrimSuffix(text, "\n")
