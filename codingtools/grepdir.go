@@ -57,14 +57,30 @@ func (s *toolset) grepDir(ctx context.Context, dir, glob string, m *lineMatcher,
 	}
 
 	inner, cancel := context.WithCancel(ctx)
-	defer cancel()
+	var wg sync.WaitGroup
+	defer func() { cancel(); wg.Wait() }() // joined even when this goroutine panics
 	workers := grepWorkers()
 	jobs := make(chan *grepJob)
 	order := make(chan *grepJob, min(4*workers, 64))
 	maxHits := out.limit + 1 // a file's hits past these can only end the search
-	var wg sync.WaitGroup
+	// A panic of the FS in a goroutine of the search ends the search and
+	// is raised again on this goroutine once all are joined, as it would
+	// be if the search ran here.
+	var panicOnce sync.Once
+	var panicked any
+	guard := func(f func()) func() {
+		return func() {
+			defer func() {
+				if v := recover(); v != nil {
+					panicOnce.Do(func() { panicked = v })
+					cancel()
+				}
+			}()
+			f()
+		}
+	}
 	for range workers {
-		wg.Go(func() {
+		wg.Go(guard(func() {
 			var scratch []byte
 			for j := range jobs {
 				if inner.Err() == nil {
@@ -78,9 +94,9 @@ func (s *toolset) grepDir(ctx context.Context, dir, glob string, m *lineMatcher,
 				}
 				close(j.done)
 			}
-		})
+		}))
 	}
-	wg.Go(func() {
+	wg.Go(guard(func() {
 		defer close(order)
 		defer close(jobs)
 		w.visit = func(e walkEntry) bool {
@@ -101,7 +117,7 @@ func (s *toolset) grepDir(ctx context.Context, dir, glob string, m *lineMatcher,
 			}
 		}
 		_ = w.walk(inner, dir, parents) // its only error is inner's end
-	})
+	}))
 
 	var err error
 	for j := range order {
@@ -135,6 +151,9 @@ func (s *toolset) grepDir(ctx context.Context, dir, glob string, m *lineMatcher,
 		}
 	}
 	wg.Wait()
+	if panicked != nil {
+		panic(panicked)
+	}
 	if ctx.Err() != nil {
 		return errAborted
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -268,4 +269,55 @@ func TestGrepStopsAtTheLimit(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, res.Text(), "1 matches limit reached")
 	assert.Less(t, fsys.opens.Load(), int64(8*grepWorkers()+16))
+}
+
+// TestGrepPanicReachesCaller checks that a panic of the FS in one of the
+// search's goroutines reaches the goroutine that called grep, where the
+// agent turns it into the call's error, once every goroutine is joined;
+// it must not end the process.
+func TestGrepPanicReachesCaller(t *testing.T) {
+	root := grepTree(t, false)
+	for _, at := range []int64{1, 5, 30} {
+		fsys := &countingFS{FS: memCorpus(t, root, "/m"), onOpen: func(n int64) {
+			if n == at {
+				panic("boom")
+			}
+		}}
+		s := newToolset("/m", &Options{FS: fsys})
+		re := regexp.MustCompile("x")
+		assert.PanicsWithValue(t, "boom", func() {
+			_ = s.grepDir(context.Background(), "/m", "", newLineMatcher(re), &grepOutput{limit: maxSafeInteger})
+		}, "panic at open %d", at)
+	}
+}
+
+// reopenPanicFS panics at the second open of a path: the stream of a big
+// file, which the reporting goroutine opens.
+type reopenPanicFS struct {
+	FS
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+func (r *reopenPanicFS) Open(ctx context.Context, p string) (io.ReadCloser, error) {
+	r.mu.Lock()
+	again := r.seen[p]
+	r.seen[p] = true
+	r.mu.Unlock()
+	if again {
+		panic("boom")
+	}
+	return r.FS.Open(ctx, p)
+}
+
+func TestGrepPanicInStreamReachesCaller(t *testing.T) {
+	defer func(max int) { grepWholeMax = max }(grepWholeMax)
+	grepWholeMax = 64
+	root := grepTree(t, false)
+	fsys := &reopenPanicFS{FS: memCorpus(t, root, "/m"), seen: map[string]bool{}}
+	s := newToolset("/m", &Options{FS: fsys})
+	re := regexp.MustCompile("x")
+	assert.PanicsWithValue(t, "boom", func() {
+		_ = s.grepDir(context.Background(), "/m", "", newLineMatcher(re), &grepOutput{limit: maxSafeInteger})
+	})
 }
