@@ -321,3 +321,35 @@ func TestGrepPanicInStreamReachesCaller(t *testing.T) {
 		_ = s.grepDir(context.Background(), "/m", "", newLineMatcher(re), &grepOutput{limit: maxSafeInteger})
 	})
 }
+
+// TestGrepHitsBounded checks that a file whose every line matches, searched
+// with a limit above grepMaxHits, keeps at most grepMaxHits hits in memory
+// (a hit takes 24 bytes for a line of 1, and several files wait to be
+// reported): it is streamed instead, with the same result.
+func TestGrepHitsBounded(t *testing.T) {
+	dir := t.TempDir()
+	data := []byte(strings.Repeat("\n", 3*grepMaxHits))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "nl.txt"), data, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "few.txt"), []byte("a\n\nb\n"), 0o644))
+	m := newLineMatcher(regexp.MustCompile(`^`))
+	var scratch []byte
+	res, _ := searchWhole(context.Background(), LocalFS{}, filepath.Join(dir, "nl.txt"), m, true, true, maxSafeInteger, nil, &scratch)
+	assert.LessOrEqual(t, len(res.hits), grepMaxHits)
+	assert.True(t, res.big, "streamed instead")
+	res, _ = searchWhole(context.Background(), LocalFS{}, filepath.Join(dir, "nl.txt"), m, true, true, 10, nil, &scratch)
+	assert.Len(t, res.hits, 10, "a search with a limit below the bound keeps it")
+
+	s := newToolset(dir, nil)
+	for _, limit := range []int{5, maxSafeInteger} {
+		want := &grepOutput{limit: limit, context: 1}
+		referenceGrep(t, s, dir, "", m.re, want)
+		got := &grepOutput{limit: limit, context: 1}
+		require.NoError(t, s.grepDir(context.Background(), dir, "", m, got))
+		require.Equal(t, outputOf(want), outputOf(got))
+		want = &grepOutput{limit: limit, context: 1}
+		require.NoError(t, s.grepFile(context.Background(), filepath.Join(dir, "nl.txt"), "nl.txt", m.re, false, want))
+		got = &grepOutput{limit: limit, context: 1}
+		require.NoError(t, s.grepOne(context.Background(), filepath.Join(dir, "nl.txt"), m, got))
+		require.Equal(t, outputOf(want), outputOf(got))
+	}
+}
