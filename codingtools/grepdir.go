@@ -20,18 +20,10 @@ type grepJob struct {
 	done     chan struct{}
 }
 
-// grepWorkers is how many files a directory search reads and searches at
-// once: one per core the process may use.
-func grepWorkers() int { return max(1, runtime.GOMAXPROCS(0)) }
-
-// grepDir searches the files below dir as ripgrep does with --hidden and
-// --sort=path: .gitignore files obeyed inside a git repository, the glob
-// deciding before them, binary files skipped. One goroutine walks the
-// tree, grepWorkers goroutines read and search its files, and this one
-// reports them to out in walk order, holding at most a few files per
-// worker ahead; all are joined before it returns, and the search stops
-// when out is done or ctx ends.
-func (s *toolset) grepDir(ctx context.Context, dir, glob string, m *lineMatcher, out *grepOutput) error {
+// grepWalker returns the walker of a search of dir and the .gitignore
+// files that apply above it: the glob decides before the .gitignore files,
+// which apply inside a git repository only. Its visit is left to set.
+func (s *toolset) grepWalker(ctx context.Context, dir, glob string) (*walker, ignoreStack) {
 	useIgnore := repoRoot(ctx, s.ancestors, dir) != ""
 	w := &walker{fs: s.fs, useIgnore: useIgnore}
 	if glob != "" {
@@ -55,6 +47,22 @@ func (s *toolset) grepDir(ctx context.Context, dir, glob string, m *lineMatcher,
 	if useIgnore {
 		parents = parentIgnores(ctx, s.ancestors, dir, true)
 	}
+	return w, parents
+}
+
+// grepWorkers is how many files a directory search reads and searches at
+// once: one per core the process may use.
+func grepWorkers() int { return max(1, runtime.GOMAXPROCS(0)) }
+
+// grepDir searches the files below dir as ripgrep does with --hidden and
+// --sort=path: .gitignore files obeyed inside a git repository, the glob
+// deciding before them, binary files skipped. One goroutine walks the
+// tree, grepWorkers goroutines read and search its files, and this one
+// reports them to out in walk order, holding at most a few files per
+// worker ahead; all are joined before it returns, and the search stops
+// when out is done or ctx ends.
+func (s *toolset) grepDir(ctx context.Context, dir, glob string, m *lineMatcher, out *grepOutput) error {
+	w, parents := s.grepWalker(ctx, dir, glob)
 
 	inner, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup

@@ -95,27 +95,7 @@ func grepTree(t *testing.T, big bool) string {
 // after another in walk order, each streamed by grepFile.
 func referenceGrep(t *testing.T, s *toolset, dir, glob string, re *regexp.Regexp, out *grepOutput) {
 	ctx := context.Background()
-	w := &walker{fs: s.fs, useIgnore: repoRoot(ctx, s.fs, dir) != ""}
-	if glob != "" {
-		rules := parseIgnore(dir, strings.NewReader(stripDotSlash(glob)))
-		whitelist := !strings.HasPrefix(glob, "!")
-		w.override = func(e walkEntry) int {
-			switch rules.match(e.abs, e.isDir) {
-			case 1:
-				return -1
-			case -1:
-				return 1
-			}
-			if whitelist && !e.isDir {
-				return 1
-			}
-			return 0
-		}
-	}
-	var parents ignoreStack
-	if w.useIgnore {
-		parents = parentIgnores(ctx, s.fs, dir, true)
-	}
+	w, parents := s.grepWalker(ctx, dir, glob)
 	w.visit = func(e walkEntry) bool {
 		if e.mode.IsRegular() {
 			require.NoError(t, s.grepFile(ctx, e.abs, e.rel, re, true, out))
