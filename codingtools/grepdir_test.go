@@ -232,8 +232,10 @@ func TestGrepCancelled(t *testing.T) {
 	require.True(t, ok)
 	_, err := tool.Execute(ctx, "id", []byte(`{"pattern":"nowhere at all"}`), nil)
 	require.ErrorIs(t, err, errAborted)
-	// The walk stopped: far fewer files were opened than the tree holds.
-	assert.Less(t, fsys.opens.Load(), int64(40))
+	// The walk stopped: after the tenth open, at most one more per worker
+	// (each had checked the context before it ended) and one by the
+	// walker (a .gitignore file), whatever the number of cores.
+	assert.LessOrEqual(t, fsys.opens.Load(), int64(11+grepWorkers()))
 
 	_, err = tool.Execute(ctx, "id", []byte(`{"pattern":"x"}`), nil)
 	require.ErrorIs(t, err, errAborted, "a call on an ended context")
