@@ -1,6 +1,7 @@
 package codingtools
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -333,5 +334,25 @@ func TestGrepHitsBounded(t *testing.T) {
 		got = &grepOutput{limit: limit, context: 1}
 		require.NoError(t, s.grepOne(context.Background(), filepath.Join(dir, "nl.txt"), m, got))
 		require.Equal(t, outputOf(want), outputOf(got))
+	}
+}
+
+// BenchmarkGrepStreamContext times the streamed search of a file of
+// short lines with no match, with a small and a large context: the lines
+// held for the leading context cost the same whatever their number.
+func BenchmarkGrepStreamContext(b *testing.B) {
+	dir := b.TempDir()
+	p := filepath.Join(dir, "lines.txt")
+	require.NoError(b, os.WriteFile(p, bytes.Repeat([]byte("x\n"), 200_000), 0o644))
+	s := newToolset(dir, nil)
+	re := regexp.MustCompile("y")
+	for _, contextLines := range []int{10, 10_000} {
+		b.Run(fmt.Sprint("context=", contextLines), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				out := &grepOutput{limit: 100, context: contextLines}
+				require.NoError(b, s.grepFile(context.Background(), p, "lines.txt", re, true, out))
+			}
+		})
 	}
 }
