@@ -14,7 +14,10 @@ import (
 // *Operations are: implement it to run the tools against a sandbox, a
 // container or a remote machine. Paths are absolute and clean, in the
 // form [ResolvePath] gives. Methods are called from the goroutine running
-// a tool call, concurrently for parallel calls; ctx is the call's. Errors
+// a tool call, or, for grep, from the goroutines it walks and reads on
+// (joined before the call returns; a panic there is raised again on the
+// call's goroutine); concurrently, for parallel calls and within one
+// grep; ctx is the call's or one derived from it. Errors
 // should wrap [fs.ErrNotExist], [fs.ErrPermission] and the like, which the
 // tools report in pi's words.
 type FS interface {

@@ -5,9 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"path"
 	"regexp"
@@ -225,15 +223,16 @@ func (s *toolset) grepFile(ctx context.Context, abs, name string, re *regexp.Reg
 		n    int
 		text string
 	}
+	// before is a ring of the last lines that are not matches nor trailing
+	// context, at most out.context, the oldest at head: a line in or out
+	// costs the same whatever the context.
 	var before []line
+	head := 0
 	after := 0
 	for n := 1; ; n++ {
 		raw, err := r.ReadBytes('\n')
 		if len(raw) == 0 && err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			return nil
+			return nil // the end, or a read error: the text ends here
 		}
 		if ctx.Err() != nil {
 			return errAborted
@@ -242,26 +241,32 @@ func (s *toolset) grepFile(ctx context.Context, abs, name string, re *regexp.Reg
 			return nil
 		}
 		if n == 1 {
-			raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf")) // ripgrep drops a UTF-8 BOM
+			raw = bytes.TrimPrefix(raw, utf8BOM) // ripgrep drops a UTF-8 BOM
+			if len(raw) == 0 {
+				return nil // a file of a BOM alone has no line, as for ripgrep
+			}
 		}
 		text := decodeString(raw)
 		body := strings.TrimSuffix(text, "\n")
 		switch {
 		case re.MatchString(body):
-			for _, b := range before {
+			for i := range before {
+				b := before[(head+i)%len(before)]
 				out.event(name, b.n, b.text, false)
 			}
-			before = before[:0]
+			before, head = before[:0], 0
 			out.event(name, n, text, true)
 			after = out.context
 		case after > 0:
 			out.event(name, n, text, false)
 			after--
 		case out.context > 0:
-			if len(before) == out.context {
-				before = append(before[:0], before[1:]...)
+			if len(before) < out.context {
+				before = append(before, line{n, text})
+			} else {
+				before[head] = line{n, text}
+				head = (head + 1) % len(before)
 			}
-			before = append(before, line{n, text})
 		}
 		if out.done || err != nil {
 			return nil

@@ -20,18 +20,10 @@ type grepJob struct {
 	done     chan struct{}
 }
 
-// grepWorkers is how many files a directory search reads and searches at
-// once: one per core the process may use.
-func grepWorkers() int { return max(1, runtime.GOMAXPROCS(0)) }
-
-// grepDir searches the files below dir as ripgrep does with --hidden and
-// --sort=path: .gitignore files obeyed inside a git repository, the glob
-// deciding before them, binary files skipped. One goroutine walks the
-// tree, grepWorkers goroutines read and search its files, and this one
-// reports them to out in walk order, holding at most a few files per
-// worker ahead; all are joined before it returns, and the search stops
-// when out is done or ctx ends.
-func (s *toolset) grepDir(ctx context.Context, dir, glob string, m *lineMatcher, out *grepOutput) error {
+// grepWalker returns the walker of a search of dir and the .gitignore
+// files that apply above it: the glob decides before the .gitignore files,
+// which apply inside a git repository only. Its visit is left to set.
+func (s *toolset) grepWalker(ctx context.Context, dir, glob string) (*walker, ignoreStack) {
 	useIgnore := repoRoot(ctx, s.ancestors, dir) != ""
 	w := &walker{fs: s.fs, useIgnore: useIgnore}
 	if glob != "" {
@@ -55,16 +47,48 @@ func (s *toolset) grepDir(ctx context.Context, dir, glob string, m *lineMatcher,
 	if useIgnore {
 		parents = parentIgnores(ctx, s.ancestors, dir, true)
 	}
+	return w, parents
+}
+
+// grepWorkers is how many files a directory search reads and searches at
+// once: one per core the process may use.
+func grepWorkers() int { return max(1, runtime.GOMAXPROCS(0)) }
+
+// grepDir searches the files below dir as ripgrep does with --hidden and
+// --sort=path: .gitignore files obeyed inside a git repository, the glob
+// deciding before them, binary files skipped. One goroutine walks the
+// tree, grepWorkers goroutines read and search its files, and this one
+// reports them to out in walk order, holding at most a few files per
+// worker ahead; all are joined before it returns, and the search stops
+// when out is done or ctx ends.
+func (s *toolset) grepDir(ctx context.Context, dir, glob string, m *lineMatcher, out *grepOutput) error {
+	w, parents := s.grepWalker(ctx, dir, glob)
 
 	inner, cancel := context.WithCancel(ctx)
-	defer cancel()
+	var wg sync.WaitGroup
+	defer func() { cancel(); wg.Wait() }() // joined even when this goroutine panics
 	workers := grepWorkers()
 	jobs := make(chan *grepJob)
 	order := make(chan *grepJob, min(4*workers, 64))
 	maxHits := out.limit + 1 // a file's hits past these can only end the search
-	var wg sync.WaitGroup
+	// A panic of the FS in a goroutine of the search ends the search and
+	// is raised again on this goroutine once all are joined, as it would
+	// be if the search ran here.
+	var panicOnce sync.Once
+	var panicked any
+	guard := func(f func()) func() {
+		return func() {
+			defer func() {
+				if v := recover(); v != nil {
+					panicOnce.Do(func() { panicked = v })
+					cancel()
+				}
+			}()
+			f()
+		}
+	}
 	for range workers {
-		wg.Go(func() {
+		wg.Go(guard(func() {
 			var scratch []byte
 			for j := range jobs {
 				if inner.Err() == nil {
@@ -78,9 +102,9 @@ func (s *toolset) grepDir(ctx context.Context, dir, glob string, m *lineMatcher,
 				}
 				close(j.done)
 			}
-		})
+		}))
 	}
-	wg.Go(func() {
+	wg.Go(guard(func() {
 		defer close(order)
 		defer close(jobs)
 		w.visit = func(e walkEntry) bool {
@@ -101,7 +125,7 @@ func (s *toolset) grepDir(ctx context.Context, dir, glob string, m *lineMatcher,
 			}
 		}
 		_ = w.walk(inner, dir, parents) // its only error is inner's end
-	})
+	}))
 
 	var err error
 	for j := range order {
@@ -135,6 +159,9 @@ func (s *toolset) grepDir(ctx context.Context, dir, glob string, m *lineMatcher,
 		}
 	}
 	wg.Wait()
+	if panicked != nil {
+		panic(panicked)
+	}
 	if ctx.Err() != nil {
 		return errAborted
 	}

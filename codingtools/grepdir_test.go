@@ -1,6 +1,7 @@
 package codingtools
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -94,27 +96,7 @@ func grepTree(t *testing.T, big bool) string {
 // after another in walk order, each streamed by grepFile.
 func referenceGrep(t *testing.T, s *toolset, dir, glob string, re *regexp.Regexp, out *grepOutput) {
 	ctx := context.Background()
-	w := &walker{fs: s.fs, useIgnore: repoRoot(ctx, s.fs, dir) != ""}
-	if glob != "" {
-		rules := parseIgnore(dir, strings.NewReader(stripDotSlash(glob)))
-		whitelist := !strings.HasPrefix(glob, "!")
-		w.override = func(e walkEntry) int {
-			switch rules.match(e.abs, e.isDir) {
-			case 1:
-				return -1
-			case -1:
-				return 1
-			}
-			if whitelist && !e.isDir {
-				return 1
-			}
-			return 0
-		}
-	}
-	var parents ignoreStack
-	if w.useIgnore {
-		parents = parentIgnores(ctx, s.fs, dir, true)
-	}
+	w, parents := s.grepWalker(ctx, dir, glob)
 	w.visit = func(e walkEntry) bool {
 		if e.mode.IsRegular() {
 			require.NoError(t, s.grepFile(ctx, e.abs, e.rel, re, true, out))
@@ -251,8 +233,10 @@ func TestGrepCancelled(t *testing.T) {
 	require.True(t, ok)
 	_, err := tool.Execute(ctx, "id", []byte(`{"pattern":"nowhere at all"}`), nil)
 	require.ErrorIs(t, err, errAborted)
-	// The walk stopped: far fewer files were opened than the tree holds.
-	assert.Less(t, fsys.opens.Load(), int64(40))
+	// The walk stopped: after the tenth open, at most one more per worker
+	// (each had checked the context before it ended) and one by the
+	// walker (a .gitignore file), whatever the number of cores.
+	assert.LessOrEqual(t, fsys.opens.Load(), int64(11+grepWorkers()))
 
 	_, err = tool.Execute(ctx, "id", []byte(`{"pattern":"x"}`), nil)
 	require.ErrorIs(t, err, errAborted, "a call on an ended context")
@@ -268,4 +252,107 @@ func TestGrepStopsAtTheLimit(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, res.Text(), "1 matches limit reached")
 	assert.Less(t, fsys.opens.Load(), int64(8*grepWorkers()+16))
+}
+
+// TestGrepPanicReachesCaller checks that a panic of the FS in one of the
+// search's goroutines reaches the goroutine that called grep, where the
+// agent turns it into the call's error, once every goroutine is joined;
+// it must not end the process.
+func TestGrepPanicReachesCaller(t *testing.T) {
+	root := grepTree(t, false)
+	for _, at := range []int64{1, 5, 30} {
+		fsys := &countingFS{FS: memCorpus(t, root, "/m"), onOpen: func(n int64) {
+			if n == at {
+				panic("boom")
+			}
+		}}
+		s := newToolset("/m", &Options{FS: fsys})
+		re := regexp.MustCompile("x")
+		assert.PanicsWithValue(t, "boom", func() {
+			_ = s.grepDir(context.Background(), "/m", "", newLineMatcher(re), &grepOutput{limit: maxSafeInteger})
+		}, "panic at open %d", at)
+	}
+}
+
+// reopenPanicFS panics at the second open of a path: the stream of a big
+// file, which the reporting goroutine opens.
+type reopenPanicFS struct {
+	FS
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+func (r *reopenPanicFS) Open(ctx context.Context, p string) (io.ReadCloser, error) {
+	r.mu.Lock()
+	again := r.seen[p]
+	r.seen[p] = true
+	r.mu.Unlock()
+	if again {
+		panic("boom")
+	}
+	return r.FS.Open(ctx, p)
+}
+
+func TestGrepPanicInStreamReachesCaller(t *testing.T) {
+	defer func(max int) { grepWholeMax = max }(grepWholeMax)
+	grepWholeMax = 64
+	root := grepTree(t, false)
+	fsys := &reopenPanicFS{FS: memCorpus(t, root, "/m"), seen: map[string]bool{}}
+	s := newToolset("/m", &Options{FS: fsys})
+	re := regexp.MustCompile("x")
+	assert.PanicsWithValue(t, "boom", func() {
+		_ = s.grepDir(context.Background(), "/m", "", newLineMatcher(re), &grepOutput{limit: maxSafeInteger})
+	})
+}
+
+// TestGrepHitsBounded checks that a file whose every line matches, searched
+// with a limit above grepMaxHits, keeps at most grepMaxHits hits in memory
+// (a hit takes 24 bytes for a line of 1, and several files wait to be
+// reported): it is streamed instead, with the same result.
+func TestGrepHitsBounded(t *testing.T) {
+	dir := t.TempDir()
+	data := []byte(strings.Repeat("\n", 3*grepMaxHits))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "nl.txt"), data, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "few.txt"), []byte("a\n\nb\n"), 0o644))
+	m := newLineMatcher(regexp.MustCompile(`^`))
+	var scratch []byte
+	res, _ := searchWhole(context.Background(), LocalFS{}, filepath.Join(dir, "nl.txt"), m, true, true, maxSafeInteger, nil, &scratch)
+	assert.LessOrEqual(t, len(res.hits), grepMaxHits)
+	assert.True(t, res.big, "streamed instead")
+	res, _ = searchWhole(context.Background(), LocalFS{}, filepath.Join(dir, "nl.txt"), m, true, true, 10, nil, &scratch)
+	assert.Len(t, res.hits, 10, "a search with a limit below the bound keeps it")
+
+	s := newToolset(dir, nil)
+	for _, limit := range []int{5, maxSafeInteger} {
+		want := &grepOutput{limit: limit, context: 1}
+		referenceGrep(t, s, dir, "", m.re, want)
+		got := &grepOutput{limit: limit, context: 1}
+		require.NoError(t, s.grepDir(context.Background(), dir, "", m, got))
+		require.Equal(t, outputOf(want), outputOf(got))
+		want = &grepOutput{limit: limit, context: 1}
+		require.NoError(t, s.grepFile(context.Background(), filepath.Join(dir, "nl.txt"), "nl.txt", m.re, false, want))
+		got = &grepOutput{limit: limit, context: 1}
+		require.NoError(t, s.grepOne(context.Background(), filepath.Join(dir, "nl.txt"), m, got))
+		require.Equal(t, outputOf(want), outputOf(got))
+	}
+}
+
+// BenchmarkGrepStreamContext times the streamed search of a file of
+// short lines with no match, with a small and a large context: the lines
+// held for the leading context cost the same whatever their number.
+func BenchmarkGrepStreamContext(b *testing.B) {
+	dir := b.TempDir()
+	p := filepath.Join(dir, "lines.txt")
+	require.NoError(b, os.WriteFile(p, bytes.Repeat([]byte("x\n"), 200_000), 0o644))
+	s := newToolset(dir, nil)
+	re := regexp.MustCompile("y")
+	for _, contextLines := range []int{10, 10_000} {
+		b.Run(fmt.Sprint("context=", contextLines), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				out := &grepOutput{limit: 100, context: contextLines}
+				require.NoError(b, s.grepFile(context.Background(), p, "lines.txt", re, true, out))
+			}
+		})
+	}
 }

@@ -10,6 +10,13 @@ import (
 // one is searched line by line as it streams in. Tests lower it.
 var grepWholeMax = 4 << 20
 
+// grepMaxHits is the most matching lines a search of a whole file keeps;
+// a file with more, when more are wanted, is searched as a stream, so that
+// a file of short matching lines (a hit takes 24 bytes, a line 1) cannot
+// multiply the memory the buffers of the files waiting to be reported
+// take.
+const grepMaxHits = 1 << 14
+
 // utf8BOM is the byte order mark ripgrep drops from a file's first line.
 var utf8BOM = []byte("\xef\xbb\xbf")
 
@@ -25,13 +32,14 @@ type hit struct {
 type fileSearch struct {
 	text []byte
 	hits []hit
-	// big says the file is over grepWholeMax: it was not read, and is to be
-	// searched as a stream.
+	// big says the file is to be searched as a stream: it is over
+	// grepWholeMax (it was not read), or it has more than grepMaxHits
+	// matching lines, more than wanted.
 	big bool
 }
 
 // searchWhole reads the file at abs whole into buf and finds its matching
-// lines, at most maxHits of them. An implicit file (found by walking) with a
+// lines, at most maxHits of them (more than grepMaxHits: big). An implicit file (found by walking) with a
 // NUL byte in its first 64 KB is binary and gets no hits; a later NUL ends
 // the search before its line, as ripgrep does. The result's text is buf's
 // memory; buf is returned, grown, for reuse when there are no hits. An
@@ -59,7 +67,10 @@ func searchWhole(ctx context.Context, fsys FS, abs string, m *lineMatcher, impli
 		}
 	}
 	text = bytes.TrimPrefix(text, utf8BOM)
-	hits := m.findHits(text, maxHits, scratch)
+	hits := m.findHits(text, min(maxHits, grepMaxHits+1), scratch)
+	if len(hits) > grepMaxHits {
+		return fileSearch{big: true}, data
+	}
 	return fileSearch{text: text, hits: hits}, data
 }
 
