@@ -147,3 +147,45 @@ func TestSessionFileDeleted(t *testing.T) {
 	defer s.Close()
 	assert.Len(t, s.Context().Messages, 6, "the new file holds the whole conversation")
 }
+
+// TestSessionFileDeletedDuringRun: a file deleted while a run records
+// in it fails that run's records, and the next request starts anew from
+// the client's messages in a new file.
+func TestSessionFileDeletedDuringRun(t *testing.T) {
+	fake := agentcoretest.New(agentcoretest.TextResponse("Hi."), agentcoretest.TextResponse("Hi again."), agentcoretest.TextResponse("Still here."))
+	dir := t.TempDir()
+	srv := httptest.NewServer(agui.New(agui.Options{
+		SessionDir: dir,
+		NewAgent: func(context.Context, *agui.RunInput) (agentcore.Options, error) {
+			stream := func(ctx context.Context, m agentcore.Model, req agentcore.Request, o agentcore.StreamOptions) agentcore.AssistantStream {
+				if fake.CallCount() == 1 { // the second run's call: the operator deletes the file
+					files, _ := session.List(dir)
+					for _, f := range files {
+						_ = os.Remove(f.Path)
+					}
+				}
+				return fake.Stream(ctx, m, req, o)
+			}
+			return agentcore.Options{Model: agentcoretest.Model(), StreamFn: stream}, nil
+		},
+	}))
+	defer srv.Close()
+	sent := "[" + userMsg("u1", "hello") + "]"
+	_, evs := post(t, t.Context(), srv.URL, input("t1", "r1", sent, ""))
+	require.Equal(t, "success", evs[len(evs)-1].Outcome.Type)
+
+	msgs := history(t, sent, evs, userMsg("u2", "again"))
+	_, evs = post(t, t.Context(), srv.URL, input("t1", "r2", msgs, ""))
+
+	msgs = history(t, msgs, evs, userMsg("u3", "still?"))
+	status, evs := post(t, t.Context(), srv.URL, input("t1", "r3", msgs, ""))
+	require.Equal(t, 200, status, evs[0].Message)
+	require.Equal(t, "success", evs[len(evs)-1].Outcome.Type, types(evs))
+	files, err := session.List(dir)
+	require.NoError(t, err)
+	require.Len(t, files, 1, "a new file")
+	s, err := session.Open(files[0].Path, &session.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer s.Close()
+	assert.Len(t, s.Context().Messages, 6, "the new file holds the conversation the client sent")
+}
