@@ -102,13 +102,21 @@
 //
 //	c := compaction.New(compaction.Options{OnEvent: agui.RecordCompactions(nil)})
 //
-// The file is open (and locked) only while a request of its thread runs:
-// a request for a thread whose file another handler holds is refused
-// with 409. A handler that finds a file it holds a thread for changed
-// since its last request (another server served the thread) makes the
-// thread again from the file. Changes a program makes to a thread's Agent
-// between its requests ([Handler.Agent]) are not recorded. A server that
-// dies, even during a run, leaves no lock behind (see package session).
+// The file is open (and locked) only while a request of its thread runs,
+// and the handler holds the thread's own lock, the file
+// <SessionDir>/agui-<hash>.lock ([session.LockPath]), for the whole
+// request, the first one included, when the thread has no file yet: of
+// servers sharing the folder exactly one serves a request of a thread at
+// a time, and a request for a thread another handler holds (or whose file
+// another writer holds) is refused with 409. A handler that finds a file
+// it holds a thread for changed since its last request (another server
+// served the thread) makes the thread again from the file. A thread
+// whose file was deleted (by an operator) starts anew at its next
+// request: the handler makes the thread from the messages the client
+// sends, as for a thread it never saw, in a new file. Changes a program
+// makes to a thread's Agent between its requests ([Handler.Agent]) are
+// not recorded. A server that dies, even during a run, leaves no lock
+// behind (see package session).
 //
 // # Front-end tools
 //

@@ -70,12 +70,21 @@ func (ss *sessions) forget(threadID string) {
 }
 
 // find returns the file of a thread, or "" when it has none yet: a scan
-// of the folder the first time, then the path known.
+// of the folder the first time, then the path known while it names a
+// file. A known file that was removed (an operator deleted it) is
+// forgotten and the folder scanned again.
 func (ss *sessions) find(threadID string) (string, error) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if p, ok := ss.paths[threadID]; ok {
-		return p, nil
+		_, err := os.Stat(p)
+		if err == nil {
+			return p, nil
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("agui: sessions: %w", err)
+		}
+		delete(ss.paths, threadID)
 	}
 	entries, err := os.ReadDir(ss.dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -105,6 +114,7 @@ type threadFile struct {
 	threadID string
 
 	mu        sync.Mutex
+	unlock    func() error         // the thread's lock, while a request holds the thread
 	s         *session.Session     // while a request holds the thread
 	listeners []agentcore.Listener // s's layer's, while open
 	hooks     agentcore.Hooks
@@ -123,9 +133,39 @@ func (ss *sessions) file(threadID string) *threadFile {
 	return &threadFile{ss: ss, threadID: threadID, recorded: map[string]string{}, rrecorded: map[string]string{}}
 }
 
+// lockPath is the path whose lock (<SessionDir>/agui-<hash>.lock) a
+// handler holds for each request of a thread, from before it looks for
+// the thread's file to after it closes it: of servers sharing the folder
+// exactly one serves a thread at a time, its first request included,
+// when the file does not exist yet and its own lock cannot be taken.
+func (ss *sessions) lockPath(threadID string) string {
+	return filepath.Join(ss.dir, sessionID(threadID))
+}
+
+// running is the error of a request for a thread another writer holds.
+func running(threadID string) error {
+	return &HTTPError{Status: http.StatusConflict, Message: fmt.Sprintf("thread %q is running elsewhere: its session file is locked", threadID)}
+}
+
 // open opens the thread's file for a request, making it when the thread
-// has none. A file another writer holds is a running thread: 409.
-func (tf *threadFile) open() error {
+// has none. A thread or file another writer holds is a running thread:
+// 409.
+func (tf *threadFile) open() (err error) {
+	if err := os.MkdirAll(tf.ss.dir, 0o755); err != nil {
+		return fmt.Errorf("agui: sessions: %w", err)
+	}
+	unlock, err := session.LockPath(tf.ss.lockPath(tf.threadID))
+	if errors.Is(err, session.ErrLocked) {
+		return running(tf.threadID)
+	}
+	if err != nil {
+		return fmt.Errorf("agui: thread %q: %w", tf.threadID, err)
+	}
+	defer func() {
+		if err != nil {
+			_ = unlock()
+		}
+	}()
 	path, err := tf.ss.find(tf.threadID)
 	if err != nil {
 		return err
@@ -139,14 +179,14 @@ func (tf *threadFile) open() error {
 		s, err = session.Open(path, &opts)
 	}
 	if errors.Is(err, session.ErrLocked) {
-		return &HTTPError{Status: http.StatusConflict, Message: fmt.Sprintf("thread %q is running elsewhere: its session file is locked", tf.threadID)}
+		return running(tf.threadID)
 	}
 	if err != nil {
 		return fmt.Errorf("agui: thread %q: %w", tf.threadID, err)
 	}
 	st := agentcore.NewStack([]agentcore.Layer{s.Layer()}, agentcore.Hooks{})
 	tf.mu.Lock()
-	tf.s, tf.listeners, tf.hooks = s, st.Listeners(), st.Hooks()
+	tf.s, tf.listeners, tf.hooks, tf.unlock = s, st.Listeners(), st.Hooks(), unlock
 	tf.mu.Unlock()
 	return nil
 }
@@ -159,11 +199,12 @@ func (tf *threadFile) changed() bool {
 	return tf.s != nil && tf.s.Leaf() != tf.leaf
 }
 
-// close closes the file at the end of a request.
+// close closes the file at the end of a request and gives the thread's
+// lock up.
 func (tf *threadFile) close() error {
 	tf.mu.Lock()
-	s := tf.s
-	tf.s, tf.listeners, tf.hooks = nil, nil, agentcore.Hooks{}
+	s, unlock := tf.s, tf.unlock
+	tf.s, tf.listeners, tf.hooks, tf.unlock = nil, nil, agentcore.Hooks{}, nil
 	if s != nil {
 		tf.leaf = s.Leaf()
 		if s.File() != "" {
@@ -175,10 +216,14 @@ func (tf *threadFile) close() error {
 		}
 	}
 	tf.mu.Unlock()
-	if s == nil {
-		return nil
+	var err error
+	if s != nil {
+		err = s.Close()
 	}
-	return s.Close()
+	if unlock != nil {
+		err = errors.Join(err, unlock())
+	}
+	return err
 }
 
 // Install is the layer that records the thread's Agent in its file: the

@@ -128,7 +128,9 @@
 // a crashed writer's stays until removed by hand. On a network file
 // system the lock is as good as the server's flock. pi 1.6.0 itself
 // takes no lock on its session files; readers ([Options].ReadOnly)
-// need none.
+// need none. [LockPath] takes the same lock for any path, for a program
+// that must serialize something beside its files, such as the creation
+// of a conversation's first file.
 //
 // Before each append the session checks that the path still names the
 // file it wrote, of the size it wrote: a file another program appended
