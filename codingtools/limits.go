@@ -71,6 +71,11 @@ type ShellLimits struct {
 
 	// noCgroup makes the tests use the rlimit fallback.
 	noCgroup bool
+	// observe, when not nil, is called by Exec with the command's cgroup
+	// directories before the command starts; the func it returns is
+	// called after the command ended, before the cgroups are removed.
+	// The tests measure the command's own use with it.
+	observe func(dirs []string) (stop func())
 }
 
 // ErrUnbounded is the error of a command whose [ShellLimits] cannot be

@@ -5,9 +5,12 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,6 +23,7 @@ const (
 	bombProcesses = 64
 	bombMemory    = 64 << 20
 	bombTimeout   = 10 * time.Second
+	bombCPUs      = 0.5
 )
 
 // requireBound skips the test unless lim can be established here; the
@@ -31,7 +35,7 @@ func requireBound(t *testing.T, lim *ShellLimits) {
 		t.Skipf("no bound on this machine: %v", err)
 	}
 	require.NoError(t, err)
-	if len(b.procs) == 0 && lim.UID == 0 {
+	if len(b.dirs) == 0 && lim.UID == 0 {
 		t.Fatal("a bound without a cgroup must name a user")
 	}
 	b.cleanup()
@@ -44,59 +48,158 @@ func requireBound(t *testing.T, lim *ShellLimits) {
 	require.Zero(t, code)
 }
 
-// processCount is the number of processes on the machine.
-func processCount() int {
-	entries, _ := os.ReadDir("/proc")
-	n := 0
-	for _, e := range entries {
-		if c := e.Name()[0]; c >= '0' && c <= '9' {
-			n++
-		}
-	}
-	return n
+// usage is what one bounded command used, read from its own cgroups
+// only: other work on the machine does not move it.
+type usage struct {
+	dirs      []string
+	processes int64 // the most processes at once (pids.peak, else sampled pids.current)
+	memory    int64 // the memory peak in bytes (memory.peak or memory.max_usage_in_bytes)
+	forkFails int64 // forks refused at pids.max (pids.events)
 }
 
-// watchProcesses samples the machine's process count until stop is
-// called, which returns the largest count seen.
-func watchProcesses() (stop func() int) {
+func readInt(path string) (int64, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+	return n, err == nil
+}
+
+// observe is a ShellLimits.observe sampling the command's pids cgroup
+// until the command ends, then reading the peaks its cgroups kept.
+func (u *usage) observe(dirs []string) func() {
+	u.dirs = dirs
+	var pids []string
+	for _, d := range dirs {
+		if _, ok := readInt(filepath.Join(d, "pids.current")); ok {
+			pids = append(pids, filepath.Join(d, "pids.current"))
+		}
+	}
 	var peak atomic.Int64
 	var done atomic.Bool
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for !done.Load() {
-			if n := int64(processCount()); n > peak.Load() {
-				peak.Store(n)
+			for _, p := range pids {
+				if n, ok := readInt(p); ok && n > peak.Load() {
+					peak.Store(n)
+				}
 			}
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(5 * time.Millisecond)
 		}
 	})
-	return func() int { done.Store(true); wg.Wait(); return int(peak.Load()) }
+	return func() {
+		done.Store(true)
+		wg.Wait()
+		u.processes = peak.Load()
+		for _, d := range dirs {
+			if n, ok := readInt(filepath.Join(d, "pids.peak")); ok {
+				u.processes = max(u.processes, n)
+			}
+			for _, f := range []string{"memory.peak", "memory.max_usage_in_bytes"} {
+				if n, ok := readInt(filepath.Join(d, f)); ok {
+					u.memory = max(u.memory, n)
+				}
+			}
+			if data, err := os.ReadFile(filepath.Join(d, "pids.events")); err == nil {
+				for line := range strings.Lines(string(data)) {
+					if v, ok := strings.CutPrefix(strings.TrimSpace(line), "max "); ok {
+						n, _ := strconv.ParseInt(v, 10, 64)
+						u.forkFails += n
+					}
+				}
+			}
+		}
+	}
 }
 
-// runBomb runs command under lim and checks that the machine's process
-// count stayed near where it was and came back after.
-func runBomb(t *testing.T, lim *ShellLimits, dir, command string) (int, error, string) {
+// runBomb runs command under lim, with a copy of lim observed, and checks
+// from the command's own cgroups that it stayed within its bounds and
+// that its processes are gone after.
+func runBomb(t *testing.T, lim *ShellLimits, dir, command string) (int, error, string, *usage) {
 	t.Helper()
 	requireBound(t, lim)
-	before := processCount()
-	stop := watchProcesses()
+	u := &usage{}
+	observed := *lim
+	observed.observe = u.observe
+	var out bytes.Buffer
+	sh := &LocalShell{Limits: &observed}
+	code, err := sh.Exec(context.Background(), ShellCommand{Command: command, Dir: dir, Timeout: bombTimeout, Output: &out})
+	t.Logf("cgroups %v: %d processes at most (%d forks refused), memory peak %d bytes; output %d bytes",
+		u.dirs, u.processes, u.forkFails, u.memory, out.Len())
+	require.NotEmpty(t, u.dirs, "the command ran in cgroups of its own")
+	if lim.Processes > 0 {
+		assert.Positive(t, u.processes, "the command's processes were counted")
+		assert.LessOrEqual(t, u.processes, int64(lim.Processes), "the bomb stayed bounded")
+	}
+	if lim.Memory > 0 && u.memory > 0 {
+		// v1's memory.max_usage_in_bytes may pass the limit by the
+		// kernel's per-CPU charge batch before reclaim or the OOM killer.
+		assert.LessOrEqual(t, u.memory, lim.Memory+(4<<20), "the memory stayed bounded")
+	}
+	for _, d := range u.dirs {
+		// A cgroup can be removed only once its processes are gone.
+		_, statErr := os.Stat(d)
+		assert.ErrorIs(t, statErr, os.ErrNotExist, "the cgroup and its processes are gone")
+	}
+	return code, err, out.String(), u
+}
+
+// userProcesses counts the processes of uid on the machine.
+func userProcesses(uid uint32) int {
+	entries, _ := os.ReadDir("/proc")
+	n := 0
+	for _, e := range entries {
+		if c := e.Name()[0]; c < '0' || c > '9' {
+			continue
+		}
+		if fi, err := os.Stat("/proc/" + e.Name()); err == nil {
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Uid == uid {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// runUserBomb runs command under lim's rlimits, without a cgroup, and
+// checks from the processes of lim.UID (which the command alone should
+// add to) that it stayed bounded and that its processes are gone after.
+func runUserBomb(t *testing.T, lim *ShellLimits, command string) (int, error, string) {
+	t.Helper()
+	requireBound(t, lim)
+	before := userProcesses(lim.UID)
+	var peak atomic.Int64
+	var done atomic.Bool
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for !done.Load() {
+			if n := int64(userProcesses(lim.UID)); n > peak.Load() {
+				peak.Store(n)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	})
 	var out bytes.Buffer
 	sh := &LocalShell{Limits: lim}
-	code, err := sh.Exec(context.Background(), ShellCommand{Command: command, Dir: dir, Timeout: bombTimeout, Output: &out})
-	peak := stop()
-	t.Logf("processes: %d before, %d at the peak; output %d bytes", before, peak, out.Len())
-	// Other work on the machine moves the count a little; a bomb moves it
-	// by thousands.
-	assert.Less(t, peak, before+bombProcesses+200, "the bomb stayed bounded")
-	require.Eventually(t, func() bool { return processCount() < before+100 }, 10*time.Second, 50*time.Millisecond, "the bomb's processes are gone")
+	code, err := sh.Exec(context.Background(), ShellCommand{Command: command, Dir: "/", Timeout: bombTimeout, Output: &out})
+	done.Store(true)
+	wg.Wait()
+	t.Logf("processes of uid %d: %d before, %d at the peak; output %d bytes", lim.UID, before, peak.Load(), out.Len())
+	// RLIMIT_NPROC counts the user's processes machine-wide: the bomb
+	// cannot take the count past the bound, or past where it was.
+	assert.LessOrEqual(t, peak.Load(), int64(max(before, lim.Processes)+1), "the bomb stayed bounded")
+	require.Eventually(t, func() bool { return userProcesses(lim.UID) <= before }, 10*time.Second, 50*time.Millisecond, "the bomb's processes are gone")
 	return code, err, out.String()
 }
 
 const forkBomb = `b() { b | b & }; b; sleep 1; echo forked`
 
 func TestLimitsForkBomb(t *testing.T) {
-	lim := &ShellLimits{Processes: bombProcesses, Memory: bombMemory}
-	_, err, _ := runBomb(t, lim, t.TempDir(), forkBomb)
+	lim := &ShellLimits{Processes: bombProcesses, Memory: bombMemory, CPUs: bombCPUs}
+	_, err, _, u := runBomb(t, lim, t.TempDir(), forkBomb)
+	assert.Positive(t, u.forkFails, "the bomb reached pids.max")
 	// The shell exits after a second; its bombs keep writing fork errors
 	// until the timeout, or stop when the grace period closes their pipe:
 	// either way they are killed with the cgroup.
@@ -106,9 +209,9 @@ func TestLimitsForkBomb(t *testing.T) {
 }
 
 func TestLimitsMemoryBomb(t *testing.T) {
-	lim := &ShellLimits{Processes: bombProcesses, Memory: bombMemory}
+	lim := &ShellLimits{Processes: bombProcesses, Memory: bombMemory, CPUs: bombCPUs}
 	// tail keeps a line without newline whole: it grows until killed.
-	code, err, out := runBomb(t, lim, t.TempDir(), `head -c 500000000 /dev/zero | tail -n 1 >/dev/null; echo "tail: $?"`)
+	code, err, out, _ := runBomb(t, lim, t.TempDir(), `head -c 500000000 /dev/zero | tail -n 1 >/dev/null; echo "tail: $?"`)
 	require.NoError(t, err)
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "tail: 137", "tail was killed at the memory bound")
@@ -119,13 +222,13 @@ func TestLimitsNonRootUser(t *testing.T) {
 		t.Skip("running as another user needs root")
 	}
 	lim := &ShellLimits{Processes: bombProcesses, Memory: bombMemory, UID: 65534, GID: 65534, noCgroup: true}
-	code, err, out := runBomb(t, lim, "/", `head -c 500000000 /dev/zero | tail -n 1 >/dev/null; echo "tail: $?"; ulimit -u -v`)
+	code, err, out := runUserBomb(t, lim, `head -c 500000000 /dev/zero | tail -n 1 >/dev/null; echo "tail: $?"; ulimit -u -v`)
 	require.NoError(t, err)
 	assert.Equal(t, 0, code)
 	assert.NotContains(t, out, "tail: 0", "tail failed at the address-space bound")
 	assert.Contains(t, out, "(-u) 64\n")
 	assert.Contains(t, out, "(kbytes, -v) 65536\n")
-	_, err, _ = runBomb(t, lim, "/", forkBomb)
+	_, err, _ = runUserBomb(t, lim, forkBomb)
 	if err != nil {
 		require.ErrorIs(t, err, ErrTimeout)
 	}

@@ -105,6 +105,9 @@ func (l *LocalShell) Exec(ctx context.Context, c ShellCommand) (int, error) {
 			return 0, err
 		}
 		defer b.cleanup()
+		if lim.observe != nil {
+			defer lim.observe(append([]string(nil), b.dirs...))()
+		}
 		outputMax = lim.Output
 		if lim.UID != 0 {
 			cred = &syscall.Credential{Uid: lim.UID, Gid: lim.GID}
