@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -154,14 +155,70 @@ func (lim *ShellLimits) setup() (*bound, error) {
 	return b, nil
 }
 
-// newCgroupDir creates a cgroup below parent.
+// swept holds the parent cgroups removeStale has swept in this process.
+var swept sync.Map
+
+// newCgroupDir creates a cgroup below parent, first removing the stale
+// cgroups a crashed process left there.
 func (b *bound) newCgroupDir(parent string) (string, error) {
+	if _, done := swept.LoadOrStore(parent, true); !done {
+		removeStale(parent)
+	}
 	dir := filepath.Join(parent, fmt.Sprintf("codingtools-%d-%d", os.Getpid(), cgroupSeq.Add(1)))
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return "", err
 	}
 	b.dirs = append(b.dirs, dir)
 	return dir, nil
+}
+
+// removeStale removes the cgroups below parent named codingtools-PID-N,
+// as newCgroupDir names them, whose process PID is gone and which hold no
+// process. Other cgroups, and ours that still hold a process, are left.
+func removeStale(parent string) {
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		pid, ok := staleName(e.Name())
+		if !ok || !e.IsDir() || pid == os.Getpid() || syscall.Kill(pid, 0) != syscall.ESRCH {
+			continue
+		}
+		dir := filepath.Join(parent, e.Name())
+		if procs, err := os.ReadFile(filepath.Join(dir, "cgroup.procs")); err == nil && len(strings.TrimSpace(string(procs))) > 0 {
+			continue
+		}
+		// rmdir removes a cgroup holding no process and no child; it
+		// fails on anything else.
+		_ = syscall.Rmdir(dir)
+	}
+}
+
+// staleName returns PID of a name codingtools-PID-N.
+func staleName(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, "codingtools-")
+	if !ok {
+		return 0, false
+	}
+	p, n, ok := strings.Cut(rest, "-")
+	if !ok || !allDigits(p) || !allDigits(n) {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(p)
+	return pid, err == nil && pid > 0
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func writeCgroup(dir, file, value string) error {

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -348,4 +350,69 @@ func TestLimitsJoinFailure(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, boundExit, code)
 	assert.Empty(t, out.String(), "the command does not inherit the wrapper's descriptor")
+}
+
+// deadPID returns the id of a process that has exited.
+func deadPID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("true")
+	require.NoError(t, cmd.Run())
+	return cmd.Process.Pid
+}
+
+func TestLimitsRemoveStale(t *testing.T) {
+	parent := t.TempDir()
+	dead, live := deadPID(t), os.Getppid()
+	names := map[string]bool{ // name: removed
+		fmt.Sprintf("codingtools-%d-1", dead):        true,
+		fmt.Sprintf("codingtools-%d-22", dead):       true,
+		fmt.Sprintf("codingtools-%d-1", live):        false,
+		fmt.Sprintf("codingtools-%d-1", os.Getpid()): false,
+		fmt.Sprintf("codingtools-%d-x", dead):        false,
+		fmt.Sprintf("codingtools-%d", dead):          false,
+		fmt.Sprintf("other-%d-1", dead):              false,
+		fmt.Sprintf("codingtools-%d-2", dead):        false, // holds a process
+		fmt.Sprintf("codingtools-%d-3", dead):        false, // not empty
+	}
+	for name := range names {
+		require.NoError(t, os.Mkdir(filepath.Join(parent, name), 0o755))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(parent, fmt.Sprintf("codingtools-%d-2", dead), "cgroup.procs"), []byte("1\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(parent, fmt.Sprintf("codingtools-%d-3", dead), "cgroup.procs"), nil, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(parent, fmt.Sprintf("codingtools-%d-9", dead)), nil, 0o644)) // a file
+	removeStale(parent)
+	for name, removed := range names {
+		_, err := os.Stat(filepath.Join(parent, name))
+		if removed {
+			assert.ErrorIs(t, err, os.ErrNotExist, name)
+		} else {
+			assert.NoError(t, err, name)
+		}
+	}
+	_, err := os.Stat(filepath.Join(parent, fmt.Sprintf("codingtools-%d-9", dead)))
+	assert.NoError(t, err, "a file is left")
+}
+
+// A cgroup left by a process that crashed is removed by the next setup
+// below the same parent.
+func TestLimitsSetupRemovesStaleCgroups(t *testing.T) {
+	lim := &ShellLimits{Processes: bombProcesses}
+	b, err := lim.setup()
+	if errors.Is(err, ErrUnbounded) || (err == nil && len(b.dirs) == 0) {
+		t.Skipf("no cgroup on this machine: %v", err)
+	}
+	require.NoError(t, err)
+	parent := filepath.Dir(b.dirs[0])
+	b.cleanup()
+	stale := filepath.Join(parent, fmt.Sprintf("codingtools-%d-1", deadPID(t)))
+	if err := os.Mkdir(stale, 0o755); err != nil {
+		t.Skipf("cannot create a cgroup in %s: %v", parent, err)
+	}
+	t.Cleanup(func() { _ = syscall.Rmdir(stale) })
+	swept.Delete(parent)
+	b, err = lim.setup()
+	require.NoError(t, err)
+	b.cleanup()
+	_, err = os.Stat(stale)
+	assert.ErrorIs(t, err, os.ErrNotExist, "the stale cgroup was removed")
 }
