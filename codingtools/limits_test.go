@@ -416,3 +416,96 @@ func TestLimitsSetupRemovesStaleCgroups(t *testing.T) {
 	_, err = os.Stat(stale)
 	assert.ErrorIs(t, err, os.ErrNotExist, "the stale cgroup was removed")
 }
+
+// v2Bound creates a cgroup in a writable unified hierarchy without
+// controllers (this machine's /sys/fs/cgroup/unified has none that bound),
+// which is enough to test how the command is started in it and killed.
+func v2Bound(t *testing.T) *bound {
+	t.Helper()
+	if os.Getuid() != 0 {
+		t.Skip("creating a cgroup needs root")
+	}
+	for _, root := range []string{"/sys/fs/cgroup/unified", "/sys/fs/cgroup"} {
+		b := &bound{}
+		if err := b.cgroupV2(&ShellLimits{cgroup2Root: root}); err == nil {
+			t.Cleanup(b.cleanup)
+			return b
+		} else {
+			b.cleanup()
+			t.Logf("%s: %v", root, err)
+		}
+	}
+	t.Skip("no writable cgroup2 hierarchy")
+	return nil
+}
+
+// The kernel starts the command in its v2 cgroup, run as a user who could
+// not join it from inside (no write access to our cgroup.procs), and the
+// end of the bound kills what it left there.
+func TestLimitsV2StartsCommandInItsCgroup(t *testing.T) {
+	b := v2Bound(t)
+	require.True(t, b.v2)
+	require.NotNil(t, b.cgroupFD)
+	assert.Empty(t, b.procs, "no wrapper joins a v2 cgroup")
+	assert.False(t, b.wrapped())
+	var out bytes.Buffer
+	sh := &LocalShell{}
+	code, err := sh.run(context.Background(), ShellCommand{
+		Command: `grep '^0::' /proc/self/cgroup; id -u; setsid sleep 300 & echo "pid $!"`,
+		Dir:     "/", Timeout: bombTimeout, Output: &out,
+	}, b, &syscall.Credential{Uid: 65534, Gid: 65534}, 0)
+	require.NoError(t, err)
+	require.Equal(t, 0, code, out.String())
+	rel := strings.TrimPrefix(b.dirs[0], "/sys/fs/cgroup/unified")
+	if !strings.HasPrefix(b.dirs[0], "/sys/fs/cgroup/unified") {
+		rel = strings.TrimPrefix(b.dirs[0], "/sys/fs/cgroup")
+	}
+	assert.Contains(t, out.String(), "0::"+rel+"\n", "the command started in its cgroup")
+	assert.Contains(t, out.String(), "\n65534\n", "as the user")
+	_, p, ok := strings.Cut(out.String(), "pid ")
+	require.True(t, ok, out.String())
+	pid, err := strconv.Atoi(strings.TrimSpace(p))
+	require.NoError(t, err)
+	assert.False(t, gone(pid), "the escaped process outlived the shell")
+	dir := b.dirs[0]
+	b.cleanup()
+	assert.True(t, gone(pid), "cgroup.kill killed the escaped process")
+	_, err = os.Stat(dir)
+	assert.ErrorIs(t, err, os.ErrNotExist)
+	assert.Nil(t, b.cgroupFD, "the cgroup's descriptor is closed")
+}
+
+// A cgroup that cannot take the command fails the start with ErrUnbounded.
+func TestLimitsV2StartFailure(t *testing.T) {
+	b := v2Bound(t)
+	// A cgroup removed under the bound refuses the command.
+	require.NoError(t, syscall.Rmdir(b.dirs[0]))
+	sh := &LocalShell{}
+	tmp := t.TempDir()
+	_, err := sh.run(context.Background(), ShellCommand{Command: "touch ran", Dir: tmp, Timeout: bombTimeout}, b, nil, 0)
+	require.ErrorIs(t, err, ErrUnbounded)
+	_, err = os.Stat(tmp + "/ran")
+	assert.ErrorIs(t, err, os.ErrNotExist, "nothing ran")
+}
+
+// setup falling back from v2 to v1 or rlimits leaves no v2 state.
+func TestLimitsV2Fallback(t *testing.T) {
+	for _, root := range []string{t.TempDir(), "/sys/fs/cgroup/unified"} {
+		// unified has no pids controller to enable here.
+		lim := &ShellLimits{Processes: bombProcesses, UID: 65534, GID: 65534, cgroup2Root: root}
+		b, err := lim.setup()
+		if errors.Is(err, ErrUnbounded) {
+			continue
+		}
+		require.NoError(t, err)
+		if b.v2 {
+			b.cleanup()
+			continue // this machine's v2 binds
+		}
+		assert.Nil(t, b.cgroupFD, root)
+		for _, d := range b.dirs {
+			assert.NotContains(t, d, root, "no cgroup left in the v2 hierarchy")
+		}
+		b.cleanup()
+	}
+}

@@ -127,6 +127,7 @@ func (l *LocalShell) run(ctx context.Context, c ShellCommand, b *bound, cred *sy
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = c.Dir, c.Env, pw, pw
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: cred}
+	b.sysProcAttr(cmd.SysProcAttr)
 	// The wrapper tells on descriptor 3 that it could not bound the
 	// command; it closes it before the command runs.
 	var failR, failW *os.File
@@ -146,7 +147,7 @@ func (l *LocalShell) run(ctx context.Context, c ShellCommand, b *bound, cred *sy
 	}
 	if err != nil {
 		pr.Close()
-		return 0, err
+		return 0, b.startError(err)
 	}
 	pgid := cmd.Process.Pid
 	kill := func() {
