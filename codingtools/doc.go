@@ -88,8 +88,9 @@
 // [LocalShell].Limits bound what a command and everything it starts may
 // use: processes, memory, CPU rate and time, and output ([ShellLimits]).
 // Processes, memory and CPU rate are bound by a cgroup of the command's
-// own (v2, else v1's controllers), which binds root too and which abort,
-// timeout and the command's end kill whole; where no cgroup can be made,
+// own (v2, where the kernel starts the command inside it, else v1's
+// controllers), which binds root too and which abort, timeout and the
+// command's end kill whole; where no cgroup can be made,
 // by rlimits of a user other than root ([ShellLimits].UID), since
 // RLIMIT_NPROC does not bind root. A bound that cannot be established
 // fails the command with [ErrUnbounded] before anything runs. A command

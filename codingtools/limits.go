@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -34,6 +36,10 @@ import (
 // fails with [ErrUnbounded]. CPUTime is RLIMIT_CPU, which the kernel
 // applies to root too.
 //
+// The cgroups are named codingtools-PID-N after the process; the first
+// command below a parent cgroup removes those a process that died left
+// there, once they hold no process.
+//
 // The bounds hold against a command that overreaches by mistake, run as
 // any user. They do not hold against a command run as root that means to
 // escape: root may write its process id to any cgroup.procs file, leaving
@@ -41,9 +47,12 @@ import (
 // raise its rlimits. Against a hostile command, set UID: a user other
 // than root can do neither. The rlimits are set with the
 // shell's ulimit builtin (-u, -v, -t): the shell must be bash or one with
-// the same flags. A short script run by that shell joins the cgroup and
-// sets the rlimits, then execs the shell with the command; when it cannot,
-// the command never runs and Exec fails with [ErrUnbounded].
+// the same flags. In a v2 cgroup the kernel starts the command
+// (clone3 with CLONE_INTO_CGROUP, Linux 5.7 or later), so a command run as
+// UID needs no write access to the process's own cgroup; a short script
+// run by that shell joins v1 cgroups and sets the rlimits, then execs the
+// shell with the command. When either cannot, the command never runs and
+// Exec fails with [ErrUnbounded].
 type ShellLimits struct {
 	// Processes bounds the processes and threads alive at once (the
 	// cgroup's pids.max, else RLIMIT_NPROC of UID).
@@ -71,6 +80,14 @@ type ShellLimits struct {
 
 	// noCgroup makes the tests use the rlimit fallback.
 	noCgroup bool
+	// cgroup2Root, when not empty, replaces /sys/fs/cgroup as the mount
+	// point of the unified hierarchy (tests).
+	cgroup2Root string
+	// observe, when not nil, is called by Exec with the command's cgroup
+	// directories before the command starts; the func it returns is
+	// called after the command ended, before the cgroups are removed.
+	// The tests measure the command's own use with it.
+	observe func(dirs []string) (stop func())
 }
 
 // ErrUnbounded is the error of a command whose [ShellLimits] cannot be
@@ -104,9 +121,13 @@ const boundExit = 125
 // bound is the state of one bounded command.
 type bound struct {
 	dirs    []string // the cgroups, removed at the end
-	v2      bool
-	procs   []string // the cgroup.procs files the wrapper joins
+	v2      bool     // dirs are in the unified hierarchy
+	procs   []string // the cgroup.procs files the wrapper joins (v1)
 	ulimits []string // ulimit arguments
+	// cgroupFD is the v2 cgroup opened, in which the kernel starts the
+	// command (clone3's CLONE_INTO_CGROUP): the process starting it needs
+	// write access to the cgroup, not the command's user.
+	cgroupFD *os.File
 }
 
 var cgroupSeq atomic.Int64
@@ -126,13 +147,14 @@ func (lim *ShellLimits) setup() (*bound, error) {
 	if !lim.noCgroup {
 		if err = b.cgroupV2(lim); err != nil {
 			b.cleanup()
+			b.v2 = false
 			err = b.cgroupV1(lim)
 		}
 		if err == nil {
 			return b, b.chown(lim)
 		}
 		b.cleanup()
-		b.dirs, b.procs = nil, nil
+		b.dirs, b.procs, b.v2 = nil, nil, false
 	}
 	if lim.UID == 0 {
 		return nil, fmt.Errorf("%w: no cgroup (%v) and no user other than root", ErrUnbounded, err)
@@ -149,8 +171,15 @@ func (lim *ShellLimits) setup() (*bound, error) {
 	return b, nil
 }
 
-// newCgroupDir creates a cgroup below parent.
+// swept holds the parent cgroups removeStale has swept in this process.
+var swept sync.Map
+
+// newCgroupDir creates a cgroup below parent, first removing the stale
+// cgroups a crashed process left there.
 func (b *bound) newCgroupDir(parent string) (string, error) {
+	if _, done := swept.LoadOrStore(parent, true); !done {
+		removeStale(parent)
+	}
 	dir := filepath.Join(parent, fmt.Sprintf("codingtools-%d-%d", os.Getpid(), cgroupSeq.Add(1)))
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return "", err
@@ -159,22 +188,78 @@ func (b *bound) newCgroupDir(parent string) (string, error) {
 	return dir, nil
 }
 
+// removeStale removes the cgroups below parent named codingtools-PID-N,
+// as newCgroupDir names them, whose process PID is gone and which hold no
+// process. Other cgroups, and ours that still hold a process, are left.
+func removeStale(parent string) {
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		pid, ok := staleName(e.Name())
+		if !ok || !e.IsDir() || pid == os.Getpid() || syscall.Kill(pid, 0) != syscall.ESRCH {
+			continue
+		}
+		dir := filepath.Join(parent, e.Name())
+		if procs, err := os.ReadFile(filepath.Join(dir, "cgroup.procs")); err == nil && len(strings.TrimSpace(string(procs))) > 0 {
+			continue
+		}
+		// rmdir removes a cgroup holding no process and no child; it
+		// fails on anything else.
+		_ = syscall.Rmdir(dir)
+	}
+}
+
+// staleName returns PID of a name codingtools-PID-N.
+func staleName(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, "codingtools-")
+	if !ok {
+		return 0, false
+	}
+	p, n, ok := strings.Cut(rest, "-")
+	if !ok || !allDigits(p) || !allDigits(n) {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(p)
+	return pid, err == nil && pid > 0
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 func writeCgroup(dir, file, value string) error {
 	return os.WriteFile(filepath.Join(dir, file), []byte(value), 0)
 }
 
 // cgroupV2 sets up a cgroup in the unified hierarchy below the process's
-// own, which must delegate the controllers needed.
+// own, which must delegate the controllers needed, and opens it for
+// clone3 to start the command in: joining it from the command would need
+// write access to the process's own cgroup.procs, which a command run as
+// another user lacks. It sets b.v2 only on success.
 func (b *bound) cgroupV2(lim *ShellLimits) error {
+	root := lim.cgroup2Root
+	if root == "" {
+		root = "/sys/fs/cgroup"
+	}
 	var st syscall.Statfs_t
-	if err := syscall.Statfs("/sys/fs/cgroup", &st); err != nil || st.Type != 0x63677270 {
-		return errors.New("/sys/fs/cgroup is not cgroup2")
+	if err := syscall.Statfs(root, &st); err != nil || st.Type != 0x63677270 {
+		return fmt.Errorf("%s is not cgroup2", root)
 	}
 	own := ownCgroups()[""]
 	if own == "" {
 		return errors.New("no cgroup2 path in /proc/self/cgroup")
 	}
-	parent := filepath.Join("/sys/fs/cgroup", own)
+	parent := filepath.Join(root, own)
 	want := map[string]bool{"pids": lim.Processes > 0, "memory": lim.Memory > 0, "cpu": lim.CPUs > 0}
 	have, err := os.ReadFile(filepath.Join(parent, "cgroup.subtree_control"))
 	if err != nil {
@@ -191,7 +276,6 @@ func (b *bound) cgroupV2(lim *ShellLimits) error {
 	if err != nil {
 		return err
 	}
-	b.v2 = true
 	if lim.Processes > 0 {
 		if err := writeCgroup(dir, "pids.max", strconv.Itoa(lim.Processes)); err != nil {
 			return err
@@ -208,7 +292,11 @@ func (b *bound) cgroupV2(lim *ShellLimits) error {
 			return err
 		}
 	}
-	b.procs = append(b.procs, filepath.Join(dir, "cgroup.procs"))
+	fd, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		return err
+	}
+	b.cgroupFD, b.v2 = fd, true
 	return nil
 }
 
@@ -265,7 +353,8 @@ const cpuPeriod = 100_000
 // least the kernel's minimum of 1 ms.
 func cpuQuota(cpus float64) int { return max(1000, int(cpus*cpuPeriod)) }
 
-// chown lets a command run as UID join its cgroups.
+// chown lets a command run as UID join its v1 cgroups (the kernel starts
+// it in a v2 cgroup).
 func (b *bound) chown(lim *ShellLimits) error {
 	if lim.UID == 0 {
 		return nil
@@ -354,6 +443,10 @@ func (b *bound) kill() {
 // cleanup kills what is left in the cgroups and removes them, waiting a
 // bounded time for the processes killed to leave.
 func (b *bound) cleanup() {
+	if b.cgroupFD != nil {
+		b.cgroupFD.Close()
+		b.cgroupFD = nil
+	}
 	if len(b.dirs) == 0 {
 		return
 	}
@@ -369,6 +462,46 @@ func (b *bound) cleanup() {
 	}
 	b.dirs = nil
 }
+
+// sysProcAttr sets attr to start the command in b's v2 cgroup, if any.
+func (b *bound) sysProcAttr(attr *syscall.SysProcAttr) {
+	if b.cgroupFD != nil {
+		attr.UseCgroupFD, attr.CgroupFD = true, int(b.cgroupFD.Fd())
+	}
+}
+
+// startError is the error of a command that did not start: one that
+// could not be started in its v2 cgroup (a kernel before Linux 5.7, or no
+// permission) is unbounded.
+func (b *bound) startError(err error) error {
+	if b.cgroupFD == nil {
+		return err
+	}
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return err
+	}
+	if slices.Contains(cloneIntoCgroupErrors, errno) || errno == syscall.ENOENT && b.v2Removed() {
+		return fmt.Errorf("%w: starting the command in its cgroup: %v", ErrUnbounded, err)
+	}
+	return err
+}
+
+// v2Removed reports whether b's v2 cgroup was removed (clone3 then
+// fails with ENOENT, as exec does for a missing shell).
+func (b *bound) v2Removed() bool {
+	for _, d := range b.dirs {
+		if _, err := os.Stat(d); errors.Is(err, os.ErrNotExist) {
+			return true
+		}
+	}
+	return false
+}
+
+// cloneIntoCgroupErrors are clone3's errors starting a process in a
+// cgroup: no clone3, no permission on the cgroup, or a cgroup that
+// cannot take it.
+var cloneIntoCgroupErrors = []syscall.Errno{syscall.ENOSYS, syscall.EPERM, syscall.EACCES, syscall.EINVAL, syscall.EBUSY, syscall.EOPNOTSUPP}
 
 // wrapped reports whether the command runs through the wrapper of wrap.
 func (b *bound) wrapped() bool { return len(b.procs) > 0 || len(b.ulimits) > 0 }

@@ -105,6 +105,9 @@ func (l *LocalShell) Exec(ctx context.Context, c ShellCommand) (int, error) {
 			return 0, err
 		}
 		defer b.cleanup()
+		if lim.observe != nil {
+			defer lim.observe(append([]string(nil), b.dirs...))()
+		}
 		outputMax = lim.Output
 		if lim.UID != 0 {
 			cred = &syscall.Credential{Uid: lim.UID, Gid: lim.GID}
@@ -124,6 +127,7 @@ func (l *LocalShell) run(ctx context.Context, c ShellCommand, b *bound, cred *sy
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = c.Dir, c.Env, pw, pw
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: cred}
+	b.sysProcAttr(cmd.SysProcAttr)
 	// The wrapper tells on descriptor 3 that it could not bound the
 	// command; it closes it before the command runs.
 	var failR, failW *os.File
@@ -143,7 +147,7 @@ func (l *LocalShell) run(ctx context.Context, c ShellCommand, b *bound, cred *sy
 	}
 	if err != nil {
 		pr.Close()
-		return 0, err
+		return 0, b.startError(err)
 	}
 	pgid := cmd.Process.Pid
 	kill := func() {
