@@ -83,6 +83,9 @@ func (s *Scanner) Int() int64 {
 	if s.bad {
 		return 0
 	}
+	if integer && len(lit) <= 18 { // the common case, kept inline
+		return smallInt(lit)
+	}
 	return toInt(lit, integer)
 }
 
@@ -110,19 +113,8 @@ func Int64(lit []byte) (int64, bool) {
 // toInt converts lit, a valid JSON number, as [Int64] does; integer
 // reports that lit has no fraction and no exponent.
 func toInt(lit []byte, integer bool) int64 {
-	if integer && len(lit) <= 18 { // fits an int64 whatever the digits
-		var n int64
-		neg := lit[0] == '-'
-		if neg {
-			lit = lit[1:]
-		}
-		for _, c := range lit {
-			n = n*10 + int64(c-'0')
-		}
-		if neg {
-			n = -n
-		}
-		return n
+	if integer && len(lit) <= 18 {
+		return smallInt(lit)
 	}
 	if integer {
 		if n, err := strconv.ParseInt(string(lit), 10, 64); err == nil {
@@ -137,4 +129,21 @@ func toInt(lit []byte, integer bool) int64 {
 		return math.MinInt64
 	}
 	return int64(f)
+}
+
+// smallInt converts lit, a JSON integer literal of at most 18 bytes, which
+// fits an int64 whatever its digits.
+func smallInt(lit []byte) int64 {
+	var n int64
+	neg := lit[0] == '-'
+	if neg {
+		lit = lit[1:]
+	}
+	for _, c := range lit {
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n
 }
