@@ -3,10 +3,10 @@ package compaction
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/pi-go/agentcore"
+	"github.com/pi-go/agentcore/internal/jsvalue"
 )
 
 // Role is the role of a [Summary] message in a transcript's JSON, the
@@ -81,8 +81,8 @@ func (s *Summary) UnmarshalJSON(data []byte) error {
 	// fraction is truncated, a value beyond int64 saturates.
 	var w struct {
 		summaryWire
-		TokensBefore float64 `json:"tokensBefore"`
-		Timestamp    float64 `json:"timestamp"`
+		TokensBefore jsvalue.Int `json:"tokensBefore"`
+		Timestamp    jsvalue.Int `json:"timestamp"`
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
 		return fmt.Errorf("compaction: summary message: %w", err)
@@ -90,23 +90,12 @@ func (s *Summary) UnmarshalJSON(data []byte) error {
 	if w.Role != Role {
 		return fmt.Errorf("compaction: summary message with role %q", w.Role)
 	}
-	*s = Summary{Summary: w.Summary, TokensBefore: int(toInt64(w.TokensBefore)), Timestamp: toInt64(w.Timestamp), Usage: w.Usage}
+	*s = Summary{Summary: w.Summary, TokensBefore: int(w.TokensBefore), Timestamp: int64(w.Timestamp), Usage: w.Usage}
 	if w.Details != nil {
 		s.ReadFiles = orNil(w.Details.ReadFiles)
 		s.ModifiedFiles = orNil(w.Details.ModifiedFiles)
 	}
 	return nil
-}
-
-// toInt64 converts f toward zero, saturating at the int64 range.
-func toInt64(f float64) int64 {
-	switch {
-	case f >= math.MaxInt64:
-		return math.MaxInt64
-	case f <= math.MinInt64:
-		return math.MinInt64
-	}
-	return int64(f)
 }
 
 // orNil is s clipped, or nil when empty.

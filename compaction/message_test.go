@@ -2,6 +2,7 @@ package compaction_test
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -57,6 +58,44 @@ func TestSummaryUnmarshalErrors(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var s compaction.Summary
 			assert.Error(t, s.UnmarshalJSON([]byte(data)))
+		})
+	}
+}
+
+// A summary's numbers read as JavaScript wrote them, as every message's
+// do: a fraction truncates, a value beyond int64 (1e400 included)
+// saturates, null leaves zero, and a string is an error.
+func TestSummaryUnmarshalNumbers(t *testing.T) {
+	tests := []struct {
+		name         string
+		tokensBefore string
+		timestamp    string
+		wantTokens   int
+		wantTime     int64
+		wantErr      bool
+	}{
+		{name: "integers", tokensBefore: "9000", timestamp: "1700000000000", wantTokens: 9000, wantTime: 1700000000000},
+		{name: "fractions", tokensBefore: "1.5", timestamp: "-1.5", wantTokens: 1, wantTime: -1},
+		{name: "1e400", tokensBefore: "1e400", timestamp: "-1e400", wantTokens: math.MaxInt, wantTime: math.MinInt64},
+		{name: "beyond int64", tokensBefore: "12345678901234567890", timestamp: "1e21", wantTokens: math.MaxInt, wantTime: math.MaxInt64},
+		{name: "null", tokensBefore: "null", timestamp: "null"},
+		{name: "string", tokensBefore: `"1"`, timestamp: "1", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := `{"role":"compactionSummary","summary":"s","tokensBefore":` + tt.tokensBefore + `,"timestamp":` + tt.timestamp + `}`
+			var reg agentcore.MessageRegistry
+			compaction.Register(&reg)
+			m, err := reg.UnmarshalMessage([]byte(data))
+			if tt.wantErr {
+				assert.Error(t, err)
+				return
+			}
+			require.NoError(t, err)
+			require.IsType(t, &compaction.Summary{}, m)
+			s := m.(*compaction.Summary)
+			assert.Equal(t, tt.wantTokens, s.TokensBefore)
+			assert.Equal(t, tt.wantTime, s.Timestamp)
 		})
 	}
 }

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"strconv"
 
 	"github.com/pi-go/agentcore/internal/jsonv"
+	"github.com/pi-go/agentcore/internal/jsvalue"
 )
 
 // pi holds each line of a session file as the value JSON.parse makes of
@@ -183,31 +183,6 @@ func arrayIndex(n float64, size int) (int, bool) {
 }
 
 // jsInt is an integer member of an entry as pi wrote it: any JSON number,
-// a fraction truncated and a value beyond int64 saturated (the file keeps
-// the number as written).
-type jsInt int64
-
-// UnmarshalJSON reads any JSON number; null leaves the zero value.
-func (n *jsInt) UnmarshalJSON(data []byte) error {
-	s := string(bytes.TrimSpace(data))
-	if s == "null" {
-		return nil
-	}
-	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-		*n = jsInt(i)
-		return nil
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if ne, ok := err.(*strconv.NumError); err != nil && (!ok || ne.Err != strconv.ErrRange) {
-		return err
-	}
-	switch {
-	case f >= math.MaxInt64:
-		*n = math.MaxInt64
-	case f <= math.MinInt64:
-		*n = math.MinInt64
-	default:
-		*n = jsInt(f)
-	}
-	return nil
-}
+// a fraction truncated and a value beyond int64 saturated, null left zero
+// (the file keeps the number as written; see [jsvalue.Int]).
+type jsInt = jsvalue.Int

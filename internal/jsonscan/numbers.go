@@ -83,29 +83,19 @@ func (s *Scanner) Int() int64 {
 	if s.bad {
 		return 0
 	}
-	if integer && len(lit) <= 18 {
-		var n int64
-		neg := lit[0] == '-'
-		if neg {
-			lit = lit[1:]
-		}
-		for _, c := range lit {
-			n = n*10 + int64(c-'0')
-		}
-		if neg {
-			n = -n
-		}
-		return n
+	if integer && len(lit) <= 18 { // the common case, kept inline
+		return smallInt(lit)
 	}
-	n, _ := Int64(lit)
-	return n
+	return toInt(lit, integer)
 }
 
 // Int64 converts the JSON number lit to an int64 as a JavaScript number
 // fits one: a fraction is truncated toward zero and a value beyond the
 // int64 range is saturated to math.MaxInt64 or math.MinInt64 (so 1.5 is
-// 1, 12345678901234567890 and 1e21 are math.MaxInt64). It reports false
-// for lit that is not a JSON number.
+// 1, 12345678901234567890 and 1e21 are math.MaxInt64, -0 is 0). Space
+// around lit is ignored. It reports false for lit that is not a JSON
+// number (a string such as "1", null, NaN). It is the one conversion
+// behind [Scanner.Int] and jsvalue.Int.
 func Int64(lit []byte) (int64, bool) {
 	lit = bytes.Trim(lit, " \t\r\n")
 	var s Scanner
@@ -113,19 +103,47 @@ func Int64(lit []byte) (int64, bool) {
 	if c := s.Peek(); c != '-' && (c < '0' || c > '9') {
 		return 0, false
 	}
-	if _, integer := s.number(); s.bad || !s.End() {
+	lit, integer := s.number()
+	if s.bad || !s.End() {
 		return 0, false
-	} else if integer {
+	}
+	return toInt(lit, integer), true
+}
+
+// toInt converts lit, a valid JSON number, as [Int64] does; integer
+// reports that lit has no fraction and no exponent.
+func toInt(lit []byte, integer bool) int64 {
+	if integer && len(lit) <= 18 {
+		return smallInt(lit)
+	}
+	if integer {
 		if n, err := strconv.ParseInt(string(lit), 10, 64); err == nil {
-			return n, true
+			return n
 		}
 	}
 	f, _ := strconv.ParseFloat(string(lit), 64) // ±Inf out of range
 	switch {
 	case f >= 0x1p63:
-		return math.MaxInt64, true
+		return math.MaxInt64
 	case f <= -0x1p63:
-		return math.MinInt64, true
+		return math.MinInt64
 	}
-	return int64(f), true
+	return int64(f)
+}
+
+// smallInt converts lit, a JSON integer literal of at most 18 bytes, which
+// fits an int64 whatever its digits.
+func smallInt(lit []byte) int64 {
+	var n int64
+	neg := lit[0] == '-'
+	if neg {
+		lit = lit[1:]
+	}
+	for _, c := range lit {
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n
 }
