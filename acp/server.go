@@ -113,6 +113,8 @@ type Env struct {
 	// it when the plan changes, from any goroutine. The entries are
 	// copied.
 	Plan func(entries []PlanEntry)
+
+	s *sess // the session, for the package's tests
 }
 
 // PlanEntry is one step of a plan.
