@@ -213,9 +213,11 @@ func (stdio) Close() error                { return os.Stdin.Close() }
 // returns when the client's input ends (nil), reading fails, or ctx ends;
 // before it returns every prompt still running is aborted (the
 // permissions it waited for refused), every session closed (its file
-// released) and every goroutine it started has returned. When ctx ends, a
-// Read in progress is interrupted by closing rw if it is an io.Closer;
-// otherwise Serve returns once that Read does.
+// released) and every goroutine it started has returned, but one: when ctx
+// ends, a Write to rw in progress (a client that stopped reading) is not
+// waited for; the goroutine writing returns once that Write does. When
+// ctx ends, a Read in progress is interrupted by closing rw if it is an
+// io.Closer; otherwise Serve returns once that Read does.
 func (s *Server) Serve(ctx context.Context, rw io.ReadWriter) error {
 	c := &connection{srv: s, sessions: map[string]*sess{}}
 	c.rpc = newConn(rw, c.handle, c.notification)
