@@ -80,8 +80,11 @@ type conn struct {
 	// notify serves notifications, on the reading goroutine.
 	notify func(ctx context.Context, method string, params json.RawMessage)
 
-	// inFlight counts the peer's requests being served.
-	inFlight atomic.Int64
+	// inFlight counts the peer's requests being served, inFlightBytes
+	// the size of their messages; maxInFlightBytes bounds the latter.
+	inFlight         atomic.Int64
+	inFlightBytes    atomic.Int64
+	maxInFlightBytes int64
 	// seq numbers the messages read, in order; only the reading goroutine
 	// touches it.
 	seq uint64
@@ -105,6 +108,10 @@ const maxInFlight = 256
 
 // defaultMaxMessage bounds one message read from the peer.
 const defaultMaxMessage = 64 << 20
+
+// defaultMaxInFlightBytes bounds the size of the peer's requests served
+// at once.
+const defaultMaxInFlightBytes = 256 << 20
 
 // run reads messages from r until it ends or ctx does, serving them, and
 // returns once every handler it started has returned.
@@ -241,11 +248,20 @@ func (c *conn) dispatch(ctx context.Context, line []byte, wg *sync.WaitGroup) {
 			c.respond(m.ID, nil, rpcError(CodeInternalError, "too many requests in progress (%d); retry when some are answered", maxInFlight))
 			return
 		}
+		size := int64(len(line))
+		if n := c.inFlightBytes.Add(size); n > c.maxInFlightBytes && n > size {
+			c.inFlightBytes.Add(-size)
+			c.inFlight.Add(-1)
+			c.respond(m.ID, nil, rpcError(CodeInternalError, "requests in progress too large (over %d bytes); retry when some are answered", c.maxInFlightBytes))
+			return
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer c.inFlight.Add(-1)
 			rep, err := c.serve(ctx, m.Method, m.Params)
+			// The request is served: its answer may come back to one.
+			c.inFlightBytes.Add(-size)
 			c.respond(m.ID, rep.result, err)
 			if err == nil && rep.after != nil {
 				rep.after()
@@ -489,7 +505,7 @@ func (c *conn) close() {
 	}
 }
 
-func newConn(w io.Writer, h handler, notify func(context.Context, string, json.RawMessage)) *conn {
-	return &conn{w: w, wq: make(chan writeReq), wexit: make(chan struct{}), handle: h, notify: notify,
+func newConn(w io.Writer, maxInFlightBytes int, h handler, notify func(context.Context, string, json.RawMessage)) *conn {
+	return &conn{w: w, maxInFlightBytes: int64(maxInFlightBytes), wq: make(chan writeReq), wexit: make(chan struct{}), handle: h, notify: notify,
 		pending: map[string]chan wireMessage{}, done: make(chan struct{}), cancel: func() {}}
 }

@@ -90,6 +90,13 @@ type Options struct {
 	// MaxMessageBytes bounds one JSON-RPC message from the client; zero
 	// means 64 MiB. A longer one is answered with a parse error.
 	MaxMessageBytes int
+	// MaxInFlightBytes bounds the memory the client's requests take while
+	// they are served: the total size of their messages, as read (a
+	// session/prompt's counts until its prompt ends). Zero means 256 MiB;
+	// one request alone is always served. A request that would pass it
+	// is refused at once with an internal error (-32603), as one over 256
+	// requests in progress is; the client retries when some are answered.
+	MaxInFlightBytes int
 }
 
 // Env is what [Options].Agent learns of a session.
@@ -194,6 +201,9 @@ func NewServer(opts Options) *Server {
 	if opts.MaxMessageBytes <= 0 {
 		opts.MaxMessageBytes = defaultMaxMessage
 	}
+	if opts.MaxInFlightBytes <= 0 {
+		opts.MaxInFlightBytes = defaultMaxInFlightBytes
+	}
 	return &Server{opts: opts}
 }
 
@@ -220,7 +230,7 @@ func (stdio) Close() error                { return os.Stdin.Close() }
 // io.Closer; otherwise Serve returns once that Read does.
 func (s *Server) Serve(ctx context.Context, rw io.ReadWriter) error {
 	c := &connection{srv: s, sessions: map[string]*sess{}}
-	c.rpc = newConn(rw, c.handle, c.notification)
+	c.rpc = newConn(rw, s.opts.MaxInFlightBytes, c.handle, c.notification)
 	err := c.rpc.run(ctx, rw, s.opts.MaxMessageBytes)
 	c.closeAll()
 	if errors.Is(err, context.Canceled) && ctx.Err() == nil {
