@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -215,4 +217,48 @@ func TestHostileInput(t *testing.T) {
 	c.mu.Unlock()
 	assert.Equal(t, 2, parseErrors)
 	assert.NotNil(t, c.callErr("session/prompt", map[string]any{"sessionId": "x", "prompt": []any{}}), "still serving")
+}
+
+// enteredWriter tells when a Write begins.
+type enteredWriter struct {
+	w       io.Writer
+	once    sync.Once
+	entered chan struct{}
+}
+
+func (e *enteredWriter) Write(p []byte) (int, error) {
+	e.once.Do(func() { close(e.entered) })
+	return e.w.Write(p)
+}
+
+// A client that stops reading keeps a Write blocked; Serve still returns
+// when its ctx ends.
+func TestServeEndsWithItsContextWhileAWriteBlocks(t *testing.T) {
+	srv := acp.NewServer(acp.Options{Ephemeral: true, Agent: codingAgent(agentcoretest.New())})
+	ctx, cancel := context.WithCancel(t.Context())
+	in, toServer := ioPipe()
+	unread, out := ioPipe() // never read
+	w := &enteredWriter{w: out, entered: make(chan struct{})}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, rw{in, w}) }()
+	defer toServer.Close()
+	defer unread.Close() // ends the Write, once the test is over
+	req := `{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"protocolVersion":1}}` + "\n"
+	_, err := fmt.Fprintf(toServer, req, 1)
+	require.NoError(t, err)
+	select {
+	case <-w.entered:
+	case <-time.After(waitLong):
+		t.Fatal("the server wrote nothing")
+	}
+	// A second answer waits behind the first.
+	_, err = fmt.Fprintf(toServer, req, 2)
+	require.NoError(t, err)
+	cancel()
+	select {
+	case err := <-done:
+		assert.ErrorIs(t, err, context.Canceled)
+	case <-time.After(waitLong):
+		t.Fatal("Serve did not return")
+	}
 }

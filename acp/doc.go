@@ -116,8 +116,9 @@
 // panic in a handler is an internal error. A line over
 // [Options].MaxMessageBytes is a parse error, skipped to its end; with
 // 1024 sessions open, session/new and session/load are refused; with 256
-// requests in progress, the next is refused at once (the reader never
-// waits, so a cancel always gets through). When the client goes away,
+// requests in progress, or [Options].MaxInFlightBytes of them, the next is
+// refused at once (the reader never waits, so a cancel always gets
+// through). When the client goes away,
 // [Server.Serve] aborts the running prompts, closes the session files
 // (every message ended is in them, whole lines) and returns; another
 // connection loads them.

@@ -145,6 +145,9 @@ func (c *connection) listSessions(_ context.Context, params json.RawMessage) (re
 	}
 	var dirs []string
 	if p.Cwd != nil && *p.Cwd != "" {
+		if err := checkCwd(*p.Cwd); err != nil {
+			return reply{}, err
+		}
 		d, err := c.srv.sessionDir(*p.Cwd)
 		if err != nil {
 			return reply{}, err

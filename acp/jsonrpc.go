@@ -71,14 +71,20 @@ type handler func(ctx context.Context, method string, params json.RawMessage) (r
 // both directions, each request of the peer served on a goroutine of its
 // own, notifications served in order on the reading goroutine.
 type conn struct {
-	w      io.Writer
-	wmu    sync.Mutex
+	w io.Writer
+	// wq hands a message to the writing goroutine, which alone writes to
+	// w; wexit is closed when it returns.
+	wq     chan writeReq
+	wexit  chan struct{}
 	handle handler
 	// notify serves notifications, on the reading goroutine.
 	notify func(ctx context.Context, method string, params json.RawMessage)
 
-	// inFlight counts the peer's requests being served.
-	inFlight atomic.Int64
+	// inFlight counts the peer's requests being served, inFlightBytes
+	// the size of their messages; maxInFlightBytes bounds the latter.
+	inFlight         atomic.Int64
+	inFlightBytes    atomic.Int64
+	maxInFlightBytes int64
 	// seq numbers the messages read, in order; only the reading goroutine
 	// touches it.
 	seq uint64
@@ -87,6 +93,8 @@ type conn struct {
 	nextID  int64
 	pending map[string]chan wireMessage
 	closed  bool
+	// writing is set while the writing goroutine is in w.Write.
+	writing bool
 
 	// done is closed when the connection ends.
 	done   chan struct{}
@@ -101,12 +109,26 @@ const maxInFlight = 256
 // defaultMaxMessage bounds one message read from the peer.
 const defaultMaxMessage = 64 << 20
 
+// defaultMaxInFlightBytes bounds the size of the peer's requests served
+// at once.
+const defaultMaxInFlightBytes = 256 << 20
+
 // run reads messages from r until it ends or ctx does, serving them, and
 // returns once every handler it started has returned.
+//
+// The writing goroutine is joined too, unless it is in a Write when the
+// connection ends: a peer that stops reading must not keep run from
+// returning. That goroutine then returns once the Write does.
 func (c *conn) run(ctx context.Context, r io.Reader, maxMessage int) error {
 	ctx, c.cancel = context.WithCancel(ctx)
+	go c.writeLoop()
 	var wg sync.WaitGroup
-	defer wg.Wait()
+	defer func() {
+		wg.Wait()
+		if !c.inWrite() {
+			<-c.wexit
+		}
+	}()
 	defer c.cancel()
 	defer c.close()
 	lines := make(chan []byte)
@@ -226,11 +248,20 @@ func (c *conn) dispatch(ctx context.Context, line []byte, wg *sync.WaitGroup) {
 			c.respond(m.ID, nil, rpcError(CodeInternalError, "too many requests in progress (%d); retry when some are answered", maxInFlight))
 			return
 		}
+		size := int64(len(line))
+		if n := c.inFlightBytes.Add(size); n > c.maxInFlightBytes && n > size {
+			c.inFlightBytes.Add(-size)
+			c.inFlight.Add(-1)
+			c.respond(m.ID, nil, rpcError(CodeInternalError, "requests in progress too large (over %d bytes); retry when some are answered", c.maxInFlightBytes))
+			return
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer c.inFlight.Add(-1)
 			rep, err := c.serve(ctx, m.Method, m.Params)
+			// The request is served: its answer may come back to one.
+			c.inFlightBytes.Add(-size)
 			c.respond(m.ID, rep.result, err)
 			if err == nil && rep.after != nil {
 				rep.after()
@@ -335,30 +366,74 @@ func (c *conn) respond(id json.RawMessage, result any, err error) {
 	_ = c.write(msg)
 }
 
-// write sends one message, a line of JSON. A failed write ends the
-// connection.
+// writeReq is one message for the writing goroutine; the Write's error
+// comes back on errc.
+type writeReq struct {
+	data []byte
+	errc chan error
+}
+
+// write sends one message, a line of JSON, through the writing goroutine.
+// It returns once the message is written, or with [ErrClosed] once the
+// connection has ended, even while a Write blocks (a peer that stopped
+// reading). A failed write ends the connection.
 func (c *conn) write(msg any) error {
 	data, err := json.Marshal(msg)
 	if err != nil {
 		return fmt.Errorf("acp: encoding a message: %w", err)
 	}
-	data = append(data, '\n')
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	if c.isClosed() {
+	req := writeReq{data: append(data, '\n'), errc: make(chan error, 1)}
+	select {
+	case c.wq <- req:
+	case <-c.done:
 		return ErrClosed
 	}
-	if _, err := c.w.Write(data); err != nil {
-		c.cancel()
-		return fmt.Errorf("%w: %w", ErrClosed, err)
+	select {
+	case err := <-req.errc:
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrClosed, err)
+		}
+		return nil
+	case <-c.done:
+		return ErrClosed
 	}
-	return nil
 }
 
-func (c *conn) isClosed() bool {
+// writeLoop writes the messages handed to it, one at a time, until the
+// connection ends; it writes nothing once it has.
+func (c *conn) writeLoop() {
+	defer close(c.wexit)
+	for {
+		select {
+		case <-c.done:
+			return
+		case req := <-c.wq:
+			c.mu.Lock()
+			if c.closed {
+				c.mu.Unlock()
+				req.errc <- ErrClosed
+				return
+			}
+			c.writing = true
+			c.mu.Unlock()
+			_, err := c.w.Write(req.data)
+			c.mu.Lock()
+			c.writing = false
+			c.mu.Unlock()
+			if err != nil {
+				c.cancel()
+			}
+			req.errc <- err
+		}
+	}
+}
+
+// inWrite reports whether the writing goroutine is in a Write. Once the
+// connection has ended, one that is not writes nothing more and returns.
+func (c *conn) inWrite() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.closed
+	return c.writing
 }
 
 // notifyPeer sends a notification.
@@ -430,6 +505,7 @@ func (c *conn) close() {
 	}
 }
 
-func newConn(w io.Writer, h handler, notify func(context.Context, string, json.RawMessage)) *conn {
-	return &conn{w: w, handle: h, notify: notify, pending: map[string]chan wireMessage{}, done: make(chan struct{}), cancel: func() {}}
+func newConn(w io.Writer, maxInFlightBytes int, h handler, notify func(context.Context, string, json.RawMessage)) *conn {
+	return &conn{w: w, maxInFlightBytes: int64(maxInFlightBytes), wq: make(chan writeReq), wexit: make(chan struct{}), handle: h, notify: notify,
+		pending: map[string]chan wireMessage{}, done: make(chan struct{}), cancel: func() {}}
 }

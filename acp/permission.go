@@ -141,7 +141,7 @@ func (s *sess) denyWaiting(reason string) {
 // its placeholder (the Agent's listeners see no event for it).
 func (s *sess) onHoldEvent(ev hold.Event) {
 	if r, ok := ev.(*hold.ResolvedEvent); ok && r.Result != nil {
-		if s.tools.finished(r.Call.ID) {
+		if s.tools.settle(r.Call.ID) {
 			return
 		}
 		s.tools.finish(r.Call.ID, agentcore.ToolResult{Content: r.Result.Content, Details: r.Result.Details}, r.Result.IsError)

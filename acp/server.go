@@ -90,6 +90,13 @@ type Options struct {
 	// MaxMessageBytes bounds one JSON-RPC message from the client; zero
 	// means 64 MiB. A longer one is answered with a parse error.
 	MaxMessageBytes int
+	// MaxInFlightBytes bounds the memory the client's requests take while
+	// they are served: the total size of their messages, as read (a
+	// session/prompt's counts until its prompt ends). Zero means 256 MiB;
+	// one request alone is always served. A request that would pass it
+	// is refused at once with an internal error (-32603), as one over 256
+	// requests in progress is; the client retries when some are answered.
+	MaxInFlightBytes int
 }
 
 // Env is what [Options].Agent learns of a session.
@@ -113,6 +120,8 @@ type Env struct {
 	// it when the plan changes, from any goroutine. The entries are
 	// copied.
 	Plan func(entries []PlanEntry)
+
+	s *sess // the session, for the package's tests
 }
 
 // PlanEntry is one step of a plan.
@@ -192,6 +201,9 @@ func NewServer(opts Options) *Server {
 	if opts.MaxMessageBytes <= 0 {
 		opts.MaxMessageBytes = defaultMaxMessage
 	}
+	if opts.MaxInFlightBytes <= 0 {
+		opts.MaxInFlightBytes = defaultMaxInFlightBytes
+	}
 	return &Server{opts: opts}
 }
 
@@ -211,12 +223,14 @@ func (stdio) Close() error                { return os.Stdin.Close() }
 // returns when the client's input ends (nil), reading fails, or ctx ends;
 // before it returns every prompt still running is aborted (the
 // permissions it waited for refused), every session closed (its file
-// released) and every goroutine it started has returned. When ctx ends, a
-// Read in progress is interrupted by closing rw if it is an io.Closer;
-// otherwise Serve returns once that Read does.
+// released) and every goroutine it started has returned, but one: when ctx
+// ends, a Write to rw in progress (a client that stopped reading) is not
+// waited for; the goroutine writing returns once that Write does. When
+// ctx ends, a Read in progress is interrupted by closing rw if it is an
+// io.Closer; otherwise Serve returns once that Read does.
 func (s *Server) Serve(ctx context.Context, rw io.ReadWriter) error {
 	c := &connection{srv: s, sessions: map[string]*sess{}}
-	c.rpc = newConn(rw, c.handle, c.notification)
+	c.rpc = newConn(rw, s.opts.MaxInFlightBytes, c.handle, c.notification)
 	err := c.rpc.run(ctx, rw, s.opts.MaxMessageBytes)
 	c.closeAll()
 	if errors.Is(err, context.Canceled) && ctx.Err() == nil {

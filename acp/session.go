@@ -115,7 +115,7 @@ func (c *connection) open(ctx context.Context, id, cwd string, servers []wireMCP
 	if file != nil {
 		s.restorePermissions()
 	}
-	env := &Env{SessionID: id, Cwd: cwd, FS: codingtools.LocalFS{}, Mode: s.currentMode, Plan: s.plan}
+	env := &Env{SessionID: id, Cwd: cwd, FS: codingtools.LocalFS{}, Mode: s.currentMode, Plan: s.plan, s: s}
 	caps := c.capabilities()
 	if caps.FS.ReadTextFile || caps.FS.WriteTextFile {
 		env.FS = &clientFS{s: s, read: caps.FS.ReadTextFile, write: caps.FS.WriteTextFile}

@@ -155,3 +155,13 @@ func TestLoadPiSession(t *testing.T) {
 	// The Agent leads with its system message (the tools declared), then the file.
 	assert.Equal(t, []string{"system", "user", "assistant", "toolResult", "assistant", "user"}, roles)
 }
+
+func TestListSessionsRefusesRelativeCwd(t *testing.T) {
+	c := serve(t, acp.NewServer(acp.Options{AgentDir: t.TempDir(), Agent: codingAgent(agentcoretest.New())}), nil)
+	c.initialize(nil)
+	for _, cwd := range []string{"rel", "./x", "../up"} {
+		e := c.callErr("session/list", map[string]any{"cwd": cwd})
+		assert.Equal(t, acp.CodeInvalidParams, e.Code, cwd)
+	}
+	c.call("session/list", map[string]any{"cwd": t.TempDir()})
+}

@@ -15,7 +15,9 @@ import (
 
 // toolTracker follows a session's tool calls as the client sees them:
 // announced at their start, updated as they report, finished once (by
-// their end, or by the Gate's resolution of a held call).
+// their end, or by the Gate's resolution of a held call). It keeps only
+// the calls not finished, and the finished ones the Gate has yet to
+// resolve, so that a long session's tracker stays small.
 type toolTracker struct {
 	s  *sess
 	fs codingtools.FS
@@ -150,28 +152,39 @@ func (t *toolTracker) nameOf(id string) string {
 	return ""
 }
 
-// finished reports whether the call was finished.
-func (t *toolTracker) finished(id string) bool {
+// settle is told the Gate resolved call id: it reports whether the call
+// was finished already (refused as the prompt ended), and then forgets it.
+func (t *toolTracker) settle(id string) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	c := t.calls[id]
-	return c != nil && c.done
+	if c == nil || !c.done {
+		return false
+	}
+	delete(t.calls, id)
+	return true
 }
 
 // finish reports the call's result: completed or failed, with its
-// content (and diffs).
+// content (and diffs). The call is then forgotten, unless the Gate still
+// holds it: its resolution comes later (see settle).
 func (t *toolTracker) finish(id string, r agentcore.ToolResult, isError bool) {
+	content := t.content(id, r, !isError)
+	held := t.s.gate.Holds(id)
 	t.mu.Lock()
 	if c := t.calls[id]; c != nil {
-		c.done = true
+		if held {
+			c.done = true
+		} else {
+			delete(t.calls, id)
+		}
 	}
 	t.mu.Unlock()
 	status := "completed"
 	if isError {
 		status = "failed"
 	}
-	t.s.c.update(t.s.id, toolCall{SessionUpdate: "tool_call_update", ToolCallID: id, Status: status,
-		Content: t.content(id, r, !isError)})
+	t.s.c.update(t.s.id, toolCall{SessionUpdate: "tool_call_update", ToolCallID: id, Status: status, Content: content})
 }
 
 // content is a result as ACP tool call content: the diffs of an edit or

@@ -18,6 +18,12 @@
 // program. -sessions DIR keeps the session files under DIR instead of
 // ~/.pi/agent. The README's "An agent in the editor" shows the settings
 // of Zed and Neovim.
+//
+// The MCP servers the editor passes are ignored: the program sets no
+// [acp.Options].ConnectMCP, since this module cannot import the mcp
+// module (github.com/pi-go/agentcore/mcp, which holds the MCP SDK). A
+// program that wants them sets ConnectMCP to agentmcp.ACPConnector of
+// that module.
 package main
 
 import (
