@@ -41,6 +41,7 @@ import (
 	"github.com/pi-go/agentcore/codingtools"
 	"github.com/pi-go/agentcore/compaction"
 	"github.com/pi-go/agentcore/examples/internal/modelflag"
+	"github.com/pi-go/agentcore/examples/internal/toolprompt"
 	"github.com/pi-go/agentcore/hold"
 	"github.com/pi-go/agentcore/providers"
 )
@@ -179,22 +180,10 @@ func (s *session) onHold(ev hold.Event) {
 	}
 }
 
-// systemPrompt lists the tools with their snippets and guidelines.
+// systemPrompt introduces the agent and lists the tools.
 func systemPrompt(dir string) string {
-	var b strings.Builder
 	abs, _ := filepath.Abs(dir)
-	fmt.Fprintf(&b, "You are a coding assistant working in %s. Use the tools to look at the code before changing it, and keep answers short.\n\nTools:\n", abs)
-	var guidelines []string
-	for _, name := range codingtools.ToolNames() {
-		p, _ := codingtools.Prompt(name)
-		fmt.Fprintf(&b, "- %s: %s\n", name, p.Snippet)
-		guidelines = append(guidelines, p.Guidelines...)
-	}
-	b.WriteString("\nGuidelines:\n")
-	for _, g := range guidelines {
-		fmt.Fprintf(&b, "- %s\n", g)
-	}
-	return b.String()
+	return toolprompt.For(fmt.Sprintf("You are a coding assistant working in %s. Use the tools to look at the code before changing it, and keep answers short.", abs))
 }
 
 // printer shows each answer and each tool call with the start of its
