@@ -162,16 +162,17 @@ func TestControlWithManyWaiters(t *testing.T) {
 		})
 	}
 	time.Sleep(time.Second) // the waiters are waiting
+	// The run cannot end before the abort (its tool waits for it): a
+	// control answered at all was served beside the waiters, whatever
+	// the machine's speed. The bound only keeps a hang from lasting.
+	control, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
 	at := time.Now()
-	require.NoError(t, s.Steer(ctx, agentcore.UserText("steer")))
-	took := time.Since(at)
-	t.Logf("steer answered in %v with 12 waiters", took)
-	assert.Less(t, took, 3*time.Second)
+	require.NoError(t, s.Steer(control, agentcore.UserText("steer")))
+	t.Logf("steer answered in %v with 12 waiters", time.Since(at))
 	at = time.Now()
-	require.NoError(t, s.Abort(ctx))
-	took = time.Since(at)
-	t.Logf("abort answered in %v with 12 waiters", took)
-	assert.Less(t, took, 3*time.Second)
+	require.NoError(t, s.Abort(control))
+	t.Logf("abort answered in %v with 12 waiters", time.Since(at))
 	require.ErrorIs(t, s.Wait(ctx, seq), context.Canceled)
 	wg.Wait()
 }
