@@ -75,7 +75,7 @@ func lockedError(lockPath string, f *os.File) *LockedError {
 	if f == nil {
 		return e
 	}
-	data, err := io.ReadAll(io.LimitReader(io.NewSectionReader(f, 0, maxOwnerBytes), maxOwnerBytes))
+	data, err := io.ReadAll(io.NewSectionReader(f, 0, maxOwnerBytes))
 	if err != nil {
 		return e
 	}

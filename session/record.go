@@ -110,42 +110,36 @@ func (s *Session) recordTranscript(want []agentcore.Message) error {
 // messages past the context's end come last. Labels, context edits and
 // usage entries stay with the branch they belong to.
 func (s *Session) branchFrom(p int, want []agentcore.Message, sources []Entry) error {
-	parent := sources[p].Base().ParentID
+	start := sources[p].Base()
 	path := s.t.pathSlots(s.t.leaf)
-	start := slices.IndexFunc(path, func(sl *slot) bool { return sl.base.ID == sources[p].Base().ID })
-	written := false
+	i := slices.IndexFunc(path, func(sl *slot) bool { return sl.base.ID == start.ID })
+	var branch []Entry
 	k := p
-	for _, sl := range path[max(start, 0):] {
-		var next Entry
+	for _, sl := range path[max(i, 0):] {
 		if k < len(sources) && sources[k].Base().ID == sl.base.ID {
-			for k < len(sources) && sources[k].Base().ID == sl.base.ID {
+			for ; k < len(sources) && sources[k].Base().ID == sl.base.ID; k++ {
 				if k < len(want) {
-					next = &MessageEntry{Message: want[k]}
-					if err := s.appendAfter(next, &parent); err != nil {
-						return err
-					}
-					written = true
+					branch = append(branch, &MessageEntry{Message: want[k]})
 				}
-				k++
 			}
-			continue
+		} else if c := carriedCopy(s.t.entries([]*slot{sl})[0]); c != nil {
+			branch = append(branch, c)
 		}
-		if next = carriedCopy(s.t.entries([]*slot{sl})[0]); next == nil {
-			continue
-		}
-		if err := s.appendAfter(next, &parent); err != nil {
-			return err
-		}
-		written = true
 	}
-	if k < len(want) {
-		return s.appendMessages(want[k:], parent)
+	for ; k < len(want); k++ {
+		branch = append(branch, &MessageEntry{Message: want[k]})
 	}
-	if !written {
+	if len(branch) == 0 {
 		// Nothing to append: a marker starts the branch, so that the
 		// shorter context is the file's leaf when reopened.
-		_, err := s.append(&CustomEntry{CustomType: TranscriptCut}, parent, false)
+		_, err := s.append(&CustomEntry{CustomType: TranscriptCut}, start.ParentID, false)
 		return err
+	}
+	parent := start.ParentID
+	for _, e := range branch {
+		if err := s.appendAfter(e, &parent); err != nil {
+			return err
+		}
 	}
 	return nil
 }
